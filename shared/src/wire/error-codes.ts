@@ -1,0 +1,42 @@
+/**
+ * Error codes of the identity API. Defined once here; the server maps them to the error body
+ * `{ errors, errorCode, errorContext }` and the browser shows the message it receives.
+ * Plain data, no zod: the browser may import this file.
+ */
+export const ErrorCodes = {
+  generic: 'ER-ADMIN-PORTAL-GENERIC-ERROR',
+  validation: 'ER-01001',
+  notFound: 'ER-01002',
+  payloadTooLarge: 'ER-01003',
+  unauthorized: 'ER-01004',
+  forbidden: 'ER-01005',
+  invalidCredentials: 'ER-01006',
+  userNotVerified: 'ER-01007',
+  userAlreadyExists: 'ER-01008',
+  invalidActivationToken: 'ER-01009',
+  passwordPolicy: 'ER-01010',
+  invalidRefreshToken: 'ER-01011',
+  refreshTokenReused: 'ER-01012',
+  originNotAllowed: 'ER-01013',
+  tenantNotFound: 'ER-01014',
+  signUpDisabled: 'ER-01015',
+  metadataNotFound: 'ER-01016',
+  invalidImage: 'ER-01017',
+  userDisabled: 'ER-01018',
+  rateLimited: 'ER-01019',
+} as const;
+
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+/** The error body every failed API call returns (DESIGN.md "Contracts"). */
+export interface ErrorBody {
+  errors: string[];
+  errorCode?: string;
+  errorContext?: Record<string, unknown>;
+}
+
+/** Name of the response header that carries the request's trace id. */
+export const TRACE_ID_HEADER = 'x-trace-id';
+
+/** The seeds' generic user-facing message. */
+export const GENERIC_ERROR_MESSAGE = "We're facing some difficulties, Please try again";

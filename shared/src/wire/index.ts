@@ -1,0 +1,10 @@
+/** Wire contract between the identity API and the browser: zod schemas (server-side) and types. */
+export * from './error-codes';
+export * from './permissions';
+export * from './auth';
+export * from './users';
+export * from './signup';
+export * from './public';
+export * from './paths';
+export * from './claims';
+export * from './dev';
