@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_OPTIONS, loadConfig, renderConfigTable } from './config';
+
+const CONFIG_MD = path.join(import.meta.dirname, '..', 'CONFIG.md');
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8787, host: '127.0.0.1', publicUrl: 'http://localhost:8787', clientId: 'demo-client', allowedOrigins: ['http://localhost:8787'], accessTokenTtl: 300, signingAlg: 'ES256', cookieSameSite: 'lax', cookieSecure: true, dev: false, databaseUrl: null });
+    expect(c.password).toEqual({ minLength: 8, maxLength: 128, allowPassphrases: true, minPhraseLength: 20, minOptionalTestsToPass: 0 });
+  });
+
+  it('fails with a sentence naming the wrong setting', () => {
+    expect(() => loadConfig({ GATEHOUSE_KEY_ENCRYPTION_KEY: 'abc' })).toThrow(/GATEHOUSE_KEY_ENCRYPTION_KEY must be exactly 64 hex characters/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT must be a whole number/);
+    expect(() => loadConfig({ GATEHOUSE_SIGNING_ALG: 'HS256' })).toThrow(/GATEHOUSE_SIGNING_ALG must be one of ES256, RS256/);
+    expect(() => loadConfig({ GATEHOUSE_PUBLIC_URL: 'not a url' })).toThrow(/GATEHOUSE_PUBLIC_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must start with postgres:\/\//);
+    expect(() => loadConfig({ GATEHOUSE_FLAGS: '[1]' })).toThrow(/GATEHOUSE_FLAGS must be a JSON object/);
+    expect(() => loadConfig({ COOKIE_SAMESITE: 'none', COOKIE_SECURE: 'false' })).toThrow(/needs Secure cookies/);
+    expect(() => loadConfig({ GATEHOUSE_CONFIG: '/nonexistent/gatehouse.json' })).toThrow(/GATEHOUSE_CONFIG points to/);
+  });
+
+  it('turns dev mode off under NODE_ENV=production and forces Secure for SameSite=None', () => {
+    expect(loadConfig({ GATEHOUSE_DEV: '1', NODE_ENV: 'production' }).dev).toBe(false);
+    expect(loadConfig({ GATEHOUSE_PUBLIC_URL: 'http://gatehouse.internal', COOKIE_SAMESITE: 'none' }).cookieSecure).toBe(true);
+    expect(loadConfig({ GATEHOUSE_PUBLIC_URL: 'http://gatehouse.internal' }).cookieSecure).toBe(false);
+  });
+
+  it('reads the JSON config file, with the environment winning', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'gatehouse-config-')), 'gatehouse.json');
+    writeFileSync(file, JSON.stringify({ PORT: 9000, GATEHOUSE_CLIENT_ID: 'from-file' }));
+    const c = loadConfig({ GATEHOUSE_CONFIG: file, GATEHOUSE_CLIENT_ID: 'from-env' });
+    expect(c.port).toBe(9000);
+    expect(c.clientId).toBe('from-env');
+  });
+
+  it('documents every option in server/CONFIG.md', () => {
+    const table = renderConfigTable();
+    if (process.env.UPDATE_CONFIG_MD === '1') {
+      writeFileSync(CONFIG_MD, `# Server configuration\n\nEnvironment variables read by \`server/\` (generated from \`CONFIG_OPTIONS\` in \`src/config.ts\`; run \`UPDATE_CONFIG_MD=1 npx vitest run --config server/vitest.config.ts config\` after changing them).\n\n${table}\n`);
+    }
+    expect(readFileSync(CONFIG_MD, 'utf8')).toContain(table);
+    expect(new Set(CONFIG_OPTIONS.map((o) => o.name)).size).toBe(CONFIG_OPTIONS.length);
+  });
+});

@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import { initialMigration } from './001_initial';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** In-code provider: migrations are bundled with the server, never globbed from disk. */
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '001_initial': initialMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
+      };
+    },
+  };
+}

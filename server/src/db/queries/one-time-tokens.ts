@@ -1,0 +1,24 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../index';
+import type { OneTimeTokensTable } from '../schema';
+
+export type OneTimeTokenRow = Selectable<OneTimeTokensTable>;
+
+export async function insertOneTimeToken(db: Db, row: Insertable<OneTimeTokensTable>): Promise<void> {
+  await db.insertInto('one_time_tokens').values(row).execute();
+}
+
+export function findOneTimeToken(db: Db, tokenHash: string, purpose: string): Promise<OneTimeTokenRow | undefined> {
+  return db.selectFrom('one_time_tokens').selectAll().where('token_hash', '=', tokenHash).where('purpose', '=', purpose).executeTakeFirst();
+}
+
+/** Single use: only the first caller flips used_at. */
+export async function consumeOneTimeToken(db: Db, tokenHash: string, now: number): Promise<boolean> {
+  const res = await db.updateTable('one_time_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Invalidates every unused token of a purpose for a user (a resend makes older links dead). */
+export async function invalidateUserTokens(db: Db, userId: string, purpose: string, now: number): Promise<void> {
+  await db.updateTable('one_time_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+}

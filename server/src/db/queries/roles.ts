@@ -1,0 +1,58 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../index';
+import type { PermissionsTable, RolesTable } from '../schema';
+
+export type RoleRow = Selectable<RolesTable>;
+export type PermissionRow = Selectable<PermissionsTable>;
+
+/** Adds catalogue entries that are missing; existing rows (and their ids) are kept. */
+export async function ensurePermissions(db: Db, rows: Insertable<PermissionsTable>[]): Promise<void> {
+  for (const row of rows) {
+    await db.insertInto('permissions').values(row).onConflict((oc) => oc.column('key').doNothing()).execute();
+  }
+}
+
+export function listPermissionsByKeys(db: Db, keys: readonly string[]): Promise<PermissionRow[]> {
+  if (keys.length === 0) return Promise.resolve([]);
+  return db.selectFrom('permissions').selectAll().where('key', 'in', keys).execute();
+}
+
+export async function insertRole(db: Db, row: Insertable<RolesTable>, permissionIds: string[]): Promise<void> {
+  await db.insertInto('roles').values(row).execute();
+  if (permissionIds.length) {
+    await db.insertInto('role_permissions').values(permissionIds.map((permission_id) => ({ role_id: row.id, permission_id }))).execute();
+  }
+}
+
+export async function assignRole(db: Db, userId: string, tenantId: string, roleId: string): Promise<void> {
+  await db.insertInto('user_roles').values({ user_id: userId, tenant_id: tenantId, role_id: roleId }).execute();
+}
+
+export function findRoleByKey(db: Db, tenantId: string, key: string): Promise<RoleRow | undefined> {
+  return db.selectFrom('roles').selectAll().where('tenant_id', '=', tenantId).where('key', '=', key).executeTakeFirst();
+}
+
+/** A user's roles in one tenant. */
+export function listUserRoles(db: Db, userId: string, tenantId: string): Promise<RoleRow[]> {
+  return db
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .selectAll('roles')
+    .where('user_roles.user_id', '=', userId)
+    .where('user_roles.tenant_id', '=', tenantId)
+    .orderBy('roles.key')
+    .execute();
+}
+
+/** Distinct permissions granted by the given roles. */
+export function listRolePermissions(db: Db, roleIds: readonly string[]): Promise<PermissionRow[]> {
+  if (roleIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('role_permissions')
+    .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
+    .selectAll('permissions')
+    .distinct()
+    .where('role_permissions.role_id', 'in', roleIds)
+    .orderBy('permissions.key')
+    .execute();
+}

@@ -1,0 +1,26 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../index';
+import type { UsersTable } from '../schema';
+
+export type UserRow = Selectable<UsersTable>;
+
+export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+export async function insertUser(db: Db, row: Insertable<UsersTable>): Promise<void> {
+  await db.insertInto('users').values({ ...row, email: row.email.toLowerCase() }).execute();
+}
+
+export async function updateUser(db: Db, id: string, patch: Updateable<UsersTable>): Promise<void> {
+  if (Object.keys(patch).length === 0) return;
+  await db.updateTable('users').set(patch).where('id', '=', id).execute();
+}

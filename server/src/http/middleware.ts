@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { ErrorCodes, TRACE_ID_HEADER } from '@gatehouse/shared/wire';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Config } from '../config';
+import { AppError } from '../errors';
+import type { AuthService } from '../services/auth';
+import type { AppEnv } from './env';
+
+/** Sets a header even on responses whose headers are immutable (e.g. fetched or static ones). */
+function setHeader(c: Context, name: string, value: string): void {
+  try {
+    c.res.headers.set(name, value);
+  } catch {
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set(name, value);
+  }
+}
+
+/** Every response, errors included, carries a random trace id that server logs also print. */
+export function traceId(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const id = randomBytes(12).toString('hex');
+    c.set('traceId', id);
+    await next();
+    setHeader(c, TRACE_ID_HEADER, id);
+  };
+}
+
+/** Baseline headers; JSON answers are never framed, sniffed or cached (they may hold tokens). */
+export function securityHeaders(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    const h = c.res.headers;
+    if (!h.has('x-content-type-options')) setHeader(c, 'X-Content-Type-Options', 'nosniff');
+    if (!h.has('referrer-policy')) setHeader(c, 'Referrer-Policy', 'no-referrer');
+    if ((h.get('content-type') ?? '').includes('application/json')) {
+      if (!h.has('content-security-policy')) setHeader(c, 'Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+      if (!h.has('x-frame-options')) setHeader(c, 'X-Frame-Options', 'DENY');
+      if (!h.has('cache-control')) setHeader(c, 'Cache-Control', 'no-store');
+    }
+  };
+}
+
+export function isAllowedOrigin(config: Pick<Config, 'allowedOrigins' | 'publicOrigin'>, origin: string): boolean {
+  return origin === config.publicOrigin || config.allowedOrigins.includes(origin);
+}
+
+/**
+ * CORS with credentials for the configured origins only. A disallowed origin gets no CORS headers
+ * at all (hono's cors() would still send Allow-Credentials).
+ */
+export function corsForAllowedOrigins(config: Pick<Config, 'allowedOrigins' | 'publicOrigin'>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const allowed = origin !== undefined && isAllowedOrigin(config, origin);
+    if (c.req.method === 'OPTIONS' && origin && c.req.header('access-control-request-method')) {
+      const headers = new Headers({ Vary: 'Origin, Access-Control-Request-Headers' });
+      if (allowed) {
+        headers.set('Access-Control-Allow-Origin', origin);
+        headers.set('Access-Control-Allow-Credentials', 'true');
+        headers.set('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
+        const requested = c.req.header('access-control-request-headers');
+        if (requested) headers.set('Access-Control-Allow-Headers', requested);
+        headers.set('Access-Control-Max-Age', '600');
+      }
+      return new Response(null, { status: 204, headers });
+    }
+    await next();
+    c.res.headers.append('Vary', 'Origin');
+    if (allowed) {
+      setHeader(c, 'Access-Control-Allow-Origin', origin);
+      setHeader(c, 'Access-Control-Allow-Credentials', 'true');
+      setHeader(c, 'Access-Control-Expose-Headers', 'x-trace-id');
+    }
+  };
+}
+
+/**
+ * CSRF guard for calls that act on the refresh cookie: a browser always sends Origin on such
+ * cross-site POSTs, so a present, disallowed Origin is refused before anything else happens.
+ */
+export function requireAllowedOrigin(config: Pick<Config, 'allowedOrigins' | 'publicOrigin'>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !isAllowedOrigin(config, origin)) throw new AppError(ErrorCodes.originNotAllowed, 403, 'Origin not allowed');
+    await next();
+  };
+}
+
+/** Bearer authentication; `?tenantId=` scopes the call to another tenant of the user (seed 000 section 7). */
+export function requireAuth(auth: AuthService): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('auth', await auth.authenticate(c.req.header('authorization'), c.req.query('tenantId') || undefined));
+    await next();
+  };
+}
+
+/** Client IP: X-Forwarded-For only behind a trusted proxy, else the socket address. */
+export function clientIp(c: Context, config: Pick<Config, 'trustProxy'>): string | null {
+  if (config.trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    const address = getConnInfo(c).remote.address;
+    // IPv4 clients on a dual-stack socket show up as ::ffff:a.b.c.d.
+    return address ? address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1') : null;
+  } catch {
+    return null; // not running under @hono/node-server (e.g. app.fetch in tests)
+  }
+}

@@ -1,0 +1,50 @@
+import { serve } from '@hono/node-server';
+import { createServer } from './app';
+import { ConfigError, loadConfig } from './config';
+
+/** Process entry: config, server, listener, graceful shutdown. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Gatehouse cannot start: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const server = await createServer(config);
+  const listener = serve({ fetch: server.fetch, port: config.port, hostname: config.host }, () => {
+    console.log(`Gatehouse listening on ${config.publicUrl}`);
+    if (config.dev) {
+      console.log(`Demo host page: ${config.publicUrl}/`);
+      console.log(`Dev mailbox: ${config.publicUrl}/dev/mailbox`);
+    }
+  });
+  listener.on('error', (err) => {
+    console.error(`Gatehouse cannot listen on ${config.host}:${config.port}: ${err.message}`);
+    void server.close().finally(() => process.exit(1));
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Gatehouse stopping (${signal})`);
+    // Give in-flight requests a moment, then close the database.
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    listener.close(() => {
+      void server.close().then(() => process.exit(0));
+    });
+    (listener as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error('Gatehouse failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

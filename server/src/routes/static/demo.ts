@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Hono, type Context } from 'hono';
+import type { Config } from '../../config';
+import { Errors } from '../../errors';
+import type { AppEnv } from '../../http/env';
+
+/** The CSP the demo page runs under; the bundles must work with it (DESIGN.md security baseline). */
+export function demoCsp(nonce: string, publicUrl: string): string {
+  const origin = new URL(publicUrl).origin;
+  return [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}' 'strict-dynamic'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    `img-src 'self' data: ${origin}`,
+    `connect-src 'self' ${origin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Fills the demo page template for a server at `publicUrl`, with a fresh CSP nonce. */
+export function renderDemoPage(template: string, config: Pick<Config, 'publicUrl' | 'clientId'>): { html: string; csp: string } {
+  const nonce = randomBytes(16).toString('base64');
+  const html = template
+    .replaceAll('%GATEHOUSE_BASE_URL%', config.publicUrl)
+    .replaceAll('%GATEHOUSE_CLIENT_ID%', config.clientId)
+    .replaceAll('%CSP_NONCE%', nonce);
+  return { html, csp: demoCsp(nonce, config.publicUrl) };
+}
+
+/** Dev mode only: the demo host page at `/`, the auth routes and the hosted-login callback. */
+export function demoRoutes(config: Pick<Config, 'demoDir' | 'publicUrl' | 'clientId'>): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const serve = async (c: Context<AppEnv>) => {
+    // Read per request so edits to the demo page show up without a restart.
+    const template = await readFile(path.join(config.demoDir, 'index.html'), 'utf8').catch(() => null);
+    if (template === null) throw Errors.notFound('Demo page not found; set GATEHOUSE_DEMO_DIR');
+    const { html, csp } = renderDemoPage(template, config);
+    return c.html(html, 200, {
+      'Content-Security-Policy': csp,
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+    });
+  };
+  app.get('/', serve);
+  app.get('/account/*', serve);
+  app.get('/oauth/callback', serve);
+  return app;
+}

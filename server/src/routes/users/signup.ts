@@ -1,0 +1,104 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  ActivateRequest,
+  ActivateStrategyResponse,
+  ApiPaths,
+  LoginResponse,
+  PasswordConfig,
+  ResendActivationRequest,
+  SignUpRequest,
+  SignUpResponse,
+  SignUpStrategiesResponse,
+} from '@gatehouse/shared/wire';
+import type { Context } from 'hono';
+import type { Config } from '../../config';
+import { setRefreshCookie } from '../../http/cookies';
+import type { AppEnv } from '../../http/env';
+import { ErrorBodySchema, validationHook } from '../../http/errors';
+import { clientIp, isAllowedOrigin, requireAllowedOrigin } from '../../http/middleware';
+import type { RouteDeps } from '../deps';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+const err = (description: string) => json(ErrorBodySchema, description);
+const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
+
+/** Email links go back to the page that asked, when that page is one of ours. */
+function linkBase(c: Context, config: Config): string {
+  const origin = c.req.header('origin');
+  return origin && isAllowedOrigin(config, origin) ? origin : config.appUrl;
+}
+
+/** Sign-up, activation and the public password/sign-up configuration. */
+export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
+  const { signUp, config } = deps;
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: ApiPaths.signUp,
+      tags: ['sign-up'],
+      request: body(SignUpRequest),
+      responses: { 200: json(SignUpResponse, 'Created; an activation link was emailed'), 400: err('Invalid body or password policy'), 403: err('Sign up disabled'), 409: err('User already exists') },
+    }),
+    async (c) => c.json(await signUp.signUp(c.req.valid('json'), linkBase(c, config)), 200),
+  );
+
+  app.openapi(
+    createRoute({ method: 'get', path: ApiPaths.signUpStrategies, tags: ['sign-up'], responses: { 200: json(SignUpStrategiesResponse, 'Enabled sign-up strategies') } }),
+    (c) => c.json(signUp.strategies(), 200),
+  );
+
+  app.openapi(
+    createRoute({ method: 'get', path: ApiPaths.passwordsConfig, tags: ['sign-up'], responses: { 200: json(PasswordConfig, 'Password policy') } }),
+    (c) => c.json({ ...config.password }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: ApiPaths.activateStrategy,
+      tags: ['activation'],
+      request: { query: z.object({ userId: z.string().min(1).max(64), token: z.string().min(1).max(512) }) },
+      responses: { 200: json(ActivateStrategyResponse, 'Whether activation must set a password'), 400: err('Invalid or expired link') },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await signUp.activationStrategy(q.userId, q.token), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: ApiPaths.activate,
+      tags: ['activation'],
+      summary: 'Activate the account (single-use link) and sign in',
+      middleware: [requireAllowedOrigin(config)] as const,
+      request: body(ActivateRequest),
+      responses: { 200: json(LoginResponse, 'Activated and signed in; refresh cookie set'), 400: err('Invalid or expired link, or password policy') },
+    }),
+    async (c) => {
+      const issued = await signUp.activate(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
+      setRefreshCookie(c, config, issued.refreshToken);
+      return c.json(issued.response, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: ApiPaths.activateResend,
+      tags: ['activation'],
+      summary: 'Resend the activation email (same answer whether or not the account exists)',
+      request: body(ResendActivationRequest),
+      responses: { 200: json(z.object({}), 'Accepted') },
+    }),
+    async (c) => {
+      await signUp.resendActivation(c.req.valid('json').email, linkBase(c, config));
+      return c.json({}, 200);
+    },
+  );
+
+  return app;
+}

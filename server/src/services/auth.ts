@@ -1,0 +1,205 @@
+import { AuthContextClasses, AuthMethods, ErrorCodes, type AccessTokenClaims, type LoginRequest, type LoginResponse } from '@gatehouse/shared/wire';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import { newId, newSecret, sha256 } from '../crypto';
+import type { Db } from '../db';
+import { findRefreshToken, findSession, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../db/queries/sessions';
+import { isMember, listUserTenants } from '../db/queries/tenants';
+import { findUserByEmail, findUserById, findUserByUsername, updateUser, type UserRow } from '../db/queries/users';
+import { AppError, Errors } from '../errors';
+import type { KeyService } from './keys';
+import { verifyPassword } from './passwords';
+import { loadAuthorization } from './tenants';
+
+/** Authentication method reference and context class for a password sign-in (claims amr/acr). */
+export const AMR_PASSWORD = AuthMethods.password;
+export const ACR_PASSWORD = AuthContextClasses.password;
+
+/** Where a request came from; kept on the session for the sessions list. */
+export interface ClientInfo {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** A signed-in call: who, which session, and the tenant it acts in (token tenant or scoped). */
+export interface AuthContext {
+  userId: string;
+  sessionId: string;
+  tenantId: string;
+  tenantIds: string[];
+  claims: AccessTokenClaims;
+}
+
+/** A LoginResponse plus the refresh token the HTTP layer puts into the cookie. */
+export interface IssuedSession {
+  response: LoginResponse;
+  refreshToken: string;
+}
+
+export interface AuthService {
+  login(body: LoginRequest, client: ClientInfo): Promise<IssuedSession>;
+  /** Starts a session for a user already proven (activation auto sign-in). */
+  startSession(user: UserRow, client: ClientInfo, amr?: string[]): Promise<IssuedSession>;
+  refresh(refreshToken: string | undefined, tenantId: string | undefined): Promise<IssuedSession>;
+  logout(refreshToken: string | undefined): Promise<void>;
+  authenticate(authorization: string | undefined, scopedTenantId: string | undefined): Promise<AuthContext>;
+  switchTenant(ctx: AuthContext, tenantId: string): Promise<LoginResponse>;
+}
+
+const invalidCredentials = () => new AppError(ErrorCodes.invalidCredentials, 401, 'Invalid email or password');
+const invalidRefresh = () => new AppError(ErrorCodes.invalidRefreshToken, 401, 'Session expired, please sign in again');
+
+export function createAuthService(deps: { db: Db; keys: KeyService; clock: Clock; config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'> }): AuthService {
+  const { db, keys, clock, config } = deps;
+
+  async function accessToken(user: UserRow, session: SessionRow, tenantId: string): Promise<LoginResponse> {
+    const tenants = await listUserTenants(db, user.id);
+    const authz = await loadAuthorization(db, user.id, tenantId);
+    const expiresAt = clock.now() + config.accessTokenTtl * 1000;
+    const claims = {
+      sub: user.id,
+      email: user.email,
+      email_verified: user.verified === 1,
+      name: user.name,
+      tenantId,
+      tenantIds: tenants.map((t) => t.id),
+      roles: authz.roles.map((r) => r.key),
+      permissions: authz.permissions.map((p) => p.key),
+      amr: JSON.parse(session.amr) as string[],
+      acr: ACR_PASSWORD,
+      auth_time: Math.floor(session.auth_time / 1000),
+      sid: session.id,
+      superUser: user.super_user === 1,
+    };
+    const token = await keys.sign(claims, expiresAt);
+    return {
+      accessToken: token,
+      expiresIn: config.accessTokenTtl,
+      expires: new Date(expiresAt).toISOString(),
+      mfaRequired: false,
+      tenantId,
+      userId: user.id,
+    };
+  }
+
+  async function newRefreshToken(sessionId: string): Promise<string> {
+    const token = newSecret();
+    const now = clock.now();
+    await insertRefreshToken(db, { token_hash: sha256(token), session_id: sessionId, created_at: now, expires_at: now + config.refreshTokenTtl * 1000, used_at: null });
+    return token;
+  }
+
+  async function activeTenantFor(user: UserRow): Promise<string> {
+    const tenants = await listUserTenants(db, user.id);
+    const preferred = tenants.find((t) => t.id === user.last_tenant_id) ?? tenants[0];
+    if (!preferred) throw new AppError(ErrorCodes.tenantNotFound, 403, 'User has no tenant');
+    return preferred.id;
+  }
+
+  async function startSession(user: UserRow, client: ClientInfo, amr: string[] = [AMR_PASSWORD]): Promise<IssuedSession> {
+    const now = clock.now();
+    const tenantId = await activeTenantFor(user);
+    const session: SessionRow = {
+      id: newId(),
+      user_id: user.id,
+      tenant_id: tenantId,
+      user_agent: client.userAgent?.slice(0, 512) ?? null,
+      ip: client.ip,
+      created_at: now,
+      last_used_at: now,
+      expires_at: now + config.refreshTokenTtl * 1000,
+      revoked_at: null,
+      auth_time: now,
+      amr: JSON.stringify(amr),
+    };
+    await insertSession(db, session);
+    await updateUser(db, user.id, { last_login: now });
+    const refreshToken = await newRefreshToken(session.id);
+    return { response: await accessToken(user, session, tenantId), refreshToken };
+  }
+
+  return {
+    startSession,
+
+    async login(body, client) {
+      const user = body.email ? await findUserByEmail(db, body.email) : await findUserByUsername(db, body.username ?? '');
+      const ok = await verifyPassword(user?.password_hash, body.password);
+      if (!user || !ok) throw invalidCredentials();
+      // Verification and disabled state are told only to someone who knows the password.
+      if (user.verified !== 1) throw new AppError(ErrorCodes.userNotVerified, 400, 'User is not verified');
+      if (user.disabled === 1) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+      return startSession(user, client);
+    },
+
+    async refresh(refreshToken, tenantId) {
+      if (!refreshToken) throw invalidRefresh();
+      const hash = sha256(refreshToken);
+      const row = await findRefreshToken(db, hash);
+      if (!row) throw invalidRefresh();
+      const now = clock.now();
+      const session = await findSession(db, row.session_id);
+      if (!session || session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw invalidRefresh();
+      // Checked before the token is spent, so a bad tenantId does not sign the user out.
+      if (tenantId && tenantId !== session.tenant_id && !(await isMember(db, session.user_id, tenantId))) {
+        throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+      }
+      if (row.used_at !== null || !(await markRefreshTokenUsed(db, hash, now))) {
+        // A used token came back: someone holds a copy. Kill the whole family (the session).
+        await revokeSession(db, session.id, now);
+        throw new AppError(ErrorCodes.refreshTokenReused, 401, 'Refresh token was already used; the session has been revoked');
+      }
+      const user = await findUserById(db, session.user_id);
+      if (!user || user.disabled === 1) {
+        await revokeSession(db, session.id, now);
+        throw invalidRefresh();
+      }
+      let activeTenant = session.tenant_id;
+      if (tenantId && tenantId !== activeTenant) {
+        activeTenant = tenantId;
+        await updateUser(db, user.id, { last_tenant_id: tenantId });
+      }
+      await touchSession(db, session.id, now, activeTenant);
+      const next = await newRefreshToken(session.id);
+      return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant), refreshToken: next };
+    },
+
+    async logout(refreshToken) {
+      if (!refreshToken) return;
+      const row = await findRefreshToken(db, sha256(refreshToken));
+      if (row) await revokeSession(db, row.session_id, clock.now());
+    },
+
+    async authenticate(authorization, scopedTenantId) {
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+      if (!match) throw Errors.unauthorized();
+      let claims: AccessTokenClaims;
+      try {
+        claims = (await keys.verify(match[1]!)) as unknown as AccessTokenClaims;
+      } catch {
+        throw Errors.unauthorized();
+      }
+      // Access tokens die with their session (logout, reuse detection), not only at exp.
+      const session = claims.sid ? await findSession(db, claims.sid) : undefined;
+      if (!session || session.revoked_at !== null || session.user_id !== claims.sub) throw Errors.unauthorized();
+      let tenantId = claims.tenantId;
+      let tenantIds = claims.tenantIds ?? [claims.tenantId];
+      if (scopedTenantId && scopedTenantId !== tenantId) {
+        // Membership is re-read: the token's list may predate a removal.
+        if (!(await isMember(db, claims.sub, scopedTenantId))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+        tenantId = scopedTenantId;
+        tenantIds = (await listUserTenants(db, claims.sub)).map((t) => t.id);
+      }
+      return { userId: claims.sub, sessionId: session.id, tenantId, tenantIds, claims };
+    },
+
+    async switchTenant(ctx, tenantId) {
+      if (!(await isMember(db, ctx.userId, tenantId))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+      const user = await findUserById(db, ctx.userId);
+      const session = await findSession(db, ctx.sessionId);
+      if (!user || !session) throw Errors.unauthorized();
+      await setSessionTenant(db, session.id, tenantId);
+      await updateUser(db, user.id, { last_tenant_id: tenantId });
+      return accessToken(user, { ...session, tenant_id: tenantId }, tenantId);
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
+import { refreshCookieName, type DevMailboxEntry } from '@gatehouse/shared/wire';
+import { createServer, type GatehouseServer, type ServerOverrides } from '../app';
+import { loadConfig, type Config } from '../config';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** A clock tests can move. */
+export function movableClock(start = Date.now()) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => void (t += ms), set: (ms: number) => void (t = ms) };
+}
+
+export interface Harness {
+  dialect: DialectName;
+  /** Starts a server on this file's database; env entries override the test defaults. */
+  start(env?: Record<string, string>, overrides?: ServerOverrides): Promise<GatehouseServer>;
+}
+
+/**
+ * Runs `body` once per dialect: SQLite always; PostgreSQL when DATABASE_URL is set, each test file
+ * in its own fresh schema. With REQUIRE_POSTGRES=1 a missing or unreachable PostgreSQL fails.
+ */
+export function describeDialects(title: string, body: (h: Harness) => void): void {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    const databaseUrl = process.env.DATABASE_URL;
+    const required = process.env.REQUIRE_POSTGRES === '1';
+    const skip = dialect === 'postgres' && !databaseUrl && !required;
+    (skip ? describe.skip : describe)(`${title} [${dialect}]`, () => {
+      let dataDir = '';
+      const schema = `gh_${randomBytes(6).toString('hex')}`;
+      const running: GatehouseServer[] = [];
+
+      beforeAll(async () => {
+        if (dialect === 'sqlite') {
+          dataDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-test-'));
+          return;
+        }
+        if (!databaseUrl) throw new Error('REQUIRE_POSTGRES=1 but DATABASE_URL is not set.');
+        const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+        await client.connect(); // unreachable PostgreSQL fails here, which fails the tests
+        await client.query(`CREATE SCHEMA "${schema}"`);
+        await client.end();
+      });
+
+      afterEach(async () => {
+        await Promise.all(running.splice(0).map((s) => s.close()));
+      });
+
+      afterAll(async () => {
+        if (dialect === 'sqlite') {
+          if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+          return;
+        }
+        if (!databaseUrl) return;
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect().catch(() => undefined);
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+        await client.end().catch(() => undefined);
+      });
+
+      body({
+        dialect,
+        async start(env = {}, overrides = {}) {
+          const config: Config = loadConfig({
+            GATEHOUSE_DEV: '1',
+            GATEHOUSE_PUBLIC_URL: 'http://localhost:8787',
+            GATEHOUSE_ALLOWED_ORIGINS: 'http://localhost:8787,http://app.test:3000',
+            GATEHOUSE_DATA_DIR: dataDir,
+            ...(dialect === 'postgres' ? { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schema } : {}),
+            ...env,
+          });
+          const server = await createServer(config, overrides);
+          running.push(server);
+          return server;
+        },
+      });
+    });
+  }
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  /** The refresh cookie value the response set ('' when it cleared it), if any. */
+  refreshCookie: string | undefined;
+  setCookie: string | null;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  rawBody?: string;
+  token?: string;
+  cookie?: string;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call through the app's fetch, as a browser on the public origin would make it. */
+export async function call<T = any>(server: GatehouseServer, method: string, pathAndQuery: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+  const headers = new Headers(opts.headers);
+  if (opts.body !== undefined || opts.rawBody !== undefined) headers.set('content-type', headers.get('content-type') ?? 'application/json');
+  if (opts.token) headers.set('authorization', `Bearer ${opts.token}`);
+  const name = refreshCookieName(server.config.clientId);
+  if (opts.cookie !== undefined) headers.set('cookie', `${name}=${opts.cookie}`);
+  const res = await server.fetch(
+    new Request(`${server.config.publicUrl}${pathAndQuery}`, {
+      method,
+      headers,
+      body: opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
+    }),
+  );
+  const text = await res.text();
+  let body: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json')) body = text ? JSON.parse(text) : null;
+  const setCookie = res.headers.get('set-cookie');
+  const match = setCookie ? new RegExp(`${name}=([^;]*)`).exec(setCookie) : null;
+  return { status: res.status, body: body as T, headers: res.headers, refreshCookie: match ? match[1] : undefined, setCookie };
+}
+
+export type MailboxEntry = DevMailboxEntry;
+
+export async function mailbox(server: GatehouseServer): Promise<MailboxEntry[]> {
+  return (await call<MailboxEntry[]>(server, 'GET', '/dev/mailbox.json')).body;
+}
+
+/** The activation link's userId and token from the newest email to `to`. */
+export async function activationLinkFor(server: GatehouseServer, to: string): Promise<{ userId: string; token: string; link: string }> {
+  const mail = (await mailbox(server)).find((m) => m.to === to);
+  if (!mail) throw new Error(`no mail to ${to}`);
+  const link = /https?:\/\/\S+\/account\/activate\?\S+/.exec(mail.text)?.[0];
+  if (!link) throw new Error('no activation link in mail');
+  const u = new URL(link);
+  return { userId: u.searchParams.get('userId')!, token: u.searchParams.get('token')!, link };
+}
+
+export const PASSWORD = 'correct horse battery';
+
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
+}
+
+/** Signs up, activates through the emailed link and returns the login response and cookie. */
+export async function signUpAndActivate(server: GatehouseServer, email = uniqueEmail(), extra: Record<string, unknown> = {}) {
+  const signUp = await call(server, 'POST', '/identity/resources/users/v1/signUp', { body: { email, password: PASSWORD, name: 'Ada Lovelace', ...extra } });
+  if (signUp.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
+  const { userId, token } = await activationLinkFor(server, email);
+  const activated = await call(server, 'POST', '/identity/resources/users/v1/activate', { body: { userId, token } });
+  if (activated.status !== 200) throw new Error(`activate failed: ${JSON.stringify(activated.body)}`);
+  return { email, userId, tenantId: signUp.body.tenantId as string, accessToken: activated.body.accessToken as string, cookie: activated.refreshCookie! };
+}
