@@ -1,0 +1,2 @@
+export { createApiClient, buildQuery, type ApiClientOptions, type HttpMethod, type ResponseType } from './client';
+export { errorFromResponse } from './http-error';

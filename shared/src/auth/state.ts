@@ -1,0 +1,39 @@
+/** Jotai atoms of the auth state and the memoized snapshot derived from them. */
+import { atom } from 'jotai/vanilla';
+import type { AuthSnapshot, AuthUser } from '../core/types';
+import type { VendorPublicConfig } from '../wire';
+
+export const initialLogin: AuthSnapshot['login'] = { step: 'preLogin', email: '', loading: false, error: null };
+export const initialSignUp: AuthSnapshot['signUp'] = { stage: 'SignUp', loading: false, error: null };
+export const initialActivate: AuthSnapshot['activate'] = { step: 'activating', loading: false, error: null, resendSent: false };
+export const initialProfile: AuthSnapshot['profile'] = { saving: false, error: null, saved: false };
+
+/** One set of atoms per store instance (atoms are configs; values live in the jotai store). */
+export function createAuthAtoms() {
+  const isLoading = atom(true);
+  const accessToken = atom<string | null>(null);
+  const user = atom<AuthUser | null>(null);
+  const login = atom(initialLogin);
+  const signUp = atom(initialSignUp);
+  const activate = atom(initialActivate);
+  const profile = atom(initialProfile);
+  const vendor = atom<VendorPublicConfig | null>(null);
+  // Derived: jotai recomputes it only when a dependency changed, so getSnapshot returns the same
+  // object between changes (what useSyncExternalStore requires).
+  const snapshot = atom<AuthSnapshot>((get) => {
+    const currentUser = get(user);
+    return {
+      isLoading: get(isLoading),
+      isAuthenticated: currentUser !== null,
+      user: currentUser,
+      login: get(login),
+      signUp: get(signUp),
+      activate: get(activate),
+      profile: get(profile),
+      vendor: get(vendor),
+    };
+  });
+  return { isLoading, accessToken, user, login, signUp, activate, profile, vendor, snapshot };
+}
+
+export type AuthAtoms = ReturnType<typeof createAuthAtoms>;

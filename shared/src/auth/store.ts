@@ -1,0 +1,367 @@
+/**
+ * The framework-agnostic auth store (seed 000 section 4): jotai state exposed as
+ * subscribe/getSnapshot, plus the sign-in side flows. Bundles render it; they never own this logic.
+ */
+import { createStore, type PrimitiveAtom } from 'jotai/vanilla';
+import type { AuthRoutes, AuthUser, GatehouseApi, GatehouseStore } from '../core/types';
+import type { LoginResponse, MeResponse } from '../wire';
+import { ErrorCodes } from '../wire/error-codes';
+import {
+  ACTIVATION_REDIRECT_DELAY_MS,
+  AFTER_AUTH_REDIRECT_KEY,
+  MFA_REDIRECT_DELAY_MS,
+  PROFILE_LOAD_RETRIES,
+  PROFILE_LOAD_RETRY_DELAY_MS,
+  TOKEN_REFRESH_MARGIN_MS,
+} from '../constants';
+import { toGatehouseError } from '../errors';
+import { getAfterAuthTarget, getValidRedirectUrl } from '../redirect';
+import { createAuthAtoms, initialActivate, initialLogin, initialProfile, initialSignUp } from './state';
+import { createTrackedTimers, systemTimers, type Timers } from './timers';
+
+/** The part of Web Storage the store uses. */
+export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export interface GatehouseStoreOptions {
+  api: GatehouseApi;
+  routes: AuthRoutes;
+  navigate: (url: string, options?: { replace?: boolean }) => void;
+  /** Where the after-auth redirect URL is kept (default `sessionStorage`; null: nowhere). */
+  storage?: KeyValueStorage | null;
+  now?: () => number;
+  timers?: Timers;
+  flags?: Record<string, string>;
+  /** The page URL redirect targets are validated against (default `location.href`). */
+  getCurrentUrl?: () => string;
+  /** Other origins an after-auth redirect may go to. */
+  allowedRedirectOrigins?: readonly string[];
+}
+
+const BASE64_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+={0,2}$/i;
+
+function defaultStorage(): KeyValueStorage | null {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    // Access throws in sandboxed frames with storage disabled.
+    return null;
+  }
+}
+
+/** Creates the auth store. */
+export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseStore {
+  const { api, routes, navigate } = options;
+  const storage = options.storage === undefined ? defaultStorage() : options.storage;
+  const now = options.now ?? Date.now;
+  const timers = createTrackedTimers(options.timers ?? systemTimers);
+  const getCurrentUrl = options.getCurrentUrl ?? (() => globalThis.location?.href ?? 'http://localhost/');
+  const jotai = createStore();
+  const atoms = createAuthAtoms();
+  const unsubscribers = new Set<() => void>();
+  let refreshTimer: unknown = null;
+  let disposed = false;
+  let vendorPromise: Promise<void> | null = null;
+  // Bumped whenever the session is replaced or cleared, so a late result of an older flow is dropped.
+  let sessionEpoch = 0;
+
+  const get = jotai.get;
+  function set<T>(target: PrimitiveAtom<T>, value: T): void {
+    if (!disposed) jotai.set(target, value);
+  }
+  function patch<T extends object>(target: PrimitiveAtom<T>, changes: Partial<T>): void {
+    set(target, { ...get(target), ...changes });
+  }
+  function go(url: string): void {
+    if (!disposed) navigate(url);
+  }
+
+  // ---- session -------------------------------------------------------------------------------
+
+  function setUser(me: MeResponse, login: LoginResponse): AuthUser {
+    const user: AuthUser = { ...me, accessToken: login.accessToken, expiresAt: now() + login.expiresIn * 1000 };
+    set(atoms.accessToken, login.accessToken);
+    set(atoms.user, user);
+    set(atoms.isLoading, false);
+    scheduleRefresh(login.expiresIn);
+    return user;
+  }
+
+  function clearSession(): void {
+    sessionEpoch += 1;
+    timers.cancel(refreshTimer);
+    refreshTimer = null;
+    set(atoms.accessToken, null);
+    set(atoms.user, null);
+    set(atoms.isLoading, false);
+  }
+
+  function scheduleRefresh(expiresInSeconds: number): void {
+    timers.cancel(refreshTimer);
+    const lifetime = Math.max(0, expiresInSeconds * 1000);
+    const delay = Math.max(1000, lifetime - Math.min(TOKEN_REFRESH_MARGIN_MS, lifetime * 0.2));
+    refreshTimer = timers.after(delay, () => {
+      refreshTimer = null;
+      void refreshToken();
+    });
+  }
+
+  async function refreshToken(): Promise<void> {
+    const epoch = sessionEpoch;
+    try {
+      const login = await api.refresh();
+      if (disposed || epoch !== sessionEpoch) return;
+      set(atoms.accessToken, login.accessToken);
+      const user = get(atoms.user);
+      if (user) set(atoms.user, { ...user, accessToken: login.accessToken, expiresAt: now() + login.expiresIn * 1000 });
+      scheduleRefresh(login.expiresIn);
+    } catch {
+      // Seed 4.10: a refresh failure clears the token and the user.
+      if (epoch === sessionEpoch) clearSession();
+    }
+  }
+
+  /** GET me, retried (seed 4.10: 3 attempts, 2000 ms apart); 401/403 are final. */
+  async function loadMe(): Promise<MeResponse> {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= PROFILE_LOAD_RETRIES; attempt += 1) {
+      try {
+        return await api.me();
+      } catch (error) {
+        lastError = error;
+        const status = toGatehouseError(error).statusCode;
+        if (status === 401 || status === 403 || attempt === PROFILE_LOAD_RETRIES || disposed) break;
+        await timers.sleep(PROFILE_LOAD_RETRY_DELAY_MS);
+      }
+    }
+    throw lastError;
+  }
+
+  /** Token -> me -> user. The token is set first because `me` needs it. */
+  async function establishSession(login: LoginResponse): Promise<AuthUser> {
+    sessionEpoch += 1;
+    set(atoms.accessToken, login.accessToken);
+    try {
+      return setUser(await loadMe(), login);
+    } catch (error) {
+      clearSession();
+      throw error;
+    }
+  }
+
+  function afterAuthTarget(): string {
+    let stored: string | null = null;
+    try {
+      stored = storage?.getItem(AFTER_AUTH_REDIRECT_KEY) ?? null;
+      storage?.removeItem(AFTER_AUTH_REDIRECT_KEY);
+    } catch {
+      stored = null;
+    }
+    const valid = stored ? getValidRedirectUrl(stored, { currentUrl: getCurrentUrl(), allowedOrigins: options.allowedRedirectOrigins ?? [], enforceSameSite: true }) : null;
+    return getAfterAuthTarget(valid, routes);
+  }
+
+  // ---- flows ---------------------------------------------------------------------------------
+
+  const store: GatehouseStore = {
+    subscribe(listener) {
+      if (disposed) return () => undefined;
+      const unsubscribe = jotai.sub(atoms.snapshot, listener);
+      unsubscribers.add(unsubscribe);
+      return () => {
+        unsubscribe();
+        unsubscribers.delete(unsubscribe);
+      };
+    },
+
+    getSnapshot: () => get(atoms.snapshot),
+
+    getAccessToken: () => get(atoms.accessToken),
+
+    hydrate(session) {
+      if (!session) {
+        clearSession();
+        return;
+      }
+      sessionEpoch += 1;
+      setUser(session.me, session.login);
+    },
+
+    async loadSession() {
+      set(atoms.isLoading, true);
+      const epoch = ++sessionEpoch;
+      try {
+        const login = await api.refresh();
+        if (disposed || epoch !== sessionEpoch) return;
+        set(atoms.accessToken, login.accessToken);
+        const me = await loadMe();
+        if (disposed || epoch !== sessionEpoch) return;
+        setUser(me, login);
+      } catch {
+        // No refresh cookie or an expired session: signed out, not an error.
+        if (epoch === sessionEpoch) clearSession();
+      }
+    },
+
+    dispose() {
+      timers.cancelAll();
+      refreshTimer = null;
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      unsubscribers.clear();
+      disposed = true;
+    },
+
+    async preLogin(email) {
+      const trimmed = email.trim();
+      if (!trimmed) {
+        patch(atoms.login, { error: 'Email is required', email: '' });
+        return;
+      }
+      // SSO lookup (seed 4.2) arrives with the SSO issue; until then every identifier uses a password.
+      set(atoms.login, { ...initialLogin, email: trimmed, step: 'loginWithPassword' });
+    },
+
+    async login({ email, password }) {
+      patch(atoms.login, { email, loading: true, error: null });
+      try {
+        const response = await api.login({ email, password });
+        if (response.mfaRequired) {
+          // Seed 4.2: the session is not set until MFA is verified.
+          patch(atoms.login, { step: 'loginWithTwoFactor', loading: false, error: null, ...(response.mfaToken ? { mfaToken: response.mfaToken } : {}) });
+          return;
+        }
+        await establishSession(response);
+        patch(atoms.login, { step: 'success', loading: false, error: null });
+        go(afterAuthTarget());
+      } catch (error) {
+        patch(atoms.login, { loading: false, error: toGatehouseError(error).message, email });
+      }
+    },
+
+    resetLogin() {
+      set(atoms.login, { ...initialLogin, email: get(atoms.login).email });
+    },
+
+    async signUp(input) {
+      set(atoms.signUp, { ...initialSignUp, loading: true, email: input.email });
+      try {
+        const response = await api.signUp(input);
+        if (!response.shouldActivate && response.authResponse) {
+          if (response.authResponse.mfaRequired) {
+            set(atoms.signUp, { ...initialSignUp, email: input.email });
+            const mfaToken = response.authResponse.mfaToken;
+            set(atoms.login, { ...initialLogin, email: input.email, step: 'loginWithTwoFactor', ...(mfaToken ? { mfaToken } : {}) });
+            go(routes.loginUrl);
+            return;
+          }
+          await establishSession(response.authResponse);
+          set(atoms.signUp, { ...initialSignUp, email: input.email });
+          go(afterAuthTarget());
+          return;
+        }
+        if (response.shouldActivate && response.activationToken) {
+          const query = new URLSearchParams({ userId: response.userId, token: response.activationToken });
+          set(atoms.signUp, { ...initialSignUp, email: input.email });
+          go(`${routes.activateWithOTCUrl}?${query.toString()}`);
+          return;
+        }
+        set(atoms.signUp, { stage: 'SignUpSuccess', loading: false, error: null, email: input.email });
+      } catch (error) {
+        set(atoms.signUp, { ...initialSignUp, email: input.email, error: toGatehouseError(error).message });
+      }
+    },
+
+    async startActivation({ userId, token }) {
+      set(atoms.activate, { ...initialActivate, step: 'activating', loading: true });
+      try {
+        const strategy = await api.activateStrategy(userId, token);
+        if (strategy.shouldSetPassword) {
+          set(atoms.activate, { ...initialActivate, step: 'activatingForm' });
+          return;
+        }
+      } catch (error) {
+        set(atoms.activate, { ...initialActivate, step: 'failed', error: toGatehouseError(error).message });
+        return;
+      }
+      await store.activate({ userId, token });
+    },
+
+    async activate(input) {
+      const from = get(atoms.activate).step;
+      patch(atoms.activate, { loading: true, error: null });
+      try {
+        const response = await api.activate(input);
+        if (response.mfaRequired) {
+          set(atoms.activate, { ...initialActivate, step: 'success' });
+          timers.after(MFA_REDIRECT_DELAY_MS, () => go(routes.loginUrl));
+          return;
+        }
+        await establishSession(response);
+        set(atoms.activate, { ...initialActivate, step: 'success' });
+        timers.after(ACTIVATION_REDIRECT_DELAY_MS, () => go(afterAuthTarget()));
+      } catch (error) {
+        const gatehouseError = toGatehouseError(error);
+        // A password the policy refuses is fixed in the form; a bad or expired link is not.
+        const stayOnForm = from === 'activatingForm' && gatehouseError.errorCode !== ErrorCodes.invalidActivationToken && gatehouseError.statusCode < 500 && gatehouseError.statusCode !== 404;
+        set(atoms.activate, { ...initialActivate, step: stayOnForm ? 'activatingForm' : 'failed', error: gatehouseError.message });
+      }
+    },
+
+    async resendActivation(email) {
+      patch(atoms.activate, { loading: true, error: null, resendSent: false });
+      try {
+        await api.resendActivation(email.trim());
+        set(atoms.activate, { ...initialActivate, step: 'resend', resendSent: true });
+      } catch (error) {
+        patch(atoms.activate, { loading: false, error: toGatehouseError(error).message });
+      }
+    },
+
+    async logout() {
+      try {
+        await api.logout();
+      } catch {
+        // Signing out locally must work offline too; the refresh cookie expires on its own.
+      }
+      clearSession();
+      set(atoms.login, initialLogin);
+      set(atoms.profile, initialProfile);
+      go(routes.loginUrl);
+    },
+
+    async updateProfile({ profileImage, ...changes }) {
+      set(atoms.profile, { saving: true, error: null, saved: false });
+      try {
+        const current = get(atoms.user);
+        const body = { ...changes };
+        // Seed 001 section 5: upload only a base64 image data URL that differs from the current picture.
+        if (profileImage && BASE64_IMAGE.test(profileImage) && profileImage !== current?.profilePictureUrl) {
+          const { profilePictureUrl } = await api.uploadProfileImage(profileImage);
+          body.profilePictureUrl = profilePictureUrl;
+        }
+        const me = await api.updateMe(body);
+        const user = get(atoms.user);
+        if (user) set(atoms.user, { ...user, ...me });
+        set(atoms.profile, { saving: false, error: null, saved: true });
+      } catch (error) {
+        set(atoms.profile, { saving: false, error: toGatehouseError(error).message, saved: false });
+      }
+    },
+
+    async switchTenant(tenantId) {
+      await api.switchTenant(tenantId);
+      const login = await api.refresh(tenantId);
+      await establishSession(login);
+    },
+
+    loadVendor() {
+      vendorPromise ??= api.vendorPublic().then(
+        (vendor) => set(atoms.vendor, vendor),
+        () => {
+          vendorPromise = null;
+        },
+      );
+      return vendorPromise;
+    },
+  };
+  return store;
+}

@@ -1,0 +1,19 @@
+/**
+ * @gatehouse/shared: the framework-agnostic browser core. No React, and no zod at runtime: wire
+ * values come only from the plain-data files (error codes, paths, permissions); schemas as types.
+ */
+export type { GatehouseError, AuthRoutes, LoginStep, SignUpStage, ActivateStep, AuthUser, AuthSnapshot, GatehouseStore, GatehouseApi, ThemeTokens, MountProps } from './core/types';
+export type { LoginResponse, MeResponse, SignUpRequest, SignUpResponse, UpdateMeRequest, ActivateRequest, PasswordConfig, VendorPublicConfig, MeTenantsV3Response, TenantSummary, AccessTokenClaims } from './wire';
+
+export { ApiPaths } from './wire/paths';
+export { ErrorCodes, TRACE_ID_HEADER, GENERIC_ERROR_MESSAGE, type ErrorCode, type ErrorBody } from './wire/error-codes';
+export { Permissions, permissionMatches, type PermissionKey } from './wire/permissions';
+
+export { createApiClient, buildQuery, errorFromResponse, type ApiClientOptions, type HttpMethod, type ResponseType } from './api';
+export { createGatehouseStore, createGatehouse, systemTimers, type GatehouseStoreOptions, type CreateGatehouseOptions, type KeyValueStorage, type Timers } from './auth';
+export { defaultRoutes, mergeRoutes, matchRoute, isAuthRoute, normalizePath, type RouteName } from './routes';
+export { getValidRedirectUrl, getAfterAuthTarget, type RedirectValidationOptions } from './redirect';
+export { ErrorMessages, GENERIC_ERROR_CODE, createGatehouseError, isGatehouseError, toGatehouseError, errorMessageOf } from './errors';
+export { isFlagOn } from './flags';
+export { defaultTheme, themeToCssVariables, resolveTheme, applyThemeToElement } from './theme';
+export * from './constants';
