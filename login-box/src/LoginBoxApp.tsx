@@ -1,0 +1,66 @@
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { matchRoute, type MountProps } from '@gatehouse/shared';
+import css from './styles.css?inline';
+import { LoginBoxContext, type LoginBoxContextValue } from './context';
+import { useAdoptedStyles } from './use-adopted-styles';
+import { useLocation } from './use-location';
+import { LoginScreen } from './screens/LoginScreen';
+import { SignUpScreen } from './screens/SignUpScreen';
+import { ActivateScreen } from './screens/ActivateScreen';
+import { LogoutScreen } from './screens/LogoutScreen';
+
+export type LoginBoxProps = MountProps & { name?: string };
+
+/** Root of the login box: picks the screen for the current route; all state comes from the store. */
+export function LoginBoxApp(props: LoginBoxProps) {
+  const { domElement, store, api, routes, navigate, options, setThemeSetter } = props;
+  const nonce = typeof options.nonce === 'string' ? options.nonce : undefined;
+  useAdoptedStyles(domElement, css, setThemeSetter, nonce);
+  const { pathname } = useLocation();
+  const route = matchRoute(pathname, routes);
+  const context = useMemo<LoginBoxContextValue>(() => ({ store, api, routes, navigate, options }), [store, api, routes, navigate, options]);
+
+  useEffect(() => {
+    void store.loadVendor();
+  }, [store]);
+
+  let screen: ReactNode = null;
+  switch (route) {
+    case 'loginUrl':
+    case 'customLoginUrl':
+      screen = <LoginScreen />;
+      break;
+    case 'signUpUrl':
+      screen = <SignUpScreen />;
+      break;
+    case 'activateUrl':
+      screen = <ActivateScreen />;
+      break;
+    case 'logoutUrl':
+      screen = <LogoutScreen />;
+      break;
+    default:
+      // Other sign-in routes (recovery, MFA, invitations...) arrive with their own issues.
+      screen = null;
+  }
+  if (!screen) return null;
+
+  return (
+    <LoginBoxContext.Provider value={context}>
+      <div className="gh-root">
+        <main className="gh-card">{screen}</main>
+      </div>
+    </LoginBoxContext.Provider>
+  );
+}
+
+/** Shown instead of the box when rendering throws, so the host page keeps working. */
+export function LoginBoxError() {
+  return (
+    <div className="gh-root">
+      <div className="gh-card" role="alert">
+        We&apos;re facing some difficulties, Please try again
+      </div>
+    </div>
+  );
+}

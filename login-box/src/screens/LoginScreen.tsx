@@ -1,0 +1,100 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { AFTER_AUTH_REDIRECT_KEY, REDIRECT_URL_PARAM, getValidRedirectUrl } from '@gatehouse/shared';
+import { useLoginBox } from '../context';
+import { useAuth } from '../use-auth';
+import { Field } from '../components/Field';
+import { SubmitButton } from '../components/SubmitButton';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { RouteLink } from '../components/RouteLink';
+import { useFocusFirst } from '../components/use-focus-first';
+
+function allowedOrigins(options: Record<string, unknown>): string[] {
+  const value = options.allowedRedirectOrigins;
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** Remembers a valid `redirectUrl` query parameter as the after-login target (seed 5). */
+function useStoreRedirectParam(options: Record<string, unknown>): void {
+  useEffect(() => {
+    const raw = new URLSearchParams(window.location.search).get(REDIRECT_URL_PARAM);
+    if (!raw) return;
+    const valid = getValidRedirectUrl(raw, { currentUrl: window.location.href, allowedOrigins: allowedOrigins(options), enforceSameSite: true });
+    try {
+      if (valid) window.sessionStorage.setItem(AFTER_AUTH_REDIRECT_KEY, valid);
+    } catch {
+      // Storage disabled: the user lands on the authenticated URL instead.
+    }
+  }, [options]);
+}
+
+/** Sign in: identifier first (preLogin), then password. */
+export function LoginScreen() {
+  const { store, routes, options } = useLoginBox();
+  const { login, vendor } = useAuth(store);
+  const [email, setEmail] = useState(login.email);
+  const [password, setPassword] = useState('');
+  const formRef = useFocusFirst<HTMLFormElement>(login.step);
+  useStoreRedirectParam(options);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (login.loading) return;
+    if (login.step === 'preLogin') void store.preLogin(email);
+    else void store.login({ email: login.email || email, password });
+  };
+
+  if (login.step === 'success') {
+    return (
+      <>
+        <h1>Sign in</h1>
+        <p role="status">Signed in, redirecting...</p>
+      </>
+    );
+  }
+
+  if (login.step === 'loginWithTwoFactor') {
+    return (
+      <>
+        <h1>Sign in</h1>
+        <p role="status">Two-factor verification is required for this account.</p>
+        <button type="button" className="gh-button gh-secondary" onClick={() => store.resetLogin()}>
+          Back
+        </button>
+      </>
+    );
+  }
+
+  const passwordStep = login.step === 'loginWithPassword';
+  return (
+    <>
+      <h1>Sign in</h1>
+      <form ref={formRef} onSubmit={onSubmit} noValidate={false} aria-busy={login.loading}>
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          readOnly={passwordStep}
+          value={passwordStep ? login.email : email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        {passwordStep ? (
+          <Field label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        ) : null}
+        <ErrorAlert message={login.error} />
+        <SubmitButton busy={login.loading}>{passwordStep ? 'Sign in' : 'Continue'}</SubmitButton>
+        {passwordStep ? (
+          <button type="button" className="gh-text-button" onClick={() => store.resetLogin()}>
+            Use a different email
+          </button>
+        ) : null}
+      </form>
+      {vendor?.allowSignUps ? (
+        <p className="gh-footer">
+          Don&apos;t have an account? <RouteLink to={routes.signUpUrl}>Sign up</RouteLink>
+        </p>
+      ) : null}
+    </>
+  );
+}
