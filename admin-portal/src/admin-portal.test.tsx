@@ -1,0 +1,135 @@
+import { fireEvent, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ThemeTokens } from './contract';
+import { createTestStore, makeUser, portalProps, shadowMountPoint } from './test/fake-store';
+import { cleanupPortals, mountPortal, unmountPortal } from './test/mount-portal';
+
+afterEach(cleanupPortals);
+
+const navButtons = (container: HTMLElement) =>
+  within(within(container).getByRole('navigation', { name: 'Admin portal sections' })).getAllByRole('button').map((b) => b.textContent);
+
+describe('admin portal shell', () => {
+  it('renders a labelled modal dialog with the user, email and tenant in the header', async () => {
+    const { domElement } = shadowMountPoint();
+    await mountPortal(portalProps(domElement, createTestStore(makeUser())));
+    const dialog = within(domElement).getByRole('dialog', { name: 'Admin portal' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    const header = within(dialog.querySelector('header')!);
+    expect(header.getByText('Ada Lovelace')).toBeTruthy();
+    expect(header.getByText('ada@example.com')).toBeTruthy();
+    expect(header.getByText('Analytical Engines')).toBeTruthy();
+  });
+
+  it('adopts the stylesheet into the shadow root and applies theme tokens as --gh-* properties', async () => {
+    const { root, domElement } = shadowMountPoint();
+    let setter: ((theme: ThemeTokens) => void) | undefined;
+    await mountPortal(portalProps(domElement, createTestStore(makeUser()), { setThemeSetter: (fn) => (setter = fn) }));
+    expect(root.adoptedStyleSheets).toHaveLength(1);
+    expect([...root.adoptedStyleSheets[0]!.cssRules].some((rule) => rule.cssText.includes('.gh-ap-dialog'))).toBe(true);
+    setter!({ primaryColor: '#ff0066', borderRadius: '4px' });
+    expect(domElement.style.getPropertyValue('--gh-primary')).toBe('#ff0066');
+    expect(domElement.style.getPropertyValue('--gh-radius')).toBe('4px');
+  });
+
+  it('shows navigation entries by permission: no permissions -> profile and privacy only', async () => {
+    const { domElement } = shadowMountPoint();
+    await mountPortal(portalProps(domElement, createTestStore(makeUser())));
+    expect(navButtons(domElement)).toEqual(['Profile', 'Privacy']);
+    expect(await within(domElement).findByLabelText('Name')).toBeTruthy();
+  });
+
+  it('shows always entries the user may read, and hidden ones the options turn on', async () => {
+    const user = makeUser({ permissions: ['fe.secure.read.users', 'fe.secure.read.audits', 'fe.secure.read.roles'].map((key, i) => ({ id: String(i), key, name: key })) });
+    const { domElement } = shadowMountPoint();
+    await mountPortal(portalProps(domElement, createTestStore(user), { adminPortal: { navigation: { roles: { visibility: 'always' }, webhooks: { visibility: 'always' } } } }));
+    expect(navButtons(domElement)).toEqual(['Profile', 'Privacy', 'Users', 'Roles', 'Audit logs']);
+  });
+
+  it('shows every entry to a super user', async () => {
+    const { domElement } = shadowMountPoint();
+    await mountPortal(portalProps(domElement, createTestStore(makeUser({ superUser: true }))));
+    expect(navButtons(domElement)).toHaveLength(16);
+  });
+
+  it('opens a not-yet-built section as a labelled Coming soon panel, from the list or the compact select', async () => {
+    const user = makeUser({ permissions: [{ id: '1', key: 'fe.secure.read.users', name: 'Read users' }] });
+    const { domElement } = shadowMountPoint();
+    await mountPortal(portalProps(domElement, createTestStore(user)));
+    const view = within(domElement);
+    fireEvent.click(view.getByRole('button', { name: 'Users' }));
+    const panel = await view.findByRole('region', { name: 'Users' });
+    expect(within(panel).getByText('Coming soon')).toBeTruthy();
+    expect(within(panel).getByText('Users is not available in this version of Gatehouse yet.')).toBeTruthy();
+    expect(view.getByRole('button', { name: 'Users' }).getAttribute('aria-current')).toBe('page');
+    fireEvent.change(view.getByLabelText('Section'), { target: { value: 'privacy' } });
+    expect(await view.findByRole('region', { name: 'Privacy' })).toBeTruthy();
+  });
+
+  it('calls onClose on Escape and on the Close button', async () => {
+    const onClose = vi.fn();
+    const { domElement } = shadowMountPoint();
+    await mountPortal(portalProps(domElement, createTestStore(makeUser()), { onClose }));
+    const dialog = within(domElement).getByRole('dialog');
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+    fireEvent.click(within(domElement).getByRole('button', { name: 'Close' }));
+    expect(onClose).toHaveBeenCalledTimes(2);
+  });
+
+  it('moves focus into the dialog, keeps Tab inside it, and gives focus back on unmount', async () => {
+    const opener = document.createElement('button');
+    opener.textContent = 'Open portal';
+    document.body.append(opener);
+    opener.focus();
+    const { root, domElement } = shadowMountPoint();
+    const props = portalProps(domElement, createTestStore(makeUser()));
+    const parcel = await mountPortal(props);
+    const dialog = within(domElement).getByRole('dialog');
+    expect(root.activeElement).toBe(dialog);
+    const save = await within(domElement).findByRole('button', { name: 'Save' });
+    save.focus();
+    fireEvent.keyDown(save, { key: 'Tab' });
+    expect(root.activeElement).toBe(within(domElement).getByRole('button', { name: 'Close' }));
+    fireEvent.keyDown(root.activeElement!, { key: 'Tab', shiftKey: true });
+    expect(root.activeElement).toBe(save);
+    await unmountPortal(parcel, props);
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('leaves no DOM, stylesheet, theme, store subscription or document listener behind on unmount', async () => {
+    const added = vi.spyOn(document, 'addEventListener');
+    const removed = vi.spyOn(document, 'removeEventListener');
+    const store = createTestStore(makeUser());
+    const { root, domElement } = shadowMountPoint();
+    let setter: ((theme: ThemeTokens) => void) | undefined;
+    const props = portalProps(domElement, store, { setThemeSetter: (fn) => (setter = fn) });
+    const parcel = await mountPortal(props);
+    await within(domElement).findByLabelText('Name');
+    setter!({ primaryColor: 'red' });
+    const keydownAdds = added.mock.calls.filter(([type]) => type === 'keydown');
+    expect(keydownAdds).toHaveLength(1);
+
+    await unmountPortal(parcel, props);
+    expect(domElement.childNodes).toHaveLength(0);
+    expect(root.adoptedStyleSheets).toHaveLength(0);
+    expect(domElement.hasAttribute('style')).toBe(false);
+    expect(store.listenerCount()).toBe(0);
+    expect(removed.mock.calls.filter(([type, fn]) => type === 'keydown' && fn === keydownAdds[0]![1])).toHaveLength(1);
+    setter!({ primaryColor: 'blue' });
+    expect(domElement.hasAttribute('style')).toBe(false);
+    added.mockRestore();
+    removed.mockRestore();
+  });
+
+  it('works in light DOM too, adopting the sheet into the document', async () => {
+    const domElement = document.createElement('div');
+    document.body.append(domElement);
+    const before = document.adoptedStyleSheets.length;
+    const props = portalProps(domElement, createTestStore(makeUser()));
+    const parcel = await mountPortal(props);
+    expect(document.adoptedStyleSheets.length).toBe(before + 1);
+    await unmountPortal(parcel, props);
+    expect(document.adoptedStyleSheets.length).toBe(before);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The admin portal's navigation: seed 001 section 2's table (default visibility and permission per
+ * entry) and the rule deciding which entries a user sees. Pure data and functions, no React.
+ */
+import { Permissions } from './contract';
+import { passesGate, type AccessSubject } from './access';
+
+/** Navigation keys as the portal options name them (`options.adminPortal.navigation[key]`). */
+export type NavigationKey =
+  | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security'
+  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscriptions' | 'allAccounts';
+
+/** Admin portal section names (seed 001 section 2, plus usage and provisioning). */
+export type SectionId =
+  | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security'
+  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscription' | 'allAccounts';
+
+/** `always`: shown when permitted; `hidden`: shown only when the options turn it on; `byPermissions`: shown when permitted. */
+export type NavigationVisibility = 'always' | 'hidden' | 'byPermissions';
+
+export interface NavigationEntry {
+  key: NavigationKey;
+  section: SectionId;
+  label: string;
+  group: 'personal' | 'workspace';
+  defaultVisibility: NavigationVisibility;
+  /** Required permission key; undefined means none ("not shown" in the seed). */
+  permission?: string;
+  /** Feature flag that must be 'on' as well. */
+  featureFlag?: string;
+}
+
+/** Flag gating the usage entry (the seed says "also needs a feature flag" without naming it). */
+export const USAGE_FEATURE_FLAG = 'admin-portal-usage';
+
+/** Seed 001 section 2, in the order the portal lists them. */
+export const NAVIGATION: readonly NavigationEntry[] = [
+  { key: 'profile', section: 'profile', label: 'Profile', group: 'personal', defaultVisibility: 'always' },
+  { key: 'privacy', section: 'privacy', label: 'Privacy', group: 'personal', defaultVisibility: 'always' },
+  { key: 'personalApiTokens', section: 'personalApiTokens', label: 'Personal API tokens', group: 'personal', defaultVisibility: 'hidden', permission: Permissions.userApiTokensRead },
+  { key: 'account', section: 'account', label: 'Account settings', group: 'workspace', defaultVisibility: 'always', permission: Permissions.accountSettingsRead },
+  { key: 'users', section: 'users', label: 'Users', group: 'workspace', defaultVisibility: 'always', permission: Permissions.usersRead },
+  { key: 'groups', section: 'groups', label: 'Groups', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.groupsRead },
+  { key: 'roles', section: 'roles', label: 'Roles', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.rolesRead },
+  { key: 'security', section: 'security', label: 'Security', group: 'workspace', defaultVisibility: 'always', permission: Permissions.securityPolicyRead },
+  { key: 'sso', section: 'sso', label: 'Single sign-on', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.samlRead },
+  { key: 'provisioning', section: 'provisioning', label: 'Provisioning', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.provisioningRead },
+  { key: 'audits', section: 'audits', label: 'Audit logs', group: 'workspace', defaultVisibility: 'always', permission: Permissions.auditsRead },
+  { key: 'webhooks', section: 'webhooks', label: 'Webhooks', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.webhooksRead },
+  { key: 'apiTokens', section: 'apiTokens', label: 'API tokens', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.tenantApiTokensRead },
+  { key: 'usage', section: 'usage', label: 'Usage', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.usageRead, featureFlag: USAGE_FEATURE_FLAG },
+  { key: 'subscriptions', section: 'subscription', label: 'Subscription', group: 'workspace', defaultVisibility: 'hidden', permission: 'fe.subscriptions.*' },
+  { key: 'allAccounts', section: 'allAccounts', label: 'All accounts', group: 'workspace', defaultVisibility: 'byPermissions', permission: Permissions.subAccountsRead },
+];
+
+/** Per-entry overrides from `options.adminPortal.navigation`. */
+export type NavigationOverrides = Partial<Record<NavigationKey | SectionId, { visibility?: NavigationVisibility }>>;
+
+export interface VisibilityContext {
+  user: AccessSubject | null | undefined;
+  overrides?: NavigationOverrides;
+  /** Feature flags; a flag is on only when its value is 'on'. */
+  flags?: Record<string, string>;
+}
+
+/**
+ * Whether an entry is shown. Super users see every entry (they bypass all checks, seed 001
+ * section 6). Otherwise the effective visibility (option, else default) must not be `hidden`,
+ * the entry's feature flag must be on, and the user must hold its permission.
+ */
+export function isEntryVisible(entry: NavigationEntry, context: VisibilityContext): boolean {
+  const { user, overrides, flags } = context;
+  if (!user) return false;
+  if (user.superUser) return true;
+  const visibility = overrides?.[entry.key]?.visibility ?? overrides?.[entry.section]?.visibility ?? entry.defaultVisibility;
+  if (visibility === 'hidden') return false;
+  if (entry.featureFlag && flags?.[entry.featureFlag] !== 'on') return false;
+  return passesGate(user, { permissions: entry.permission ? [entry.permission] : [] });
+}
+
+/** The entries a user sees, in portal order. */
+export function visibleEntries(context: VisibilityContext): NavigationEntry[] {
+  return NAVIGATION.filter((entry) => isEntryVisible(entry, context));
+}

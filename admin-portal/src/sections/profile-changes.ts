@@ -1,0 +1,39 @@
+/** The profile form's data rules: prefill from `me`, validate, and send only what changed. */
+import type { AuthUser, UpdateMeRequest } from '../contract';
+
+export type EditableProfileField = 'name' | 'phoneNumber' | 'address' | 'jobTitle';
+export type ProfileDraft = Record<EditableProfileField, string>;
+export type ProfileErrors = Partial<Record<EditableProfileField, string>>;
+
+/** Same shape the server enforces for phone numbers (wire/users UpdateMeRequest). */
+const PHONE = /^\+?[0-9 ()\-]*$/;
+
+export function draftFromUser(user: Pick<AuthUser, EditableProfileField>): ProfileDraft {
+  return { name: user.name ?? '', phoneNumber: user.phoneNumber ?? '', address: user.address ?? '', jobTitle: user.jobTitle ?? '' };
+}
+
+/**
+ * The fields of `draft` that differ from `user`, among `editable` ones. Values are trimmed; an
+ * emptied optional field is sent as null (clears it).
+ */
+export function changedFields(user: Pick<AuthUser, EditableProfileField>, draft: ProfileDraft, editable: readonly EditableProfileField[]): UpdateMeRequest {
+  const original = draftFromUser(user);
+  const changes: UpdateMeRequest = {};
+  for (const field of editable) {
+    const value = draft[field].trim();
+    if (value === original[field].trim()) continue;
+    if (field === 'name') changes.name = value;
+    else changes[field] = value === '' ? null : value;
+  }
+  return changes;
+}
+
+/** Field messages for values the server would refuse. */
+export function validateChanges(changes: UpdateMeRequest): ProfileErrors {
+  const errors: ProfileErrors = {};
+  if (changes.name !== undefined && changes.name.length === 0) errors.name = 'Enter your name.';
+  if (typeof changes.phoneNumber === 'string' && !PHONE.test(changes.phoneNumber)) {
+    errors.phoneNumber = 'Use only digits, spaces, parentheses, dashes and a leading +.';
+  }
+  return errors;
+}

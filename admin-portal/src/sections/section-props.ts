@@ -1,0 +1,15 @@
+import type { AuthSnapshot, AuthUser, GatehouseApi, GatehouseStore } from '../contract';
+import type { AdminPortalOptions } from '../options';
+
+/** What every lazily loaded section receives from the portal shell. */
+export interface SectionProps {
+  /** Visible title of the section (the navigation label). */
+  title: string;
+  /** Id the section's heading must carry; the content pane is labelled by it. */
+  headingId: string;
+  user: AuthUser;
+  snapshot: AuthSnapshot;
+  store: GatehouseStore;
+  api: GatehouseApi;
+  options: AdminPortalOptions;
+}
