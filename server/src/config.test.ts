@@ -4,7 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_OPTIONS, loadConfig, renderConfigTable } from './config';
 
-const CONFIG_MD = path.join(import.meta.dirname, '..', 'CONFIG.md');
+const README = path.join(import.meta.dirname, '..', '..', 'README.md');
+const TABLE_START = '<!-- config-table:start -->';
+const TABLE_END = '<!-- config-table:end -->';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -38,12 +40,15 @@ describe('loadConfig', () => {
     expect(c.clientId).toBe('from-env');
   });
 
-  it('documents every option in server/CONFIG.md', () => {
+  it("documents every option in the README's configuration table", () => {
     const table = renderConfigTable();
-    if (process.env.UPDATE_CONFIG_MD === '1') {
-      writeFileSync(CONFIG_MD, `# Server configuration\n\nEnvironment variables read by \`server/\` (generated from \`CONFIG_OPTIONS\` in \`src/config.ts\`; run \`UPDATE_CONFIG_MD=1 npx vitest run --config server/vitest.config.ts config\` after changing them).\n\n${table}\n`);
-    }
-    expect(readFileSync(CONFIG_MD, 'utf8')).toContain(table);
-    expect(new Set(CONFIG_OPTIONS.map((o) => o.name)).size).toBe(CONFIG_OPTIONS.length);
+    const readme = readFileSync(README, 'utf8');
+    const [before, rest] = readme.split(TABLE_START);
+    const after = rest?.split(TABLE_END)[1];
+    if (before === undefined || after === undefined) throw new Error(`README.md lacks the ${TABLE_START} ... ${TABLE_END} markers`);
+    if (process.env.UPDATE_CONFIG_MD === '1') writeFileSync(README, `${before}${TABLE_START}\n${table}\n${TABLE_END}${after}`);
+    expect(readFileSync(README, 'utf8')).toContain(`${TABLE_START}\n${table}\n${TABLE_END}`);
+    for (const option of CONFIG_OPTIONS) expect(table).toContain(`\`${option.name}\``);
   });
+
 });

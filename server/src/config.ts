@@ -48,7 +48,7 @@ export interface ConfigOption {
   description: string;
 }
 
-/** Machine-readable list of every option, for the README and `server/CONFIG.md`. */
+/** Machine-readable list of every option, for the README's configuration table. */
 export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'GATEHOUSE_CONFIG', default: '(unset)', description: 'Path to a JSON file whose keys are these variable names; real environment variables win over it.' },
   { name: 'PORT', default: '8787', description: 'TCP port to listen on.' },
@@ -83,7 +83,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'TRUST_PROXY', default: 'false', description: 'Read the client IP from X-Forwarded-For (only behind a trusted proxy).' },
 ];
 
-/** Markdown table of CONFIG_OPTIONS; `server/CONFIG.md` holds its output. */
+/** Markdown table of CONFIG_OPTIONS; the README holds its output. */
 export function renderConfigTable(): string {
   const rows = CONFIG_OPTIONS.map((o) => `| \`${o.name}\` | ${o.default.includes('<') ? o.default.replace(/</g, '&lt;') : `\`${o.default}\``} | ${o.description} |`);
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');

@@ -1,0 +1,48 @@
+/** Steps of the newcomer journey, shared by the same-origin and second-origin runs. */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { linkIn, waitForMail } from './mailbox';
+import { screenshotPath } from './browser';
+
+export const PASSWORD = 'correct horse battery staple 42';
+
+export async function visible(page: Page, selector: ReturnType<Page['locator']>, timeout = 15_000): Promise<void> {
+  await selector.first().waitFor({ state: 'visible', timeout });
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await visible(page, page.getByRole('heading', { name: 'Sign in' }));
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Sign up from the host's home page, activate from the mailbox, sign out, sign in, reload. */
+export async function signUpAndActivate(page: Page, hostUrl: string, serverUrl: string, email: string, shot = ''): Promise<void> {
+  await page.goto(`${hostUrl}/`);
+  await page.waitForURL(/\/account\/login\?redirectUrl=/);
+  await visible(page, page.getByRole('heading', { name: 'Sign in' }));
+  if (shot) await page.screenshot({ path: screenshotPath(`${shot}-login`) });
+  await page.getByRole('link', { name: /sign up/i }).click();
+  await visible(page, page.getByRole('heading', { name: 'Create your account' }));
+  await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
+  await page.getByLabel('Company name').fill('Analytical Engines');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  if (shot) await page.screenshot({ path: screenshotPath(`${shot}-signup`) });
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await visible(page, page.getByRole('heading', { name: 'Check your email' }));
+  expect(await page.getByText(email).count()).toBeGreaterThan(0);
+
+  const mail = await waitForMail(serverUrl, email, /activate/i);
+  const link = linkIn(mail, '/account/activate');
+  expect(new URL(link).origin).toBe(new URL(hostUrl).origin);
+  await page.goto(link);
+  await visible(page, page.getByText(/activated/i));
+  if (shot) await page.screenshot({ path: screenshotPath(`${shot}-activated`) });
+  // Activation signs the user in and navigates after the seed's 5 s delay.
+  await page.waitForURL(`${hostUrl}/`, { timeout: 15_000 });
+  await visible(page, page.getByTestId('signed-in-user'));
+  expect(await page.getByTestId('signed-in-user').textContent()).toContain(email);
+}

@@ -1,0 +1,94 @@
+/**
+ * Starts the real, built Gatehouse server (server/dist/main.js) on a free loopback port with its
+ * own temporary SQLite data directory, and a second-origin host page server for CORS tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { renderDemoPage } from '../../server/src/routes/static/demo';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  logs: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node server/dist/main.js` in dev mode; resolves once it prints its URL. */
+export async function startGatehouse(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'));
+  const url = `http://localhost:${port}`;
+  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>) };
+  delete childEnv.DATABASE_URL; // e2e runs the default embedded mode
+  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'server/dist/main.js')], {
+    cwd: repoRoot,
+    env: { ...childEnv, PORT: String(port), HOST: '127.0.0.1', GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_PUBLIC_URL: url, GATEHOUSE_DEV: '1', NODE_ENV: 'development', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  await new Promise<void>((resolveStart, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s:\n${output}`)), 20_000);
+    const check = () => {
+      if (/listening/i.test(output)) {
+        clearTimeout(timer);
+        resolveStart();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    port,
+    dataDir,
+    logs: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves the demo host page from another origin (another port), talking to `baseUrl`. */
+export async function startSecondOrigin(baseUrl: string, clientId = 'demo-client', port?: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const listenPort = port ?? (await freePort());
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'GET') {
+      res.writeHead(405).end();
+      return;
+    }
+    if (req.url === '/favicon.ico') {
+      res.writeHead(404).end();
+      return;
+    }
+    const template = readFileSync(join(repoRoot, 'demo/index.html'), 'utf8');
+    const { html, csp } = renderDemoPage(template, { publicUrl: baseUrl, clientId });
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
+    res.end(html);
+  });
+  await new Promise<void>((r) => server.listen(listenPort, '127.0.0.1', r));
+  return { url: `http://localhost:${listenPort}`, stop: () => new Promise((r) => server.close(() => r())) };
+}

@@ -1,0 +1,2 @@
+/** The global `Gatehouse` object of the loader script (IIFE build). */
+export { initialize, getApp, version } from './gatehouse';

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const boot = vi.fn();
+// The network import of stage 2 is replaced at the module boundary; SRI itself is proven in e2e.
+vi.mock('./assets', async (original) => ({
+  ...(await original<typeof import('./assets')>()),
+  importWithIntegrity: vi.fn(async () => ({ boot })),
+}));
+
+const { initialize, getApp, APP_NOT_FOUND, MISSING_BASE_URL, LOADING_BODY_CLASS } = await import('./gatehouse');
+const { isFlagOn } = await import('@gatehouse/shared');
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-trace-id': 'trace-1' } });
+const manifest = { version: '7.78.0', bundles: { runtime: { version: '7.78.0', entry: 'runtime/7.78.0/runtime.js', integrity: 'sha384-x' } } };
+
+let calls: string[] = [];
+let release: () => void;
+let signedIn = false;
+let meAuthorization: string | null = null;
+beforeEach(() => {
+  calls = [];
+  const gate = new Promise<void>((r) => (release = r));
+  signedIn = false;
+  meAuthorization = null;
+  vi.stubGlobal('fetch', vi.fn(async (url: string, init: RequestInit = {}) => {
+    calls.push(url);
+    if (url.endsWith('/identity/resources/users/v2/me')) {
+      meAuthorization = new Headers(init.headers).get('authorization');
+      return meAuthorization === 'Bearer access-1' ? json({ id: 'u1', email: 'ada@example.com' }) : json({ errors: ['Unauthorized'] }, 401);
+    }
+    await gate; // nothing answers until every call has started: proves they run in parallel
+    if (url.endsWith('cdn-manifest.json')) return json(manifest);
+    if (url.endsWith('/flags')) return json({ 'multi-apps-admin-portal': 'on', 'show-passkeys-new': 'true' });
+    if (url.includes('/metadata')) return json({ rows: [{ configuration: { theme: { primaryColor: '#123456' } } }] });
+    if (url.includes('token/refresh')) return signedIn ? json({ accessToken: 'access-1', expiresIn: 300 }) : json({ errors: ['no session'] }, 401);
+    return json({}, 404);
+  }));
+  boot.mockReset();
+  boot.mockResolvedValue({ store: { subscribe: () => () => {}, getSnapshot: () => ({}) }, getState: () => ({ isAuthenticated: false }), destroy: vi.fn() });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  document.body.className = '';
+});
+
+describe('Gatehouse.initialize', () => {
+  it('alerts and throws when contextOptions.baseUrl is missing', () => {
+    const alert = vi.fn();
+    vi.stubGlobal('alert', alert);
+    expect(() => initialize({ contextOptions: { baseUrl: '' } })).toThrow(MISSING_BASE_URL);
+    expect(alert).toHaveBeenCalledWith(MISSING_BASE_URL);
+  });
+
+  it("keeps an app registry: the same name returns the same app, an unknown one throws 'GatehouseApp not found'", async () => {
+    const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com' }, cdnUrl: 'https://id.example.com/cdn/' }, 'registry');
+    expect(initialize({ contextOptions: { baseUrl: 'https://other.example.com' } }, 'registry')).toBe(app);
+    expect(getApp('registry')).toBe(app);
+    expect(() => getApp('nope')).toThrow(APP_NOT_FOUND);
+    expect(APP_NOT_FOUND).toBe('GatehouseApp not found');
+    release();
+    await app.ready;
+    app.destroy();
+    expect(() => getApp('registry')).toThrow(APP_NOT_FOUND);
+  });
+
+  it('adds the loading body class, fetches manifest, flags, metadata and session in parallel, then boots stage 2', async () => {
+    const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com/' }, cdnUrl: 'https://cdn.example.com/cdn' }, 'parallel');
+    const loaded = vi.fn();
+    app.addOnLoadedListener(loaded);
+    expect(document.body.classList.contains(LOADING_BODY_CLASS)).toBe(true);
+    await vi.waitFor(() => expect(calls).toHaveLength(4));
+    expect(calls.sort()).toEqual([
+      'https://cdn.example.com/cdn/cdn-manifest.json',
+      'https://id.example.com/flags',
+      'https://id.example.com/identity/resources/auth/v1/user/token/refresh',
+      'https://id.example.com/metadata?entityName=adminBox',
+    ]);
+    expect(loaded).not.toHaveBeenCalled();
+    release();
+    await app.ready;
+    expect(document.body.classList.contains(LOADING_BODY_CLASS)).toBe(false);
+    expect(loaded).toHaveBeenCalledOnce();
+    const ctx = boot.mock.calls[0]![0];
+    expect(ctx.session).toBeNull();
+    expect(ctx.metadata).toEqual({ theme: { primaryColor: '#123456' } });
+    expect(ctx.cdnBase).toBe('https://cdn.example.com/cdn/');
+    app.destroy();
+  });
+
+  // Regression: the loader once dropped the Authorization header when merging request headers,
+  // so a reload after sign-in lost the session.
+  it('restores the session: refresh, then me with the new access token as bearer', async () => {
+    signedIn = true;
+    const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com' }, cdnUrl: 'https://id.example.com/cdn/' }, 'session');
+    release();
+    await app.ready;
+    expect(meAuthorization).toBe('Bearer access-1');
+    expect(boot.mock.calls[0]![0].session).toEqual({ login: { accessToken: 'access-1', expiresIn: 300 }, me: { id: 'u1', email: 'ada@example.com' } });
+    app.destroy();
+  });
+
+  it("passes flags through and counts a flag as on only when its value is the string 'on'", async () => {
+    const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com' }, cdnUrl: 'https://id.example.com/cdn/' }, 'flags');
+    release();
+    await app.ready;
+    const { flags } = boot.mock.calls[0]![0];
+    expect(isFlagOn(flags, 'multi-apps-admin-portal')).toBe(true);
+    expect(isFlagOn(flags, 'show-passkeys-new')).toBe(false); // 'true' is not 'on'
+    expect(isFlagOn(flags, 'missing')).toBe(false);
+    expect(isFlagOn({ x: 'ON' }, 'x')).toBe(false);
+    app.destroy();
+  });
+});

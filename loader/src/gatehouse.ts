@@ -1,0 +1,191 @@
+/**
+ * Stage-1 loader: the one script a host page adds. No dependencies, kept within the 4 KB budget.
+ * It reads the options, fetches the manifest, flags, metadata and session in parallel, then loads
+ * the stage-2 runtime (module federation host + single-spa + shared core) with SRI and a timeout.
+ */
+import { ASSET_LOAD_TIMEOUT_MS, ASSET_VERSION, DEFAULT_APP_NAME } from '@gatehouse/shared/constants';
+import { ApiPaths } from '../../shared/src/wire/paths';
+import type { BootContext, CdnManifest, GatehouseOptions, RuntimeHandle } from './types';
+import { importWithIntegrity, withTimeout } from './assets';
+
+export const LOADING_BODY_CLASS = 'gatehouse-loading';
+export const APP_NOT_FOUND = 'GatehouseApp not found';
+export const MISSING_BASE_URL = 'Please set contextOptions.baseUrl in the Gatehouse provider options';
+
+type Listener = () => void;
+
+/** One initialized Gatehouse instance; `Gatehouse.getApp(name)` returns it. */
+export class GatehouseApp {
+  readonly name: string;
+  readonly options: GatehouseOptions;
+  loading = true;
+  /** Errors recorded by request name (seed 000 section 8): status >= 500 or network failures. */
+  readonly errors: Array<{ request: string; message: string; traceId?: string }> = [];
+  /** Resolves once the runtime has started (or rejects with the loading error). */
+  readonly ready: Promise<void>;
+  private runtime: RuntimeHandle | null = null;
+  private listeners = new Set<Listener>();
+
+  constructor(name: string, options: GatehouseOptions) {
+    this.name = name;
+    this.options = options;
+    this.ready = this.start();
+    this.ready.catch((error) => console.error('[Gatehouse]', error));
+  }
+
+  /** Calls `listener` once the app has loaded (at once if it already has). */
+  addOnLoadedListener(listener: Listener): () => void {
+    if (!this.loading) listener();
+    else this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The auth store (subscribe/getSnapshot); null until the app has loaded. */
+  get store() {
+    return this.runtime?.store ?? null;
+  }
+
+  getState() {
+    return this.runtime?.getState() ?? null;
+  }
+
+  async logout(): Promise<void> {
+    await this.ready;
+    await this.runtime!.logout();
+  }
+
+  async loginWithRedirect(): Promise<void> {
+    await this.ready;
+    this.runtime!.loginWithRedirect();
+  }
+
+  async showAdminPortal(): Promise<void> {
+    await this.ready;
+    await this.runtime!.showAdminPortal();
+  }
+
+  hideAdminPortal(): void {
+    this.runtime?.hideAdminPortal();
+  }
+
+  /** Unmounts everything and forgets the app. */
+  destroy(): void {
+    this.runtime?.destroy();
+    apps.delete(this.name);
+  }
+
+  private async start(): Promise<void> {
+    const body = document.body.classList;
+    body.add(LOADING_BODY_CLASS);
+    try {
+      const baseUrl = this.options.contextOptions.baseUrl.replace(/\/+$/, '');
+      const cdnBase = resolveCdnBase(this.options, baseUrl);
+      const get = (path: string, init?: RequestInit) => this.fetchJson(baseUrl + path, path, init);
+      const [manifest, flags, metadata, session] = await Promise.all([
+        this.fetchJson(cdnBase + 'cdn-manifest.json', 'manifest', { credentials: 'omit' }) as Promise<CdnManifest>,
+        get(ApiPaths.flags).catch(() => ({})) as Promise<Record<string, string>>,
+        get(`${ApiPaths.metadata}?entityName=adminBox`)
+          .then((m) => (m as { rows?: Array<{ configuration?: Record<string, unknown> }> }).rows?.[0]?.configuration ?? {})
+          .catch(() => ({})),
+        loadSession(get),
+      ]);
+      const context: BootContext = {
+        name: this.name,
+        options: this.options,
+        cdnBase,
+        manifest,
+        flags,
+        metadata,
+        session,
+        importBundle: (bundle) => importBundle(manifest, cdnBase, bundle, this.options.nonce),
+        reportError: (request, error) => this.record(request, error),
+      };
+      const runtime = await context.importBundle<{ boot(ctx: BootContext): Promise<RuntimeHandle> }>('runtime');
+      this.runtime = await runtime.boot(context);
+    } finally {
+      body.remove(LOADING_BODY_CLASS);
+      this.loading = false;
+      for (const listener of this.listeners) listener();
+      this.listeners.clear();
+    }
+  }
+
+  private async fetchJson(url: string, request: string, init: RequestInit = {}): Promise<unknown> {
+    let response: Response;
+    try {
+      const headers = { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers as Record<string, string>) };
+      response = await fetch(url, { credentials: 'include', ...init, headers });
+    } catch (error) {
+      this.record(request, error);
+      throw error;
+    }
+    if (!response.ok) {
+      const error = Object.assign(new Error(`Error ${response.status} - ${response.statusText}`), {
+        statusCode: response.status,
+        traceId: response.headers.get('x-trace-id') ?? undefined,
+      });
+      if (response.status >= 500) this.record(request, error);
+      throw error;
+    }
+    return response.json();
+  }
+
+  private record(request: string, error: unknown): void {
+    const e = error as { message?: string; traceId?: string };
+    this.errors.push({ request, message: e?.message ?? String(error), traceId: e?.traceId });
+    console.error(`[Gatehouse] ${request} failed`, e?.message ?? error, e?.traceId ?? '');
+  }
+}
+
+/** Session call: refresh cookie -> access token -> current user. No session: null. */
+async function loadSession(get: (path: string, init?: RequestInit) => Promise<unknown>): Promise<BootContext['session']> {
+  try {
+    const login = (await get(ApiPaths.refresh, { method: 'POST', body: '{}' })) as NonNullable<BootContext['session']>['login'];
+    const me = (await get(ApiPaths.me, { headers: { authorization: `Bearer ${login.accessToken}` } })) as NonNullable<BootContext['session']>['me'];
+    return { login, me };
+  } catch {
+    return null;
+  }
+}
+
+/** Imports a bundle listed in the manifest: its files' hashes go into an import map first (SRI). */
+export function importBundle<T>(manifest: CdnManifest, cdnBase: string, bundle: string, nonce?: string): Promise<T> {
+  const entry = manifest.bundles[bundle];
+  if (!entry) return Promise.reject(new Error(`Bundle ${bundle} is not in the CDN manifest`));
+  const files: Record<string, string> = { ...(entry.files ?? {}), [entry.entry]: entry.integrity };
+  return withTimeout(importWithIntegrity<T>(cdnBase, entry.entry, files, nonce), ASSET_LOAD_TIMEOUT_MS, `Failed to load ${bundle} from ${cdnBase + entry.entry}`);
+}
+
+function resolveCdnBase(options: GatehouseOptions, baseUrl: string): string {
+  if (options.cdnUrl) return options.cdnUrl.replace(/\/*$/, '/');
+  const src = (document.currentScript as HTMLScriptElement | null)?.src ?? loaderSrc;
+  const at = src?.indexOf('/cdn/') ?? -1;
+  return at >= 0 ? src!.slice(0, at + 5) : `${baseUrl}/cdn/`;
+}
+
+// currentScript is only set while the script first runs; remember it for later initialize() calls.
+const loaderSrc = (document.currentScript as HTMLScriptElement | null)?.src;
+const apps = new Map<string, GatehouseApp>();
+
+/** Creates (or returns) the app called `name`. A missing base URL alerts and throws. */
+export function initialize(options: GatehouseOptions, name: string = DEFAULT_APP_NAME): GatehouseApp {
+  if (!options?.contextOptions?.baseUrl) {
+    alert(MISSING_BASE_URL);
+    throw new Error(MISSING_BASE_URL);
+  }
+  let app = apps.get(name);
+  if (!app) {
+    app = new GatehouseApp(name, options);
+    apps.set(name, app);
+  }
+  return app;
+}
+
+/** Returns the app called `name`; throws 'GatehouseApp not found' for an unknown name. */
+export function getApp(name: string = DEFAULT_APP_NAME): GatehouseApp {
+  const app = apps.get(name);
+  if (!app) throw new Error(APP_NOT_FOUND);
+  return app;
+}
+
+export const version = ASSET_VERSION;

@@ -1,0 +1,92 @@
+/**
+ * Stage-2 runtime: builds the API client and auth store from what stage 1 fetched, then mounts
+ * the bundles as single-spa parcels into custom elements as routes and calls require.
+ */
+import { createGatehouse, isAuthRoute } from '@gatehouse/shared';
+import type { MountProps } from '@gatehouse/shared';
+import type { BootContext, RuntimeHandle } from '../types';
+import { createFederation } from './federation';
+import { createHistory } from './history';
+import { BundleMount } from './mount-point';
+
+export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
+  const { options } = ctx;
+  const baseUrl = options.contextOptions.baseUrl.replace(/\/+$/, '');
+  const history = createHistory();
+  const { api, store, routes } = createGatehouse({
+    baseUrl,
+    clientId: options.contextOptions.clientId ?? '',
+    source: 'gatehouse-runtime',
+    routes: options.authOptions?.routes ?? {},
+    navigate: history.navigate,
+    flags: ctx.flags,
+    allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins,
+  });
+  store.hydrate(ctx.session);
+
+  const federation = createFederation(ctx);
+  const propsFor = (extra: Partial<MountProps> = {}): Omit<MountProps, 'domElement' | 'setThemeSetter'> => ({
+    store,
+    api,
+    routes,
+    navigate: history.navigate,
+    options: { flags: ctx.flags, metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite },
+    ...extra,
+  });
+  const loginBox = new BundleMount('login-box', 'gatehouse-login-box', federation, ctx, options.shadowDom !== false);
+  const adminPortal = new BundleMount('admin-portal', 'gatehouse-admin-portal', federation, ctx, options.shadowDom !== false);
+  let savedSearch: string | null = null;
+
+  const loginWithRedirect = () => {
+    const target = options.customLoginUrl ?? routes.customLoginUrl ?? routes.loginUrl;
+    const url = new URL(target, window.location.href);
+    url.searchParams.set('redirectUrl', window.location.href);
+    window.location.assign(url.href);
+  };
+
+  /** On every route change: show the login box on auth routes; elsewhere require a user. */
+  const sync = async () => {
+    const { pathname } = window.location;
+    // The login UI is hidden on the authenticated route and on the sign-up-success route (seed 2.1).
+    const loginUiHidden = pathname === routes.authenticatedUrl || pathname === routes.signUpSuccessUrl;
+    if (!loginUiHidden && isAuthRoute(pathname, routes)) {
+      await loginBox.mount(propsFor());
+      return;
+    }
+    loginBox.unmount();
+    if (!store.getSnapshot().isAuthenticated && options.redirectToLogin !== false) loginWithRedirect();
+  };
+  const stopHistory = history.listen(() => void sync().catch((e) => ctx.reportError('login-box', e)));
+
+  const hideAdminPortal = () => {
+    adminPortal.unmount();
+    if (savedSearch !== null) {
+      // Hiding restores the URL search parameters the page had when the portal opened (seed 2.1).
+      const { pathname, hash } = window.location;
+      window.history.replaceState(window.history.state, '', pathname + savedSearch + hash);
+      savedSearch = null;
+    }
+  };
+
+  await sync();
+
+  return {
+    store,
+    getState: () => store.getSnapshot(),
+    showLoginBox: () => loginBox.mount(propsFor()),
+    async showAdminPortal() {
+      if (!store.getSnapshot().isAuthenticated) return loginWithRedirect();
+      if (savedSearch === null) savedSearch = window.location.search;
+      await adminPortal.mount(propsFor({ onClose: hideAdminPortal } as Partial<MountProps>));
+    },
+    hideAdminPortal,
+    logout: () => store.logout(),
+    loginWithRedirect,
+    destroy() {
+      stopHistory();
+      loginBox.unmount();
+      adminPortal.unmount();
+      store.dispose();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/** Types shared by the stage-1 loader and the stage-2 runtime. No runtime code here. */
+import type { AuthRoutes, AuthSnapshot, GatehouseStore } from '@gatehouse/shared';
+import type { LoginResponse, MeResponse } from '@gatehouse/shared/wire';
+
+/** Options of `Gatehouse.initialize(options, name)`. */
+export interface GatehouseOptions {
+  contextOptions: { baseUrl: string; clientId?: string; tenantResolver?: () => string | undefined };
+  authOptions?: {
+    routes?: Partial<AuthRoutes>;
+    /** Allowed origins for `redirectUrl`, besides the page's own site. */
+    allowedRedirectOrigins?: string[];
+    enforceRedirectToSameSite?: boolean;
+  };
+  /** Where the CDN lives; default: the folder the loader script was served from, up to `/cdn/`. */
+  cdnUrl?: string;
+  /** Render inside a shadow root (default) or in light DOM (better password-manager autofill). */
+  shadowDom?: boolean;
+  /** Nonce for elements the loader adds (import maps), for a strict Content-Security-Policy. */
+  nonce?: string;
+  /** Send users to this page instead of the login route when a page needs a signed-in user. */
+  customLoginUrl?: string;
+  /** Redirect to the login route when no user is signed in and the page is not an auth route (default true). */
+  redirectToLogin?: boolean;
+  adminPortal?: Record<string, unknown>;
+}
+
+export interface ManifestEntry { version: string; entry: string; integrity: string; files?: Record<string, string> }
+/** `cdn-manifest.json`: which version of each bundle is live, with integrity hashes. */
+export interface CdnManifest { version: string; bundles: Record<string, ManifestEntry> }
+
+/** What stage 1 fetched in parallel and hands to stage 2. */
+export interface BootContext {
+  name: string;
+  options: GatehouseOptions;
+  cdnBase: string;
+  manifest: CdnManifest;
+  flags: Record<string, string>;
+  metadata: Record<string, unknown>;
+  session: { login: LoginResponse; me: MeResponse } | null;
+  /** Loads (with SRI and the asset timeout) a module listed in the manifest. */
+  importBundle<T>(name: string): Promise<T>;
+  /** Records an error by request name (seed 000 section 8). */
+  reportError(requestName: string, error: unknown): void;
+}
+
+/** What stage 2 returns to the app object. */
+export interface RuntimeHandle {
+  store: GatehouseStore;
+  getState(): AuthSnapshot;
+  showAdminPortal(): Promise<void>;
+  hideAdminPortal(): void;
+  showLoginBox(): Promise<void>;
+  logout(): Promise<void>;
+  loginWithRedirect(): void;
+  destroy(): void;
+}

@@ -1,0 +1,27 @@
+/**
+ * Two outputs: the stage-1 loader (`gatehouse.js`, a classic IIFE script defining `Gatehouse`)
+ * and the stage-2 runtime (`runtime.js`, an ES module). Select with `GATEHOUSE_TARGET`.
+ * The runtime is built as an app entry, not in lib mode: lib-mode ES output keeps whitespace.
+ */
+import { defineConfig } from 'vite';
+import { resolve } from 'node:path';
+import { ASSET_VERSION, bundleBuild, resolveConditions } from '../vite.config.ts';
+
+const target = process.env.GATEHOUSE_TARGET === 'runtime' ? 'runtime' : 'loader';
+const outDir = resolve(import.meta.dirname, '../dist/cdn', target, ASSET_VERSION);
+
+export default defineConfig({
+  resolve: { conditions: resolveConditions },
+  define: { 'process.env.NODE_ENV': '"production"' },
+  build:
+    target === 'loader'
+      ? { ...bundleBuild(outDir), lib: { entry: resolve(import.meta.dirname, 'src/entry.ts'), formats: ['iife'], name: 'Gatehouse', fileName: () => 'gatehouse.js' } }
+      : {
+          ...bundleBuild(outDir),
+          rollupOptions: {
+            input: resolve(import.meta.dirname, 'src/runtime/index.ts'),
+            preserveEntrySignatures: 'strict',
+            output: { format: 'es', entryFileNames: 'runtime.js', chunkFileNames: 'assets/[name]-[hash].js' },
+          },
+        },
+});

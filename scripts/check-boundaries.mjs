@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/**
+ * Import boundaries (DESIGN.md "Parts"): no React in shared; no server code in browser code; the
+ * browser never imports zod at runtime (wire schemas are types there); the loader imports nothing
+ * heavy. Reads import specifiers from source; prints every violation.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const walk = (dir) => readdirSync(dir).flatMap((name) => {
+  const path = join(dir, name);
+  if (name === 'node_modules' || name === 'dist') return [];
+  return statSync(path).isDirectory() ? walk(path) : /\.(tsx?|mjs)$/.test(name) ? [path] : [];
+});
+const importsOf = (file) => {
+  const src = readFileSync(file, 'utf8');
+  const out = [];
+  for (const m of src.matchAll(/^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
+    out.push({ spec: m[3] ?? m[4], typeOnly: Boolean(m[2]) });
+  }
+  return out;
+};
+const rules = [
+  { dir: 'shared/src', test: (s) => /^react(-dom)?(\/|$)/.test(s), why: 'React in the shared core' },
+  { dir: 'shared/src', test: (s) => /server\//.test(s), why: 'server code in the shared core' },
+  ...['loader/src', 'login-box/src', 'admin-portal/src', 'shared/src'].map((dir) => ({ dir, test: (s) => s.includes('server/src') || s.startsWith('@gatehouse/server'), why: 'server code in browser code' })),
+  ...['loader/src', 'login-box/src', 'admin-portal/src', 'shared/src/api', 'shared/src/auth'].map((dir) => ({ dir, test: (s, typeOnly) => !typeOnly && (s === 'zod' || /wire(\/index)?$/.test(s)), why: 'zod (or the zod wire index) imported at runtime in browser code' })),
+  { dir: 'loader/src', test: (s, t, file) => !file.includes('/runtime/') && !t && /^(react|react-dom|jotai|ky|single-spa|@module-federation)/.test(s), why: 'a heavy dependency in the stage-1 loader' },
+];
+const violations = [];
+for (const rule of rules) {
+  for (const file of walk(join(root, rule.dir))) {
+    if (/\.test\.tsx?$/.test(file) || file.includes('/testing/') || file.includes('test-support')) continue;
+    for (const { spec, typeOnly } of importsOf(file)) {
+      if (rule.test(spec, typeOnly, file)) violations.push(`${relative(root, file)}: imports '${spec}' (${rule.why})`);
+    }
+  }
+}
+if (violations.length) {
+  console.error(violations.join('\n'));
+  process.exit(1);
+}
+console.log('import boundaries: ok');

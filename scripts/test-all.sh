@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The README's test command: every test, from a clean checkout. Installs Debian's chromium when it
+# is missing, installs dependencies, builds, type-checks, runs unit/integration tests (SQLite, and
+# PostgreSQL when DATABASE_URL is set), checks the bundle budgets, then runs e2e in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+step() { printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - started ))"; }
+
+if ! command -v chromium >/dev/null 2>&1 && [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  step "installing Debian's chromium"
+  if [ "$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi
+fi
+
+if [ ! -d node_modules/vitest ] || [ ! -f node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
+  step "installing dependencies"
+  npm ci --no-audit --no-fund
+fi
+
+if [ "${REQUIRE_POSTGRES:-}" = 1 ]; then
+  export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+fi
+
+step "build"
+npm run build
+step "type-check"
+npm run typecheck
+step "import boundaries"
+npm run lint:boundaries
+step "unit and integration tests"
+npx vitest run
+step "bundle budgets"
+npm run budgets
+step "end-to-end tests in Chromium"
+npm run test:e2e
+step "all tests passed"
