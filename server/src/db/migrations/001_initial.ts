@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Migration } from 'kysely/migration';
+import type { Migration } from 'kysely';
 
 /** The walking skeleton's tables. `blobType` differs per dialect; every other type is portable. */
 export function initialMigration(blobType: 'blob' | 'bytea'): Migration {
