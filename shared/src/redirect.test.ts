@@ -57,6 +57,12 @@ describe('getValidRedirectUrl', () => {
     '/ /evil.com',
     '\u2028//evil.com',
     'https://evil.com#https://app.example.com',
+    // Regression: dot-segments resolved to a protocol-relative path ('//evil.com') were accepted.
+    '/.//evil.com',
+    '/a/..//evil.com',
+    '/%2e//evil.com',
+    '/././/evil.com/x',
+    'https://app.example.com/.//evil.com',
   ])('rejects %j with the seed warning', (raw) => {
     expect(getValidRedirectUrl(raw, { currentUrl, allowedOrigins: ['https://docs.example.com'], enforceSameSite: true })).toBeNull();
     expect(warn).toHaveBeenCalledWith(WARNING);

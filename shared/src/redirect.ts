@@ -57,7 +57,12 @@ function validate(raw: string, { currentUrl, allowedOrigins = [] }: RedirectVali
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
   if (target.username || target.password) return null;
-  if (target.origin === current.origin) return `${target.pathname}${target.search}${target.hash}`;
+  if (target.origin === current.origin) {
+    // Dot-segments are resolved before this point ('/.//evil.com' -> '//evil.com'): a path that now
+    // starts with '//' would be read as another host when navigated to, so it is refused.
+    if (target.pathname.startsWith('//')) return null;
+    return `${target.pathname}${target.search}${target.hash}`;
+  }
   const allowed = allowedOrigins.map(originOf).filter((o): o is string => o !== null && o !== 'null');
   return allowed.includes(target.origin) ? target.href : null;
 }

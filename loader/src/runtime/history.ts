@@ -5,6 +5,8 @@
 export function createHistory() {
   const navigate = (url: string, opts: { replace?: boolean } = {}) => {
     const target = new URL(url, window.location.href);
+    // Callers pass validated targets; this is the last line against javascript: or data: URLs.
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`Refusing to navigate to a ${target.protocol} URL`);
     if (target.origin !== window.location.origin) {
       window.location.assign(target.href);
       return;

@@ -109,6 +109,14 @@ describe('createApiClient requests', () => {
     await caught(client(stub, { navigate }).request('GET', '/go'));
     expect(navigate).toHaveBeenCalledWith('https://idp.example/authorize');
   });
+
+  it.each(['javascript:alert(document.domain)', 'data:text/html,<script>1</script>', ' JavaScript:alert(1)'])('never navigates to a non-web 302 target %j', async (target) => {
+    const navigate = vi.fn();
+    const stub = createFetchStub({ 'GET /go': () => new Response(target, { status: 302 }) });
+    const error = await caught(client(stub, { navigate }).request('GET', '/go'));
+    expect(navigate).not.toHaveBeenCalled();
+    expect(error.statusCode).toBe(302);
+  });
 });
 
 describe('createApiClient errors', () => {
@@ -196,6 +204,21 @@ describe('createApiClient retries', () => {
     expect(await api.request('POST', '/x', { body: {} })).toEqual({ ok: true });
     expect(n).toBe(3);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe('createApiClient refresh', () => {
+  // A retried refresh would replay a token the first attempt may already have rotated, and the
+  // server revokes the whole session on replay.
+  it('never retries the refresh call, even after a network failure', async () => {
+    let n = 0;
+    const fetchFail = (async () => {
+      n += 1;
+      throw new TypeError('fetch failed');
+    }) as typeof fetch;
+    const api = createApiClient({ baseUrl: BASE, clientId: 'c', getAccessToken: () => null, fetch: fetchFail, getLocationSearch: () => '', retry: { delayMs: 1 } });
+    await caught(api.refresh());
+    expect(n).toBe(1);
   });
 });
 

@@ -2,6 +2,7 @@
  * The browser's HTTP client for the identity API (seed 000 section 7 preamble and section 8), on ky.
  * Every failure surfaces as a GatehouseError; callers never see ky's error classes.
  */
+import { withRefreshLock } from './refresh-lock';
 import ky, { isHTTPError, isNetworkError, type Options } from 'ky';
 import type { GatehouseApi } from '../core/types';
 import type { ActivateRequest, LoginResponse, MeResponse, MeTenantsV3Response, MetadataResponse, PasswordConfig, SignUpRequest, SignUpResponse, UpdateMeRequest, VendorPublicConfig } from '../wire';
@@ -56,6 +57,16 @@ export function buildQuery(query: Record<string, unknown> | undefined, scopedTen
   return params;
 }
 
+/** Only http(s) targets may be navigated to from a response body (never javascript: or data:). */
+function isWebUrl(target: string): boolean {
+  try {
+    const url = new URL(target, globalThis.location?.href ?? 'http://localhost/');
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /** Creates the API client every bundle uses. */
 export function createApiClient(options: ApiClientOptions): GatehouseApi {
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -67,7 +78,7 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
   async function request<T>(
     method: HttpMethod,
     path: string,
-    { body, query, responseType = 'json' }: { body?: unknown; query?: Record<string, unknown>; responseType?: ResponseType } = {},
+    { body, query, responseType = 'json', retry = true }: { body?: unknown; query?: Record<string, unknown>; responseType?: ResponseType; retry?: boolean } = {},
   ): Promise<T> {
     let scopedTenant: string | null = null;
     try {
@@ -93,7 +104,7 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
       timeout: options.timeoutMs ?? 30_000,
       throwHttpErrors: true,
       retry: {
-        limit: attempts - 1,
+        limit: retry ? attempts - 1 : 0,
         methods: ['get', 'post', 'put', 'patch', 'delete'],
         statusCodes: RETRY_STATUSES as number[],
         afterStatusCodes: [],
@@ -122,7 +133,7 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
     if (isHTTPError(error)) {
       if (error.response.status === 302) {
         const target = typeof error.data === 'string' ? error.data.trim() : '';
-        if (target) navigate(target);
+        if (target && isWebUrl(target)) navigate(target);
         return createGatehouseError('Redirecting', 302);
       }
       const converted = errorFromResponse(error.response, error.data);
@@ -155,7 +166,9 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
   return {
     request,
     login: (body) => request<LoginResponse>('POST', ApiPaths.login, { body }),
-    refresh: (tenantId) => request<LoginResponse>('POST', ApiPaths.refresh, { body: tenantId ? { tenantId } : {} }),
+    // Never retried: if a first attempt reached the server and rotated the token, a retry would
+    // present the old token again and the server would revoke the session as a replay.
+    refresh: (tenantId) => withRefreshLock(base, () => request<LoginResponse>('POST', ApiPaths.refresh, { body: tenantId ? { tenantId } : {}, retry: false })),
     logout: async () => {
       await request<void>('POST', ApiPaths.logout, { body: {} });
     },
