@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { renderDemoPage } from '../../server/src/routes/static/demo';
+import { loaderFromManifest, renderDemoPage } from '../../server/src/routes/static/demo';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 
@@ -75,7 +75,7 @@ export async function startGatehouse(env: Record<string, string> = {}): Promise<
 /** Serves the demo host page from another origin (another port), talking to `baseUrl`. */
 export async function startSecondOrigin(baseUrl: string, clientId = 'demo-client', port?: number): Promise<{ url: string; stop(): Promise<void> }> {
   const listenPort = port ?? (await freePort());
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     if (req.method !== 'GET') {
       res.writeHead(405).end();
       return;
@@ -85,7 +85,7 @@ export async function startSecondOrigin(baseUrl: string, clientId = 'demo-client
       return;
     }
     const template = readFileSync(join(repoRoot, 'demo/index.html'), 'utf8');
-    const { html, csp } = renderDemoPage(template, { publicUrl: baseUrl, clientId });
+    const { html, csp } = renderDemoPage(template, { publicUrl: baseUrl, clientId }, await loaderFromManifest(join(repoRoot, 'dist/cdn')));
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
     res.end(html);
   });

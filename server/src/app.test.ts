@@ -89,7 +89,9 @@ describeDialects('HTTP surface', (h) => {
     const unknown = await call(server, 'GET', `${ApiPaths.metadata}?entityName=other`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.errors).toEqual(['metadata not found']);
-    expect((await call(server, 'GET', ApiPaths.metadataIp, { headers: { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' } })).body).toEqual({ ip: '203.0.113.9', country_code: null });
+    // Regression (security review L4): the left-most entry is whatever the client sent; the trusted
+    // proxy appends the address it saw, so the right-most entry is the client.
+    expect((await call(server, 'GET', ApiPaths.metadataIp, { headers: { 'x-forwarded-for': '10.6.6.6, 203.0.113.9' } })).body).toEqual({ ip: '203.0.113.9', country_code: null });
     expect((await call(server, 'GET', ApiPaths.accountSettingsPublic)).body).toEqual({ applicationUrl: null, hasCustomLogin: false, logo: null, companyName: null });
   });
 
@@ -132,10 +134,14 @@ describeDialects('HTTP surface', (h) => {
 
   it('serves the demo page in dev mode with placeholders filled and a nonce CSP', async () => {
     const demoDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-demo-'));
-    writeFileSync(path.join(demoDir, 'index.html'), '<script nonce="%CSP_NONCE%">init("%GATEHOUSE_BASE_URL%","%GATEHOUSE_CLIENT_ID%")</script>');
-    const server = await h.start({ GATEHOUSE_DEMO_DIR: demoDir });
+    writeFileSync(path.join(demoDir, 'index.html'), '<script src="%LOADER_SRC%" integrity="%LOADER_INTEGRITY%"></script><script nonce="%CSP_NONCE%">init("%GATEHOUSE_BASE_URL%","%GATEHOUSE_CLIENT_ID%")</script>');
+    const cdnDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cdn-'));
+    writeFileSync(path.join(cdnDir, 'cdn-manifest.json'), JSON.stringify({ version: '7.78.0', bundles: { loader: { entry: 'loader/7.78.0/gatehouse.js', integrity: 'sha384-abc' } } }));
+    const server = await h.start({ GATEHOUSE_DEMO_DIR: demoDir, GATEHOUSE_CDN_DIR: cdnDir });
     const res = await call(server, 'GET', '/account/login');
     expect(res.status).toBe(200);
+    // The page's own loader tag carries SRI from the live manifest.
+    expect(res.body).toContain('<script src="http://localhost:8787/cdn/loader/7.78.0/gatehouse.js" integrity="sha384-abc"></script>');
     const nonce = /nonce="([^"]+)"/.exec(res.body)![1]!;
     expect(res.body).toContain('init("http://localhost:8787","demo-client")');
     const csp = res.headers.get('content-security-policy')!;
@@ -158,6 +164,12 @@ describeDialects('HTTP surface', (h) => {
     expect(js.headers.get('content-type')).toContain('text/javascript');
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(js.headers.get('access-control-allow-origin')).toBe('*');
+    // Regression (security review L6): nothing under /cdn may run as a document in this origin.
+    expect(js.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(js.headers.get('x-content-type-options')).toBe('nosniff');
+    writeFileSync(path.join(cdnDir, 'loader', '7.78.0', 'page.html'), '<script>fetch("/identity")</script>');
+    const html = await call(server, 'GET', '/cdn/loader/7.78.0/page.html');
+    expect(html.headers.get('content-type')).toBe('application/octet-stream');
     const manifest = await call(server, 'GET', '/cdn/cdn-manifest.json');
     expect(manifest.headers.get('cache-control')).toBe('no-cache');
     expect(manifest.body).toEqual({ version: '7.78.0' });

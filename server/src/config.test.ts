@@ -24,6 +24,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ GATEHOUSE_FLAGS: '[1]' })).toThrow(/GATEHOUSE_FLAGS must be a JSON object/);
     expect(() => loadConfig({ COOKIE_SAMESITE: 'none', COOKIE_SECURE: 'false' })).toThrow(/needs Secure cookies/);
     expect(() => loadConfig({ GATEHOUSE_CONFIG: '/nonexistent/gatehouse.json' })).toThrow(/GATEHOUSE_CONFIG points to/);
+    // Regression (security review L5): production over plain http would drop Secure silently.
+    expect(() => loadConfig({ NODE_ENV: 'production', GATEHOUSE_PUBLIC_URL: 'http://id.example.com' })).toThrow(/must be https in production/);
+    expect(loadConfig({ NODE_ENV: 'production', GATEHOUSE_PUBLIC_URL: 'https://id.example.com' }).cookieSecure).toBe(true);
   });
 
   it('turns dev mode off under NODE_ENV=production and forces Secure for SameSite=None', () => {

@@ -185,6 +185,9 @@ export function loadConfig(env: Source = process.env): Config {
   const secureMode = oneOf(src, 'COOKIE_SECURE', ['auto', 'true', 'false'] as const, 'auto', (s) => s.toLowerCase());
   const localHost = ['localhost', '127.0.0.1', '[::1]'].includes(publicUrlObj.hostname);
   let cookieSecure = secureMode === 'auto' ? publicUrlObj.protocol === 'https:' || localHost : secureMode === 'true';
+  if (!cookieSecure && src.NODE_ENV === 'production') {
+    throw new ConfigError(`The refresh cookie would be sent without Secure: GATEHOUSE_PUBLIC_URL (${publicUrlObj.origin}) must be https in production, or set COOKIE_SECURE=true.`);
+  }
   if (cookieSameSite === 'none') {
     if (secureMode === 'false') throw new ConfigError('COOKIE_SAMESITE=none needs Secure cookies; remove COOKIE_SECURE=false.');
     cookieSecure = true;

@@ -99,7 +99,8 @@ export function requireAuth(auth: AuthService): MiddlewareHandler<AppEnv> {
 /** Client IP: X-Forwarded-For only behind a trusted proxy, else the socket address. */
 export function clientIp(c: Context, config: Pick<Config, 'trustProxy'>): string | null {
   if (config.trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    // The proxy appends the address it saw; entries to its left are whatever the client sent.
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   try {

@@ -157,6 +157,9 @@ export function createAuthService(deps: { db: Db; keys: KeyService; clock: Clock
       if (tenantId && tenantId !== activeTenant) {
         activeTenant = tenantId;
         await updateUser(db, user.id, { last_tenant_id: tenantId });
+      } else if (!(await isMember(db, user.id, activeTenant))) {
+        // Removed from the session's tenant since sign-in: never mint another token for it.
+        activeTenant = await activeTenantFor(user);
       }
       await touchSession(db, session.id, now, activeTenant);
       const next = await newRefreshToken(session.id);

@@ -1,4 +1,4 @@
-import { createLocalJWKSet, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose';
+import { createLocalJWKSet, decodeProtectedHeader, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { KeyObject } from 'node:crypto';
 import { ApiPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
@@ -36,6 +36,31 @@ describeDialects('signing keys', (h) => {
     const bits = KeyObject.from(key).asymmetricKeyDetails?.modulusLength;
     expect(bits).toBeGreaterThanOrEqual(2048);
     await jwtVerify(accessToken, createLocalJWKSet((await call(server, 'GET', ApiPaths.jwks)).body));
+  });
+
+  // Regression (security review M4): every token with an unknown kid re-read the key set, so forged
+  // kids could make each request hit the database. Re-reads are now at most one per 5 s.
+  it('re-reads the key set for an unknown kid at most once per 5 s, and then sees keys another process created', async () => {
+    const clock = movableClock();
+    const a = await h.start({}, { clock });
+    const b = await h.start({}, { clock });
+    const user = await signUpAndActivate(b);
+    const forger = await generateKeyPair('ES256');
+    const forged = await new SignJWT({ sub: user.userId, sid: 'x' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'f'.repeat(32) })
+      .setIssuer('http://localhost:8787')
+      .setAudience('demo-client')
+      .setExpirationTime('5m')
+      .sign(forger.privateKey);
+    expect((await call(a, 'GET', ApiPaths.me, { token: forged })).status).toBe(401); // forces the one re-read
+    expect((await call(a, 'GET', ApiPaths.me, { token: 'x.y.z' })).status).toBe(401);
+
+    await b.rotateKeys();
+    const fresh = await call(b, 'POST', ApiPaths.login, { body: { email: user.email, password: 'correct horse battery' } });
+    clock.advance(1000);
+    expect((await call(a, 'GET', ApiPaths.me, { token: fresh.body.accessToken })).status).toBe(401); // within the interval
+    clock.advance(5000);
+    expect((await call(a, 'GET', ApiPaths.me, { token: fresh.body.accessToken })).status).toBe(200); // re-read, new kid found
   });
 
   it('rotates with overlap: old tokens verify until their keys retire, new tokens use the new kid', async () => {

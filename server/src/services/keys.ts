@@ -9,6 +9,10 @@ import { insertSigningKey, listPublishedKeys, retireActiveKeys, type SigningKeyR
 const ACCEPTED_ALGS = ['ES256', 'RS256'];
 /** Other processes sharing the database pick up a rotation within this time. */
 const CACHE_MS = 60_000;
+/** Key ids are newId() values: 32 lowercase hex characters. */
+const KID_FORMAT = /^[0-9a-f]{32}$/;
+/** How often a token with an unknown kid may force a re-read of the key set. */
+const FORCED_RELOAD_INTERVAL_MS = 5_000;
 /** Seed 000 section 9: relying parties cache the key set for up to 10 minutes. */
 const JWKS_CLIENT_CACHE_MS = 10 * 60_000;
 
@@ -31,6 +35,7 @@ interface LoadedKey {
 
 export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Config, 'signingAlg' | 'keyEncryptionKey' | 'publicUrl' | 'clientId' | 'accessTokenTtl'> }): KeyService {
   const { db, clock, config } = deps;
+  let lastForcedReload = Number.NEGATIVE_INFINITY;
   let cache: { at: number; keys: LoadedKey[]; signer: { kid: string; alg: string; key: ImportedKey } | null } | null = null;
 
   async function load(force = false) {
@@ -91,8 +96,15 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
       const { payload } = await jwtVerify(
         token,
         async (header) => {
+          if (typeof header.kid !== 'string' || !KID_FORMAT.test(header.kid)) throw new Error('malformed kid');
           const find = (c: Awaited<ReturnType<typeof load>>) => c.keys.find((k) => k.row.kid === header.kid && k.row.alg === header.alg);
-          const hit = find(await load()) ?? find(await load(true));
+          // An unknown kid may be a key another process just created, so the key set is re-read;
+          // at most once per interval, or forged kids would make every request hit the database.
+          let hit = find(await load());
+          if (!hit && clock.now() - lastForcedReload >= FORCED_RELOAD_INTERVAL_MS) {
+            lastForcedReload = clock.now();
+            hit = find(await load(true));
+          }
           if (!hit) throw new Error('unknown kid');
           return hit.publicKey;
         },

@@ -21,10 +21,20 @@ export function demoCsp(nonce: string, publicUrl: string): string {
   ].join('; ');
 }
 
+/** The loader's entry and integrity from the live manifest, so the page's script tag carries SRI. */
+export async function loaderFromManifest(cdnDir: string): Promise<{ entry: string; integrity: string }> {
+  const manifest = JSON.parse(await readFile(path.join(cdnDir, 'cdn-manifest.json'), 'utf8')) as { bundles?: Record<string, { entry?: string; integrity?: string }> };
+  const loader = manifest.bundles?.loader;
+  if (!loader?.entry || !loader.integrity) throw Errors.notFound('The CDN manifest lists no loader; run npm run build');
+  return { entry: loader.entry, integrity: loader.integrity };
+}
+
 /** Fills the demo page template for a server at `publicUrl`, with a fresh CSP nonce. */
-export function renderDemoPage(template: string, config: Pick<Config, 'publicUrl' | 'clientId'>): { html: string; csp: string } {
+export function renderDemoPage(template: string, config: Pick<Config, 'publicUrl' | 'clientId'>, loader: { entry: string; integrity: string }): { html: string; csp: string } {
   const nonce = randomBytes(16).toString('base64');
   const html = template
+    .replaceAll('%LOADER_SRC%', `${config.publicUrl}/cdn/${loader.entry}`)
+    .replaceAll('%LOADER_INTEGRITY%', loader.integrity)
     .replaceAll('%GATEHOUSE_BASE_URL%', config.publicUrl)
     .replaceAll('%GATEHOUSE_CLIENT_ID%', config.clientId)
     .replaceAll('%CSP_NONCE%', nonce);
@@ -32,13 +42,13 @@ export function renderDemoPage(template: string, config: Pick<Config, 'publicUrl
 }
 
 /** Dev mode only: the demo host page at `/`, the auth routes and the hosted-login callback. */
-export function demoRoutes(config: Pick<Config, 'demoDir' | 'publicUrl' | 'clientId'>): Hono<AppEnv> {
+export function demoRoutes(config: Pick<Config, 'demoDir' | 'publicUrl' | 'clientId' | 'cdnDir'>): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const serve = async (c: Context<AppEnv>) => {
     // Read per request so edits to the demo page show up without a restart.
     const template = await readFile(path.join(config.demoDir, 'index.html'), 'utf8').catch(() => null);
     if (template === null) throw Errors.notFound('Demo page not found; set GATEHOUSE_DEMO_DIR');
-    const { html, csp } = renderDemoPage(template, config);
+    const { html, csp } = renderDemoPage(template, config, await loaderFromManifest(config.cdnDir));
     return c.html(html, 200, {
       'Content-Security-Policy': csp,
       'Cache-Control': 'no-store',
