@@ -70,6 +70,22 @@ describe('sign-in errors and session safety', () => {
   });
 });
 
+describe('several tabs', () => {
+  it('keeps the session when two tabs reload at the same moment (refreshes never race)', async () => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await signUpAndActivate(first, server.url, server.url, `tabs-${Date.now()}@example.com`);
+    const second = await context.newPage();
+    for (let round = 0; round < 3; round++) {
+      await Promise.all([first.goto(`${server.url}/`), second.goto(`${server.url}/`)]);
+      await Promise.all([visible(first, first.getByTestId('signed-in-user')), visible(second, second.getByTestId('signed-in-user'))]);
+    }
+    await first.reload();
+    await visible(first, first.getByTestId('signed-in-user'));
+    await context.close();
+  });
+});
+
 describe('subresource integrity', () => {
   let tampered: RunningServer;
   let cdnCopy: string;

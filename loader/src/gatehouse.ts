@@ -5,6 +5,7 @@
  */
 import { ASSET_LOAD_TIMEOUT_MS, ASSET_VERSION, DEFAULT_APP_NAME } from '@gatehouse/shared/constants';
 import { ApiPaths } from '../../shared/src/wire/paths';
+import { withRefreshLock } from '../../shared/src/api/refresh-lock';
 import type { BootContext, CdnManifest, GatehouseOptions, RuntimeHandle } from './types';
 import { importWithIntegrity, withTimeout } from './assets';
 
@@ -87,7 +88,7 @@ export class GatehouseApp {
         get(`${ApiPaths.metadata}?entityName=adminBox`)
           .then((m) => (m as { rows?: Array<{ configuration?: Record<string, unknown> }> }).rows?.[0]?.configuration ?? {})
           .catch(() => ({})),
-        loadSession(get),
+        withRefreshLock(baseUrl, () => loadSession(get)),
       ]);
       const context: BootContext = {
         name: this.name,

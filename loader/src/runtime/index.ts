@@ -2,7 +2,7 @@
  * Stage-2 runtime: builds the API client and auth store from what stage 1 fetched, then mounts
  * the bundles as single-spa parcels into custom elements as routes and calls require.
  */
-import { createGatehouse, isAuthRoute } from '@gatehouse/shared';
+import { REDIRECT_URL_PARAM, createGatehouse, getValidRedirectUrl, isAuthRoute, matchRoute } from '@gatehouse/shared';
 import type { MountProps } from '@gatehouse/shared';
 import type { BootContext, RuntimeHandle } from '../types';
 import { createFederation } from './federation';
@@ -50,6 +50,14 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     // The login UI is hidden on the authenticated route and on the sign-up-success route (seed 2.1).
     const loginUiHidden = pathname === routes.authenticatedUrl || pathname === routes.signUpSuccessUrl;
     if (!loginUiHidden && isAuthRoute(pathname, routes)) {
+      const route = matchRoute(pathname, routes);
+      if (store.getSnapshot().isAuthenticated && (route === 'loginUrl' || route === 'signUpUrl')) {
+        // Already signed in: go where the login would have led (a valid redirectUrl), else home.
+        const raw = new URLSearchParams(window.location.search).get(REDIRECT_URL_PARAM);
+        const target = raw && getValidRedirectUrl(raw, { currentUrl: window.location.href, allowedOrigins: options.authOptions?.allowedRedirectOrigins ?? [] });
+        history.navigate(target || routes.authenticatedUrl, { replace: true });
+        return;
+      }
       await loginBox.mount(propsFor());
       return;
     }
