@@ -104,6 +104,12 @@ export interface OneTimeTokensTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** SHA-256 (hex) of the `gatehouse-signup` cookie of the browser that made the sign-up (migration 002). */
+  binding_hash: string | null;
+  /** argon2id hash of the password chosen at that sign-up; becomes the user's only via the bound browser. */
+  pending_password_hash: string | null;
+  /** JSON of that sign-up's profile fields, applied under the same condition. */
+  pending_profile: string | null;
 }
 
 export interface OutboxTable {

@@ -5,7 +5,8 @@ import type { Config } from '../config';
 
 type CookieConfig = Pick<Config, 'clientId' | 'cookieSameSite' | 'cookieSecure' | 'refreshTokenTtl'>;
 
-const sameSite = (s: Config['cookieSameSite']) => (s === 'none' ? 'None' : s === 'strict' ? 'Strict' : 'Lax');
+/** The configured SameSite value as cookies spell it; every cookie of ours follows the same rule. */
+export const sameSite = (s: Config['cookieSameSite']) => (s === 'none' ? 'None' : s === 'strict' ? 'Strict' : 'Lax');
 
 export function readRefreshCookie(c: Context, config: CookieConfig): string | undefined {
   return getCookie(c, refreshCookieName(config.clientId)) || undefined;

@@ -1,9 +1,10 @@
+import { timingSafeEqual } from 'node:crypto';
 import { ErrorCodes, type ActivateRequest, type SignUpRequest, type SignUpResponse, type SignUpStrategiesResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { newId, newSecret, safeEqual, sha256 } from '../crypto';
 import type { Db } from '../db';
-import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens } from '../db/queries/one-time-tokens';
+import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens, type OneTimeTokenRow } from '../db/queries/one-time-tokens';
 import { assignRole } from '../db/queries/roles';
 import { addUserToTenant, listUserTenants } from '../db/queries/tenants';
 import { findUserByEmail, findUserById, insertUser, updateUser, type UserRow } from '../db/queries/users';
@@ -16,16 +17,39 @@ import { createTenantWithRoles } from './tenants';
 const ACTIVATION = 'activation';
 
 const invalidToken = () => new AppError(ErrorCodes.invalidActivationToken, 400, 'The activation link is invalid or has expired');
+const passwordRequired = () => new AppError(ErrorCodes.passwordPolicy, 400, 'Password is required');
+
+/** Profile fields of one sign-up, kept on its activation token until that sign-up is proven to be the owner's. */
+interface PendingProfile {
+  name?: string;
+  phoneNumber?: string;
+  companyName?: string;
+  metadata?: string;
+}
+
+/** What a sign-up hands back: the response body and the browser-binding secret for the `gatehouse-signup` cookie. */
+export interface SignUpResult {
+  response: SignUpResponse;
+  binding: string;
+}
 
 export interface SignUpService {
   strategies(): SignUpStrategiesResponse;
   /** `appUrl` is where the emailed link points (an allowed request origin or the configured app URL). */
-  signUp(body: SignUpRequest, appUrl: string): Promise<SignUpResponse>;
-  activationStrategy(userId: string, token: string): Promise<{ shouldSetPassword: boolean }>;
-  activate(body: ActivateRequest, client: ClientInfo): Promise<IssuedSession>;
+  signUp(body: SignUpRequest, appUrl: string): Promise<SignUpResult>;
+  /** `binding` is the `gatehouse-signup` cookie of the calling browser, if any. */
+  activationStrategy(userId: string, token: string, binding?: string): Promise<{ shouldSetPassword: boolean }>;
+  activate(body: ActivateRequest, client: ClientInfo, binding?: string): Promise<IssuedSession>;
   resendActivation(email: string, appUrl: string): Promise<void>;
 }
 
+/**
+ * Sign-up and activation, safe against pre-sign-up account takeover: whoever signs up first with an
+ * address gets no say over the account. The sign-up's password and profile live on its activation
+ * token (not on the user) and only become the account's when the emailed link is opened in the very
+ * browser that signed up (it holds the `gatehouse-signup` cookie whose hash is on the token). Opened
+ * anywhere else, the link makes its holder (the inbox owner) choose the password.
+ */
 export function createSignUpService(deps: { db: Db; mail: Mailer; clock: Clock; auth: AuthService; config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl'> }): SignUpService {
   const { db, mail, clock, auth, config } = deps;
 
@@ -34,23 +58,65 @@ export function createSignUpService(deps: { db: Db; mail: Mailer; clock: Clock; 
     return message ? new AppError(ErrorCodes.passwordPolicy, 400, message) : null;
   }
 
-  async function sendActivation(user: UserRow, appUrl: string): Promise<void> {
+  /** The sign-up's password, checked against the policy and hashed (argon2id). */
+  async function signUpPasswordHash(password: string | undefined): Promise<string> {
+    if (!password) throw passwordRequired();
+    const bad = policyError(password);
+    if (bad) throw bad;
+    return hashPassword(password);
+  }
+
+  /**
+   * Kills every older activation link of the user, stores a new token and emails it. A sign-up passes
+   * its binding and pending password/profile; a plain resend passes none, so its link always asks for
+   * a password.
+   */
+  async function sendActivation(user: UserRow, appUrl: string, bound?: { binding: string; passwordHash: string; profile: PendingProfile }): Promise<void> {
     const now = clock.now();
     await invalidateUserTokens(db, user.id, ACTIVATION, now);
     const token = newSecret();
-    await insertOneTimeToken(db, { token_hash: sha256(token), user_id: user.id, purpose: ACTIVATION, created_at: now, expires_at: now + config.activationTokenTtl * 1000, used_at: null });
+    await insertOneTimeToken(db, {
+      token_hash: sha256(token),
+      user_id: user.id,
+      purpose: ACTIVATION,
+      created_at: now,
+      expires_at: now + config.activationTokenTtl * 1000,
+      used_at: null,
+      binding_hash: bound ? sha256(bound.binding) : null,
+      pending_password_hash: bound?.passwordHash ?? null,
+      pending_profile: bound ? JSON.stringify(bound.profile) : null,
+    });
     const link = `${appUrl}/account/activate?userId=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
+    // The greeting uses the user row, never the (possibly someone else's) name typed at this sign-up.
     await mail.send(activationEmail(user.email, user.name, link));
   }
 
   /** Finds the user behind a live activation token without using it up. */
-  async function checkToken(userId: string, token: string): Promise<{ user: UserRow; hash: string }> {
+  async function checkToken(userId: string, token: string): Promise<{ user: UserRow; row: OneTimeTokenRow; hash: string }> {
     const hash = sha256(token);
     const row = await findOneTimeToken(db, hash, ACTIVATION);
     if (!row || row.used_at !== null || row.expires_at <= clock.now() || !safeEqual(row.user_id, userId) || !safeEqual(row.token_hash, hash)) throw invalidToken();
     const user = await findUserById(db, row.user_id);
     if (!user) throw invalidToken();
-    return { user, hash };
+    return { user, row, hash };
+  }
+
+  /** True only when this browser made the sign-up behind this token (constant-time compare of the hashes). */
+  function isBound(row: OneTimeTokenRow, binding: string | undefined): boolean {
+    if (!binding || !row.binding_hash || !row.pending_password_hash) return false;
+    const expected = Buffer.from(row.binding_hash, 'hex');
+    const actual = Buffer.from(sha256(binding), 'hex');
+    return expected.length === 32 && actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+
+  function pendingProfile(row: OneTimeTokenRow): PendingProfile {
+    if (!row.pending_profile) return {};
+    try {
+      const parsed = JSON.parse(row.pending_profile) as unknown;
+      return parsed && typeof parsed === 'object' ? (parsed as PendingProfile) : {};
+    } catch {
+      return {};
+    }
   }
 
   return {
@@ -59,40 +125,49 @@ export function createSignUpService(deps: { db: Db; mail: Mailer; clock: Clock; 
     async signUp(body, appUrl) {
       if (!config.allowSignups) throw new AppError(ErrorCodes.signUpDisabled, 403, 'Sign up is disabled');
       const existing = await findUserByEmail(db, body.email);
+      if (existing?.verified === 1) throw new AppError(ErrorCodes.userAlreadyExists, 409, 'User already exists');
+      const passwordHash = await signUpPasswordHash(body.password);
+      const binding = newSecret();
+      const profile: PendingProfile = {
+        ...(body.name ? { name: body.name } : {}),
+        ...(body.phoneNumber ? { phoneNumber: body.phoneNumber } : {}),
+        ...(body.companyName ? { companyName: body.companyName } : {}),
+        ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+      };
+
       if (existing) {
-        if (existing.verified === 1) throw new AppError(ErrorCodes.userAlreadyExists, 409, 'User already exists');
-        // An unfinished sign-up: send a fresh link instead of failing, so a lost email is recoverable.
-        await sendActivation(existing, appUrl);
-        const tenantId = (await listUserTenants(db, existing.id))[0]?.id ?? '';
-        return { shouldActivate: true, userId: existing.id, tenantId };
+        // An unfinished sign-up (maybe by someone else): this sign-up gets its own link, bound to this
+        // browser, and older links die. The user row is left untouched; nothing typed here applies
+        // unless this sign-up's link is opened in this browser.
+        await sendActivation(existing, appUrl, { binding, passwordHash, profile });
+        // Fresh opaque ids: the caller has not shown it owns the address, so the real ids of an
+        // account it did not create are not disclosed (the response has the same shape either way).
+        return { response: { shouldActivate: true, userId: newId(), tenantId: newId() }, binding };
       }
-      if (!body.password) throw new AppError(ErrorCodes.passwordPolicy, 400, 'Password is required');
-      const bad = policyError(body.password);
-      if (bad) throw bad;
-      const passwordHash = await hashPassword(body.password);
+
       const now = clock.now();
       const [local, domain] = body.email.split('@') as [string, string];
-      const name = body.name ?? local;
       const userId = newId();
       let tenantId = '';
       try {
         await db.transaction().execute(async (trx) => {
-          const created = await createTenantWithRoles(trx, body.companyName ?? domain, now);
+          // Neutral placeholders until activation: the typed profile waits on the token with the password.
+          const created = await createTenantWithRoles(trx, domain, now);
           tenantId = created.tenantId;
           await insertUser(trx, {
             id: userId,
             email: body.email,
             username: null,
-            name,
-            password_hash: passwordHash,
+            name: local,
+            password_hash: null,
             verified: 0,
             super_user: 0,
             disabled: 0,
-            phone_number: body.phoneNumber || null,
+            phone_number: null,
             address: null,
             job_title: null,
             profile_picture_id: null,
-            metadata: body.metadata ?? null,
+            metadata: null,
             last_tenant_id: tenantId,
             created_at: now,
             last_login: null,
@@ -106,30 +181,50 @@ export function createSignUpService(deps: { db: Db; mail: Mailer; clock: Clock; 
         throw err;
       }
       const user = await findUserById(db, userId);
-      await sendActivation(user!, appUrl);
-      return { shouldActivate: true, userId, tenantId };
+      await sendActivation(user!, appUrl, { binding, passwordHash, profile });
+      return { response: { shouldActivate: true, userId, tenantId }, binding };
     },
 
-    async activationStrategy(userId, token) {
-      const { user } = await checkToken(userId, token);
-      return { shouldSetPassword: !user.password_hash };
+    async activationStrategy(userId, token, binding) {
+      const { row } = await checkToken(userId, token);
+      return { shouldSetPassword: !isBound(row, binding) };
     },
 
-    async activate(body, client) {
-      const { user, hash } = await checkToken(body.userId, body.token);
-      let passwordHash: string | undefined;
+    async activate(body, client, binding) {
+      const { user, row, hash } = await checkToken(body.userId, body.token);
+      const bound = isBound(row, binding);
+      let passwordHash: string;
       if (body.password) {
         const bad = policyError(body.password);
         if (bad) throw bad;
         passwordHash = await hashPassword(body.password);
-      } else if (!user.password_hash) {
-        throw new AppError(ErrorCodes.passwordPolicy, 400, 'Password is required');
+      } else if (bound) {
+        passwordHash = row.pending_password_hash!;
+      } else {
+        // Not the browser that signed up: whoever holds the link (the inbox owner) chooses the password.
+        throw passwordRequired();
       }
       if (user.disabled === 1) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
-      if (!(await consumeOneTimeToken(db, hash, clock.now()))) throw invalidToken();
-      await invalidateUserTokens(db, user.id, ACTIVATION, clock.now());
-      await updateUser(db, user.id, { verified: 1, ...(passwordHash ? { password_hash: passwordHash } : {}) });
-      return auth.startSession({ ...user, verified: 1 }, client);
+      const now = clock.now();
+      if (!(await consumeOneTimeToken(db, hash, now))) throw invalidToken();
+      await invalidateUserTokens(db, user.id, ACTIVATION, now);
+      const profile = bound ? pendingProfile(row) : {};
+      const patch = {
+        verified: 1,
+        password_hash: passwordHash,
+        ...(profile.name ? { name: profile.name } : {}),
+        ...(profile.phoneNumber ? { phone_number: profile.phoneNumber } : {}),
+        ...(profile.metadata !== undefined ? { metadata: profile.metadata } : {}),
+      };
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, user.id, patch);
+        if (profile.companyName) {
+          // Only the tenant this sign-up created, and only while the user is its sole tenant.
+          const tenants = await listUserTenants(trx, user.id);
+          if (tenants.length === 1 && tenants[0]!.id === user.last_tenant_id) await trx.updateTable('tenants').set({ name: profile.companyName }).where('id', '=', tenants[0]!.id).execute();
+        }
+      });
+      return auth.startSession({ ...user, ...patch }, client);
     },
 
     async resendActivation(email, appUrl) {

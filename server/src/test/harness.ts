@@ -150,7 +150,9 @@ export async function signUpAndActivate(server: GatehouseServer, email = uniqueE
   const signUp = await call(server, 'POST', '/identity/resources/users/v1/signUp', { body: { email, password: PASSWORD, name: 'Ada Lovelace', ...extra } });
   if (signUp.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
   const { userId, token } = await activationLinkFor(server, email);
-  const activated = await call(server, 'POST', '/identity/resources/users/v1/activate', { body: { userId, token } });
+  // The password is given again at activation, as anyone opening the link outside the signing-up
+  // browser must (no sign-up binding cookie here).
+  const activated = await call(server, 'POST', '/identity/resources/users/v1/activate', { body: { userId, token, password: PASSWORD } });
   if (activated.status !== 200) throw new Error(`activate failed: ${JSON.stringify(activated.body)}`);
   return { email, userId, tenantId: signUp.body.tenantId as string, accessToken: activated.body.accessToken as string, cookie: activated.refreshCookie! };
 }

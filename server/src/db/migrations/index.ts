@@ -1,5 +1,6 @@
-import type { Migration, MigrationProvider } from 'kysely/migration';
+import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './001_initial';
+import { signupBindingMigration } from './002_signup_binding';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -9,6 +10,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '001_initial': initialMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
+        '002_signup_binding': signupBindingMigration,
       };
     },
   };

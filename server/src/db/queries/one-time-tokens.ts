@@ -3,8 +3,13 @@ import type { Db } from '../index';
 import type { OneTimeTokensTable } from '../schema';
 
 export type OneTimeTokenRow = Selectable<OneTimeTokensTable>;
+export type NewOneTimeToken = Insertable<OneTimeTokensTable>;
 
-export async function insertOneTimeToken(db: Db, row: Insertable<OneTimeTokensTable>): Promise<void> {
+
+/** What a used or dead token must not keep: the pending password hash and profile are secrets of one sign-up. */
+const scrubbed = { binding_hash: null, pending_password_hash: null, pending_profile: null } as const;
+
+export async function insertOneTimeToken(db: Db, row: NewOneTimeToken): Promise<void> {
   await db.insertInto('one_time_tokens').values(row).execute();
 }
 
@@ -14,11 +19,11 @@ export function findOneTimeToken(db: Db, tokenHash: string, purpose: string): Pr
 
 /** Single use: only the first caller flips used_at. */
 export async function consumeOneTimeToken(db: Db, tokenHash: string, now: number): Promise<boolean> {
-  const res = await db.updateTable('one_time_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+  const res = await db.updateTable('one_time_tokens').set({ used_at: now, ...scrubbed }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
 /** Invalidates every unused token of a purpose for a user (a resend makes older links dead). */
 export async function invalidateUserTokens(db: Db, userId: string, purpose: string, now: number): Promise<void> {
-  await db.updateTable('one_time_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+  await db.updateTable('one_time_tokens').set({ used_at: now, ...scrubbed }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }

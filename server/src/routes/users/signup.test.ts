@@ -1,7 +1,39 @@
 import { SMTPServer } from 'smtp-server';
 import { ApiPaths, ErrorCodes } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
-import { activationLinkFor, call, describeDialects, mailbox, movableClock, PASSWORD, uniqueEmail } from '../../test/harness';
+import type { GatehouseServer } from '../../app';
+import { activationLinkFor, call, describeDialects, mailbox, movableClock, PASSWORD, uniqueEmail, type CallOptions, type CallResult } from '../../test/harness';
+
+const ATTACKER_PASSWORD = 'attacker knows this one';
+
+const strategyPath = (userId: string, token: string) => `${ApiPaths.activateStrategy}?userId=${encodeURIComponent(userId)}&token=${encodeURIComponent(token)}`;
+
+/** A browser's cookie jar (path scoping ignored: every call here targets the paths the cookies are for). */
+class Jar {
+  private readonly cookies = new Map<string, string>();
+
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async call<T = any>(server: GatehouseServer, method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+    const headers = { ...opts.headers, ...(this.cookies.size ? { cookie: this.header() } : {}) };
+    const res = await call<T>(server, method, path, { ...opts, headers });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (!value || /max-age=0/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+}
 
 describeDialects('sign-up and activation', (h) => {
   it('explains password policy failures in a sentence', async () => {
@@ -26,47 +58,149 @@ describeDialects('sign-up and activation', (h) => {
     expect((await call(server, 'GET', ApiPaths.vendorPublic)).body).toMatchObject({ allowSignUps: true, loginStrategy: 'EmailAndPassword' });
   });
 
-  it('refuses a verified email with 409 and resends the link for an unverified one', async () => {
+  it('refuses a verified email with 409; a repeat unverified sign-up gets a new bound link and kills the older one', async () => {
     const server = await h.start();
     const email = uniqueEmail();
-    const first = await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
+    const jar = new Jar();
+    const first = await jar.call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
     const firstLink = await activationLinkFor(server, email);
-    const again = await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
+    const again = await jar.call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
     expect(again.status).toBe(200);
-    expect(again.body.userId).toBe(first.body.userId);
+    // Same shape as a first sign-up, but the existing account's ids are not disclosed.
+    expect(Object.keys(again.body).sort()).toEqual(Object.keys(first.body).sort());
+    expect(again.body).toMatchObject({ shouldActivate: true, userId: expect.stringMatching(/^[0-9a-f]{32}$/), tenantId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(again.body.userId).not.toBe(first.body.userId);
+    expect(again.body.tenantId).not.toBe(first.body.tenantId);
     const secondLink = await activationLinkFor(server, email);
+    expect(secondLink.userId).toBe(first.body.userId);
     expect(secondLink.token).not.toBe(firstLink.token);
-    // The older link died when the new one was sent.
-    expect((await call(server, 'POST', ApiPaths.activate, { body: firstLink })).status).toBe(400);
-    expect((await call(server, 'POST', ApiPaths.activate, { body: { userId: secondLink.userId, token: secondLink.token } })).status).toBe(200);
+    // The older link died when the new one was sent, even in the browser that made it.
+    expect((await jar.call(server, 'POST', ApiPaths.activate, { body: { ...firstLink, password: PASSWORD } })).status).toBe(400);
+    expect((await jar.call(server, 'POST', ApiPaths.activate, { body: { userId: secondLink.userId, token: secondLink.token } })).status).toBe(200);
     const taken = await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
     expect(taken.status).toBe(409);
     expect(taken.body).toEqual({ errors: ['User already exists'], errorCode: ErrorCodes.userAlreadyExists });
   });
 
-  it('uses an activation token once only', async () => {
+  it('a repeat sign-up needs a password that meets the policy, like a first one', async () => {
     const server = await h.start();
     const email = uniqueEmail();
     await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
-    const { userId, token } = await activationLinkFor(server, email);
-    expect((await call(server, 'POST', ApiPaths.activate, { body: { userId, token } })).status).toBe(200);
-    const replay = await call(server, 'POST', ApiPaths.activate, { body: { userId, token } });
-    expect(replay.status).toBe(400);
-    expect(replay.body.errorCode).toBe(ErrorCodes.invalidActivationToken);
-    expect((await call(server, 'GET', `${ApiPaths.activateStrategy}?userId=${userId}&token=${token}`)).status).toBe(400);
+    expect((await call(server, 'POST', ApiPaths.signUp, { body: { email } })).body).toEqual({ errors: ['Password is required'], errorCode: ErrorCodes.passwordPolicy });
+    expect((await call(server, 'POST', ApiPaths.signUp, { body: { email, password: 'abc' } })).status).toBe(400);
   });
 
-  it('refuses an expired activation token and a token of another user', async () => {
-    const clock = movableClock();
-    const server = await h.start({ ACTIVATION_TOKEN_TTL: '3600' }, { clock });
-    const email = uniqueEmail();
-    await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
+  it('sets the gatehouse-signup binding cookie: httpOnly, scoped to activation, lives as long as the link', async () => {
+    const server = await h.start({ ACTIVATION_TOKEN_TTL: '7200' });
+    const res = await call(server, 'POST', ApiPaths.signUp, { body: { email: uniqueEmail(), password: PASSWORD } });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('gatehouse-signup='))!;
+    expect(cookie).toBeTruthy();
+    expect(cookie).toMatch(/^gatehouse-signup=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain(`Path=${ApiPaths.activate}`);
+    expect(cookie).toContain('Max-Age=7200');
+    expect(cookie).toContain('SameSite=Lax');
+  });
+
+  it('same browser: the link activates without a password form and signs in with the sign-up password and profile', async () => {
+    const server = await h.start();
+    const email = uniqueEmail('newcomer');
+    const jar = new Jar();
+    const signUp = await jar.call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD, name: 'Ada', companyName: 'Analytical Engines', phoneNumber: '+44 1', metadata: '{"a":1}' } });
+    expect(signUp.body).toMatchObject({ shouldActivate: true });
     const { userId, token } = await activationLinkFor(server, email);
-    expect((await call(server, 'POST', ApiPaths.activate, { body: { userId: 'someone-else', token } })).status).toBe(400);
-    clock.advance(3600 * 1000 + 1);
-    const late = await call(server, 'POST', ApiPaths.activate, { body: { userId, token } });
-    expect(late.status).toBe(400);
-    expect(late.body.errors).toEqual(['The activation link is invalid or has expired']);
+    expect(userId).toBe(signUp.body.userId);
+    // Nothing is usable before activation: not even the sign-up password.
+    expect((await call(server, 'POST', ApiPaths.login, { body: { email, password: PASSWORD } })).status).not.toBe(200);
+    expect((await jar.call(server, 'GET', strategyPath(userId, token))).body).toEqual({ shouldSetPassword: false });
+    const activated = await jar.call(server, 'POST', ApiPaths.activate, { body: { userId, token } });
+    expect(activated.status).toBe(200);
+    expect(activated.refreshCookie).toBeTruthy();
+    expect(activated.body.userId).toBe(userId);
+    expect(activated.body.tenantId).toBe(signUp.body.tenantId);
+    // The binding cookie is cleared once used.
+    expect(activated.headers.getSetCookie().find((c) => c.startsWith('gatehouse-signup='))).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
+    expect(jar.has('gatehouse-signup')).toBe(false);
+    const login = await call(server, 'POST', ApiPaths.login, { body: { email, password: PASSWORD } });
+    expect(login.status).toBe(200);
+    const me = await call(server, 'GET', ApiPaths.me, { token: login.body.accessToken });
+    expect(me.body).toMatchObject({ name: 'Ada', phoneNumber: '+44 1' });
+    expect(me.body.tenants[0]).toMatchObject({ tenantId: signUp.body.tenantId, name: 'Analytical Engines' });
+  });
+
+  it('pre-sign-up account takeover: the attacker password set at an earlier sign-up of the victim email never activates', async () => {
+    const server = await h.start();
+    const email = uniqueEmail('victim');
+    const attacker = new Jar();
+    const victim = new Jar();
+    expect((await attacker.call(server, 'POST', ApiPaths.signUp, { body: { email, password: ATTACKER_PASSWORD, name: 'Mallory', companyName: 'Evil Corp', metadata: '{"role":"owner"}' } })).status).toBe(200);
+    expect((await victim.call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD, name: 'Victoria', companyName: 'Victim Ltd' } })).status).toBe(200);
+    const { userId, token } = await activationLinkFor(server, email); // the latest link: the victim's
+    expect((await victim.call(server, 'GET', strategyPath(userId, token))).body).toEqual({ shouldSetPassword: false });
+    expect((await victim.call(server, 'POST', ApiPaths.activate, { body: { userId, token } })).status).toBe(200);
+    const login = await call(server, 'POST', ApiPaths.login, { body: { email, password: PASSWORD } });
+    expect(login.status).toBe(200);
+    expect((await call(server, 'POST', ApiPaths.login, { body: { email, password: ATTACKER_PASSWORD } })).status).toBe(401);
+    // The attacker's profile never reached the account either.
+    const me = await call(server, 'GET', ApiPaths.me, { token: login.body.accessToken });
+    expect(me.body.name).toBe('Victoria');
+    expect(me.body.metadata ?? null).not.toBe('{"role":"owner"}');
+    expect(me.body.tenants[0].name).toBe('Victim Ltd');
+    // And the attacker's browser cannot reuse anything: its link is dead.
+    expect((await attacker.call(server, 'POST', ApiPaths.activate, { body: { userId, token } })).status).toBe(400);
+  });
+
+  it('pre-sign-up account takeover: the victim opening the attacker-triggered link must choose the password', async () => {
+    const server = await h.start();
+    const email = uniqueEmail('victim');
+    const [local, domain] = email.split('@') as [string, string];
+    const attacker = new Jar();
+    const victim = new Jar();
+    const attackerSignUp = await attacker.call(server, 'POST', ApiPaths.signUp, { body: { email, password: ATTACKER_PASSWORD, name: 'Mallory', companyName: 'Evil Corp', phoneNumber: '+1 555', metadata: '{"role":"owner"}' } });
+    expect(attackerSignUp.status).toBe(200);
+    const { userId, token } = await activationLinkFor(server, email);
+    // The email itself carries nothing the attacker typed.
+    expect((await mailbox(server)).find((m) => m.to === email)!.text).not.toContain('Mallory');
+    expect((await victim.call(server, 'GET', strategyPath(userId, token))).body).toEqual({ shouldSetPassword: true });
+    expect((await call(server, 'GET', strategyPath(userId, token))).body).toEqual({ shouldSetPassword: true });
+    const bare = await victim.call(server, 'POST', ApiPaths.activate, { body: { userId, token } });
+    expect(bare.status).toBe(400);
+    expect(bare.body).toEqual({ errors: ['Password is required'], errorCode: ErrorCodes.passwordPolicy });
+    const weak = await victim.call(server, 'POST', ApiPaths.activate, { body: { userId, token, password: 'abc' } });
+    expect(weak.status).toBe(400);
+    expect(weak.body.errorCode).toBe(ErrorCodes.passwordPolicy);
+    const chosen = 'the victim chose this one';
+    const activated = await victim.call(server, 'POST', ApiPaths.activate, { body: { userId, token, password: chosen } });
+    expect(activated.status).toBe(200);
+    const login = await call(server, 'POST', ApiPaths.login, { body: { email, password: chosen } });
+    expect(login.status).toBe(200);
+    expect((await call(server, 'POST', ApiPaths.login, { body: { email, password: ATTACKER_PASSWORD } })).status).toBe(401);
+    const me = await call(server, 'GET', ApiPaths.me, { token: login.body.accessToken });
+    expect(me.body.name).toBe(local);
+    expect(me.body.phoneNumber ?? null).toBeNull();
+    expect(me.body.metadata ?? null).toBeNull();
+    expect(me.body.tenants[0].name).toBe(domain);
+  });
+
+  it('a binding cookie from another sign-up does not match, and a resent link always asks for a password', async () => {
+    const server = await h.start();
+    const a = uniqueEmail('a');
+    const b = uniqueEmail('b');
+    const jarA = new Jar();
+    await jarA.call(server, 'POST', ApiPaths.signUp, { body: { email: a, password: PASSWORD } });
+    await call(server, 'POST', ApiPaths.signUp, { body: { email: b, password: PASSWORD } });
+    const linkB = await activationLinkFor(server, b);
+    expect((await jarA.call(server, 'GET', strategyPath(linkB.userId, linkB.token))).body).toEqual({ shouldSetPassword: true });
+    expect((await jarA.call(server, 'POST', ApiPaths.activate, { body: { userId: linkB.userId, token: linkB.token } })).status).toBe(400);
+    // A forged cookie does not match either.
+    const forged = await call(server, 'POST', ApiPaths.activate, { body: { userId: linkB.userId, token: linkB.token }, headers: { cookie: 'gatehouse-signup=AAAA' } });
+    expect(forged.body.errors).toEqual(['Password is required']);
+    // A resend replaces the bound link with an unbound one, even for the browser that signed up.
+    await call(server, 'POST', ApiPaths.activateResend, { body: { email: a } });
+    const linkA = await activationLinkFor(server, a);
+    expect((await jarA.call(server, 'GET', strategyPath(linkA.userId, linkA.token))).body).toEqual({ shouldSetPassword: true });
+    expect((await jarA.call(server, 'POST', ApiPaths.activate, { body: { userId: linkA.userId, token: linkA.token } })).status).toBe(400);
+    expect((await jarA.call(server, 'POST', ApiPaths.activate, { body: { userId: linkA.userId, token: linkA.token, password: PASSWORD } })).status).toBe(200);
   });
 
   it('resends activation only for unverified users and always answers 200', async () => {

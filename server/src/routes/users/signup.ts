@@ -11,8 +11,9 @@ import {
   SignUpStrategiesResponse,
 } from '@gatehouse/shared/wire';
 import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Config } from '../../config';
-import { setRefreshCookie } from '../../http/cookies';
+import { sameSite, setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
 import { ErrorBodySchema, validationHook } from '../../http/errors';
 import { clientIp, isAllowedOrigin, requireAllowedOrigin } from '../../http/middleware';
@@ -28,6 +29,29 @@ function linkBase(c: Context, config: Config): string {
   return origin && isAllowedOrigin(config, origin) ? origin : config.appUrl;
 }
 
+/** Binds a sign-up to the browser that made it; sent only to the activation endpoints. */
+export const SIGNUP_COOKIE = 'gatehouse-signup';
+const SIGNUP_COOKIE_PATH = ApiPaths.activate;
+
+type CookieConfig = Pick<Config, 'cookieSameSite' | 'cookieSecure' | 'activationTokenTtl'>;
+
+/** Same SameSite/Secure rules as the refresh cookie. */
+function signUpCookieOptions(config: CookieConfig) {
+  return { httpOnly: true, secure: config.cookieSecure, sameSite: sameSite(config.cookieSameSite), path: SIGNUP_COOKIE_PATH } as const;
+}
+
+function setSignUpCookie(c: Context, config: CookieConfig, binding: string): void {
+  setCookie(c, SIGNUP_COOKIE, binding, { ...signUpCookieOptions(config), maxAge: config.activationTokenTtl });
+}
+
+function readSignUpCookie(c: Context): string | undefined {
+  return getCookie(c, SIGNUP_COOKIE) || undefined;
+}
+
+function clearSignUpCookie(c: Context, config: CookieConfig): void {
+  deleteCookie(c, SIGNUP_COOKIE, signUpCookieOptions(config));
+}
+
 /** Sign-up, activation and the public password/sign-up configuration. */
 export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
   const { signUp, config } = deps;
@@ -41,7 +65,11 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       request: body(SignUpRequest),
       responses: { 200: json(SignUpResponse, 'Created; an activation link was emailed'), 400: err('Invalid body or password policy'), 403: err('Sign up disabled'), 409: err('User already exists') },
     }),
-    async (c) => c.json(await signUp.signUp(c.req.valid('json'), linkBase(c, config)), 200),
+    async (c) => {
+      const { response, binding } = await signUp.signUp(c.req.valid('json'), linkBase(c, config));
+      setSignUpCookie(c, config, binding);
+      return c.json(response, 200);
+    },
   );
 
   app.openapi(
@@ -64,7 +92,7 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await signUp.activationStrategy(q.userId, q.token), 200);
+      return c.json(await signUp.activationStrategy(q.userId, q.token, readSignUpCookie(c)), 200);
     },
   );
 
@@ -79,8 +107,9 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       responses: { 200: json(LoginResponse, 'Activated and signed in; refresh cookie set'), 400: err('Invalid or expired link, or password policy') },
     }),
     async (c) => {
-      const issued = await signUp.activate(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
+      const issued = await signUp.activate(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) }, readSignUpCookie(c));
       setRefreshCookie(c, config, issued.refreshToken);
+      clearSignUpCookie(c, config);
       return c.json(issued.response, 200);
     },
   );
