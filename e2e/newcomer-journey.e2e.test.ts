@@ -52,11 +52,16 @@ async function journey(page: Page, hostUrl: string, serverUrl: string, shot: str
   await portal.waitFor({ state: 'detached' });
 
   // The saved profile comes back from the server after a reload.
-  await page.reload();
+  await page.goto(`${hostUrl}/?view=notes`);
+  await visible(page, page.getByTestId('signed-in-user'));
   await page.getByRole('button', { name: 'Admin portal' }).click();
   await visible(page, page.getByRole('dialog', { name: 'Admin portal' }).getByLabel('Job title'));
   expect(await page.getByRole('dialog', { name: 'Admin portal' }).getByLabel('Job title').inputValue()).toBe('Analyst');
+  // Hiding the portal restores the search parameters the page had when it opened (seed 2.1).
+  await page.evaluate(() => history.replaceState(null, '', '/?portal=profile'));
   await page.keyboard.press('Escape');
+  await page.getByRole('dialog', { name: 'Admin portal' }).waitFor({ state: 'detached' });
+  expect(new URL(page.url()).search).toBe('?view=notes');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(/\/account\/login/);

@@ -3,11 +3,18 @@
  * the bundles as single-spa parcels into custom elements as routes and calls require.
  */
 import { REDIRECT_URL_PARAM, createGatehouse, getValidRedirectUrl, isAuthRoute, matchRoute } from '@gatehouse/shared';
-import type { MountProps } from '@gatehouse/shared';
-import type { BootContext, RuntimeHandle } from '../types';
+import type { AuthRoutes, MountProps } from '@gatehouse/shared';
+import type { BootContext, GatehouseOptions, RuntimeHandle } from '../types';
 import { createFederation } from './federation';
 import { createHistory } from './history';
 import { BundleMount } from './mount-point';
+
+/** The login URL (or the custom one) with `redirectUrl` set to the page the user wanted. */
+export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl'>, routes: AuthRoutes, currentHref: string): string {
+  const url = new URL(options.customLoginUrl ?? routes.customLoginUrl ?? routes.loginUrl, currentHref);
+  url.searchParams.set(REDIRECT_URL_PARAM, currentHref);
+  return url.href;
+}
 
 export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const { options } = ctx;
@@ -37,12 +44,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const adminPortal = new BundleMount('admin-portal', 'gatehouse-admin-portal', federation, ctx, options.shadowDom !== false);
   let savedSearch: string | null = null;
 
-  const loginWithRedirect = () => {
-    const target = options.customLoginUrl ?? routes.customLoginUrl ?? routes.loginUrl;
-    const url = new URL(target, window.location.href);
-    url.searchParams.set('redirectUrl', window.location.href);
-    window.location.assign(url.href);
-  };
+  const loginWithRedirect = () => window.location.assign(loginRedirectUrl(options, routes, window.location.href));
 
   /** On every route change: show the login box on auth routes; elsewhere require a user. */
   const sync = async () => {
