@@ -9,6 +9,9 @@ import { launchChromium, screenshotPath } from './support/browser';
 import { startGatehouse, startSecondOrigin, freePort, type RunningServer } from './support/server';
 import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
 
+/** A valid 1x1 PNG. */
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchChromium();
@@ -45,8 +48,15 @@ async function journey(page: Page, hostUrl: string, serverUrl: string, shot: str
   await visible(page, portal.getByLabel('Job title'));
   await portal.getByLabel('Job title').fill('Analyst');
   await portal.getByLabel('Address').fill('12 St James Square, London');
+  await portal.getByLabel('Profile picture').setInputFiles({ name: 'ada.png', mimeType: 'image/png', buffer: PNG_1X1 });
   await portal.getByRole('button', { name: 'Save' }).click();
   await visible(page, portal.getByText('Profile saved'));
+  // The picture went to the server and is served from there, as a real PNG.
+  const pictureUrl = await page.evaluate(() => (globalThis as unknown as { Gatehouse: { getApp(): { getState(): { user: { profilePictureUrl: string | null } } } } }).Gatehouse.getApp().getState().user.profilePictureUrl);
+  expect(pictureUrl).toMatch(new RegExp(`^${serverUrl}/identity/resources/users/v1/profile-pictures/`));
+  const picture = await fetch(pictureUrl!);
+  expect(picture.headers.get('content-type')).toBe('image/png');
+  expect(Buffer.from(await picture.arrayBuffer()).equals(PNG_1X1)).toBe(true);
   await page.screenshot({ path: screenshotPath(`${shot}-admin-profile`) });
   await portal.getByRole('button', { name: 'Close' }).click();
   await portal.waitFor({ state: 'detached' });

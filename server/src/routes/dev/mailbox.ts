@@ -19,8 +19,8 @@ function page(entries: MailboxEntry[]): string {
       return `<article data-id="${escapeHtml(m.id)}"><h2>${escapeHtml(m.subject)}</h2><p class="meta">To <b>${escapeHtml(m.to)}</b> at ${escapeHtml(m.createdAt)}</p>${links ? `<ul class="links">${links}</ul>` : ''}${frame}</article>`;
     })
     .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title><style>
-body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem;color:#212529}article{border:1px solid #dee2e6;border-radius:8px;padding:1rem;margin:1rem 0}
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dev mailbox</title><style>
+body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem;color:#212529;overflow-wrap:anywhere}article{border:1px solid #dee2e6;border-radius:8px;padding:1rem;margin:1rem 0}
 h2{font-size:1.1rem;margin:0}.meta{color:#666;margin:.25rem 0}iframe{width:100%;height:16rem;border:1px solid #eee}
 </style></head><body><h1>Dev mailbox</h1><p>${entries.length} message(s), newest first. Only in dev mode.</p>${items || '<p>No mail yet.</p>'}</body></html>`;
 }
