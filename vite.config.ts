@@ -2,6 +2,9 @@
  * Shared build settings for the browser bundles, and the Vitest projects list (`npx vitest run`).
  */
 import { defineConfig, type UserConfig } from 'vite';
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { federation } from '@module-federation/vite';
 
 /** Version every bundle is built as; `cdn-manifest.json` decides which one is live. */
 export const ASSET_VERSION = '7.78.0';
@@ -21,6 +24,35 @@ export function bundleBuild(outDir: string): UserConfig['build'] {
 
 /** Source (not build output) for workspace packages, in tests and builds alike. */
 export const resolveConditions = ['dev-source', 'browser', 'module', 'import', 'default'];
+
+// Provided by the runtime (loader stage 2) as singletons; never bundled into a remote.
+const hostOnly = { singleton: true, import: false as const, suppressMissingImportWarning: true };
+
+/**
+ * Build config of a bundle that is a module-federation remote exposing `./mount` (single-spa
+ * parcel lifecycles): `dir` is the bundle's folder, `bundle` its CDN name.
+ */
+export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
+  return {
+    root: dir,
+    base: './',
+    resolve: { conditions: resolveConditions },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [
+      react(),
+      federation({
+        name: `gatehouse_${bundle.replace(/-/g, '_')}`,
+        filename: 'remoteEntry.js',
+        manifest: false,
+        dts: false,
+        exposes: { './mount': './src/mount.tsx' },
+        shared: { react: hostOnly, 'react/jsx-runtime': hostOnly, 'react-dom': hostOnly, 'react-dom/client': hostOnly, '@gatehouse/shared': hostOnly },
+        experiments: { externalRuntime: true },
+      }),
+    ],
+    build: { ...bundleBuild(resolve(dir, '../dist/cdn', bundle, ASSET_VERSION)), rollupOptions: { input: {} } },
+  };
+}
 
 export default defineConfig({
   test: {

@@ -3,29 +3,21 @@
  * interactive, React included, <= 120 KB; admin portal shell + first section beyond what the
  * login box loaded <= 90 KB. Bytes are what Chromium actually fetched, gzipped here at level 9.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchChromium } from '../e2e/support/browser';
-import { repoRoot, startGatehouse, type RunningServer } from '../e2e/support/server';
+import type { Page, Request } from 'playwright-core';
+import { repoRoot, useBrowserAndServer } from '../e2e/support/server';
 import { signUpAndActivate, visible } from '../e2e/support/journey';
 
 const KB = 1024;
 const BUDGETS = { loader: 4 * KB, beforeLoginInteractive: 120 * KB, adminPortal: 90 * KB };
 
-let browser: Browser;
-let server: RunningServer;
+const env = useBrowserAndServer();
 const report: Record<string, unknown> = {};
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  server = await startGatehouse();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+afterAll(() => {
   mkdirSync(join(repoRoot, 'dist'), { recursive: true });
   writeFileSync(join(repoRoot, 'dist/budgets.json'), JSON.stringify(report, null, 2));
   console.log('budgets:', JSON.stringify(report, null, 2));
@@ -40,7 +32,7 @@ async function measure(page: Page, action: () => Promise<void>, filter: (r: Requ
     pending.push(
       (async () => {
         const body = await (await request.response())?.body().catch(() => null);
-        if (body) files.push({ url: request.url().replace(server.url, ''), gzip: gzipSync(body, { level: 9 }).length });
+        if (body) files.push({ url: request.url().replace(env.server.url, ''), gzip: gzipSync(body, { level: 9 }).length });
       })(),
     );
   };
@@ -62,12 +54,12 @@ describe('bundle budgets', () => {
   });
 
   it('fetches at most 120 KB gzip before the login form is interactive, React included', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const page = await context.newPage();
     const result = await measure(
       page,
       async () => {
-        await page.goto(`${server.url}/account/login`);
+        await page.goto(`${env.server.url}/account/login`);
         const email = page.getByLabel('Email');
         await visible(page, email);
         await email.fill('probe@example.com'); // interactive: it takes input
@@ -80,9 +72,9 @@ describe('bundle budgets', () => {
   });
 
   it('loads the admin portal shell and first section within 90 KB gzip beyond the login box', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const page = await context.newPage();
-    await signUpAndActivate(page, server.url, server.url, `budget-${Date.now()}@example.com`);
+    await signUpAndActivate(page, env.server.url, env.server.url, `budget-${Date.now()}@example.com`);
     const result = await measure(
       page,
       async () => {

@@ -6,28 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { launchChromium, screenshotPath } from './support/browser';
-import { repoRoot, startGatehouse, type RunningServer } from './support/server';
+import { screenshotPath } from './support/browser';
+import { repoRoot, startGatehouse, useBrowserAndServer, type RunningServer } from './support/server';
 import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
 
-let browser: Browser;
-let server: RunningServer;
-beforeAll(async () => {
-  browser = await launchChromium();
-  server = await startGatehouse();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useBrowserAndServer();
 
 describe('sign-in errors and session safety', () => {
   it('shows the server message for a wrong password and keeps the email', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const page = await context.newPage();
     const email = `grace-${Date.now()}@example.com`;
-    await signUpAndActivate(page, server.url, server.url, email);
+    await signUpAndActivate(page, env.server.url, env.server.url, email);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/account\/login/);
     await signIn(page, email, 'not the password');
@@ -40,13 +30,13 @@ describe('sign-in errors and session safety', () => {
   });
 
   it('revokes the whole session when a rotated refresh token is used again', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const page = await context.newPage();
     const email = `reuse-${Date.now()}@example.com`;
-    await signUpAndActivate(page, server.url, server.url, email);
+    await signUpAndActivate(page, env.server.url, env.server.url, email);
     const cookieName = (c: { name: string }) => c.name.startsWith('gatehouse-refresh');
     // The refresh cookie is scoped to the auth API path, so ask for the cookies of that URL.
-    const refreshUrl = `${server.url}/identity/resources/auth/v1/user/token/refresh`;
+    const refreshUrl = `${env.server.url}/identity/resources/auth/v1/user/token/refresh`;
     const before = (await context.cookies(refreshUrl)).find(cookieName);
     expect(before).toBeTruthy();
     await page.reload(); // the loader refreshes: the cookie rotates
@@ -72,12 +62,12 @@ describe('sign-in errors and session safety', () => {
 
 describe('several tabs', () => {
   it('keeps the session when two tabs reload at the same moment (refreshes never race)', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const first = await context.newPage();
-    await signUpAndActivate(first, server.url, server.url, `tabs-${Date.now()}@example.com`);
+    await signUpAndActivate(first, env.server.url, env.server.url, `tabs-${Date.now()}@example.com`);
     const second = await context.newPage();
     for (let round = 0; round < 3; round++) {
-      await Promise.all([first.goto(`${server.url}/`), second.goto(`${server.url}/`)]);
+      await Promise.all([first.goto(`${env.server.url}/`), second.goto(`${env.server.url}/`)]);
       await Promise.all([visible(first, first.getByTestId('signed-in-user')), visible(second, second.getByTestId('signed-in-user'))]);
     }
     await first.reload();
@@ -103,7 +93,7 @@ describe('subresource integrity', () => {
   });
 
   it('refuses a tampered login-box bundle and shows a visible error', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${tampered.url}/account/login`);
     const error = page.locator('[data-gatehouse-error="login-box"]');

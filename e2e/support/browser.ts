@@ -2,7 +2,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './server';
+import { repoRoot } from './paths';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

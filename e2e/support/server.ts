@@ -6,11 +6,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from './browser';
 import { loaderFromManifest, renderDemoPage } from '../../server/src/routes/static/demo';
 
-export const repoRoot = resolve(import.meta.dirname, '../..');
+import { repoRoot } from './paths';
+
+export { repoRoot };
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -91,4 +96,21 @@ export async function startSecondOrigin(baseUrl: string, clientId = 'demo-client
   });
   await new Promise<void>((r) => server.listen(listenPort, '127.0.0.1', r));
   return { url: `http://localhost:${listenPort}`, stop: () => new Promise((r) => server.close(() => r())) };
+}
+
+/**
+ * One Chromium and one Gatehouse server for a test file, started before its tests and stopped
+ * after them. Read `browser` and `server` inside tests (they are set by then).
+ */
+export function useBrowserAndServer(env: Record<string, string> = {}): { readonly browser: Browser; readonly server: RunningServer } {
+  const state = {} as { browser: Browser; server: RunningServer };
+  beforeAll(async () => {
+    state.browser = await launchChromium();
+    state.server = await startGatehouse(env);
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+    await state.server?.stop();
+  });
+  return state;
 }

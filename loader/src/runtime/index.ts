@@ -8,6 +8,7 @@ import type { BootContext, GatehouseOptions, RuntimeHandle } from '../types';
 import { createFederation } from './federation';
 import { createHistory } from './history';
 import { BundleMount } from './mount-point';
+import { watchSignOut } from './sign-out-watch';
 
 /** The login URL (or the custom one) with `redirectUrl` set to the page the user wanted. */
 export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl'>, routes: AuthRoutes, currentHref: string): string {
@@ -66,7 +67,10 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     loginBox.unmount();
     if (!store.getSnapshot().isAuthenticated && options.redirectToLogin !== false) loginWithRedirect();
   };
-  const stopHistory = history.listen(() => void sync().catch((e) => ctx.reportError('login-box', e)));
+  const resync = () => void sync().catch((e) => ctx.reportError('login-box', e));
+  const stopHistory = history.listen(resync);
+  // A failed refresh or a session revoked elsewhere clears the user: send them to the login route.
+  const stopSignOutWatch = watchSignOut(store, resync);
 
   const hideAdminPortal = () => {
     adminPortal.unmount();
@@ -94,6 +98,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     loginWithRedirect,
     destroy() {
       stopHistory();
+      stopSignOutWatch();
       loginBox.unmount();
       adminPortal.unmount();
       store.dispose();
