@@ -6,6 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
 step() { printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - started ))"; }
+summary=$(mktemp)
+trap 'rm -f "$summary"' EXIT
+# Runs a Vitest command, keeping its "Tests  N passed | M skipped" line for the total at the end.
+counted() {
+  local log
+  log=$(mktemp)
+  "$@" 2>&1 | tee "$log"
+  sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +Tests ' >> "$summary" || true
+  rm -f "$log"
+}
 
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   step "installing Debian's chromium"
@@ -29,9 +39,11 @@ npm run typecheck
 step "import boundaries"
 npm run lint:boundaries
 step "unit and integration tests"
-npx vitest run
+counted npx vitest run
 step "bundle budgets"
-npm run budgets
+counted npm run budgets
 step "end-to-end tests in Chromium"
-npm run test:e2e
+counted npm run test:e2e
 step "all tests passed"
+sum() { grep -oE "[0-9]+ $1" "$summary" | awk '{ n += $1 } END { print n + 0 }'; }
+echo "total: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
