@@ -18,6 +18,7 @@ import { toGatehouseError } from '../errors';
 import { getAfterAuthTarget, getValidRedirectUrl } from '../redirect';
 import { createAuthAtoms, initialActivate, initialLogin, initialProfile, initialSignUp } from './state';
 import { createTrackedTimers, systemTimers, type Timers } from './timers';
+import type { FlowContext } from './flow-context';
 
 /** The part of Web Storage the store uses. */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -160,6 +161,28 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     return getAfterAuthTarget(valid, routes);
   }
 
+  async function completeLogin(response: LoginResponse): Promise<void> {
+    await establishSession(response);
+    patch(atoms.login, { step: 'success', loading: false, error: null });
+    go(afterAuthTarget());
+  }
+
+  const flowContext: FlowContext = {
+    api,
+    routes,
+    atoms,
+    timers,
+    now,
+    flags: options.flags ?? {},
+    get,
+    set,
+    patch,
+    go,
+    establishSession,
+    afterAuthTarget,
+    completeLogin,
+  };
+
   // ---- flows ---------------------------------------------------------------------------------
 
   const store: GatehouseStore = {
@@ -229,9 +252,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
           patch(atoms.login, { step: 'loginWithTwoFactor', loading: false, error: null, ...(response.mfaToken ? { mfaToken: response.mfaToken } : {}) });
           return;
         }
-        await establishSession(response);
-        patch(atoms.login, { step: 'success', loading: false, error: null });
-        go(afterAuthTarget());
+        await completeLogin(response);
       } catch (error) {
         patch(atoms.login, { loading: false, error: toGatehouseError(error).message, email });
       }
@@ -362,6 +383,9 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
       );
       return vendorPromise;
     },
+
+    // Flow modules (shared/src/auth/flows/*) add their methods here: ...createXFlow(flowContext).
   };
+  void flowContext;
   return store;
 }

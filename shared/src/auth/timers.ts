@@ -11,6 +11,9 @@ export const systemTimers: Timers = {
 };
 
 /** Timers that remember what is pending, so `dispose` can cancel all of it. */
+/** Timers that remember what they scheduled, so dispose() can cancel everything. */
+export type TrackedTimers = ReturnType<typeof createTrackedTimers>;
+
 export function createTrackedTimers(timers: Timers) {
   const pending = new Map<unknown, () => void>();
   return {
