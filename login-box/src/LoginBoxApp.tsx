@@ -8,6 +8,9 @@ import { LoginScreen } from './screens/LoginScreen';
 import { SignUpScreen } from './screens/SignUpScreen';
 import { ActivateScreen } from './screens/ActivateScreen';
 import { LogoutScreen } from './screens/LogoutScreen';
+import { ForgotPasswordScreen } from './screens/recovery/ForgotPasswordScreen';
+import { ResetPasswordScreen } from './screens/recovery/ResetPasswordScreen';
+import { StepUpScreen } from './screens/mfa/StepUpScreen';
 
 export type LoginBoxProps = MountProps & { name?: string };
 
@@ -38,6 +41,15 @@ export function LoginBoxApp(props: LoginBoxProps) {
       break;
     case 'logoutUrl':
       screen = <LogoutScreen />;
+      break;
+    case 'forgetPasswordUrl':
+      screen = <ForgotPasswordScreen />;
+      break;
+    case 'resetPasswordUrl':
+      screen = <ResetPasswordScreen />;
+      break;
+    case 'stepUpUrl':
+      screen = <StepUpScreen />;
       break;
     default:
       // Other sign-in routes (recovery, MFA, invitations...) arrive with their own issues.

@@ -212,7 +212,8 @@ describe('login screen', () => {
     fireEvent.click(view.getByRole('button', { name: 'Continue' }));
     type(await view.findByLabelText('Password'), 'pw');
     fireEvent.click(view.getByRole('button', { name: 'Sign in' }));
-    await view.findByText('Two-factor verification is required for this account.');
+    await view.findByRole('heading', { name: 'Two-factor authentication' });
+    expect(view.getByLabelText('Authentication code')).toBeTruthy();
     expect(store.getSnapshot().isAuthenticated).toBe(false);
   });
 });

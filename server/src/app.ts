@@ -9,6 +9,9 @@ import type { AppEnv } from './http/env';
 import { notFound, onError, validationHook } from './http/errors';
 import { corsForAllowedOrigins, securityHeaders, traceId } from './http/middleware';
 import { sessionRoutes } from './routes/auth/session';
+import { mfaAuthRoutes } from './routes/auth/mfa';
+import { mfaUserRoutes } from './routes/users/mfa';
+import { webauthnLoginRoutes } from './routes/auth/webauthn';
 import type { RouteDeps } from './routes/deps';
 import { mailboxRoutes } from './routes/dev/mailbox';
 import { publicRoutes } from './routes/public/config';
@@ -16,14 +19,21 @@ import { cdnRoutes } from './routes/static/cdn';
 import { demoRoutes } from './routes/static/demo';
 import { meRoutes } from './routes/users/me';
 import { profileImageRoutes } from './routes/users/profile-image';
+import { passwordRoutes } from './routes/users/passwords';
 import { signUpRoutes } from './routes/users/signup';
+import { webauthnDeviceRoutes } from './routes/users/webauthn-devices';
 import { createAuthService, type AuthService } from './services/auth';
 import { createKeyService, type KeyService } from './services/keys';
 import { createMailer, type Mailer } from './services/mail';
+import { createMfaService } from './services/mfa';
 import { createPublicService } from './services/public';
+import { createRateLimiter } from './services/rate-limit';
+import { createRecoveryService, type RecoveryService } from './services/recovery';
 import { createSignUpService } from './services/signup';
+import { createSmsSender } from './services/sms';
 import { ensurePermissionCatalogue } from './services/tenants';
 import { createUserService } from './services/users';
+import { createWebauthnService } from './services/webauthn';
 
 /** Optional replacements for tests: a movable clock, a different mailer. */
 export interface ServerOverrides {
@@ -38,6 +48,8 @@ export interface GatehouseServer {
   db: Db;
   keys: KeyService;
   auth: AuthService;
+  /** Password recovery; `idle()` waits for deliveries still running after their request answered. */
+  recovery: RecoveryService;
   /** Makes a new signing key; older keys stay in the JWKS until their tokens expire. */
   rotateKeys(): Promise<string>;
   close(): Promise<void>;
@@ -56,10 +68,16 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const db = opened.db;
   const mail = overrides.mail ?? createMailer({ db, clock, config });
   const keys = createKeyService({ db, clock, config });
-  const auth = createAuthService({ db, keys, clock, config });
+  const limiter = createRateLimiter({ db, clock, config });
+  // The MFA gate runs inside login; it is created below because it starts sessions through auth.
+  const auth = createAuthService({ db, keys, clock, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
+  const mfa = createMfaService({ db, clock, auth, mail, config });
   const users = createUserService({ db, clock, config });
-  const signUp = createSignUpService({ db, mail, clock, auth, config });
+  const signUp = createSignUpService({ db, mail, clock, auth, limiter, config });
   const publicInfo = createPublicService({ db, clock, signUp, config });
+  const sms = createSmsSender({ db, clock, config });
+  const recovery = createRecoveryService({ db, mail, sms, clock, limiter, config });
+  const webauthn = createWebauthnService({ db, clock, auth, limiter, config });
 
   try {
     await ensurePermissionCatalogue(db);
@@ -90,9 +108,14 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
 
   app.route('/', publicRoutes(deps));
   app.route('/', sessionRoutes(deps));
+  app.route('/', mfaAuthRoutes(deps, mfa));
+  app.route('/', mfaUserRoutes(deps, mfa));
   app.route('/', signUpRoutes(deps));
+  app.route('/', passwordRoutes(deps, recovery));
   app.route('/', meRoutes(deps));
   app.route('/', profileImageRoutes(deps));
+  app.route('/', webauthnLoginRoutes(deps, webauthn));
+  app.route('/', webauthnDeviceRoutes(deps, webauthn));
   app.route('/', cdnRoutes(config));
   if (config.dev) {
     // Dev conveniences; in production these paths do not exist (404).
@@ -115,10 +138,12 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
     db,
     keys,
     auth,
+    recovery,
     rotateKeys: () => keys.rotateKeys(),
     async close() {
       if (closed) return;
       closed = true;
+      await recovery.idle();
       await mail.close();
       await opened.close();
     },

@@ -43,6 +43,25 @@ describe('loadConfig', () => {
     expect(c.clientId).toBe('from-env');
   });
 
+  it('reads rate limits as <count>/<seconds> with safe defaults, and explains a bad value in a sentence', () => {
+    // toMatchObject: other features add buckets of their own.
+    expect(loadConfig({}).rateLimits).toMatchObject({
+      loginPerIp: { limit: 30, windowSeconds: 600 },
+      loginFailuresPerAccount: { limit: 10, windowSeconds: 900 },
+      signUpPerIp: { limit: 20, windowSeconds: 3600 },
+      activationPerIp: { limit: 60, windowSeconds: 600 },
+      resendPerIp: { limit: 10, windowSeconds: 3600 },
+      resendPerEmail: { limit: 3, windowSeconds: 3600 },
+      refreshPerIp: { limit: 120, windowSeconds: 60 },
+    });
+    expect(loadConfig({ RATE_LIMIT_LOGIN_PER_IP: ' 5 / 60 ' }).rateLimits.loginPerIp).toEqual({ limit: 5, windowSeconds: 60 });
+    expect(() => loadConfig({ RATE_LIMIT_LOGIN_PER_IP: '30' })).toThrow('RATE_LIMIT_LOGIN_PER_IP must be <count>/<seconds>, such as "30/600" for 30 per 10 minutes, got "30".');
+    expect(() => loadConfig({ RATE_LIMIT_SIGNUP_PER_IP: '20 per hour' })).toThrow(/^RATE_LIMIT_SIGNUP_PER_IP must be <count>\/<seconds>/);
+    expect(() => loadConfig({ RATE_LIMIT_REFRESH_PER_IP: '-1/60' })).toThrow(/RATE_LIMIT_REFRESH_PER_IP must be <count>\/<seconds>/);
+    expect(() => loadConfig({ RATE_LIMIT_RESEND_PER_EMAIL: '0/3600' })).toThrow('RATE_LIMIT_RESEND_PER_EMAIL must allow between 1 and 1000000000 requests per window, got "0/3600".');
+    expect(() => loadConfig({ RATE_LIMIT_ACTIVATION_PER_IP: '60/0' })).toThrow('RATE_LIMIT_ACTIVATION_PER_IP must have a window between 1 second and 31 days, got "60/0".');
+  });
+
   it("documents every option in the README's configuration table", () => {
     const table = renderConfigTable();
     const readme = readFileSync(README, 'utf8');

@@ -21,6 +21,12 @@ export interface Config {
   activationTokenTtl: number;
   smtpUrl: string | null;
   mailFrom: string;
+  /** Password recovery (seed 4.6): reset-link and SMS-code lifetimes in seconds. */
+  resetPasswordTokenTtl: number;
+  resetPasswordSmsCodeTtl: number;
+  /** HTTP SMS provider; null keeps SMS in the dev outbox. */
+  smsHttpUrl: string | null;
+  smsHttpToken: string | null;
   dev: boolean;
   signingAlg: SigningAlg;
   keyEncryptionKey: Buffer | null;
@@ -39,7 +45,56 @@ export interface Config {
   };
   allowSignups: boolean;
   trustProxy: boolean;
+  /** Default MFA policy of every tenant without its own row in mfa_policies. */
+  mfa: { enforce: 'optional' | 'force'; rememberDeviceDays: number };
+  webauthn: WebauthnConfig;
+  rateLimits: Record<RateLimitBucket, RateLimitRule>;
 }
+
+/** Passkeys: the relying party and the origins a ceremony may come from. */
+export interface WebauthnConfig {
+  rpId: string;
+  rpName: string;
+  /** Allowed origins whose host is the RP ID or below it: what clientDataJSON.origin may be. */
+  origins: string[];
+  /** Whether the login policy has passkeys as an active secondary strategy (drives the prompt, seed 4.2). */
+  passkeysPrompt: boolean;
+}
+
+/** At most `limit` hits per fixed window of `windowSeconds`. */
+export interface RateLimitRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+/** Every rate-limit bucket: the variable that sets it, its default (`<count>/<seconds>`) and what it counts. */
+export const RATE_LIMIT_BUCKETS = {
+  loginPerIp: { env: 'RATE_LIMIT_LOGIN_PER_IP', default: '30/600', counts: 'Sign-in attempts per client IP' },
+  loginFailuresPerAccount: {
+    env: 'RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT',
+    default: '10/900',
+    counts: 'Failed sign-ins (wrong password or unknown user) per account, or per typed identifier when no account matches; after that many failures every further attempt, even with the right password, gets 429 until the window ends; a successful sign-in clears the count',
+  },
+  signUpPerIp: { env: 'RATE_LIMIT_SIGNUP_PER_IP', default: '20/3600', counts: 'Sign-ups per client IP' },
+  activationPerIp: { env: 'RATE_LIMIT_ACTIVATION_PER_IP', default: '60/600', counts: 'Activation calls (strategy and activate) per client IP' },
+  resendPerIp: { env: 'RATE_LIMIT_RESEND_PER_IP', default: '10/3600', counts: 'Resend-activation calls per client IP' },
+  resendPerEmail: {
+    env: 'RATE_LIMIT_RESEND_PER_EMAIL',
+    default: '3/3600',
+    counts: 'Resend-activation calls per target email; over it the call still answers 200 but sends nothing',
+  },
+  refreshPerIp: { env: 'RATE_LIMIT_REFRESH_PER_IP', default: '120/60', counts: 'Token refreshes per client IP' },
+  passwordResetPerIp: { env: 'RATE_LIMIT_PASSWORD_RESET_PER_IP', default: '20/3600', counts: 'Password-recovery requests (email or SMS) per client IP' },
+  passwordResetPerIdentifier: {
+    env: 'RATE_LIMIT_PASSWORD_RESET_PER_IDENTIFIER',
+    default: '3/3600',
+    counts: 'Password-recovery requests per typed email, username or phone number; over it the call still answers 200 but sends nothing',
+  },
+  passwordResetVerifyPerIp: { env: 'RATE_LIMIT_PASSWORD_RESET_VERIFY_PER_IP', default: '60/600', counts: 'Reset-link and SMS-code checks per client IP' },
+  passwordChangeFailuresPerUser: { env: 'RATE_LIMIT_PASSWORD_CHANGE_FAILURES_PER_USER', default: '5/900', counts: 'Password changes with a wrong current password per user' },
+} as const satisfies Record<string, { env: string; default: string; counts: string }>;
+
+export type RateLimitBucket = keyof typeof RATE_LIMIT_BUCKETS;
 
 /** One configuration option: its variable name, default (as text) and meaning. */
 export interface ConfigOption {
@@ -65,6 +120,10 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'ACTIVATION_TOKEN_TTL', default: '86400', description: 'Activation-link lifetime in seconds.' },
   { name: 'SMTP_URL', default: '(unset)', description: 'smtp(s)://user:pass@host:port for real mail; unset keeps mail in the dev outbox.' },
   { name: 'MAIL_FROM', default: 'Gatehouse <no-reply@localhost>', description: 'Sender of every email.' },
+  { name: 'RESET_PASSWORD_TOKEN_TTL', default: '1800', description: 'Password-reset link lifetime in seconds (single use; a newer request kills older links).' },
+  { name: 'RESET_PASSWORD_SMS_CODE_TTL', default: '300', description: 'Password-reset SMS code lifetime in seconds (single use, 5 attempts).' },
+  { name: 'SMS_HTTP_URL', default: '(unset)', description: 'http(s) endpoint of an SMS provider: each SMS is a POST of JSON `{"to","body"}`; unset keeps SMS in the dev outbox.' },
+  { name: 'SMS_HTTP_TOKEN', default: '(unset)', description: 'Sent as `Authorization: Bearer <token>` to SMS_HTTP_URL.' },
   { name: 'GATEHOUSE_DEV', default: '0', description: "'1' turns on dev mode (demo page, /dev/mailbox); always off when NODE_ENV=production." },
   { name: 'GATEHOUSE_SIGNING_ALG', default: 'ES256', description: 'ES256 or RS256 (2048-bit keys) for access tokens.' },
   { name: 'GATEHOUSE_KEY_ENCRYPTION_KEY', default: '(unset)', description: '64 hex characters; when set, private signing keys are stored AES-256-GCM encrypted.' },
@@ -81,6 +140,16 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'PASSWORD_MIN_OPTIONAL_TESTS', default: '0', description: 'How many of lowercase, uppercase, digit, symbol a password must contain.' },
   { name: 'ALLOW_SIGNUPS', default: 'true', description: 'Whether anyone may sign up.' },
   { name: 'TRUST_PROXY', default: 'false', description: 'Read the client IP from X-Forwarded-For (only behind a trusted proxy).' },
+  { name: 'MFA_POLICY', default: 'optional', description: "optional: users may enrol a second factor and are asked for it at sign-in once enrolled; force: users without one must enrol at sign-in (forceTwoFactor). Default for tenants without their own MFA policy." },
+  { name: 'MFA_REMEMBER_DEVICE_DAYS', default: '30', description: "Days a browser may skip MFA after the user ticks 'Remember this device' (an httpOnly cookie bound to the user); 0 turns the option off." },
+  { name: 'WEBAUTHN_RP_ID', default: 'host name of the public URL', description: 'Passkeys relying-party ID: a domain that is, or is a parent of, the host of the pages that show the login box (e.g. example.com for app.example.com). Passkeys are bound to it; changing it orphans existing passkeys.' },
+  { name: 'WEBAUTHN_RP_NAME', default: 'Gatehouse', description: 'Name shown by the browser and the authenticator when a passkey is created.' },
+  { name: 'PASSKEYS_PROMPT', default: 'off', description: "'on' makes passkeys an active secondary login strategy: after a password sign-in users without a passkey are offered to add one (also needs the feature flag show-passkeys-new set to on in GATEHOUSE_FLAGS)." },
+  ...Object.values(RATE_LIMIT_BUCKETS).map((b) => ({
+    name: b.env,
+    default: b.default,
+    description: `${b.counts}. Format \`<count>/<seconds>\`: at most count per window of that many seconds (counters are kept in the database).`,
+  })),
 ];
 
 /** Markdown table of CONFIG_OPTIONS; the README holds its output. */
@@ -135,6 +204,18 @@ function oneOf<T extends string>(src: Source, name: string, values: readonly T[]
   return v;
 }
 
+/** Reads `<count>/<seconds>`, e.g. `30/600` for 30 per 10 minutes. */
+function rateLimit(src: Source, name: string, def: string): RateLimitRule {
+  const raw = src[name]?.trim() || def;
+  const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw);
+  if (!match) throw new ConfigError(`${name} must be <count>/<seconds>, such as "30/600" for 30 per 10 minutes, got "${src[name]}".`);
+  const limit = Number(match[1]);
+  const windowSeconds = Number(match[2]);
+  if (limit < 1 || limit > 1_000_000_000) throw new ConfigError(`${name} must allow between 1 and 1000000000 requests per window, got "${src[name]}".`);
+  if (windowSeconds < 1 || windowSeconds > 31 * 86400) throw new ConfigError(`${name} must have a window between 1 second and 31 days, got "${src[name]}".`);
+  return { limit, windowSeconds };
+}
+
 function url(name: string, raw: string): URL {
   try {
     const u = new URL(raw);
@@ -143,6 +224,21 @@ function url(name: string, raw: string): URL {
   } catch {
     throw new ConfigError(`${name} must be an http(s) URL, got "${raw}".`);
   }
+}
+
+/** Reads the passkey settings; the RP ID must cover at least one origin a ceremony can come from. */
+function webauthnConfig(src: Source, publicUrl: URL, allowedOrigins: string[]): WebauthnConfig {
+  const rpId = (src.WEBAUTHN_RP_ID?.trim() || publicUrl.hostname).toLowerCase();
+  if (!/^[a-z0-9.-]+$/.test(rpId) || rpId.startsWith('.') || rpId.endsWith('.')) throw new ConfigError(`WEBAUTHN_RP_ID must be a host name such as example.com, got "${src.WEBAUTHN_RP_ID}".`);
+  const covers = (origin: string) => {
+    const host = new URL(origin).hostname;
+    return host === rpId || host.endsWith(`.${rpId}`);
+  };
+  const origins = [...new Set([publicUrl.origin, ...allowedOrigins])].filter(covers);
+  if (origins.length === 0) {
+    throw new ConfigError(`WEBAUTHN_RP_ID (${rpId}) is neither the host nor a parent domain of GATEHOUSE_PUBLIC_URL or any of GATEHOUSE_ALLOWED_ORIGINS, so no page could use passkeys.`);
+  }
+  return { rpId, rpName: src.WEBAUTHN_RP_NAME?.trim() || 'Gatehouse', origins, passkeysPrompt: bool(src, 'PASSKEYS_PROMPT', false) };
 }
 
 /** Reads the configuration from the environment (and the optional GATEHOUSE_CONFIG file). */
@@ -168,6 +264,9 @@ export function loadConfig(env: Source = process.env): Config {
 
   const smtpUrl = src.SMTP_URL?.trim() || null;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://.');
+  const smsHttpUrl = src.SMS_HTTP_URL?.trim() ? url('SMS_HTTP_URL', src.SMS_HTTP_URL.trim()).href : null;
+  const smsHttpToken = src.SMS_HTTP_TOKEN?.trim() || null;
+  if (smsHttpToken && !smsHttpUrl) throw new ConfigError('SMS_HTTP_TOKEN is set but SMS_HTTP_URL is not; set the provider URL too, or remove the token.');
 
   let flags: Record<string, string> = {};
   if (src.GATEHOUSE_FLAGS) {
@@ -221,6 +320,10 @@ export function loadConfig(env: Source = process.env): Config {
     activationTokenTtl: int(src, 'ACTIVATION_TOKEN_TTL', 86400, 60),
     smtpUrl,
     mailFrom: src.MAIL_FROM?.trim() || 'Gatehouse <no-reply@localhost>',
+    resetPasswordTokenTtl: int(src, 'RESET_PASSWORD_TOKEN_TTL', 1800, 60),
+    resetPasswordSmsCodeTtl: int(src, 'RESET_PASSWORD_SMS_CODE_TTL', 300, 30),
+    smsHttpUrl,
+    smsHttpToken,
     dev: !production && bool(src, 'GATEHOUSE_DEV', false),
     signingAlg: oneOf(src, 'GATEHOUSE_SIGNING_ALG', ['ES256', 'RS256'] as const, 'ES256', (s) => s.toUpperCase()),
     keyEncryptionKey: kekRaw ? Buffer.from(kekRaw, 'hex') : null,
@@ -229,9 +332,14 @@ export function loadConfig(env: Source = process.env): Config {
     maxBodyBytes: int(src, 'MAX_BODY_BYTES', 1048576, 1024),
     cdnDir: path.resolve(src.GATEHOUSE_CDN_DIR || './dist/cdn'),
     demoDir: path.resolve(src.GATEHOUSE_DEMO_DIR || './demo'),
+    mfa: { enforce: oneOf(src, 'MFA_POLICY', ['optional', 'force'] as const, 'optional', (s) => s.toLowerCase()), rememberDeviceDays: int(src, 'MFA_REMEMBER_DEVICE_DAYS', 30, 0) },
     flags,
     password,
     allowSignups: bool(src, 'ALLOW_SIGNUPS', true),
     trustProxy: bool(src, 'TRUST_PROXY', false),
+    webauthn: webauthnConfig(src, publicUrlObj, allowedOrigins),
+    rateLimits: Object.fromEntries(
+      Object.entries(RATE_LIMIT_BUCKETS).map(([bucket, b]) => [bucket, rateLimit(src, b.env, b.default)]),
+    ) as Record<RateLimitBucket, RateLimitRule>,
   };
 }

@@ -6,6 +6,9 @@ export type { GatehouseError, AuthRoutes, LoginStep, SignUpStage, ActivateStep, 
 export type { LoginResponse, MeResponse, SignUpRequest, SignUpResponse, UpdateMeRequest, ActivateRequest, PasswordConfig, VendorPublicConfig, MeTenantsV3Response, TenantSummary, AccessTokenClaims } from './wire';
 
 export { ApiPaths } from './wire/paths';
+export type { MfaStep, MfaState } from './core/types';
+export type { MfaDevices, MfaStrategyState } from './wire/mfa';
+export { isSteppedUp, STEP_UP_METHODS, type StepUpClaims } from './wire/step-up';
 export { ErrorCodes, TRACE_ID_HEADER, GENERIC_ERROR_MESSAGE, type ErrorCode, type ErrorBody } from './wire/error-codes';
 export { Permissions, permissionMatches, type PermissionKey } from './wire/permissions';
 
@@ -15,5 +18,9 @@ export { defaultRoutes, mergeRoutes, matchRoute, isAuthRoute, normalizePath, typ
 export { getValidRedirectUrl, getAfterAuthTarget, type RedirectValidationOptions } from './redirect';
 export { ErrorMessages, GENERIC_ERROR_CODE, createGatehouseError, isGatehouseError, toGatehouseError, errorMessageOf } from './errors';
 export { isFlagOn } from './flags';
+export type { PasskeysState, PasskeyLoginCeremony, PasskeyRegistrationCeremony } from './core/types';
+export type { PasskeyDevice, PasskeyAuthenticationOptions, PasskeyRegistrationOptions } from './wire/webauthn';
+export { PASSKEYS_FLAG, PASSKEYS_STRATEGY } from './wire/passkeys';
+export { shouldPromptPasskeys, PASSKEYS_DONT_SHOW_AGAIN_KEY, PREFERRED_LOGIN_METHOD_KEY, type PasskeyPromptFacts } from './auth/passkeys-prompt';
 export { defaultTheme, themeToCssVariables, resolveTheme, applyThemeToElement } from './theme';
 export * from './constants';

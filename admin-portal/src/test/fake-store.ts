@@ -50,8 +50,14 @@ export function createTestStore(user: AuthUser | null): TestStore {
     login: { step: 'preLogin', email: '', loading: false, error: null },
     signUp: { stage: 'SignUp', loading: false, error: null },
     activate: { step: 'activating', loading: false, error: null, resendSent: false },
+    forgotPassword: { step: 'forgotPassword', identifier: '', loading: false, error: null },
     profile: { saving: false, error: null, saved: false },
     vendor: null,
+    passkeys: { devices: null, loading: false, error: null, registered: false },
+    mfa: {
+      step: 'verify', context: 'login', loading: false, error: null, mfaToken: null, mfaDevices: null, mfaStrategies: [], qrCode: null, uri: null, secret: null,
+      recoveryCodes: [], otcToken: null, allowRememberDevice: false, rememberDeviceDays: 0, maxAge: null, steppedUp: false,
+    },
   };
   const listeners = new Set<() => void>();
   const set = (next: Partial<AuthSnapshot>) => {

@@ -7,6 +7,9 @@ import { SubmitButton } from '../components/SubmitButton';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { RouteLink } from '../components/RouteLink';
 import { useFocusFirst } from '../components/use-focus-first';
+import { PasskeyLoginButton } from './passkeys/PasskeyLoginButton';
+import { PromptPasskeysScreen } from './passkeys/PromptPasskeysScreen';
+import { MfaLoginScreen } from './mfa/MfaLoginScreen';
 
 function allowedOrigins(options: Record<string, unknown>): string[] {
   const value = options.allowedRedirectOrigins;
@@ -43,6 +46,8 @@ export function LoginScreen() {
     else void store.login({ email: login.email || email, password });
   };
 
+  if (login.step === 'promptPasskeys') return <PromptPasskeysScreen />;
+
   if (login.step === 'success') {
     return (
       <>
@@ -52,17 +57,7 @@ export function LoginScreen() {
     );
   }
 
-  if (login.step === 'loginWithTwoFactor') {
-    return (
-      <>
-        <h1>Sign in</h1>
-        <p role="status">Two-factor verification is required for this account.</p>
-        <button type="button" className="gh-button gh-secondary" onClick={() => store.resetLogin()}>
-          Back
-        </button>
-      </>
-    );
-  }
+  if (login.step === 'loginWithTwoFactor' || login.step === 'recoverTwoFactor' || login.step === 'forceTwoFactor') return <MfaLoginScreen />;
 
   const passwordStep = login.step === 'loginWithPassword';
   return (
@@ -89,7 +84,9 @@ export function LoginScreen() {
             Use a different email
           </button>
         ) : null}
+        {passwordStep ? <RouteLink to={routes.forgetPasswordUrl}>Forgot password?</RouteLink> : null}
       </form>
+      {login.step === 'preLogin' && typeof window.PublicKeyCredential !== 'undefined' ? <PasskeyLoginButton email={email} /> : null}
       {vendor?.allowSignUps ? (
         <p className="gh-footer">
           Don&apos;t have an account? <RouteLink to={routes.signUpUrl}>Sign up</RouteLink>

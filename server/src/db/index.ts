@@ -56,7 +56,12 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchem
 
 /** Applies every pending migration; fails loudly with the migration's name. */
 export async function migrate(db: Db, dialect: DialectName): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  // Kysely looks for its migration tables in every schema unless told which one; with several
+  // schemas in one database (a test file each, or tenants of one server) it could find another
+  // schema's lock table, skip creating its own, and fail with 'relation "kysely_migration_lock"
+  // does not exist'. Pin them to the connection's own schema (public when none is set).
+  const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`);

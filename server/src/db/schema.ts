@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
  * int8 to number), booleans are integers 0/1, ids are text: one representation for both dialects.
@@ -119,6 +121,8 @@ export interface OutboxTable {
   text_body: string;
   html_body: string | null;
   created_at: number;
+  /** 'email' or 'sms' (migration 005; existing rows are email). */
+  channel: ColumnType<string, string | undefined, string>;
 }
 
 export interface ProfilePicturesTable {
@@ -132,6 +136,116 @@ export interface ProfilePicturesTable {
 export interface MetadataTable {
   entity_name: string;
   configuration: string;
+  updated_at: number;
+}
+
+/** One fixed-window counter (migration 003); `key` is `<bucket>:<sha-256 of the identifier>`. */
+export interface RateLimitsTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+
+/** One SMS password-recovery attempt (migration 005); hashes only, never the session id or code. */
+export interface SmsResetSessionsTable {
+  session_hash: string;
+  user_id: string;
+  code_hash: string;
+  attempts: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A registered passkey (migration 006); `public_key` is the COSE key, base64url. */
+export interface WebauthnCredentialsTable {
+  id: string;
+  credential_id: string;
+  user_id: string;
+  public_key: string;
+  counter: number;
+  /** JSON array of AuthenticatorTransport names. */
+  transports: string;
+  device_type: string;
+  backed_up: number;
+  name: string | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** An outstanding WebAuthn challenge (migration 006), by SHA-256 only; `purpose` is registration or authentication. */
+export interface WebauthnChallengesTable {
+  challenge_hash: string;
+  purpose: string;
+  user_id: string | null;
+  session_id: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** MFA tables (migration 004); see server/src/db/queries/mfa-*.ts. */
+export interface MfaDevicesTable {
+  id: string;
+  user_id: string;
+  /** 'authenticator' | 'email' */
+  type: string;
+  /** 'pending' until the first code proves the enrolment, then 'active'. */
+  status: string;
+  /** Base32 TOTP secret (encrypted when a key-encryption key is configured). */
+  secret: string | null;
+  email: string | null;
+  /** TOTP time step of the last accepted code: a code of that step or older is a replay. */
+  last_used_step: number | null;
+  created_at: number;
+  verified_at: number | null;
+}
+
+export interface MfaRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+export interface MfaTokensTable {
+  token_hash: string;
+  user_id: string;
+  /** 'login' | 'enroll' (forced enrolment at sign-in) | 'step-up' */
+  purpose: string;
+  /** The session a step-up token upgrades. */
+  session_id: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  failed_attempts: number;
+}
+
+export interface MfaEmailCodesTable {
+  id: string;
+  user_id: string;
+  purpose: string;
+  mfa_token_hash: string | null;
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  failed_attempts: number;
+}
+
+export interface MfaRememberedDevicesTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface MfaPoliciesTable {
+  tenant_id: string;
+  enforce: string;
+  allow_remember_device: number;
+  remember_device_days: number;
   updated_at: number;
 }
 
@@ -150,4 +264,14 @@ export interface Database {
   outbox: OutboxTable;
   profile_pictures: ProfilePicturesTable;
   metadata: MetadataTable;
+  rate_limits: RateLimitsTable;
+  mfa_devices: MfaDevicesTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  mfa_tokens: MfaTokensTable;
+  mfa_email_codes: MfaEmailCodesTable;
+  mfa_remembered_devices: MfaRememberedDevicesTable;
+  mfa_policies: MfaPoliciesTable;
+  sms_reset_sessions: SmsResetSessionsTable;
+  webauthn_credentials: WebauthnCredentialsTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }

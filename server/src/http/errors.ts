@@ -16,6 +16,13 @@ export const errorResponses = {
   400: { description: 'Invalid request', content: { 'application/json': { schema: ErrorBodySchema } } },
 } as const;
 
+/** The 429 every rate-limited route documents; the answer carries a Retry-After header. */
+export const rateLimitedResponse = {
+  description: 'Too many attempts; Retry-After says how many seconds to wait',
+  headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } },
+  content: { 'application/json': { schema: ErrorBodySchema } },
+} as const;
+
 export function errorJson(c: Context, status: number, body: ErrorBody): Response {
   return c.json(body, status as ContentfulStatusCode);
 }
@@ -38,7 +45,11 @@ export function validationHook(result: { success: boolean; error?: ZodError }, c
 /** Maps every thrown error once; unknown errors are logged (by trace id) and never shown. */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (isAppError(err)) {
-    return errorJson(c, err.status, { errors: [err.message], errorCode: err.code, ...(err.context ? { errorContext: err.context } : {}) });
+    const res = errorJson(c, err.status, { errors: [err.message], errorCode: err.code, ...(err.context ? { errorContext: err.context } : {}) });
+    // RFC 9110: a 429 tells the client how long to wait, in seconds.
+    const retryAfter = err.context?.retryAfterSeconds;
+    if (err.status === 429 && typeof retryAfter === 'number') res.headers.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
+    return res;
   }
   if (err instanceof HTTPException && err.status < 500) {
     const status = err.status;

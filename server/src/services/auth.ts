@@ -9,6 +9,7 @@ import { findUserByEmail, findUserById, findUserByUsername, updateUser, type Use
 import { AppError, Errors } from '../errors';
 import type { KeyService } from './keys';
 import { verifyPassword } from './passwords';
+import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
 import { loadAuthorization } from './tenants';
 
 /** Authentication method reference and context class for a password sign-in (claims amr/acr). */
@@ -19,6 +20,8 @@ export const ACR_PASSWORD = AuthContextClasses.password;
 export interface ClientInfo {
   userAgent: string | null;
   ip: string | null;
+  /** The remember-this-device cookie (MFA), if the browser sent one. */
+  mfaRememberToken?: string;
 }
 
 /** A signed-in call: who, which session, and the tenant it acts in (token tenant or scoped). */
@@ -40,17 +43,37 @@ export interface AuthService {
   login(body: LoginRequest, client: ClientInfo): Promise<IssuedSession>;
   /** Starts a session for a user already proven (activation auto sign-in). */
   startSession(user: UserRow, client: ClientInfo, amr?: string[]): Promise<IssuedSession>;
-  refresh(refreshToken: string | undefined, tenantId: string | undefined): Promise<IssuedSession>;
+  refresh(refreshToken: string | undefined, tenantId: string | undefined, client: Pick<ClientInfo, 'ip'>): Promise<IssuedSession>;
   logout(refreshToken: string | undefined): Promise<void>;
   authenticate(authorization: string | undefined, scopedTenantId: string | undefined): Promise<AuthContext>;
   switchTenant(ctx: AuthContext, tenantId: string): Promise<LoginResponse>;
+  /** A fresh access token for a session as stored now (after an MFA step-up changed its amr). */
+  sessionToken(sessionId: string): Promise<LoginResponse>;
 }
 
 const invalidCredentials = () => new AppError(ErrorCodes.invalidCredentials, 401, 'Invalid email or password');
 const invalidRefresh = () => new AppError(ErrorCodes.invalidRefreshToken, 401, 'Session expired, please sign in again');
 
-export function createAuthService(deps: { db: Db; keys: KeyService; clock: Clock; config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'> }): AuthService {
-  const { db, keys, clock, config } = deps;
+/**
+ * The failure counter of a sign-in: the account's id when it exists (so its email and username share
+ * one counter), else the typed identifier, normalized. Unknown identifiers are limited just like real
+ * accounts, so the answers never tell whether an account exists.
+ */
+function failureKey(body: LoginRequest, user: UserRow | undefined): string {
+  if (user) return `user:${user.id}`;
+  return body.email ? `email:${body.email.trim().toLowerCase()}` : `username:${(body.username ?? '').trim().toLowerCase()}`;
+}
+
+export function createAuthService(deps: {
+  db: Db;
+  keys: KeyService;
+  clock: Clock;
+  limiter: RateLimiter;
+  /** Asked after the password is proven: a pending-MFA answer (no session) replaces the sign-in, null lets it through. */
+  secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
+  config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
+}): AuthService {
+  const { db, keys, clock, limiter, config } = deps;
 
   async function accessToken(user: UserRow, session: SessionRow, tenantId: string): Promise<LoginResponse> {
     const tenants = await listUserTenants(db, user.id);
@@ -66,7 +89,8 @@ export function createAuthService(deps: { db: Db; keys: KeyService; clock: Clock
       roles: authz.roles.map((r) => r.key),
       permissions: authz.permissions.map((p) => p.key),
       amr: JSON.parse(session.amr) as string[],
-      acr: ACR_PASSWORD,
+      // The session's amr decides: a second factor (sign-in or step-up) raises it to the MFA class.
+      acr: (JSON.parse(session.amr) as string[]).includes(AuthMethods.mfa) ? AuthContextClasses.mfa : ACR_PASSWORD,
       auth_time: Math.floor(session.auth_time / 1000),
       sid: session.id,
       superUser: user.super_user === 1,
@@ -121,17 +145,33 @@ export function createAuthService(deps: { db: Db; keys: KeyService; clock: Clock
   return {
     startSession,
 
+    async sessionToken(sessionId) {
+      const session = await findSession(db, sessionId);
+      const user = session ? await findUserById(db, session.user_id) : undefined;
+      if (!session || !user || session.revoked_at !== null || user.disabled === 1) throw Errors.unauthorized();
+      return accessToken(user, session, session.tenant_id);
+    },
+
     async login(body, client) {
+      await limiter.consume('loginPerIp', client.ip ?? UNKNOWN_CLIENT);
       const user = body.email ? await findUserByEmail(db, body.email) : await findUserByUsername(db, body.username ?? '');
+      // Counted as a failure before the password is checked, so parallel guesses cannot all slip in
+      // under the limit, and a locked account costs no argon2 work; a right password clears it below.
+      const failures = failureKey(body, user);
+      await limiter.consume('loginFailuresPerAccount', failures);
       const ok = await verifyPassword(user?.password_hash, body.password);
       if (!user || !ok) throw invalidCredentials();
+      await limiter.reset('loginFailuresPerAccount', failures);
       // Verification and disabled state are told only to someone who knows the password.
       if (user.verified !== 1) throw new AppError(ErrorCodes.userNotVerified, 400, 'User is not verified');
       if (user.disabled === 1) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+      const pendingMfa = await deps.secondFactor?.(user, client);
+      if (pendingMfa) return pendingMfa;
       return startSession(user, client);
     },
 
-    async refresh(refreshToken, tenantId) {
+    async refresh(refreshToken, tenantId, client) {
+      await limiter.consume('refreshPerIp', client.ip ?? UNKNOWN_CLIENT);
       if (!refreshToken) throw invalidRefresh();
       const hash = sha256(refreshToken);
       const row = await findRefreshToken(db, hash);

@@ -1,4 +1,4 @@
-import { ErrorCodes, type MetadataResponse, type PublicAccountSettings, type VendorPublicConfig } from '@gatehouse/shared/wire';
+import { ErrorCodes, PASSKEYS_STRATEGY, type MetadataResponse, type PublicAccountSettings, type VendorPublicConfig } from '@gatehouse/shared/wire';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db';
@@ -50,7 +50,7 @@ export interface PublicService {
   accountSettingsPublic(tenantId: string | undefined): Promise<PublicAccountSettings>;
 }
 
-export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUpService; config: Pick<Config, 'flags' | 'allowSignups' | 'password'> }): PublicService {
+export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUpService; config: Pick<Config, 'flags' | 'allowSignups' | 'password' | 'webauthn'> }): PublicService {
   const { db, clock, signUp, config } = deps;
   return {
     ensureDefaults: () => ensureMetadata(db, 'adminBox', DEFAULT_ADMIN_BOX, clock.now()),
@@ -66,6 +66,7 @@ export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUp
       loginStrategy: 'EmailAndPassword',
       signUpStrategies: signUp.strategies(),
       passwordConfig: { ...config.password },
+      secondaryLoginStrategies: [{ strategy: PASSKEYS_STRATEGY, isActive: config.webauthn.passkeysPrompt }],
     }),
     async accountSettingsPublic(tenantId) {
       const tenant = tenantId ? await findTenant(db, tenantId) : undefined;

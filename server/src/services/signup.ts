@@ -12,6 +12,7 @@ import { AppError } from '../errors';
 import type { AuthService, ClientInfo, IssuedSession } from './auth';
 import { activationEmail, type Mailer } from './mail';
 import { checkPasswordPolicy, hashPassword } from './passwords';
+import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
 import { createTenantWithRoles } from './tenants';
 
 const ACTIVATION = 'activation';
@@ -36,11 +37,12 @@ export interface SignUpResult {
 export interface SignUpService {
   strategies(): SignUpStrategiesResponse;
   /** `appUrl` is where the emailed link points (an allowed request origin or the configured app URL). */
-  signUp(body: SignUpRequest, appUrl: string): Promise<SignUpResult>;
+  signUp(body: SignUpRequest, appUrl: string, client: Pick<ClientInfo, 'ip'>): Promise<SignUpResult>;
   /** `binding` is the `gatehouse-signup` cookie of the calling browser, if any. */
-  activationStrategy(userId: string, token: string, binding?: string): Promise<{ shouldSetPassword: boolean }>;
+  activationStrategy(userId: string, token: string, client: Pick<ClientInfo, 'ip'>, binding?: string): Promise<{ shouldSetPassword: boolean }>;
   activate(body: ActivateRequest, client: ClientInfo, binding?: string): Promise<IssuedSession>;
-  resendActivation(email: string, appUrl: string): Promise<void>;
+  /** Over the per-email limit it sends nothing, yet answers like any other resend. */
+  resendActivation(email: string, appUrl: string, client: Pick<ClientInfo, 'ip'>): Promise<void>;
 }
 
 /**
@@ -50,8 +52,15 @@ export interface SignUpService {
  * browser that signed up (it holds the `gatehouse-signup` cookie whose hash is on the token). Opened
  * anywhere else, the link makes its holder (the inbox owner) choose the password.
  */
-export function createSignUpService(deps: { db: Db; mail: Mailer; clock: Clock; auth: AuthService; config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl'> }): SignUpService {
-  const { db, mail, clock, auth, config } = deps;
+export function createSignUpService(deps: {
+  db: Db;
+  mail: Mailer;
+  clock: Clock;
+  auth: AuthService;
+  limiter: RateLimiter;
+  config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl'>;
+}): SignUpService {
+  const { db, mail, clock, auth, limiter, config } = deps;
 
   function policyError(password: string): AppError | null {
     const message = checkPasswordPolicy(password, config.password);
@@ -122,8 +131,10 @@ export function createSignUpService(deps: { db: Db; mail: Mailer; clock: Clock; 
   return {
     strategies: () => ({ email: { enabled: true, required: true }, phoneNumber: { enabled: false, required: false } }),
 
-    async signUp(body, appUrl) {
+    async signUp(body, appUrl, client) {
       if (!config.allowSignups) throw new AppError(ErrorCodes.signUpDisabled, 403, 'Sign up is disabled');
+      // Before any argon2 work or mail.
+      await limiter.consume('signUpPerIp', client.ip ?? UNKNOWN_CLIENT);
       const existing = await findUserByEmail(db, body.email);
       if (existing?.verified === 1) throw new AppError(ErrorCodes.userAlreadyExists, 409, 'User already exists');
       const passwordHash = await signUpPasswordHash(body.password);
@@ -185,12 +196,14 @@ export function createSignUpService(deps: { db: Db; mail: Mailer; clock: Clock; 
       return { response: { shouldActivate: true, userId, tenantId }, binding };
     },
 
-    async activationStrategy(userId, token, binding) {
+    async activationStrategy(userId, token, client, binding) {
+      await limiter.consume('activationPerIp', client.ip ?? UNKNOWN_CLIENT);
       const { row } = await checkToken(userId, token);
       return { shouldSetPassword: !isBound(row, binding) };
     },
 
     async activate(body, client, binding) {
+      await limiter.consume('activationPerIp', client.ip ?? UNKNOWN_CLIENT);
       const { user, row, hash } = await checkToken(body.userId, body.token);
       const bound = isBound(row, binding);
       let passwordHash: string;
@@ -227,9 +240,12 @@ export function createSignUpService(deps: { db: Db; mail: Mailer; clock: Clock; 
       return auth.startSession({ ...user, ...patch }, client);
     },
 
-    async resendActivation(email, appUrl) {
+    async resendActivation(email, appUrl, client) {
+      await limiter.consume('resendPerIp', client.ip ?? UNKNOWN_CLIENT);
+      // Counted for every address, known or not; over the limit nothing is sent but the answer is the
+      // same, so this call can neither bomb an inbox nor probe for accounts.
+      if (!(await limiter.tryConsume('resendPerEmail', email.trim().toLowerCase()))) return;
       const user = await findUserByEmail(db, email);
-      // Always the same answer, so this call cannot be used to probe for accounts.
       if (user && user.verified !== 1) await sendActivation(user, appUrl);
     },
   };

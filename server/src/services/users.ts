@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { newId } from '../crypto';
 import type { Db } from '../db';
 import { deleteUserPicturesExcept, findProfilePicture, insertProfilePicture, type ProfilePictureRow } from '../db/queries/profile-pictures';
+import { listMfaDevices } from '../db/queries/mfa-devices';
 import { listUserTenants } from '../db/queries/tenants';
 import { findUserById, updateUser } from '../db/queries/users';
 import { AppError, Errors } from '../errors';
@@ -57,7 +58,8 @@ export function createUserService(deps: { db: Db; clock: Clock; config: Pick<Con
       roles: authz.roles,
       permissions: authz.permissions,
       superUser: user.super_user === 1,
-      mfaEnrolled: false,
+      // Seed 4.8: enrolment marks the user as MFA enrolled; disabling clears it.
+      mfaEnrolled: (await listMfaDevices(db, user.id, 'active')).length > 0,
       metadata: user.metadata,
       createdAt: new Date(user.created_at).toISOString(),
       lastLogin: user.last_login ? new Date(user.last_login).toISOString() : null,

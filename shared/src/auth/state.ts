@@ -7,6 +7,12 @@ export const initialLogin: AuthSnapshot['login'] = { step: 'preLogin', email: ''
 export const initialSignUp: AuthSnapshot['signUp'] = { stage: 'SignUp', loading: false, error: null };
 export const initialActivate: AuthSnapshot['activate'] = { step: 'activating', loading: false, error: null, resendSent: false };
 export const initialProfile: AuthSnapshot['profile'] = { saving: false, error: null, saved: false };
+export const initialForgotPassword: AuthSnapshot['forgotPassword'] = { step: 'forgotPassword', identifier: '', loading: false, error: null };
+export const initialPasskeys: AuthSnapshot['passkeys'] = { devices: null, loading: false, error: null, registered: false };
+export const initialMfa: AuthSnapshot['mfa'] = {
+  step: 'verify', context: 'login', loading: false, error: null, mfaToken: null, mfaDevices: null, mfaStrategies: [], qrCode: null, uri: null, secret: null,
+  recoveryCodes: [], otcToken: null, allowRememberDevice: false, rememberDeviceDays: 0, maxAge: null, steppedUp: false,
+};
 
 /** One set of atoms per store instance (atoms are configs; values live in the jotai store). */
 export function createAuthAtoms() {
@@ -17,7 +23,10 @@ export function createAuthAtoms() {
   const signUp = atom(initialSignUp);
   const activate = atom(initialActivate);
   const profile = atom(initialProfile);
+  const forgotPassword = atom(initialForgotPassword);
   const vendor = atom<VendorPublicConfig | null>(null);
+  const passkeys = atom(initialPasskeys);
+  const mfa = atom(initialMfa);
   // Derived: jotai recomputes it only when a dependency changed, so getSnapshot returns the same
   // object between changes (what useSyncExternalStore requires).
   const snapshot = atom<AuthSnapshot>((get) => {
@@ -30,10 +39,13 @@ export function createAuthAtoms() {
       signUp: get(signUp),
       activate: get(activate),
       profile: get(profile),
+      forgotPassword: get(forgotPassword),
       vendor: get(vendor),
+      passkeys: get(passkeys),
+      mfa: get(mfa),
     };
   });
-  return { isLoading, accessToken, user, login, signUp, activate, profile, vendor, snapshot };
+  return { isLoading, accessToken, user, login, signUp, activate, profile, forgotPassword, vendor, passkeys, mfa, snapshot };
 }
 
 export type AuthAtoms = ReturnType<typeof createAuthAtoms>;

@@ -16,9 +16,12 @@ import {
 } from '../constants';
 import { toGatehouseError } from '../errors';
 import { getAfterAuthTarget, getValidRedirectUrl } from '../redirect';
-import { createAuthAtoms, initialActivate, initialLogin, initialProfile, initialSignUp } from './state';
+import { createAuthAtoms, initialActivate, initialLogin, initialPasskeys, initialProfile, initialSignUp } from './state';
 import { createTrackedTimers, systemTimers, type Timers } from './timers';
 import type { FlowContext } from './flow-context';
+import { createRecoveryFlow } from './flows/recovery';
+import { createPasskeysFlow } from './flows/passkeys';
+import { createMfaFlow } from './flows/mfa';
 
 /** The part of Web Storage the store uses. */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -163,6 +166,11 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
 
   async function completeLogin(response: LoginResponse): Promise<void> {
     await establishSession(response);
+    // Seed 4.2: with every other post-login step done, the passkey prompt comes before navigating.
+    if (await passkeysFlow.shouldPromptPasskeys()) {
+      patch(atoms.login, { step: 'promptPasskeys', loading: false, error: null });
+      return;
+    }
     patch(atoms.login, { step: 'success', loading: false, error: null });
     go(afterAuthTarget());
   }
@@ -184,6 +192,10 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
   };
 
   // ---- flows ---------------------------------------------------------------------------------
+
+  // Created before the store object because completeLogin (above) asks it about the prompt.
+  const passkeysFlow = createPasskeysFlow(flowContext);
+  const mfaFlow = createMfaFlow(flowContext);
 
   const store: GatehouseStore = {
     subscribe(listener) {
@@ -249,7 +261,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
         const response = await api.login({ email, password });
         if (response.mfaRequired) {
           // Seed 4.2: the session is not set until MFA is verified.
-          patch(atoms.login, { step: 'loginWithTwoFactor', loading: false, error: null, ...(response.mfaToken ? { mfaToken: response.mfaToken } : {}) });
+          mfaFlow.beginMfa(response, email);
           return;
         }
         await completeLogin(response);
@@ -346,6 +358,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
       clearSession();
       set(atoms.login, initialLogin);
       set(atoms.profile, initialProfile);
+      set(atoms.passkeys, initialPasskeys);
       go(routes.loginUrl);
     },
 
@@ -385,6 +398,9 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     },
 
     // Flow modules (shared/src/auth/flows/*) add their methods here: ...createXFlow(flowContext).
+    ...createRecoveryFlow(flowContext),
+    ...passkeysFlow,
+    ...mfaFlow,
   };
   void flowContext;
   return store;

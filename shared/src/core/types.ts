@@ -4,6 +4,8 @@
  * No React in this folder: bundles wrap the store with `useSyncExternalStore`.
  */
 import type { LoginResponse, MeResponse, SignUpRequest, SignUpResponse, UpdateMeRequest, ActivateRequest, PasswordConfig, VendorPublicConfig, MeTenantsV3Response } from '../wire';
+import type { MfaDevices, MfaStrategyState } from '../wire/mfa';
+import type { PasskeyAuthenticationCredential, PasskeyAuthenticationOptions, PasskeyDevice, PasskeyRegistrationCredential, PasskeyRegistrationOptions } from '../wire/webauthn';
 
 /** Error object of seed 000 section 3, produced by the API client for every failed call. */
 export interface GatehouseError {
@@ -50,6 +52,19 @@ export type LoginStep =
 
 export type SignUpStage = 'SignUp' | 'SignUpSuccess' | 'VerifyPhone';
 export type ActivateStep = 'activating' | 'activatingForm' | 'success' | 'resend' | 'failed';
+/** Forgot/reset password steps (seed 000 section 4.6). */
+export type ForgotPasswordStep = 'forgotPassword' | 'resetPasswordViaSms' | 'passwordRecoverySelector' | 'resetPasswordPage' | 'forgotPasswordEmailSuccess' | 'resetPasswordSuccess';
+
+/** Forgot-password state: the typed identifier, the SMS session, and the reset token an SMS code gave. */
+export interface ForgotPasswordState {
+  step: ForgotPasswordStep;
+  identifier: string;
+  loading: boolean;
+  error: string | null;
+  sessionId?: string;
+  userId?: string;
+  token?: string;
+}
 
 /** The signed-in user: `me` plus the token the API client uses. */
 export interface AuthUser extends MeResponse {
@@ -65,8 +80,11 @@ export interface AuthSnapshot {
   login: { step: LoginStep; email: string; loading: boolean; error: string | null; mfaToken?: string; tenants?: unknown[] };
   signUp: { stage: SignUpStage; loading: boolean; error: string | null; email?: string };
   activate: { step: ActivateStep; loading: boolean; error: string | null; resendSent: boolean };
+  forgotPassword: ForgotPasswordState;
   profile: { saving: boolean; error: string | null; saved: boolean };
   vendor: VendorPublicConfig | null;
+  passkeys: PasskeysState;
+  mfa: MfaState;
 }
 
 /** Framework-agnostic auth store: subscribe/snapshot plus the flows. Bundles never own auth logic. */
@@ -90,12 +108,106 @@ export interface GatehouseStore {
   startActivation(input: { userId: string; token: string }): Promise<void>;
   activate(input: ActivateRequest): Promise<void>;
   resendActivation(email: string): Promise<void>;
+  /** Forgot password: reads the recovery strategies; one active channel sends at once, two show passwordRecoverySelector. */
+  startPasswordRecovery(identifier: string): Promise<void>;
+  /** v1 forgot password: emails a reset link to `email` (forgotPasswordEmailSuccess). */
+  forgotPassword(email: string): Promise<void>;
+  /** v2: emails a reset link to the account of the identifier (default: the one in state). */
+  sendRecoveryEmail(identifier?: string): Promise<void>;
+  /** v2: texts a code to the account's phone and moves to resetPasswordViaSms. */
+  sendRecoverySms(identifier?: string): Promise<void>;
+  /** Exchanges the SMS code for a reset token and moves to resetPasswordPage. */
+  verifyPasswordViaSms(code: string): Promise<void>;
+  /** Sets the new password with a reset link's (or SMS code's) userId and token: resetPasswordSuccess. */
+  resetPassword(input: { userId: string; token: string; password: string }): Promise<void>;
+  /** Back to the forgotPassword step, keeping the identifier. */
+  resetForgotPassword(): void;
+  /** The signed-in user's password change; rejects with a GatehouseError (e.g. wrong current password). */
+  changePassword(input: { password: string; newPassword: string }): Promise<void>;
   logout(): Promise<void>;
   updateProfile(input: UpdateMeRequest & { profileImage?: string }): Promise<void>;
   switchTenant(tenantId: string): Promise<void>;
   /** Loads the vendor's public config into `snapshot.vendor` once (sign-up allowed, password policy). Never throws. */
   loadVendor(): Promise<void>;
+  /** Passkey sign-in (prelogin, the browser ceremony, postlogin); `email` limits it to that user's passkeys. */
+  loginWithPasskey(ceremony: PasskeyLoginCeremony, email?: string): Promise<void>;
+  /** Adds a passkey for the signed-in user; true when it was stored. */
+  registerPasskey(ceremony: PasskeyRegistrationCeremony): Promise<boolean>;
+  /** Loads the signed-in user's passkeys into `snapshot.passkeys.devices`. */
+  loadPasskeys(): Promise<void>;
+  removePasskey(id: string): Promise<void>;
+  /** Whether the passkey prompt should follow this sign-in (seed 000 section 4.2; all five conditions). */
+  shouldPromptPasskeys(): Promise<boolean>;
+  /** Leaves the promptPasskeys step ("Not now", "Don't show again", or Continue after adding one). */
+  dismissPasskeyPrompt(options?: { dontShowAgain?: boolean }): void;
+  /** MFA at sign-in or step-up: checks an authenticator-app code against the pending mfaToken. */
+  verifyMfa(input: { code: string; rememberDevice?: boolean }): Promise<void>;
+  /** recoverTwoFactor: finishes the sign-in with a one-time recovery code. */
+  recoverMfa(recoveryCode: string): Promise<void>;
+  /** EmailCode pre-verify: emails a code and moves to emailVerifyCode. */
+  sendMfaEmailCode(): Promise<void>;
+  verifyMfaEmailCode(input: { code: string; rememberDevice?: boolean }): Promise<void>;
+  /** Switches between the MFA steps the user may choose (verify, emailVerifyCode). */
+  setMfaStep(step: MfaStep): void;
+  /** Between loginWithTwoFactor and recoverTwoFactor. */
+  setLoginMfaStep(step: 'loginWithTwoFactor' | 'recoverTwoFactor'): void;
+  /** Authenticator enrolment (forceTwoFactor with the mfaToken, else for the signed-in user): QR, URI, secret. */
+  startAuthenticatorEnrollment(): Promise<void>;
+  /** Confirms the enrolment with the app's first code; moves to the recoveryCode step (seed 4.8). */
+  verifyAuthenticatorEnrollment(code: string): Promise<void>;
+  /** "I have saved them": leaves the recoveryCode step (navigates, or continues the step-up). */
+  confirmRecoveryCodesSaved(): void;
+  /** Step-up (seed 4.9): done at once when already stepped up within maxAge, else asks for a second factor. */
+  startStepUp(input: { maxAge?: number }): Promise<void>;
+  /** Loads the signed-in user's MFA devices into `snapshot.mfa.mfaDevices`. */
+  loadMfaDevices(): Promise<void>;
+  /** Removes every factor of the signed-in user (needs a current code or a recovery code). */
+  disableMfa(code: string): Promise<void>;
 }
+
+/** MFA steps (seed 000 section 2.2). */
+export type MfaStep = 'verify' | 'recoveryCode' | 'authenticatorApp' | 'smsSetPhoneNumber' | 'smsVerifyCode' | 'emailVerifyCode' | 'noMFAEnrolledStepUp';
+
+/** The MFA slice of the snapshot (seed 000 section 3 "MFA state"). */
+export interface MfaState {
+  step: MfaStep;
+  /** login: a sign-in waiting for its second factor; stepUp: the step-up route; manage: the signed-in user's own enrolment. */
+  context: 'login' | 'stepUp' | 'manage';
+  loading: boolean;
+  error: string | null;
+  mfaToken: string | null;
+  mfaDevices: MfaDevices | null;
+  mfaStrategies: MfaStrategyState[];
+  /** Enrolment: QR code image (data URL), otpauth:// URI and base32 secret for manual entry. */
+  qrCode: string | null;
+  uri: string | null;
+  secret: string | null;
+  /** Shown once after enrolment. */
+  recoveryCodes: string[];
+  otcToken: string | null;
+  allowRememberDevice: boolean;
+  rememberDeviceDays: number;
+  /** The step-up's maxAge in seconds, if the route gave one. */
+  maxAge: number | null;
+  /** Step-up finished (verified now, or already within maxAge). */
+  steppedUp: boolean;
+}
+
+/** The passkeys slice of the snapshot. `devices` is null until loaded. */
+export interface PasskeysState {
+  devices: PasskeyDevice[] | null;
+  loading: boolean;
+  error: string | null;
+  /** A passkey was just added in this session (the prompt shows its success). */
+  registered: boolean;
+}
+
+/**
+ * The browser half of a WebAuthn ceremony, given by the bundle (which loads @simplewebauthn/browser
+ * lazily), so the core stays free of it: options in, the credential's JSON out.
+ */
+export type PasskeyLoginCeremony = (options: PasskeyAuthenticationOptions) => Promise<PasskeyAuthenticationCredential>;
+export type PasskeyRegistrationCeremony = (options: PasskeyRegistrationOptions) => Promise<PasskeyRegistrationCredential>;
 
 /** Typed calls of the identity API used by the flows (shared/src/api). */
 export interface GatehouseApi {

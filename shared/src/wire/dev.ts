@@ -7,6 +7,8 @@ export interface DevMailboxEntry {
   html: string | null;
   /** ISO 8601 */
   createdAt: string;
+  /** How it was sent: an email, or an SMS (then `to` is a phone number and `text` the message). */
+  channel: 'email' | 'sms';
 }
 
 /** Dev-mode paths (404 in production). */

@@ -24,6 +24,20 @@ export const ErrorCodes = {
   invalidImage: 'ER-01017',
   userDisabled: 'ER-01018',
   rateLimited: 'ER-01019',
+  // Passkeys (WebAuthn): numbered apart so parallel additions above never collide.
+  passkeyVerificationFailed: 'ER-01201',
+  passkeyChallengeInvalid: 'ER-01202',
+  passkeyNotFound: 'ER-01203',
+  // MFA and step-up (a range of their own, so parallel additions never collide)
+  invalidMfaCode: 'ER-01301',
+  invalidMfaToken: 'ER-01302',
+  noMfaEnrolled: 'ER-01303',
+  mfaAlreadyEnrolled: 'ER-01304',
+  invalidRecoveryCode: 'ER-01305',
+  // Password recovery and change (a range of their own, so parallel additions never collide)
+  invalidResetToken: 'ER-01401',
+  invalidResetCode: 'ER-01402',
+  invalidCurrentPassword: 'ER-01403',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -39,5 +39,7 @@ export const VendorPublicConfig = z.object({
     minPhraseLength: z.number().int(),
     minOptionalTestsToPass: z.number().int(),
   }),
+  /** Login policy's secondary strategies, e.g. `{ strategy: 'Passkeys', isActive: true }` (seed 000 section 4.2). */
+  secondaryLoginStrategies: z.array(z.object({ strategy: z.string(), isActive: z.boolean() })).optional(),
 });
 export type VendorPublicConfig = z.infer<typeof VendorPublicConfig>;

@@ -1,6 +1,10 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './001_initial';
 import { signupBindingMigration } from './002_signup_binding';
+import { rateLimitsMigration } from './003_rate_limits';
+import { mfaMigration } from './004_mfa';
+import { smsOutboxMigration } from './005_sms_outbox';
+import { webauthnMigration } from './006_webauthn';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -11,6 +15,10 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
       return {
         '001_initial': initialMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
         '002_signup_binding': signupBindingMigration,
+        '003_rate_limits': rateLimitsMigration,
+        '004_mfa': mfaMigration,
+        '005_sms_outbox': smsOutboxMigration,
+        '006_webauthn': webauthnMigration,
       };
     },
   };

@@ -41,3 +41,11 @@ export async function markRefreshTokenUsed(db: Db, tokenHash: string, now: numbe
   const res = await db.updateTable('refresh_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/** Revokes every live session of a user, except `keepSessionId` (the caller's own, on a password change). */
+export async function revokeUserSessions(db: Db, userId: string, now: number, keepSessionId?: string): Promise<number> {
+  let query = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (keepSessionId) query = query.where('id', '!=', keepSessionId);
+  const res = await query.executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}

@@ -3,7 +3,8 @@ import { ApiPaths, LoginRequest, LoginResponse, RefreshRequest } from '@gatehous
 import type { Context } from 'hono';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, validationHook, zodMessages } from '../../http/errors';
+import { readMfaRememberCookie } from '../../http/mfa-cookie';
+import { ErrorBodySchema, rateLimitedResponse, validationHook, zodMessages } from '../../http/errors';
 import { clientIp, requireAllowedOrigin } from '../../http/middleware';
 import { Errors, isAppError } from '../../errors';
 import type { RouteDeps } from '../deps';
@@ -29,11 +30,13 @@ export function sessionRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
         200: json(LoginResponse, 'Signed in; the refresh token is set as an httpOnly cookie'),
         400: err('Invalid body or user not verified'),
         401: err('Invalid email or password'),
+        429: rateLimitedResponse,
       },
     }),
     async (c) => {
-      const issued = await auth.login(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
-      setRefreshCookie(c, config, issued.refreshToken);
+      const issued = await auth.login(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config), mfaRememberToken: readMfaRememberCookie(c, config) });
+      // MFA pending (mfaRequired): no session yet, so no refresh cookie until mfa/verify succeeds.
+      if (issued.refreshToken) setRefreshCookie(c, config, issued.refreshToken);
       return c.json(issued.response, 200);
     },
   );
@@ -48,12 +51,13 @@ export function sessionRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       responses: {
         200: json(LoginResponse, 'New access token; a new refresh cookie replaces the old one'),
         401: err('No, expired, revoked or reused refresh token'),
+        429: rateLimitedResponse,
       },
     }),
     async (c) => {
       const body = await optionalJson(c, RefreshRequest);
       try {
-        const issued = await auth.refresh(readRefreshCookie(c, config), body.tenantId);
+        const issued = await auth.refresh(readRefreshCookie(c, config), body.tenantId, { ip: clientIp(c, config) });
         setRefreshCookie(c, config, issued.refreshToken);
         return c.json(issued.response, 200);
       } catch (e) {

@@ -6,7 +6,15 @@ import type { AppEnv } from '../../http/env';
 import { escapeHtml } from '../../services/mail';
 
 
-const toEntry = (r: OutboxRow): MailboxEntry => ({ id: r.id, to: r.to_address, subject: r.subject, text: r.text_body, html: r.html_body, createdAt: new Date(r.created_at).toISOString() });
+const toEntry = (r: OutboxRow): MailboxEntry => ({
+  id: r.id,
+  to: r.to_address,
+  subject: r.subject,
+  text: r.text_body,
+  html: r.html_body,
+  createdAt: new Date(r.created_at).toISOString(),
+  channel: r.channel === 'sms' ? 'sms' : 'email',
+});
 
 function page(entries: MailboxEntry[]): string {
   const items = entries
@@ -16,7 +24,7 @@ function page(entries: MailboxEntry[]): string {
       const frame = m.html
         ? `<iframe title="${escapeHtml(m.subject)}" sandbox="allow-top-navigation-by-user-activation allow-popups" srcdoc="${escapeHtml(`<base target="_top">${m.html}`)}"></iframe>`
         : `<pre>${escapeHtml(m.text)}</pre>`;
-      return `<article data-id="${escapeHtml(m.id)}"><h2>${escapeHtml(m.subject)}</h2><p class="meta">To <b>${escapeHtml(m.to)}</b> at ${escapeHtml(m.createdAt)}</p>${links ? `<ul class="links">${links}</ul>` : ''}${frame}</article>`;
+      return `<article data-id="${escapeHtml(m.id)}"><h2>${escapeHtml(m.subject)}</h2><p class="meta">${m.channel === 'sms' ? 'SMS to' : 'To'} <b>${escapeHtml(m.to)}</b> at ${escapeHtml(m.createdAt)}</p>${links ? `<ul class="links">${links}</ul>` : ''}${frame}</article>`;
     })
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dev mailbox</title><style>

@@ -36,8 +36,12 @@ class Jar {
 }
 
 describeDialects('sign-up and activation', (h) => {
+  // All tests in this file sign up from one (unknown) client IP on one database, more than the
+  // default per-IP limit allows; rate-limit.test.ts covers the limit itself.
+  const start: typeof h.start = (env = {}, overrides) => h.start({ RATE_LIMIT_SIGNUP_PER_IP: '1000/3600', ...env }, overrides);
+
   it('explains password policy failures in a sentence', async () => {
-    const server = await h.start({ PASSWORD_MIN_OPTIONAL_TESTS: '3' });
+    const server = await start({ PASSWORD_MIN_OPTIONAL_TESTS: '3' });
     const short = await call(server, 'POST', ApiPaths.signUp, { body: { email: uniqueEmail(), password: 'abc' } });
     expect(short.status).toBe(400);
     expect(short.body).toEqual({ errors: ['Password must be at least 8 characters long'], errorCode: ErrorCodes.passwordPolicy });
@@ -52,14 +56,14 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('serves the password config, strategies and vendor config', async () => {
-    const server = await h.start();
+    const server = await start();
     expect((await call(server, 'GET', ApiPaths.passwordsConfig)).body).toEqual({ allowPassphrases: true, maxLength: 128, minLength: 8, minPhraseLength: 20, minOptionalTestsToPass: 0 });
     expect((await call(server, 'GET', ApiPaths.signUpStrategies)).body).toEqual({ email: { enabled: true, required: true }, phoneNumber: { enabled: false, required: false } });
     expect((await call(server, 'GET', ApiPaths.vendorPublic)).body).toMatchObject({ allowSignUps: true, loginStrategy: 'EmailAndPassword' });
   });
 
   it('refuses a verified email with 409; a repeat unverified sign-up gets a new bound link and kills the older one', async () => {
-    const server = await h.start();
+    const server = await start();
     const email = uniqueEmail();
     const jar = new Jar();
     const first = await jar.call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
@@ -83,7 +87,7 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('a repeat sign-up needs a password that meets the policy, like a first one', async () => {
-    const server = await h.start();
+    const server = await start();
     const email = uniqueEmail();
     await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
     expect((await call(server, 'POST', ApiPaths.signUp, { body: { email } })).body).toEqual({ errors: ['Password is required'], errorCode: ErrorCodes.passwordPolicy });
@@ -91,7 +95,7 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('sets the gatehouse-signup binding cookie: httpOnly, scoped to activation, lives as long as the link', async () => {
-    const server = await h.start({ ACTIVATION_TOKEN_TTL: '7200' });
+    const server = await start({ ACTIVATION_TOKEN_TTL: '7200' });
     const res = await call(server, 'POST', ApiPaths.signUp, { body: { email: uniqueEmail(), password: PASSWORD } });
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('gatehouse-signup='))!;
     expect(cookie).toBeTruthy();
@@ -103,7 +107,7 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('same browser: the link activates without a password form and signs in with the sign-up password and profile', async () => {
-    const server = await h.start();
+    const server = await start();
     const email = uniqueEmail('newcomer');
     const jar = new Jar();
     const signUp = await jar.call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD, name: 'Ada', companyName: 'Analytical Engines', phoneNumber: '+44 1', metadata: '{"a":1}' } });
@@ -129,7 +133,7 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('pre-sign-up account takeover: the attacker password set at an earlier sign-up of the victim email never activates', async () => {
-    const server = await h.start();
+    const server = await start();
     const email = uniqueEmail('victim');
     const attacker = new Jar();
     const victim = new Jar();
@@ -151,7 +155,7 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('pre-sign-up account takeover: the victim opening the attacker-triggered link must choose the password', async () => {
-    const server = await h.start();
+    const server = await start();
     const email = uniqueEmail('victim');
     const [local, domain] = email.split('@') as [string, string];
     const attacker = new Jar();
@@ -183,7 +187,7 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('a binding cookie from another sign-up does not match, and a resent link always asks for a password', async () => {
-    const server = await h.start();
+    const server = await start();
     const a = uniqueEmail('a');
     const b = uniqueEmail('b');
     const jarA = new Jar();
@@ -204,7 +208,7 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('resends activation only for unverified users and always answers 200', async () => {
-    const server = await h.start();
+    const server = await start();
     const email = uniqueEmail();
     await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } });
     const before = (await mailbox(server)).filter((m) => m.to === email).length;
@@ -216,7 +220,7 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('points email links at an allowed request origin, else at GATEHOUSE_APP_URL', async () => {
-    const server = await h.start({ GATEHOUSE_APP_URL: 'https://app.example.com' });
+    const server = await start({ GATEHOUSE_APP_URL: 'https://app.example.com' });
     const a = uniqueEmail();
     await call(server, 'POST', ApiPaths.signUp, { body: { email: a, password: PASSWORD }, headers: { origin: 'http://app.test:3000' } });
     expect((await activationLinkFor(server, a)).link.startsWith('http://app.test:3000/account/activate?')).toBe(true);
@@ -226,7 +230,7 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('refuses sign-up when ALLOW_SIGNUPS is false', async () => {
-    const server = await h.start({ ALLOW_SIGNUPS: 'false' });
+    const server = await start({ ALLOW_SIGNUPS: 'false' });
     const res = await call(server, 'POST', ApiPaths.signUp, { body: { email: uniqueEmail(), password: PASSWORD } });
     expect(res.status).toBe(403);
     expect(res.body.errorCode).toBe(ErrorCodes.signUpDisabled);
@@ -249,7 +253,7 @@ describeDialects('sign-up and activation', (h) => {
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const port = (smtp.server.address() as { port: number }).port;
     try {
-      const server = await h.start({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Gatehouse <no-reply@gatehouse.test>' });
+      const server = await start({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Gatehouse <no-reply@gatehouse.test>' });
       const email = uniqueEmail('smtp');
       expect((await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } })).status).toBe(200);
       expect(received).toHaveLength(1);

@@ -15,7 +15,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Config } from '../../config';
 import { sameSite, setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, validationHook } from '../../http/errors';
+import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, isAllowedOrigin, requireAllowedOrigin } from '../../http/middleware';
 import type { RouteDeps } from '../deps';
 
@@ -63,10 +63,10 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       path: ApiPaths.signUp,
       tags: ['sign-up'],
       request: body(SignUpRequest),
-      responses: { 200: json(SignUpResponse, 'Created; an activation link was emailed'), 400: err('Invalid body or password policy'), 403: err('Sign up disabled'), 409: err('User already exists') },
+      responses: { 200: json(SignUpResponse, 'Created; an activation link was emailed'), 400: err('Invalid body or password policy'), 403: err('Sign up disabled'), 409: err('User already exists'), 429: rateLimitedResponse },
     }),
     async (c) => {
-      const { response, binding } = await signUp.signUp(c.req.valid('json'), linkBase(c, config));
+      const { response, binding } = await signUp.signUp(c.req.valid('json'), linkBase(c, config), { ip: clientIp(c, config) });
       setSignUpCookie(c, config, binding);
       return c.json(response, 200);
     },
@@ -88,11 +88,11 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       path: ApiPaths.activateStrategy,
       tags: ['activation'],
       request: { query: z.object({ userId: z.string().min(1).max(64), token: z.string().min(1).max(512) }) },
-      responses: { 200: json(ActivateStrategyResponse, 'Whether activation must set a password'), 400: err('Invalid or expired link') },
+      responses: { 200: json(ActivateStrategyResponse, 'Whether activation must set a password'), 400: err('Invalid or expired link'), 429: rateLimitedResponse },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await signUp.activationStrategy(q.userId, q.token, readSignUpCookie(c)), 200);
+      return c.json(await signUp.activationStrategy(q.userId, q.token, { ip: clientIp(c, config) }, readSignUpCookie(c)), 200);
     },
   );
 
@@ -104,7 +104,7 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       summary: 'Activate the account (single-use link) and sign in',
       middleware: [requireAllowedOrigin(config)] as const,
       request: body(ActivateRequest),
-      responses: { 200: json(LoginResponse, 'Activated and signed in; refresh cookie set'), 400: err('Invalid or expired link, or password policy') },
+      responses: { 200: json(LoginResponse, 'Activated and signed in; refresh cookie set'), 400: err('Invalid or expired link, or password policy'), 429: rateLimitedResponse },
     }),
     async (c) => {
       const issued = await signUp.activate(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) }, readSignUpCookie(c));
@@ -121,10 +121,10 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       tags: ['activation'],
       summary: 'Resend the activation email (same answer whether or not the account exists)',
       request: body(ResendActivationRequest),
-      responses: { 200: json(z.object({}), 'Accepted') },
+      responses: { 200: json(z.object({}), 'Accepted (also when nothing was sent)'), 429: rateLimitedResponse },
     }),
     async (c) => {
-      await signUp.resendActivation(c.req.valid('json').email, linkBase(c, config));
+      await signUp.resendActivation(c.req.valid('json').email, linkBase(c, config), { ip: clientIp(c, config) });
       return c.json({}, 200);
     },
   );

@@ -1,0 +1,36 @@
+import { useState, type FormEvent } from 'react';
+import { useLoginBox } from '../../context';
+import { useAuth } from '../../use-auth';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { SubmitButton } from '../../components/SubmitButton';
+import { useFocusFirst } from '../../components/use-focus-first';
+import { OneTimeCodeField } from './OneTimeCodeField';
+
+/** MFA step `emailVerifyCode`: the code just emailed (pre-verify done). */
+export function MfaEmailCodeStep() {
+  const { store } = useLoginBox();
+  const { mfa } = useAuth(store);
+  const [code, setCode] = useState('');
+  const formRef = useFocusFirst<HTMLFormElement>('emailVerifyCode');
+  const to = mfa.mfaDevices?.emails[0]?.email;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void store.verifyMfaEmailCode({ code });
+  };
+
+  return (
+    <form ref={formRef} onSubmit={onSubmit} aria-busy={mfa.loading}>
+      <p role="status">We emailed a 6-digit code{to ? ` to ${to}` : ''}. It expires in 10 minutes.</p>
+      <OneTimeCodeField label="Email code" value={code} onChange={setCode} />
+      <ErrorAlert message={mfa.error} />
+      <SubmitButton busy={mfa.loading}>Verify</SubmitButton>
+      <button type="button" className="gh-text-button" onClick={() => void store.sendMfaEmailCode()} disabled={mfa.loading}>
+        Send a new code
+      </button>
+      <button type="button" className="gh-text-button" onClick={() => store.setMfaStep('verify')}>
+        Back
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../index';
+import type { MfaDevicesTable, MfaRecoveryCodesTable } from '../schema';
+
+export type MfaDeviceRow = Selectable<MfaDevicesTable>;
+export type RecoveryCodeRow = Selectable<MfaRecoveryCodesTable>;
+
+export async function insertMfaDevice(db: Db, row: Insertable<MfaDevicesTable>): Promise<void> {
+  await db.insertInto('mfa_devices').values(row).execute();
+}
+
+export function listMfaDevices(db: Db, userId: string, status?: 'active' | 'pending'): Promise<MfaDeviceRow[]> {
+  let q = db.selectFrom('mfa_devices').selectAll().where('user_id', '=', userId);
+  if (status) q = q.where('status', '=', status);
+  return q.orderBy('created_at').execute();
+}
+
+export function findMfaDevice(db: Db, userId: string, id: string): Promise<MfaDeviceRow | undefined> {
+  return db.selectFrom('mfa_devices').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Removes unfinished enrolments of a kind, so only the newest QR code can be confirmed. */
+export async function deletePendingDevices(db: Db, userId: string, type: string): Promise<void> {
+  await db.deleteFrom('mfa_devices').where('user_id', '=', userId).where('type', '=', type).where('status', '=', 'pending').execute();
+}
+
+export async function activateMfaDevice(db: Db, id: string, now: number, step: number | null): Promise<void> {
+  await db.updateTable('mfa_devices').set({ status: 'active', verified_at: now, last_used_step: step }).where('id', '=', id).execute();
+}
+
+/**
+ * Records the TOTP step of an accepted code. Only the first caller for a step wins, so the same
+ * code (or an older one) can never be accepted twice, even by two processes at once.
+ */
+export async function claimTotpStep(db: Db, id: string, step: number): Promise<boolean> {
+  const res = await db
+    .updateTable('mfa_devices')
+    .set({ last_used_step: step })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function deleteMfaDevice(db: Db, userId: string, id: string): Promise<void> {
+  await db.deleteFrom('mfa_devices').where('user_id', '=', userId).where('id', '=', id).execute();
+}
+
+export async function deleteAllMfaDevices(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('mfa_devices').where('user_id', '=', userId).execute();
+}
+
+/** Replaces the user's recovery codes (older ones stop working). */
+export async function replaceRecoveryCodes(db: Db, userId: string, rows: Insertable<MfaRecoveryCodesTable>[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
+    if (rows.length) await trx.insertInto('mfa_recovery_codes').values(rows).execute();
+  });
+}
+
+export function listUnusedRecoveryCodes(db: Db, userId: string): Promise<RecoveryCodeRow[]> {
+  return db.selectFrom('mfa_recovery_codes').selectAll().where('user_id', '=', userId).where('used_at', 'is', null).execute();
+}
+
+/** Single use: only the first caller flips used_at. */
+export async function useRecoveryCode(db: Db, id: string, now: number): Promise<boolean> {
+  const res = await db.updateTable('mfa_recovery_codes').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function deleteRecoveryCodes(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
+}

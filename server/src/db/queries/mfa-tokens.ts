@@ -1,0 +1,86 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../index';
+import type { MfaEmailCodesTable, MfaPoliciesTable, MfaTokensTable } from '../schema';
+
+export type MfaTokenRow = Selectable<MfaTokensTable>;
+export type MfaEmailCodeRow = Selectable<MfaEmailCodesTable>;
+export type MfaPolicyRow = Selectable<MfaPoliciesTable>;
+
+export async function insertMfaToken(db: Db, row: Insertable<MfaTokensTable>): Promise<void> {
+  await db.insertInto('mfa_tokens').values(row).execute();
+}
+
+export function findMfaToken(db: Db, tokenHash: string): Promise<MfaTokenRow | undefined> {
+  return db.selectFrom('mfa_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Single use: only the first caller flips used_at of a live token. */
+export async function consumeMfaToken(db: Db, tokenHash: string, now: number): Promise<boolean> {
+  const res = await db.updateTable('mfa_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Counts a wrong code; at `max` failures the token is spent, so guessing needs a new password sign-in. */
+export async function failMfaToken(db: Db, tokenHash: string, now: number, max: number): Promise<void> {
+  await db.updateTable('mfa_tokens').set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) })).where('token_hash', '=', tokenHash).execute();
+  await db.updateTable('mfa_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('failed_attempts', '>=', max).execute();
+}
+
+export async function deleteExpiredMfaTokens(db: Db, now: number): Promise<void> {
+  await db.deleteFrom('mfa_tokens').where('expires_at', '<', now).execute();
+  await db.deleteFrom('mfa_email_codes').where('expires_at', '<', now).execute();
+  await db.deleteFrom('mfa_remembered_devices').where('expires_at', '<', now).execute();
+}
+
+export async function insertEmailCode(db: Db, row: Insertable<MfaEmailCodesTable>): Promise<void> {
+  await db.insertInto('mfa_email_codes').values(row).execute();
+}
+
+export function findEmailCode(db: Db, id: string, userId: string, purpose: string): Promise<MfaEmailCodeRow | undefined> {
+  return db.selectFrom('mfa_email_codes').selectAll().where('id', '=', id).where('user_id', '=', userId).where('purpose', '=', purpose).executeTakeFirst();
+}
+
+export async function consumeEmailCode(db: Db, id: string, now: number): Promise<boolean> {
+  const res = await db.updateTable('mfa_email_codes').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function failEmailCode(db: Db, id: string, now: number, max: number): Promise<void> {
+  await db.updateTable('mfa_email_codes').set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) })).where('id', '=', id).execute();
+  await db.updateTable('mfa_email_codes').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).where('failed_attempts', '>=', max).execute();
+}
+
+/** The newest unused code of a user and purpose is the only live one. */
+export async function invalidateEmailCodes(db: Db, userId: string, purpose: string, now: number): Promise<void> {
+  await db.updateTable('mfa_email_codes').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+}
+
+export async function insertRememberedDevice(db: Db, row: { token_hash: string; user_id: string; created_at: number; expires_at: number }): Promise<void> {
+  await db.insertInto('mfa_remembered_devices').values(row).execute();
+}
+
+/** A remembered-device token counts only for the user it was issued to, and only until it expires. */
+export async function isRememberedDevice(db: Db, tokenHash: string, userId: string, now: number): Promise<boolean> {
+  const row = await db.selectFrom('mfa_remembered_devices').select('token_hash').where('token_hash', '=', tokenHash).where('user_id', '=', userId).where('expires_at', '>', now).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function forgetRememberedDevices(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('mfa_remembered_devices').where('user_id', '=', userId).execute();
+}
+
+export function findMfaPolicy(db: Db, tenantId: string): Promise<MfaPolicyRow | undefined> {
+  return db.selectFrom('mfa_policies').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+}
+
+/** Wrong codes of a user since `since`, over mfaTokens and emailed codes: the per-user brake on guessing. */
+export async function recentMfaFailures(db: Db, userId: string, since: number): Promise<number> {
+  const tokens = await db.selectFrom('mfa_tokens').select((eb) => eb.fn.sum<number>('failed_attempts').as('n')).where('user_id', '=', userId).where('created_at', '>=', since).executeTakeFirst();
+  const codes = await db.selectFrom('mfa_email_codes').select((eb) => eb.fn.sum<number>('failed_attempts').as('n')).where('user_id', '=', userId).where('created_at', '>=', since).executeTakeFirst();
+  return Number(tokens?.n ?? 0) + Number(codes?.n ?? 0);
+}
+
+/** Step-up: the session now carries the second factor (amr) and a fresh auth_time; its refreshes keep them. */
+export async function upgradeSessionAuth(db: Db, sessionId: string, amr: string[], authTime: number): Promise<void> {
+  await db.updateTable('sessions').set({ amr: JSON.stringify(amr), auth_time: authTime }).where('id', '=', sessionId).execute();
+}

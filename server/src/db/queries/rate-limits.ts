@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import type { Db } from '../index';
+
+/** A counter after a hit: how many hits its current window has seen, and when that window began. */
+export interface RateLimitHit {
+  count: number;
+  windowStart: number;
+}
+
+/**
+ * Counts one hit on `key`, atomically, in a single statement (same SQL on SQLite and PostgreSQL):
+ * a new key or an expired window starts over at 1, otherwise the count goes up by one. Concurrent
+ * callers, in this process or others on the same database, never lose a count.
+ */
+export async function hitRateLimit(db: Db, key: string, now: number, windowMs: number): Promise<RateLimitHit> {
+  const expiredBefore = now - windowMs;
+  // In DO UPDATE SET, `rate_limits.*` is the row as it was before this statement on both dialects.
+  const expired = sql<boolean>`${sql.ref('rate_limits.window_start')} <= ${expiredBefore}`;
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key, window_start: now, count: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        window_start: sql<number>`case when ${expired} then ${now} else ${sql.ref('rate_limits.window_start')} end`,
+        count: sql<number>`case when ${expired} then 1 else ${sql.ref('rate_limits.count')} + 1 end`,
+      }),
+    )
+    .returning(['count', 'window_start'])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), windowStart: Number(row.window_start) };
+}
+
+/** Forgets a counter (e.g. an account's failures after a successful sign-in). */
+export async function resetRateLimit(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+}
+
+/** Deletes the counters of one bucket (keys starting `<bucket>:`) whose window began before `before`. */
+export async function deleteExpiredRateLimits(db: Db, bucket: string, before: number): Promise<number> {
+  const res = await db.deleteFrom('rate_limits').where('key', 'like', `${bucket}:%`).where('window_start', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

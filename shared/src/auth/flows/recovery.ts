@@ -1,0 +1,153 @@
+/**
+ * Forgot and reset password, by email link or SMS code (seed 000 sections 4.6, 7.3, 8), and the
+ * signed-in password change. Steps: forgotPassword -> (passwordRecoverySelector) ->
+ * forgotPasswordEmailSuccess | resetPasswordViaSms -> resetPasswordPage -> resetPasswordSuccess.
+ */
+import type { ForgotPasswordState, GatehouseStore } from '../../core/types';
+import { ErrorMessages, isGatehouseError } from '../../errors';
+import { ApiPaths } from '../../wire/paths';
+import type {
+  ChangePasswordRequest,
+  PasswordRecoveryStrategiesResponse,
+  RecoveryIdentifierType,
+  RecoveryStrategyName,
+  ResetPasswordSmsResponse,
+  ResetPasswordSmsVerifyResponse,
+  ResetPasswordVerifyRequest,
+} from '../../wire/recovery';
+import type { FlowContext } from '../flow-context';
+import { initialForgotPassword } from '../state';
+
+/** The store methods this flow adds. */
+export type RecoveryFlow = Pick<
+  GatehouseStore,
+  'startPasswordRecovery' | 'forgotPassword' | 'sendRecoveryEmail' | 'sendRecoverySms' | 'verifyPasswordViaSms' | 'resetPassword' | 'resetForgotPassword' | 'changePassword'
+>;
+
+/**
+ * The server's sentence for a refusal the user can act on (a 4xx such as a weak password, an expired
+ * link or a rate limit); the seed's message of this step for anything else (network, 5xx, unknown).
+ */
+function messageOf(error: unknown, fallback: string): string {
+  if (isGatehouseError(error) && error.statusCode >= 400 && error.statusCode < 500 && error.message) return error.message;
+  return fallback;
+}
+
+/** What kind of identifier the user typed: an email has an @, a phone number only digits and + ( ) - spaces. */
+export function identifierTypeOf(identifier: string): RecoveryIdentifierType {
+  if (identifier.includes('@')) return 'email';
+  return /^\+?[\d\s()-]{6,}$/.test(identifier) ? 'phoneNumber' : 'username';
+}
+
+export function createRecoveryFlow(ctx: FlowContext): RecoveryFlow {
+  const { api, atoms, get, set, patch } = ctx;
+
+  const state = (): ForgotPasswordState => get(atoms.forgotPassword);
+  /** Starts a call: loading on, error cleared, identifier kept. */
+  const begin = (identifier?: string): string => {
+    const value = (identifier ?? state().identifier).trim();
+    patch(atoms.forgotPassword, { identifier: value, loading: true, error: null });
+    return value;
+  };
+  const fail = (message: string): void => patch(atoms.forgotPassword, { loading: false, error: message });
+
+  async function sendRecoveryEmail(identifier?: string): Promise<void> {
+    const value = begin(identifier);
+    try {
+      await api.request<unknown>('POST', ApiPaths.passwordsResetEmailV2, { body: { identifier: value, identifierType: identifierTypeOf(value) } });
+      set(atoms.forgotPassword, { ...initialForgotPassword, identifier: value, step: 'forgotPasswordEmailSuccess' });
+    } catch (error) {
+      fail(messageOf(error, ErrorMessages.recoveryEmail));
+    }
+  }
+
+  async function sendRecoverySms(identifier?: string): Promise<void> {
+    const value = begin(identifier);
+    try {
+      const { sessionId } = await api.request<ResetPasswordSmsResponse>('POST', ApiPaths.passwordsResetSmsV2, { body: { identifier: value, identifierType: identifierTypeOf(value) } });
+      set(atoms.forgotPassword, { ...initialForgotPassword, identifier: value, step: 'resetPasswordViaSms', sessionId });
+    } catch (error) {
+      fail(messageOf(error, ErrorMessages.recoverySms));
+    }
+  }
+
+  return {
+    async startPasswordRecovery(identifier) {
+      const value = identifier.trim();
+      if (!value) {
+        patch(atoms.forgotPassword, { error: 'Email is required' });
+        return;
+      }
+      begin(value);
+      let active: RecoveryStrategyName[];
+      try {
+        const { strategies } = await api.request<PasswordRecoveryStrategiesResponse>('GET', ApiPaths.passwordRecoveryStrategies);
+        active = strategies.filter((s) => s.isActive).map((s) => s.strategy);
+      } catch {
+        fail(ErrorMessages.recoveryStrategy);
+        return;
+      }
+      const email = active.includes('email');
+      const sms = active.includes('sms');
+      if (email && sms) set(atoms.forgotPassword, { ...initialForgotPassword, identifier: value, step: 'passwordRecoverySelector' });
+      else if (email) await sendRecoveryEmail(value);
+      else if (sms) await sendRecoverySms(value);
+      else fail(ErrorMessages.noRecoveryMethods);
+    },
+
+    async forgotPassword(email) {
+      const value = begin(email);
+      try {
+        await api.request<unknown>('POST', ApiPaths.passwordsReset, { body: { email: value } });
+        set(atoms.forgotPassword, { ...initialForgotPassword, identifier: value, step: 'forgotPasswordEmailSuccess' });
+      } catch (error) {
+        fail(messageOf(error, ErrorMessages.unknown));
+      }
+    },
+
+    sendRecoveryEmail,
+    sendRecoverySms,
+
+    async verifyPasswordViaSms(code) {
+      const { sessionId } = state();
+      if (!sessionId) {
+        fail(ErrorMessages.sessionIdMissing);
+        return;
+      }
+      begin();
+      let response: ResetPasswordSmsVerifyResponse;
+      try {
+        response = await api.request<ResetPasswordSmsVerifyResponse>('POST', ApiPaths.passwordsResetSmsVerifyV2, { body: { otcToken: code.trim(), sessionId } });
+      } catch (error) {
+        fail(messageOf(error, ErrorMessages.verifyPasswordSms));
+        return;
+      }
+      if (!response?.userId || !response?.token) {
+        fail(ErrorMessages.invalidSmsResponse);
+        return;
+      }
+      set(atoms.forgotPassword, { ...initialForgotPassword, identifier: state().identifier, step: 'resetPasswordPage', userId: response.userId, token: response.token });
+    },
+
+    async resetPassword(input) {
+      patch(atoms.forgotPassword, { loading: true, error: null });
+      try {
+        const body: ResetPasswordVerifyRequest = { userId: input.userId, token: input.token, password: input.password };
+        await api.request<unknown>('POST', ApiPaths.passwordsResetVerify, { body });
+        // The token is spent: it does not stay in memory.
+        set(atoms.forgotPassword, { ...initialForgotPassword, identifier: state().identifier, step: 'resetPasswordSuccess' });
+      } catch (error) {
+        fail(messageOf(error, ErrorMessages.unknown));
+      }
+    },
+
+    resetForgotPassword() {
+      set(atoms.forgotPassword, { ...initialForgotPassword, identifier: state().identifier });
+    },
+
+    async changePassword(input) {
+      const body: ChangePasswordRequest = { password: input.password, newPassword: input.newPassword };
+      await api.request<unknown>('POST', ApiPaths.passwordsChange, { body });
+    },
+  };
+}
