@@ -4,7 +4,7 @@
  * the stage-2 runtime (module federation host + single-spa + shared core) with SRI and a timeout.
  */
 import { ASSET_LOAD_TIMEOUT_MS, ASSET_VERSION, DEFAULT_APP_NAME } from '@gatehouse/shared/constants';
-import { ApiPaths } from '../../shared/src/wire/paths';
+import { BootPaths as ApiPaths } from '../../shared/src/wire/paths';
 import { withRefreshLock } from '../../shared/src/api/refresh-lock';
 import type { BootContext, CdnManifest, GatehouseOptions, RuntimeHandle } from './types';
 import { importWithIntegrity, withTimeout } from './assets';

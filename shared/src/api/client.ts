@@ -3,7 +3,7 @@
  * Every failure surfaces as a GatehouseError; callers never see ky's error classes.
  */
 import { withRefreshLock } from './refresh-lock';
-import ky, { isHTTPError, isNetworkError, type Options } from 'ky';
+import ky, { HTTPError, type Options } from 'ky';
 import type { GatehouseApi } from '../core/types';
 import type { ActivateRequest, LoginResponse, MeResponse, MeTenantsV3Response, MetadataResponse, PasswordConfig, SignUpRequest, SignUpResponse, UpdateMeRequest, VendorPublicConfig } from '../wire';
 import { ApiPaths } from '../wire/paths';
@@ -112,8 +112,9 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
         // Network failures are retried for every method (the request never reached the server
         // as far as we can tell); gateway errors only for idempotent methods; 4xx never.
         shouldRetry: ({ error }) => {
-          if (isHTTPError(error)) return IDEMPOTENT.has(method) && RETRY_STATUSES.includes(error.response.status);
-          return isNetworkError(error);
+          if (error instanceof HTTPError) return IDEMPOTENT.has(method) && RETRY_STATUSES.includes(error.response.status);
+          // fetch rejects with a TypeError when the request never got a response.
+          return error instanceof TypeError;
         },
       },
     };
@@ -130,13 +131,14 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
   }
 
   async function convertError(error: unknown, hadToken: boolean): Promise<unknown> {
-    if (isHTTPError(error)) {
+    if (error instanceof HTTPError) {
+      const data = await error.response.text().catch(() => undefined);
       if (error.response.status === 302) {
-        const target = typeof error.data === 'string' ? error.data.trim() : '';
+        const target = typeof data === 'string' ? data.trim() : '';
         if (target && isWebUrl(target)) navigate(target);
         return createGatehouseError('Redirecting', 302);
       }
-      const converted = errorFromResponse(error.response, error.data);
+      const converted = errorFromResponse(error.response, data);
       if (converted.statusCode === 401 && hadToken) options.onUnauthorized?.(converted);
       return converted;
     }
