@@ -45,6 +45,16 @@ describe('MFA with an authenticator app', () => {
     await context?.close();
   });
 
+  /** Signs out, signs in with the password again and submits `code` on the recovery-code form. */
+  async function signOutAndUseRecoveryCode(code: string) {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/account\/login/);
+    await signIn(page, email, PASSWORD);
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code', { exact: true }).fill(code);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
   it('enrols from the step-up route (noMFAEnrolledStepUp), shows the recovery codes once, then steps up', async () => {
     context = await env.browser.newContext();
     page = await context.newPage();
@@ -102,21 +112,11 @@ describe('MFA with an authenticator app', () => {
   }, 90_000);
 
   it('signs in with a recovery code, which then no longer works', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/account\/login/);
-    await signIn(page, email, PASSWORD);
-    await page.getByRole('button', { name: 'Use a recovery code' }).click();
-    await page.getByLabel('Recovery code', { exact: true }).fill(recoveryCodes[0]!);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signOutAndUseRecoveryCode(recoveryCodes[0]!);
     await page.waitForURL(`${env.server.url}/`, { timeout: 15_000 });
     await visible(page, page.getByTestId('signed-in-user'));
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/account\/login/);
-    await signIn(page, email, PASSWORD);
-    await page.getByRole('button', { name: 'Use a recovery code' }).click();
-    await page.getByLabel('Recovery code', { exact: true }).fill(recoveryCodes[0]!);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signOutAndUseRecoveryCode(recoveryCodes[0]!);
     await visible(page, page.getByRole('alert'));
     expect(await page.getByRole('alert').first().textContent()).toContain('Invalid recovery code');
     await page.getByLabel('Recovery code', { exact: true }).fill(recoveryCodes[1]!);

@@ -1,7 +1,7 @@
-import { act, fireEvent, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AFTER_AUTH_REDIRECT_KEY, createGatehouse, type GatehouseStore, type ThemeTokens } from '@gatehouse/shared';
-import { createParcel } from './mount';
+import { AFTER_AUTH_REDIRECT_KEY } from '@gatehouse/shared';
+import { autoCleanup, json, mountLoginBox as mountAt, sampleMe as me } from './test/harness';
 
 const P = {
   login: 'POST /identity/resources/auth/v1/user',
@@ -13,120 +13,16 @@ const P = {
   resend: 'POST /identity/resources/users/v1/activate/reset',
   vendor: 'GET /vendors/public',
 };
-type Handler = (req: { body: unknown; url: URL }) => Response | Promise<Response>;
-
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const vendor = { name: 'Acme', allowSignUps: true, loginStrategy: 'EmailAndPassword', signUpStrategies: { email: { enabled: true, required: true }, phoneNumber: { enabled: false, required: false } }, passwordConfig: { allowPassphrases: false, maxLength: 128, minLength: 8, minPhraseLength: 20, minOptionalTestsToPass: 0 } };
-const me = { id: 'u1', email: 'ada@example.com', name: 'Ada', tenantId: 't1', tenantIds: ['t1'], tenants: [], profilePictureUrl: null, roles: [], permissions: [] };
 const loginResponse = { accessToken: 'tok', expiresIn: 300, expires: '', mfaRequired: false };
 
-function stubFetch(routes: Record<string, Handler>) {
-  const calls: { key: string; body: unknown; url: URL }[] = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const url = new URL(request.url);
-    const text = await request.text();
-    const body = text ? JSON.parse(text) : undefined;
-    const key = `${request.method} ${url.pathname}`;
-    calls.push({ key, body, url });
-    const handler = routes[key] ?? (key === P.vendor ? () => json(vendor) : undefined);
-    return handler ? handler({ body, url }) : json({ errors: [`no route ${key}`] }, 404);
-  }) as typeof globalThis.fetch;
-  return { fetch, calls };
-}
-
-interface Mounted {
-  host: HTMLElement;
-  shadow: ShadowRoot;
-  domElement: HTMLElement;
-  view: ReturnType<typeof within>;
-  store: GatehouseStore;
-  navigate: ReturnType<typeof vi.fn>;
-  calls: ReturnType<typeof stubFetch>['calls'];
-  themeSetter: () => ((theme: ThemeTokens) => void) | undefined;
-  activeSubscriptions: () => number;
-  unmount: () => Promise<void>;
-}
-
-let mounted: Mounted[] = [];
-
-async function mountAt(path: string, routes: Record<string, Handler> = {}, { shadow = true } = {}): Promise<Mounted> {
-  window.history.replaceState({}, '', path);
-  const { fetch, calls } = stubFetch(routes);
-  const navigate = vi.fn((url: string) => {
-    window.history.pushState({}, '', url);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  });
-  const gatehouse = createGatehouse({ baseUrl: 'http://api.test', clientId: 'c', fetch, navigate, getLocationSearch: () => '', retry: { delayMs: 1 } });
-  let active = 0;
-  const originalSubscribe = gatehouse.store.subscribe;
-  gatehouse.store.subscribe = (listener) => {
-    const unsubscribe = originalSubscribe(listener);
-    active += 1;
-    let done = false;
-    return () => {
-      if (!done) active -= 1;
-      done = true;
-      unsubscribe();
-    };
-  };
-  const host = document.createElement('gatehouse-login-box');
-  document.body.appendChild(host);
-  const root = shadow ? host.attachShadow({ mode: 'open' }) : host;
-  const domElement = document.createElement('div');
-  root.appendChild(domElement);
-  let setter: ((theme: ThemeTokens) => void) | undefined;
-  const props = {
-    name: `login-box-${mounted.length}`,
-    domElement,
-    store: gatehouse.store,
-    api: gatehouse.api,
-    routes: gatehouse.routes,
-    options: { flags: {}, metadata: {} },
-    navigate,
-    setThemeSetter: (s: (theme: ThemeTokens) => void) => void (setter = s),
-  };
-  const parcel = createParcel();
-  await parcel.bootstrap(props as never);
-  // single-spa-react resolves mount from componentDidMount, so the promise must not be awaited
-  // inside act (act renders only when its callback returns).
-  let mounting: Promise<unknown> = Promise.resolve();
-  await act(async () => {
-    mounting = parcel.mount(props as never);
-  });
-  await mounting;
-  const result: Mounted = {
-    host,
-    shadow: root as ShadowRoot,
-    domElement,
-    view: within(domElement),
-    store: gatehouse.store,
-    navigate,
-    calls,
-    themeSetter: () => setter,
-    activeSubscriptions: () => active,
-    unmount: async () => {
-      let unmounting: Promise<unknown> = Promise.resolve();
-      await act(async () => {
-        unmounting = parcel.unmount(props as never);
-      });
-      await unmounting;
-      gatehouse.store.dispose();
-      host.remove();
-    },
-  };
-  mounted.push(result);
-  return result;
-}
+autoCleanup();
 
 beforeEach(() => {
   window.sessionStorage.clear();
 });
 
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  for (const m of mounted) if (m.host.isConnected) await m.unmount();
-  mounted = [];
 });
 
 const type = (input: HTMLElement, value: string) => fireEvent.change(input, { target: { value } });

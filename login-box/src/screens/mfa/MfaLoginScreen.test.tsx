@@ -1,7 +1,7 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createGatehouse, type GatehouseStore } from '@gatehouse/shared';
-import { LoginBoxApp, type LoginBoxProps } from '../../LoginBoxApp';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { GatehouseStore } from '@gatehouse/shared';
+import { autoCleanup, json, renderLoginBox, sampleMe, type Routes } from '../../test/harness';
 
 const P = {
   login: 'POST /identity/resources/auth/v1/user',
@@ -13,41 +13,13 @@ const P = {
   stepUp: 'POST /identity/resources/auth/v1/user/step-up/generate',
   vendor: 'GET /vendors/public',
 };
-type Handler = (body: any) => Response;
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const me = { id: 'u1', email: 'ada@example.com', name: 'Ada', tenantId: 't1', tenantIds: ['t1'], tenants: [], profilePictureUrl: null, roles: [], permissions: [] };
 const devices = { webauthn: [], phones: [], authenticators: [{ id: 'd1', createdAt: '' }], emails: [] };
 const mfaRequired = (enrolled: boolean) => json({ accessToken: '', expiresIn: 0, expires: '', mfaRequired: true, mfaToken: 'T'.repeat(43), mfaEnrolled: enrolled, mfaDevices: enrolled ? devices : { webauthn: [], phones: [], authenticators: [], emails: [] }, mfaStrategies: [], allowRememberDevice: true, rememberDeviceDays: 30 });
 const session = json.bind(null, { accessToken: 'x.eyJhY3IiOiJ1cm46Z2F0ZWhvdXNlOmFjcjptZmEifQ.y', expiresIn: 300, expires: '', mfaRequired: false });
 
-let stores: GatehouseStore[] = [];
-afterEach(() => {
-  cleanup();
-  stores.forEach((s) => s.dispose());
-  stores = [];
-});
+autoCleanup();
 
-function setup(path: string, routes: Record<string, Handler>) {
-  window.history.replaceState({}, '', path);
-  const calls: { key: string; body: any }[] = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const text = await request.text();
-    const body = text ? JSON.parse(text) : undefined;
-    const key = `${request.method} ${new URL(request.url).pathname}`;
-    calls.push({ key, body });
-    const handler = routes[key] ?? (key === P.me ? () => json(me) : key === P.vendor ? () => json({ allowSignUps: false }) : undefined);
-    return handler ? handler(body) : json({ errors: [`no route ${key}`] }, 404);
-  }) as typeof globalThis.fetch;
-  const navigate = vi.fn();
-  const gatehouse = createGatehouse({ baseUrl: 'http://api.test', clientId: 'c', fetch, navigate, getLocationSearch: () => '', retry: { delayMs: 1 }, storage: null });
-  stores.push(gatehouse.store);
-  const domElement = document.createElement('div');
-  document.body.appendChild(domElement);
-  const props: LoginBoxProps = { domElement, store: gatehouse.store, api: gatehouse.api, routes: gatehouse.routes, options: { flags: {}, metadata: {} }, navigate, setThemeSetter: () => undefined };
-  render(<LoginBoxApp {...props} />, { container: domElement });
-  return { store: gatehouse.store, calls, navigate };
-}
+const setup = (path: string, routes: Routes) => renderLoginBox(path, routes, { me: sampleMe, vendor: { allowSignUps: false }, gatehouse: { storage: null } });
 
 async function signInWithPassword(store: GatehouseStore) {
   await act(async () => {
@@ -116,7 +88,7 @@ describe('MFA step in the login box', () => {
 
   it('step-up route: noMFAEnrolledStepUp offers enrolment', async () => {
     const { store } = setup('/account/step-up?maxAge=300', { [P.stepUp]: () => json({ errors: ['MFA is not enrolled'], errorCode: 'ER-01303' }, 400) });
-    await act(async () => store.hydrate({ login: { accessToken: 'a.e30.b', expiresIn: 300, expires: '', mfaRequired: false }, me: me as never }));
+    await act(async () => store.hydrate({ login: { accessToken: 'a.e30.b', expiresIn: 300, expires: '', mfaRequired: false }, me: sampleMe as never }));
     expect(await screen.findByRole('button', { name: 'Set up authenticator app' })).toBeTruthy();
     expect(store.getSnapshot().mfa.step).toBe('noMFAEnrolledStepUp');
   });

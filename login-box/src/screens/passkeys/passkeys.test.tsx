@@ -1,7 +1,7 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createGatehouse, PASSKEYS_DONT_SHOW_AGAIN_KEY, type GatehouseStore } from '@gatehouse/shared';
-import { LoginBoxApp, type LoginBoxProps } from '../../LoginBoxApp';
+import { PASSKEYS_DONT_SHOW_AGAIN_KEY } from '@gatehouse/shared';
+import { autoCleanup, json, renderLoginBox, sampleMe, type Routes } from '../../test/harness';
 
 // The real ceremony needs a browser with WebAuthn (covered by e2e/passkeys.e2e.test.ts); here the
 // screens' wiring is under test, so the lazily loaded ceremony module is replaced.
@@ -21,9 +21,6 @@ const P = {
   registerOptions: 'POST /identity/resources/users/webauthn/v1/devices',
   registerVerify: 'POST /identity/resources/users/webauthn/v1/devices/verify',
 };
-type Handler = (body: any) => Response;
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const me = { id: 'u1', email: 'ada@example.com', name: 'Ada', tenantId: 't1', tenantIds: ['t1'], tenants: [], profilePictureUrl: null, roles: [], permissions: [] };
 const session = () => json({ accessToken: 'tok', expiresIn: 300, expires: '', mfaRequired: false });
 const vendor = { allowSignUps: false, secondaryLoginStrategies: [{ strategy: 'Passkeys', isActive: true }] };
 const device = { id: 'd1', name: null, deviceType: 'singleDevice', backedUp: false, transports: ['internal'], createdAt: '', lastUsedAt: null };
@@ -33,7 +30,6 @@ function memoryStorage() {
   return { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), removeItem: (k: string) => void map.delete(k), clear: () => map.clear(), map };
 }
 
-let stores: GatehouseStore[] = [];
 let local = memoryStorage();
 beforeEach(() => {
   local = memoryStorage();
@@ -42,35 +38,14 @@ beforeEach(() => {
   vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
 });
 afterEach(() => {
-  cleanup();
-  stores.forEach((s) => s.dispose());
-  stores = [];
   vi.unstubAllGlobals();
   ceremonies.passkeyLogin.mockClear();
   ceremonies.passkeyRegistration.mockClear();
 });
+// Registered last so it runs first: the login box is torn down before the globals are restored.
+autoCleanup();
 
-function setup(routes: Record<string, Handler>) {
-  window.history.replaceState({}, '', '/account/login');
-  const calls: { key: string; body: any }[] = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const text = await request.text();
-    const body = text ? JSON.parse(text) : undefined;
-    const key = `${request.method} ${new URL(request.url).pathname}`;
-    calls.push({ key, body });
-    const handler = routes[key] ?? (key === P.me ? () => json(me) : key === P.vendor ? () => json(vendor) : undefined);
-    return handler ? handler(body) : json({ errors: [`no route ${key}`] }, 404);
-  }) as typeof globalThis.fetch;
-  const navigate = vi.fn();
-  const gatehouse = createGatehouse({ baseUrl: 'http://api.test', clientId: 'c', fetch, navigate, getLocationSearch: () => '', retry: { delayMs: 1 }, storage: null, flags: { 'show-passkeys-new': 'on' } });
-  stores.push(gatehouse.store);
-  const domElement = document.createElement('div');
-  document.body.appendChild(domElement);
-  const props: LoginBoxProps = { domElement, store: gatehouse.store, api: gatehouse.api, routes: gatehouse.routes, options: { flags: {}, metadata: {} }, navigate, setThemeSetter: () => undefined };
-  render(<LoginBoxApp {...props} />, { container: domElement });
-  return { store: gatehouse.store, calls, navigate };
-}
+const setup = (routes: Routes) => renderLoginBox('/account/login', routes, { me: sampleMe, vendor, gatehouse: { storage: null, flags: { 'show-passkeys-new': 'on' } } });
 
 describe('passkeys in the login box', () => {
   it('"Sign in with a passkey" runs the ceremony on the prelogin options and signs in without a password', async () => {

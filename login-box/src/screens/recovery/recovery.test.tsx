@@ -1,7 +1,6 @@
-import { act, fireEvent, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createGatehouse, type ThemeTokens } from '@gatehouse/shared';
-import { createParcel } from '../../mount';
+import { fireEvent, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { autoCleanup, json, mountLoginBox as mountAt } from '../../test/harness';
 
 const P = {
   strategies: 'GET /identity/resources/users/v1/passwords/recovery/strategies',
@@ -10,56 +9,8 @@ const P = {
   verify: 'POST /identity/resources/users/v1/passwords/reset/verify',
   vendor: 'GET /vendors/public',
 };
-type Handler = (body: unknown) => Response;
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const vendor = { name: 'Acme', allowSignUps: true, loginStrategy: 'EmailAndPassword', signUpStrategies: { email: { enabled: true, required: true }, phoneNumber: { enabled: false, required: false } }, passwordConfig: { allowPassphrases: false, maxLength: 128, minLength: 8, minPhraseLength: 20, minOptionalTestsToPass: 0 } };
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-/** Mounts the real login box parcel at `path` into a shadow root, over a stubbed fetch. */
-async function mountAt(path: string, routes: Record<string, Handler>) {
-  window.history.replaceState({}, '', path);
-  const calls: { key: string; body: unknown }[] = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const text = await request.text();
-    const body = text ? JSON.parse(text) : undefined;
-    const key = `${request.method} ${new URL(request.url).pathname}`;
-    calls.push({ key, body });
-    const handler = routes[key] ?? (key === P.vendor ? () => json(vendor) : undefined);
-    return handler ? handler(body) : json({ errors: [`no route ${key}`] }, 404);
-  }) as typeof globalThis.fetch;
-  const navigate = vi.fn((url: string) => {
-    window.history.pushState({}, '', url);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  });
-  const gatehouse = createGatehouse({ baseUrl: 'http://api.test', clientId: 'c', fetch, navigate, getLocationSearch: () => '', retry: { delayMs: 1 } });
-  const host = document.createElement('gatehouse-login-box');
-  document.body.appendChild(host);
-  const domElement = document.createElement('div');
-  host.attachShadow({ mode: 'open' }).appendChild(domElement);
-  const props = { name: 'recovery', domElement, store: gatehouse.store, api: gatehouse.api, routes: gatehouse.routes, options: { flags: {}, metadata: {} }, navigate, setThemeSetter: (_: (t: ThemeTokens) => void) => undefined };
-  const parcel = createParcel();
-  await parcel.bootstrap(props as never);
-  let mounting: Promise<unknown> = Promise.resolve();
-  await act(async () => {
-    mounting = parcel.mount(props as never);
-  });
-  await mounting;
-  cleanups.push(async () => {
-    let unmounting: Promise<unknown> = Promise.resolve();
-    await act(async () => {
-      unmounting = parcel.unmount(props as never);
-    });
-    await unmounting;
-    gatehouse.store.dispose();
-    host.remove();
-  });
-  return { view: within(domElement), shadow: host.shadowRoot!, calls, navigate, store: gatehouse.store };
-}
+autoCleanup();
 
 const type = (input: HTMLElement, value: string) => fireEvent.change(input, { target: { value } });
 
