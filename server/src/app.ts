@@ -71,7 +71,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const limiter = createRateLimiter({ db, clock, config });
   // The MFA gate runs inside login; it is created below because it starts sessions through auth.
   const auth = createAuthService({ db, keys, clock, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
-  const mfa = createMfaService({ db, clock, auth, mail, config });
+  const mfa = createMfaService({ db, clock, auth, mail, limiter, config });
   const users = createUserService({ db, clock, config });
   const signUp = createSignUpService({ db, mail, clock, auth, limiter, config });
   const publicInfo = createPublicService({ db, clock, signUp, config });

@@ -92,6 +92,11 @@ export const RATE_LIMIT_BUCKETS = {
   },
   passwordResetVerifyPerIp: { env: 'RATE_LIMIT_PASSWORD_RESET_VERIFY_PER_IP', default: '60/600', counts: 'Reset-link and SMS-code checks per client IP' },
   passwordChangeFailuresPerUser: { env: 'RATE_LIMIT_PASSWORD_CHANGE_FAILURES_PER_USER', default: '5/900', counts: 'Password changes with a wrong current password per user' },
+  mfaAttemptsPerUser: {
+    env: 'RATE_LIMIT_MFA_ATTEMPTS_PER_USER',
+    default: '10/900',
+    counts: 'Second-factor code checks per user (authenticator, emailed and recovery codes at sign-in or step-up, and codes given to disable MFA), over all of its mfaTokens; counted before the comparison so parallel guesses cannot slip past it, cleared by a right code; over it every attempt gets 429 until the window ends',
+  },
 } as const satisfies Record<string, { env: string; default: string; counts: string }>;
 
 export type RateLimitBucket = keyof typeof RATE_LIMIT_BUCKETS;

@@ -12,11 +12,11 @@ import { escapeHtml, type MailMessage } from './mail';
 export const RECOVERY_CODE_COUNT = 10;
 /** An mfaToken lives this long (seed: short-lived); the login or step-up must be finished in it. */
 export const MFA_TOKEN_TTL_MS = 5 * 60_000;
-/** Wrong codes per mfaToken (or emailed code) before it is spent. */
+/**
+ * Code checks per mfaToken (or emailed code), reserved before each comparison; then it is spent.
+ * The per-user brake across tokens is the rate-limit bucket mfaAttemptsPerUser.
+ */
 export const MFA_MAX_ATTEMPTS = 5;
-/** Wrong codes per user across tokens in the window below before further tries get 429. */
-export const MFA_MAX_USER_FAILURES = 10;
-export const MFA_FAILURE_WINDOW_MS = 15 * 60_000;
 /** An emailed code lives this long. */
 export const EMAIL_CODE_TTL_MS = 10 * 60_000;
 

@@ -17,8 +17,9 @@ import {
   listMfaDevices, listUnusedRecoveryCodes, replaceRecoveryCodes, useRecoveryCode, type MfaDeviceRow,
 } from '../db/queries/mfa-devices';
 import {
-  consumeEmailCode, consumeMfaToken, failEmailCode, failMfaToken, findEmailCode, findMfaPolicy, findMfaToken, forgetRememberedDevices, insertEmailCode,
-  insertMfaToken, insertRememberedDevice, invalidateEmailCodes, isRememberedDevice, recentMfaFailures, upgradeSessionAuth, type MfaTokenRow,
+  consumeEmailCode, consumeMfaToken, findEmailCode, findMfaPolicy, findMfaToken, forgetRememberedDevices, insertEmailCode, insertMfaToken,
+  insertRememberedDevice, invalidateEmailCodes, isRememberedDevice, reserveEmailCodeAttempt, reserveMfaTokenAttempt, spendExhaustedEmailCode,
+  spendExhaustedMfaToken, upgradeSessionAuth, type MfaTokenRow,
 } from '../db/queries/mfa-tokens';
 import { findSession } from '../db/queries/sessions';
 import { listUserTenants } from '../db/queries/tenants';
@@ -27,9 +28,11 @@ import { AppError, Errors } from '../errors';
 import { AMR_PASSWORD, type AuthContext, type AuthService, type ClientInfo, type IssuedSession } from './auth';
 import type { Mailer } from './mail';
 import {
-  devicesView, EMAIL_CODE_TTL_MS, findMatchingHash, hashRecoveryCode, MFA_FAILURE_WINDOW_MS, MFA_MAX_ATTEMPTS, MFA_MAX_USER_FAILURES, MFA_TOKEN_TTL_MS,
-  mfaCodeEmail, newEmailCode, newRecoveryCode, RECOVERY_CODE_COUNT, strategiesView,
+  devicesView, EMAIL_CODE_TTL_MS, findMatchingHash, hashRecoveryCode, MFA_MAX_ATTEMPTS, MFA_TOKEN_TTL_MS, mfaCodeEmail, newEmailCode, newRecoveryCode,
+  RECOVERY_CODE_COUNT, strategiesView,
 } from './mfa-factors';
+import type { RateLimiter } from './rate-limit';
+import { requireFreshAuthForNewFactor, requireRecentAuth } from './recent-auth';
 import { matchTotp, newTotpSecret, qrCodeDataUrl, totpUri } from './totp';
 
 /** What finishing a second factor yields; the HTTP layer sets the cookies it names. */
@@ -55,11 +58,13 @@ export interface MfaService {
   stepUpGenerate(ctx: AuthContext): Promise<StepUpGenerateResponse>;
   status(ctx: AuthContext): Promise<MfaStatusResponse>;
   devices(ctx: AuthContext): Promise<MfaDevices>;
+  /** Enrolment needs a recent sign-in, or a recent step-up when the user already has a factor. */
   enrollAuthenticator(ctx: AuthContext): Promise<AuthenticatorEnrollResponse>;
+  /** Recovery codes come only with the first factor (empty when the user already had one). */
   verifyAuthenticatorEnrollment(ctx: AuthContext, code: string): Promise<{ recoveryCodes: string[] }>;
   enrollEmail(ctx: AuthContext): Promise<{ otcToken: string }>;
   verifyEmailEnrollment(ctx: AuthContext, otcToken: string, code: string): Promise<{ recoveryCodes: string[] }>;
-  /** Removes one device (or every factor when deviceId is null); needs an authenticator code or a recovery code. */
+  /** Removes one device (or every factor when deviceId is null); needs a recent sign-in and an authenticator or recovery code. */
   disable(ctx: AuthContext, deviceId: string | null, code: string): Promise<void>;
 }
 
@@ -67,8 +72,18 @@ const invalidToken = () => new AppError(ErrorCodes.invalidMfaToken, 401, 'The ve
 const invalidCode = () => new AppError(ErrorCodes.invalidMfaCode, 400, 'Invalid code, please try again');
 const notEnrolled = () => new AppError(ErrorCodes.noMfaEnrolled, 400, 'MFA is not enrolled');
 
-export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService; mail: Mailer; config: Pick<Config, 'mfa' | 'keyEncryptionKey'> }): MfaService {
-  const { db, clock, auth, mail, config } = deps;
+/** The per-user brake on second-factor guessing, across all of the user's mfaTokens. */
+const USER_ATTEMPTS = 'mfaAttemptsPerUser';
+
+export function createMfaService(deps: {
+  db: Db;
+  clock: Clock;
+  auth: AuthService;
+  mail: Mailer;
+  limiter: RateLimiter;
+  config: Pick<Config, 'mfa' | 'keyEncryptionKey'>;
+}): MfaService {
+  const { db, clock, auth, mail, limiter, config } = deps;
 
   const sealSecret = (secret: string) => (config.keyEncryptionKey ? encrypt(secret, config.keyEncryptionKey) : secret);
   const openSecret = (stored: string) => decrypt(stored, config.keyEncryptionKey);
@@ -87,20 +102,33 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
     return token;
   }
 
-  /** A live (unused, unexpired) token of one of the purposes, and a user not over the guessing brake. */
+  /** A live (unused, unexpired) token of one of the purposes. */
   async function liveToken(mfaToken: string, purposes: string[]): Promise<MfaTokenRow> {
     const row = await findMfaToken(db, sha256(mfaToken));
     const now = clock.now();
     if (!row || row.used_at !== null || row.expires_at <= now || !purposes.includes(row.purpose)) throw invalidToken();
-    if ((await recentMfaFailures(db, row.user_id, now - MFA_FAILURE_WINDOW_MS)) >= MFA_MAX_USER_FAILURES) {
-      throw new AppError(ErrorCodes.rateLimited, 429, 'Too many attempts, please try again later');
-    }
     return row;
   }
 
-  async function wrongCode(row: MfaTokenRow): Promise<never> {
-    await failMfaToken(db, row.token_hash, clock.now(), MFA_MAX_ATTEMPTS);
-    throw invalidCode();
+  /**
+   * Reserve-first, before any code is compared: one hit on the user's limiter (429 over it) and one
+   * atomic attempt on the token (spent or exhausted: 401). Parallel requests cannot all pass a check
+   * that is only written after a wrong guess.
+   */
+  async function beginAttempt(row: MfaTokenRow): Promise<void> {
+    await limiter.consume(USER_ATTEMPTS, row.user_id);
+    if (!(await reserveMfaTokenAttempt(db, row.token_hash, clock.now(), MFA_MAX_ATTEMPTS))) throw invalidToken();
+  }
+
+  /** The attempt was already counted; a token out of attempts is spent now. */
+  async function wrongCode(row: MfaTokenRow, error: AppError = invalidCode()): Promise<never> {
+    await spendExhaustedMfaToken(db, row.token_hash, clock.now(), MFA_MAX_ATTEMPTS);
+    throw error;
+  }
+
+  /** True when the user has an active second factor (authenticator or email). */
+  async function hasActiveFactor(userId: string): Promise<boolean> {
+    return (await listMfaDevices(db, userId, 'active')).length > 0;
   }
 
   /** The accepted step of a code for one of the user's authenticators (replay refused), or null. */
@@ -125,6 +153,8 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
   async function complete(row: MfaTokenRow, methods: string[], client: ClientInfo, remember = false): Promise<MfaCompletion> {
     const now = clock.now();
     if (!(await consumeMfaToken(db, row.token_hash, now))) throw invalidToken();
+    // A right code: the user's guessing count starts over.
+    await limiter.reset(USER_ATTEMPTS, row.user_id);
     const user = await findUserById(db, row.user_id);
     if (!user || user.disabled === 1) throw invalidToken();
     if (row.purpose === 'step-up') {
@@ -175,7 +205,9 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
       const devices = await listMfaDevices(db, user.id, 'active');
       const policy = await policyFor(user);
       if (devices.length === 0 && policy.enforce !== 'force') return null;
-      if (devices.length > 0 && client.mfaRememberToken && (await isRememberedDevice(db, sha256(client.mfaRememberToken), user.id, clock.now()))) return null;
+      // A remembered browser counts only while the policy still allows remembering devices.
+      const mayRemember = policy.rememberDeviceDays > 0;
+      if (devices.length > 0 && mayRemember && client.mfaRememberToken && (await isRememberedDevice(db, sha256(client.mfaRememberToken), user.id, clock.now()))) return null;
       const enrolled = devices.length > 0;
       const response: MfaRequiredResponse = {
         accessToken: '',
@@ -195,6 +227,7 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
 
     async verifyTotp({ mfaToken, value, rememberDevice }, client) {
       const row = await liveToken(mfaToken, ['login', 'step-up']);
+      await beginAttempt(row);
       const device = await acceptTotp(await listMfaDevices(db, row.user_id, 'active'), value);
       if (!device) return wrongCode(row);
       return complete(row, [AuthMethods.otp], client, rememberDevice);
@@ -202,10 +235,10 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
 
     async recover({ mfaToken, recoveryCode }, client) {
       const row = await liveToken(mfaToken, ['login']);
+      await beginAttempt(row);
       const match = findMatchingHash(await listUnusedRecoveryCodes(db, row.user_id), recoveryCode);
       if (!match || !(await useRecoveryCode(db, match.id, clock.now()))) {
-        await failMfaToken(db, row.token_hash, clock.now(), MFA_MAX_ATTEMPTS);
-        throw new AppError(ErrorCodes.invalidRecoveryCode, 400, 'Invalid recovery code');
+        return wrongCode(row, new AppError(ErrorCodes.invalidRecoveryCode, 400, 'Invalid recovery code'));
       }
       return complete(row, [MfaAuthMethods.recoveryCode], client);
     },
@@ -225,11 +258,13 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
 
     async verifyEmailCode({ mfaToken, otcToken, code, rememberDevice }, client) {
       const row = await liveToken(mfaToken, ['login', 'step-up']);
+      await beginAttempt(row);
       const sent = await findEmailCode(db, otcToken, row.user_id, 'login');
       const now = clock.now();
-      const live = sent && sent.mfa_token_hash === row.token_hash && sent.used_at === null && sent.expires_at > now;
-      if (!sent || !live || !safeEqual(sent.code_hash, sha256(code)) || !(await consumeEmailCode(db, sent.id, now))) {
-        if (sent) await failEmailCode(db, sent.id, now, MFA_MAX_ATTEMPTS);
+      // Reserve-first on the emailed code too: its own attempt limit holds under parallel calls.
+      if (!sent || sent.mfa_token_hash !== row.token_hash || !(await reserveEmailCodeAttempt(db, sent.id, now, MFA_MAX_ATTEMPTS))) return wrongCode(row);
+      if (!safeEqual(sent.code_hash, sha256(code)) || !(await consumeEmailCode(db, sent.id, now))) {
+        await spendExhaustedEmailCode(db, sent.id, now, MFA_MAX_ATTEMPTS);
         return wrongCode(row);
       }
       return complete(row, [MfaAuthMethods.email], client, rememberDevice);
@@ -251,6 +286,7 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
 
     async loginVerifyAuthenticator({ mfaToken, token }, client) {
       const row = await liveToken(mfaToken, ['enroll']);
+      await beginAttempt(row);
       if (!(await confirmAuthenticator(row.user_id, token))) return wrongCode(row);
       const done = await complete(row, [AuthMethods.otp], client);
       return { ...done, response: { ...done.response, recoveryCodes: await newRecoveryCodes(row.user_id) } };
@@ -274,22 +310,29 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
 
     async enrollAuthenticator(ctx) {
       const user = await userOf(ctx);
-      if ((await listMfaDevices(db, user.id, 'active')).some((d) => d.type === 'authenticator')) {
+      const active = await listMfaDevices(db, user.id, 'active');
+      if (active.some((d) => d.type === 'authenticator')) {
         throw new AppError(ErrorCodes.mfaAlreadyEnrolled, 409, 'An authenticator app is already enrolled; remove it first');
       }
+      requireFreshAuthForNewFactor(ctx, clock.now(), active.length > 0);
       return pendingAuthenticator(user);
     },
 
     async verifyAuthenticatorEnrollment(ctx, code) {
+      const hadFactor = await hasActiveFactor(ctx.userId);
+      requireFreshAuthForNewFactor(ctx, clock.now(), hadFactor);
       if (!(await confirmAuthenticator(ctx.userId, code))) throw invalidCode();
-      return { recoveryCodes: await newRecoveryCodes(ctx.userId) };
+      // Only the first factor brings recovery codes; a second one must not silently replace saved codes.
+      return { recoveryCodes: hadFactor ? [] : await newRecoveryCodes(ctx.userId) };
     },
 
     async enrollEmail(ctx) {
       const user = await userOf(ctx);
-      if ((await listMfaDevices(db, user.id, 'active')).some((d) => d.type === 'email')) {
+      const active = await listMfaDevices(db, user.id, 'active');
+      if (active.some((d) => d.type === 'email')) {
         throw new AppError(ErrorCodes.mfaAlreadyEnrolled, 409, 'Email codes are already enrolled');
       }
+      requireFreshAuthForNewFactor(ctx, clock.now(), active.length > 0);
       const now = clock.now();
       await deletePendingDevices(db, user.id, 'email');
       await insertMfaDevice(db, { id: newId(), user_id: user.id, type: 'email', status: 'pending', secret: null, email: user.email, last_used_step: null, created_at: now, verified_at: null });
@@ -303,20 +346,28 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
 
     async verifyEmailEnrollment(ctx, otcToken, code) {
       const now = clock.now();
+      const hadFactor = await hasActiveFactor(ctx.userId);
+      requireFreshAuthForNewFactor(ctx, now, hadFactor);
       const sent = await findEmailCode(db, otcToken, ctx.userId, 'enroll');
       const pending = (await listMfaDevices(db, ctx.userId, 'pending')).find((d) => d.type === 'email');
-      if (!sent || !pending || sent.used_at !== null || sent.expires_at <= now || !safeEqual(sent.code_hash, sha256(code)) || !(await consumeEmailCode(db, sent.id, now))) {
-        if (sent) await failEmailCode(db, sent.id, now, MFA_MAX_ATTEMPTS);
+      // Reserve-first: the attempt is counted atomically before the comparison.
+      if (!sent || !pending || !(await reserveEmailCodeAttempt(db, sent.id, now, MFA_MAX_ATTEMPTS))) throw invalidCode();
+      if (!safeEqual(sent.code_hash, sha256(code)) || !(await consumeEmailCode(db, sent.id, now))) {
+        await spendExhaustedEmailCode(db, sent.id, now, MFA_MAX_ATTEMPTS);
         throw invalidCode();
       }
       await activateMfaDevice(db, pending.id, now, null);
-      return { recoveryCodes: await newRecoveryCodes(ctx.userId) };
+      return { recoveryCodes: hadFactor ? [] : await newRecoveryCodes(ctx.userId) };
     },
 
     async disable(ctx, deviceId, code) {
+      // A stolen or old session cannot strip the account's second factor: the sign-in must be recent.
+      requireRecentAuth(ctx, clock.now());
       const devices = await listMfaDevices(db, ctx.userId, 'active');
       if (devices.length === 0) throw notEnrolled();
       if (deviceId && !devices.some((d) => d.id === deviceId)) throw Errors.notFound('MFA device not found');
+      // Counted before the comparison (same per-user brake as sign-in), cleared by a right code.
+      await limiter.consume(USER_ATTEMPTS, ctx.userId);
       const proven = /^\d{6}$/.test(code.trim())
         ? (await acceptTotp(devices, code.trim())) !== null
         : await (async () => {
@@ -324,6 +375,7 @@ export function createMfaService(deps: { db: Db; clock: Clock; auth: AuthService
             return match !== undefined && (await useRecoveryCode(db, match.id, clock.now()));
           })();
       if (!proven) throw invalidCode();
+      await limiter.reset(USER_ATTEMPTS, ctx.userId);
       const removesAll = !deviceId || devices.length === 1;
       if (removesAll) {
         // Seed 4.8: disabling clears the devices; recovery codes and remembered browsers go with them.

@@ -12,6 +12,7 @@ import type { Config } from '../config';
 import { newSecret, safeEqual, sha256 } from '../crypto';
 import type { Db } from '../db';
 import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens } from '../db/queries/one-time-tokens';
+import { forgetRememberedDevices } from '../db/queries/mfa-tokens';
 import { revokeUserSessions } from '../db/queries/sessions';
 import {
   consumeSmsResetSession,
@@ -145,16 +146,20 @@ export function createRecoveryService(deps: {
     await invalidateUserTokens(db, userId, RESET_PASSWORD, now);
     await invalidateUserSmsResetSessions(db, userId, now);
     await revokeUserSessions(db, userId, now, keepSessionId);
+    // Browsers remembered for MFA were trusted under the old password: they must prove the second factor again.
+    await forgetRememberedDevices(db, userId);
     // The owner proved themselves; a lockout an attacker caused must not keep them out.
     await limiter.reset('loginFailuresPerAccount', `user:${userId}`);
   }
+
+  // The outbox is read only in dev mode, so without a provider SMS recovery is off in production.
+  const smsActive = () => sms.kind === 'http' || config.dev;
 
   return {
     strategies: () => ({
       strategies: [
         { strategy: 'email', isActive: true },
-        // The outbox is read only in dev mode, so without a provider SMS recovery is off in production.
-        { strategy: 'sms', isActive: sms.kind === 'http' || config.dev },
+        { strategy: 'sms', isActive: smsActive() },
       ],
     }),
 
@@ -171,6 +176,8 @@ export function createRecoveryService(deps: {
 
     async requestSmsReset(identifier, identifierType, client) {
       const sessionId = newSecret();
+      // SMS recovery off: the same answer as always (it names no account), and nothing is looked up or sent.
+      if (!smsActive()) return { sessionId };
       if (!(await allowRequest(identifier, identifierType, client))) return { sessionId };
       inBackground('reset SMS', async () => {
         const user = await findRecoverableUser(identifier, identifierType);

@@ -27,6 +27,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { newId, sha256 } from '../crypto';
 import type { Db } from '../db';
+import { listMfaDevices } from '../db/queries/mfa-devices';
 import { findUserByEmail, findUserById } from '../db/queries/users';
 import {
   advanceCounter,
@@ -43,6 +44,7 @@ import {
 import { AppError } from '../errors';
 import type { AuthContext, AuthService, ClientInfo, IssuedSession } from './auth';
 import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
+import { requireFreshAuthForNewFactor } from './recent-auth';
 
 /** How long a ceremony may take: the challenge and the browser prompt both expire after it. */
 export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60_000;
@@ -54,7 +56,10 @@ export interface WebauthnService {
   registrationOptions(ctx: AuthContext): Promise<PasskeyRegistrationOptions>;
   /** Verifies the attestation and stores the passkey. */
   verifyRegistration(ctx: AuthContext, credential: PasskeyRegistrationCredential, name?: string): Promise<PasskeyDevice>;
-  /** Request options; with an email, its passkeys as allowCredentials, else discoverable credentials. */
+  /**
+   * Request options for discoverable credentials only (no allowCredentials, with or without an email),
+   * so the answer never tells whether an account exists or has passkeys.
+   */
   preLogin(body: PasskeyPreLoginRequest, client: ClientInfo): Promise<PasskeyAuthenticationOptions>;
   /** Verifies the assertion and starts a session. */
   postLogin(credential: PasskeyAuthenticationCredential, client: ClientInfo): Promise<IssuedSession>;
@@ -111,6 +116,14 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
     return bytes;
   }
 
+  /**
+   * A passkey signs in on its own, so adding one is a security change: it needs a recent sign-in, or a
+   * recent step-up when the account has a second factor (else a session alone could bypass that factor).
+   */
+  async function requireFreshAuth(ctx: AuthContext): Promise<void> {
+    requireFreshAuthForNewFactor(ctx, clock.now(), (await listMfaDevices(db, ctx.userId, 'active')).length > 0);
+  }
+
   /** Spends the challenge the browser signed; it is gone whatever the verification says next. */
   async function spendChallenge(clientDataJSON: string, purpose: Purpose): Promise<{ challenge: string; row: WebauthnChallengeRow }> {
     const challenge = signedChallenge(clientDataJSON);
@@ -123,6 +136,7 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
     async registrationOptions(ctx) {
       const user = await findUserById(db, ctx.userId);
       if (!user) throw verificationFailed(401);
+      await requireFreshAuth(ctx);
       const existing = await listCredentials(db, user.id);
       const challenge = await newChallenge('registration', user.id, ctx.sessionId);
       const options = await generateRegistrationOptions({
@@ -143,6 +157,7 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
     },
 
     async verifyRegistration(ctx, credential, name) {
+      await requireFreshAuth(ctx);
       const { challenge, row } = await spendChallenge(credential.response.clientDataJSON, 'registration');
       // Bound to the session that asked for it: another session (or user) cannot finish it.
       if (row.user_id !== ctx.userId || row.session_id !== ctx.sessionId) throw challengeInvalid();
@@ -183,15 +198,15 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
 
     async preLogin(body, client) {
       await limiter.consume('loginPerIp', client.ip ?? UNKNOWN_CLIENT);
+      // The email only binds the challenge server-side (that user's passkeys alone may answer it);
+      // the options are the same for known, unknown and passkey-less accounts.
       const user = body.email ? await findUserByEmail(db, body.email) : undefined;
-      const credentials = user ? await listCredentials(db, user.id) : [];
       const challenge = await newChallenge('authentication', user?.id ?? null, null);
       const options = await generateAuthenticationOptions({
         rpID: rpId,
         challenge,
         timeout: WEBAUTHN_CHALLENGE_TTL_MS,
         userVerification: 'required',
-        allowCredentials: credentials.map((c) => ({ id: c.credential_id, transports: JSON.parse(c.transports) as string[] })),
       });
       return options as PasskeyAuthenticationOptions;
     },

@@ -34,6 +34,10 @@ export const ErrorCodes = {
   noMfaEnrolled: 'ER-01303',
   mfaAlreadyEnrolled: 'ER-01304',
   invalidRecoveryCode: 'ER-01305',
+  /** A security change (enrolling or removing a factor, adding a passkey) needs a sign-in within the last 10 minutes. */
+  recentAuthRequired: 'ER-01306',
+  /** A security change on an account that already has a second factor needs a recent step-up with it. */
+  stepUpRequired: 'ER-01307',
   // Password recovery and change (a range of their own, so parallel additions never collide)
   invalidResetToken: 'ER-01401',
   invalidResetCode: 'ER-01402',

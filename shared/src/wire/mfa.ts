@@ -71,7 +71,9 @@ export type MfaEmailCodeVerifyRequest = z.infer<typeof MfaEmailCodeVerifyRequest
 export const MfaRecoverRequest = z.object({ mfaToken: MfaTokenField, recoveryCode: z.string().trim().min(8).max(64) });
 export type MfaRecoverRequest = z.infer<typeof MfaRecoverRequest>;
 
-/** GET checkIfAllowToRememberMfaDevice?mfaToken= */
+/** POST checkIfAllowToRememberMfaDevice: the mfaToken goes in the body, never in a URL (logs, history, Referer). */
+export const MfaRememberDeviceRequest = z.object({ mfaToken: MfaTokenField });
+export type MfaRememberDeviceRequest = z.infer<typeof MfaRememberDeviceRequest>;
 export const MfaRememberDeviceResponse = z.object({ isAllowedToRemember: z.boolean(), mfaDeviceExpiration: z.number().int() });
 export type MfaRememberDeviceResponse = z.infer<typeof MfaRememberDeviceResponse>;
 

@@ -20,9 +20,25 @@ export async function consumeMfaToken(db: Db, tokenHash: string, now: number): P
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Counts a wrong code; at `max` failures the token is spent, so guessing needs a new password sign-in. */
-export async function failMfaToken(db: Db, tokenHash: string, now: number, max: number): Promise<void> {
-  await db.updateTable('mfa_tokens').set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) })).where('token_hash', '=', tokenHash).execute();
+/**
+ * Reserves one attempt on a live token BEFORE its code is compared: a single atomic statement
+ * (same SQL on SQLite and PostgreSQL), so N parallel requests can never get more than `max`
+ * comparisons out of one token. False when the token is used, expired or out of attempts.
+ */
+export async function reserveMfaTokenAttempt(db: Db, tokenHash: string, now: number, max: number): Promise<boolean> {
+  const res = await db
+    .updateTable('mfa_tokens')
+    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('failed_attempts', '<', max)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** After a wrong code: a token whose attempts are all reserved is spent, so guessing needs a new password sign-in. */
+export async function spendExhaustedMfaToken(db: Db, tokenHash: string, now: number, max: number): Promise<void> {
   await db.updateTable('mfa_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('failed_attempts', '>=', max).execute();
 }
 
@@ -45,8 +61,21 @@ export async function consumeEmailCode(db: Db, id: string, now: number): Promise
   return Number(res.numUpdatedRows) === 1;
 }
 
-export async function failEmailCode(db: Db, id: string, now: number, max: number): Promise<void> {
-  await db.updateTable('mfa_email_codes').set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) })).where('id', '=', id).execute();
+/** Reserve-first, like reserveMfaTokenAttempt: one atomic attempt on a live emailed code before the comparison. */
+export async function reserveEmailCodeAttempt(db: Db, id: string, now: number, max: number): Promise<boolean> {
+  const res = await db
+    .updateTable('mfa_email_codes')
+    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('failed_attempts', '<', max)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** After a wrong code: an emailed code whose attempts are all reserved is spent. */
+export async function spendExhaustedEmailCode(db: Db, id: string, now: number, max: number): Promise<void> {
   await db.updateTable('mfa_email_codes').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).where('failed_attempts', '>=', max).execute();
 }
 
@@ -71,13 +100,6 @@ export async function forgetRememberedDevices(db: Db, userId: string): Promise<v
 
 export function findMfaPolicy(db: Db, tenantId: string): Promise<MfaPolicyRow | undefined> {
   return db.selectFrom('mfa_policies').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
-}
-
-/** Wrong codes of a user since `since`, over mfaTokens and emailed codes: the per-user brake on guessing. */
-export async function recentMfaFailures(db: Db, userId: string, since: number): Promise<number> {
-  const tokens = await db.selectFrom('mfa_tokens').select((eb) => eb.fn.sum<number>('failed_attempts').as('n')).where('user_id', '=', userId).where('created_at', '>=', since).executeTakeFirst();
-  const codes = await db.selectFrom('mfa_email_codes').select((eb) => eb.fn.sum<number>('failed_attempts').as('n')).where('user_id', '=', userId).where('created_at', '>=', since).executeTakeFirst();
-  return Number(tokens?.n ?? 0) + Number(codes?.n ?? 0);
 }
 
 /** Step-up: the session now carries the second factor (amr) and a fresh auth_time; its refreshes keep them. */

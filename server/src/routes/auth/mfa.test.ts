@@ -135,7 +135,7 @@ describeDialects('MFA sign-in', (h) => {
     clock.advance(30_000);
     const pending = await login(server, ada.email);
     expect(pending.body.allowRememberDevice).toBe(true);
-    const allowed = await call(server, 'GET', `${ApiPaths.mfaRememberDevice}?mfaToken=${pending.body.mfaToken}`);
+    const allowed = await call(server, 'POST', ApiPaths.mfaRememberDevice, { body: { mfaToken: pending.body.mfaToken } });
     expect(allowed.body).toEqual({ isAllowedToRemember: true, mfaDeviceExpiration: 7 * 86400 });
     const ok = await call(server, 'POST', ApiPaths.mfaVerify, { body: { mfaToken: pending.body.mfaToken, value: appCode(ada.secret, clock.now()), rememberDevice: true } });
     const name = mfaRememberCookieName(server.config.clientId);

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import {
   ApiPaths, AuthenticatorEnrollResponse, LoginAuthenticatorEnrollRequest, LoginAuthenticatorEnrollVerifyRequest, LoginEnrollResponse, LoginResponse,
-  MfaEmailCodePreVerifyRequest, MfaEmailCodePreVerifyResponse, MfaEmailCodeVerifyRequest, MfaRecoverRequest, MfaRememberDeviceResponse, MfaVerifyRequest,
+  MfaEmailCodePreVerifyRequest, MfaEmailCodePreVerifyResponse, MfaEmailCodeVerifyRequest, MfaRecoverRequest, MfaRememberDeviceRequest, MfaRememberDeviceResponse, MfaVerifyRequest,
   StepUpGenerateResponse,
 } from '@gatehouse/shared/wire';
 import type { Context } from 'hono';
@@ -77,10 +77,11 @@ export function mfaAuthRoutes(deps: RouteDeps, mfa: MfaService): OpenAPIHono<App
 
   app.openapi(
     createRoute({
-      method: 'get', path: ApiPaths.mfaRememberDevice, tags: ['mfa'], summary: 'checkIfAllowToRememberMfaDevice',
-      request: { query: z.object({ mfaToken: z.string().min(16).max(128) }) }, responses: { 200: json(MfaRememberDeviceResponse, 'Whether and how long this device may be remembered'), ...codeErrors },
+      // POST with the mfaToken in the body: a token in a URL leaks into logs, history and Referer.
+      method: 'post', path: ApiPaths.mfaRememberDevice, tags: ['mfa'], summary: 'checkIfAllowToRememberMfaDevice', middleware: [originGuard] as const,
+      request: body(MfaRememberDeviceRequest), responses: { 200: json(MfaRememberDeviceResponse, 'Whether and how long this device may be remembered'), ...codeErrors },
     }),
-    async (c) => c.json(await mfa.rememberDeviceInfo(c.req.valid('query').mfaToken), 200),
+    async (c) => c.json(await mfa.rememberDeviceInfo(c.req.valid('json').mfaToken), 200),
   );
 
   app.openapi(

@@ -18,7 +18,7 @@ async function register(server: GatehouseServer, token: string, authenticator: S
   return call(server, 'POST', ApiPaths.webauthnDevicesVerify, { token, body: { credential: authenticator.create(options.body.options, o), name: 'Laptop' } });
 }
 
-/** prelogin + postlogin with the authenticator; `email` names the user (allowCredentials). */
+/** prelogin + postlogin with the authenticator; `email` names the user (binds the challenge to that user's passkeys). */
 async function signInWithPasskey(server: GatehouseServer, authenticator: SoftAuthenticator, o: CeremonyOverrides = {}, email?: string) {
   const pre = await call(server, 'POST', ApiPaths.webauthnPreLogin, { body: email ? { email } : {} });
   expect(pre.status).toBe(200);
@@ -56,17 +56,28 @@ describeDialects('passkeys (WebAuthn)', (h) => {
     expect(after.body.devices[0].lastUsedAt).not.toBeNull();
   });
 
-  it('prelogin with an email lists that user\'s passkeys; without one it asks for a discoverable credential', async () => {
+  it('passkey prelogin with an email does not reveal whether the account has passkeys (discoverable-only options)', async () => {
     const server = await h.start(ROOMY);
     const user = await signUpAndActivate(server);
+    const noPasskeys = await signUpAndActivate(server);
     const authenticator = new SoftAuthenticator();
     expect((await register(server, user.accessToken, authenticator)).status).toBe(201);
+    const shape = (options: Record<string, unknown>) => ({ ...options, challenge: '<random>' });
     const named = await call(server, 'POST', ApiPaths.webauthnPreLogin, { body: { email: user.email } });
-    expect(named.body.options.allowCredentials).toEqual([{ id: authenticator.id, type: 'public-key', transports: ['internal'] }]);
+    expect(named.status).toBe(200);
+    expect(named.body.options.allowCredentials ?? []).toEqual([]);
+    expect(JSON.stringify(named.body)).not.toContain(authenticator.id);
     expect(named.body.options.userVerification).toBe('required');
+    // Known with passkeys, known without, unknown, and no email at all: the same options but the challenge.
+    const without = await call(server, 'POST', ApiPaths.webauthnPreLogin, { body: { email: noPasskeys.email } });
+    const unknown = await call(server, 'POST', ApiPaths.webauthnPreLogin, { body: { email: 'nobody-here@example.com' } });
     const anonymous = await call(server, 'POST', ApiPaths.webauthnPreLogin, { body: {} });
-    expect(anonymous.body.options.allowCredentials ?? []).toEqual([]);
+    for (const other of [without, unknown, anonymous]) {
+      expect(other.status).toBe(200);
+      expect(shape(other.body.options)).toEqual(shape(named.body.options));
+    }
     expect(anonymous.body.options.challenge).not.toBe(named.body.options.challenge);
+    // The discoverable passkey still signs in after a named prelogin.
     const { res } = await signInWithPasskey(server, authenticator, {}, user.email);
     expect(res.status).toBe(200);
   });

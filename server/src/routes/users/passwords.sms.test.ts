@@ -110,4 +110,25 @@ describeDialects('password reset by SMS', (h) => {
     await server.recovery.idle();
     expect((await mailbox(server)).filter((m) => m.channel === 'sms').length).toBe(before);
   });
+  it('SMS reset runs when SMS recovery is off: refused with the same answer, nothing looked up or sent', async () => {
+    // Users are created with dev mode (mailbox), then the same database is served without it and without a provider.
+    const dev = await start();
+    const user = await userWithPhone(dev);
+    const smsCount = async (db: GatehouseServer['db']) => (await db.selectFrom('outbox').select('id').where('channel', '=', 'sms').execute()).length;
+    const before = await smsCount(dev.db);
+    await dev.close();
+    const server = await start({ GATEHOUSE_DEV: '0' });
+    const strategies = await call(server, 'GET', ApiPaths.passwordRecoveryStrategies);
+    expect(strategies.body.strategies).toContainEqual({ strategy: 'sms', isActive: false });
+    for (const [identifier, type] of [[user.email, 'email'], [PHONE, 'phoneNumber'], [uniqueEmail('nobody'), 'email']] as const) {
+      const res = await requestSms(server, identifier, type);
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body)).toEqual(['sessionId']);
+      expect(res.body.sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    }
+    await server.recovery.idle();
+    expect(await smsCount(server.db)).toBe(before);
+    const sessions = await server.db.selectFrom('sms_reset_sessions').select('user_id').where('user_id', '=', user.userId).execute();
+    expect(sessions).toEqual([]);
+  });
 });
