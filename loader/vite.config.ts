@@ -20,7 +20,7 @@ export default defineConfig({
           ...bundleBuild(outDir),
           rollupOptions: {
             input: resolve(import.meta.dirname, 'src/runtime/index.ts'),
-            preserveEntrySignatures: 'strict',
+            preserveEntrySignatures: 'allow-extension',
             output: { format: 'es', entryFileNames: 'runtime.js', chunkFileNames: 'assets/[name]-[hash].js' },
           },
         },

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { matchRoute, type MountProps } from '@gatehouse/shared';
 import css from './styles.css?inline';
 import { LoginBoxContext, type LoginBoxContextValue } from './context';
@@ -11,6 +11,11 @@ import { LogoutScreen } from './screens/LogoutScreen';
 import { ForgotPasswordScreen } from './screens/recovery/ForgotPasswordScreen';
 import { ResetPasswordScreen } from './screens/recovery/ResetPasswordScreen';
 import { StepUpScreen } from './screens/mfa/StepUpScreen';
+
+// Its own chunk: only passwordless strategies land on the magic-link route (login bytes budget).
+const MagicLinkCallbackScreen = lazy(() => import('./screens/passwordless/MagicLinkCallbackScreen'));
+// Its own chunk: only the emailed unlock link lands here.
+const UnlockAccountScreen = lazy(() => import('./screens/policies/UnlockAccountScreen'));
 
 export type LoginBoxProps = MountProps & { name?: string };
 
@@ -50,6 +55,20 @@ export function LoginBoxApp(props: LoginBoxProps) {
       break;
     case 'stepUpUrl':
       screen = <StepUpScreen />;
+      break;
+    case 'magicLinkCallbackUrl':
+      screen = (
+        <Suspense fallback={null}>
+          <MagicLinkCallbackScreen />
+        </Suspense>
+      );
+      break;
+    case 'unlockAccountUrl':
+      screen = (
+        <Suspense fallback={null}>
+          <UnlockAccountScreen />
+        </Suspense>
+      );
       break;
     default:
       // Other sign-in routes (recovery, MFA, invitations...) arrive with their own issues.

@@ -12,6 +12,7 @@ import { sessionRoutes } from './routes/auth/session';
 import { mfaAuthRoutes } from './routes/auth/mfa';
 import { mfaUserRoutes } from './routes/users/mfa';
 import { webauthnLoginRoutes } from './routes/auth/webauthn';
+import { passwordlessRoutes } from './routes/auth/passwordless';
 import type { RouteDeps } from './routes/deps';
 import { mailboxRoutes } from './routes/dev/mailbox';
 import { publicRoutes } from './routes/public/config';
@@ -20,12 +21,15 @@ import { demoRoutes } from './routes/static/demo';
 import { meRoutes } from './routes/users/me';
 import { profileImageRoutes } from './routes/users/profile-image';
 import { passwordRoutes } from './routes/users/passwords';
+import { unlockRoutes } from './routes/users/unlock';
 import { signUpRoutes } from './routes/users/signup';
 import { webauthnDeviceRoutes } from './routes/users/webauthn-devices';
 import { createAuthService, type AuthService } from './services/auth';
 import { createKeyService, type KeyService } from './services/keys';
 import { createMailer, type Mailer } from './services/mail';
 import { createMfaService } from './services/mfa';
+import { createPasswordlessService, type PasswordlessService } from './services/passwordless';
+import { createPasswordPolicyService } from './services/password-policies';
 import { createPublicService } from './services/public';
 import { createRateLimiter } from './services/rate-limit';
 import { createRecoveryService, type RecoveryService } from './services/recovery';
@@ -50,6 +54,8 @@ export interface GatehouseServer {
   auth: AuthService;
   /** Password recovery; `idle()` waits for deliveries still running after their request answered. */
   recovery: RecoveryService;
+  /** Magic links and sign-in codes; `idle()` waits for emails still being sent after their request answered. */
+  passwordless: PasswordlessService;
   /** Makes a new signing key; older keys stay in the JWKS until their tokens expire. */
   rotateKeys(): Promise<string>;
   close(): Promise<void>;
@@ -70,7 +76,8 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const keys = createKeyService({ db, clock, config });
   const limiter = createRateLimiter({ db, clock, config });
   // The MFA gate runs inside login; it is created below because it starts sessions through auth.
-  const auth = createAuthService({ db, keys, clock, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
+  const policies = createPasswordPolicyService({ db, mail, clock, limiter, config });
+  const auth = createAuthService({ db, keys, clock, limiter, config, policies, secondFactor: (user, client) => mfa.gateLogin(user, client) });
   const mfa = createMfaService({ db, clock, auth, mail, limiter, config });
   const users = createUserService({ db, clock, config });
   const signUp = createSignUpService({ db, mail, clock, auth, limiter, config });
@@ -78,6 +85,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const sms = createSmsSender({ db, clock, config });
   const recovery = createRecoveryService({ db, mail, sms, clock, limiter, config });
   const webauthn = createWebauthnService({ db, clock, auth, limiter, config });
+  const passwordless = createPasswordlessService({ db, mail, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
 
   try {
     await ensurePermissionCatalogue(db);
@@ -112,9 +120,11 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   app.route('/', mfaUserRoutes(deps, mfa));
   app.route('/', signUpRoutes(deps));
   app.route('/', passwordRoutes(deps, recovery));
+  app.route('/', unlockRoutes(deps, policies));
   app.route('/', meRoutes(deps));
   app.route('/', profileImageRoutes(deps));
   app.route('/', webauthnLoginRoutes(deps, webauthn));
+  app.route('/', passwordlessRoutes(deps, passwordless));
   app.route('/', webauthnDeviceRoutes(deps, webauthn));
   app.route('/', cdnRoutes(config));
   if (config.dev) {
@@ -139,11 +149,13 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
     keys,
     auth,
     recovery,
+    passwordless,
     rotateKeys: () => keys.rotateKeys(),
     async close() {
       if (closed) return;
       closed = true;
       await recovery.idle();
+      await passwordless.idle();
       await mail.close();
       await opened.close();
     },

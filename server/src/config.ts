@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { LOGIN_STRATEGIES, type LoginStrategy } from '@gatehouse/shared/wire';
 
 export type SigningAlg = 'ES256' | 'RS256';
 export type SameSite = 'lax' | 'strict' | 'none';
@@ -48,7 +49,20 @@ export interface Config {
   /** Default MFA policy of every tenant without its own row in mfa_policies. */
   mfa: { enforce: 'optional' | 'force'; rememberDeviceDays: number };
   webauthn: WebauthnConfig;
+  /** The vendor login policy (seed 000 section 1): how users sign in locally. */
+  loginStrategy: LoginStrategy;
   rateLimits: Record<RateLimitBucket, RateLimitRule>;
+  /** Lockout, rotation and breached-password policies (seed 000 sections 3, 4.2, 4.7). */
+  passwordPolicies: PasswordPoliciesConfig;
+}
+
+/** The vendor's password policies; 0 turns lockout or rotation off. */
+export interface PasswordPoliciesConfig {
+  lockoutMaxAttempts: number;
+  unlockTokenTtl: number;
+  expiresInDays: number;
+  notificationDays: number;
+  rejectBreached: boolean;
 }
 
 /** Passkeys: the relying party and the origins a ceremony may come from. */
@@ -96,6 +110,13 @@ export const RATE_LIMIT_BUCKETS = {
     env: 'RATE_LIMIT_MFA_ATTEMPTS_PER_USER',
     default: '10/900',
     counts: 'Second-factor code checks per user (authenticator, emailed and recovery codes at sign-in or step-up, and codes given to disable MFA), over all of its mfaTokens; counted before the comparison so parallel guesses cannot slip past it, cleared by a right code; over it every attempt gets 429 until the window ends',
+  },
+  unlockPerIp: { env: 'RATE_LIMIT_UNLOCK_PER_IP', default: '30/600', counts: 'Account-unlock link checks per client IP' },
+  passwordlessPerIp: { env: 'RATE_LIMIT_PASSWORDLESS_PER_IP', default: '30/600', counts: 'Passwordless calls (magic-link or code request, and sign-in with a link or code) per client IP' },
+  passwordlessPerIdentifier: {
+    env: 'RATE_LIMIT_PASSWORDLESS_PER_IDENTIFIER',
+    default: '5/3600',
+    counts: 'Magic links and sign-in codes sent per typed email or username; over it the call still answers 200 but sends nothing',
   },
 } as const satisfies Record<string, { env: string; default: string; counts: string }>;
 
@@ -149,7 +170,13 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'MFA_REMEMBER_DEVICE_DAYS', default: '30', description: "Days a browser may skip MFA after the user ticks 'Remember this device' (an httpOnly cookie bound to the user); 0 turns the option off." },
   { name: 'WEBAUTHN_RP_ID', default: 'host name of the public URL', description: 'Passkeys relying-party ID: a domain that is, or is a parent of, the host of the pages that show the login box (e.g. example.com for app.example.com). Passkeys are bound to it; changing it orphans existing passkeys.' },
   { name: 'WEBAUTHN_RP_NAME', default: 'Gatehouse', description: 'Name shown by the browser and the authenticator when a passkey is created.' },
+  { name: 'LOGIN_STRATEGY', default: 'EmailAndPassword', description: `The login policy: ${LOGIN_STRATEGIES.join(', ')}. MagicLink and Code email a sign-in link (15 minutes) or a 6-digit code (10 minutes) instead of asking for a password; Username* sign in with a username; NoLocalAuthentication refuses password, link and code sign-in.` },
   { name: 'PASSKEYS_PROMPT', default: 'off', description: "'on' makes passkeys an active secondary login strategy: after a password sign-in users without a passkey are offered to add one (also needs the feature flag show-passkeys-new set to on in GATEHOUSE_FLAGS)." },
+  { name: 'LOCKOUT_MAX_ATTEMPTS', default: '0', description: "Wrong passwords in a row after which the account is locked until the user opens the emailed unlock link (or resets the password); 0 turns lockout off. Counted in the database, so every server process agrees. Separate from the rate limits, which only slow guessing down." },
+  { name: 'UNLOCK_TOKEN_TTL', default: '86400', description: 'Unlock-link lifetime in seconds (single use).' },
+  { name: 'PASSWORD_EXPIRES_IN_DAYS', default: '0', description: 'Password rotation: days a password stays valid (counted from when it was set); an expired one must be replaced at sign-in (passwordRotationExpired). 0 turns rotation off.' },
+  { name: 'PASSWORD_ROTATION_NOTIFICATION_DAYS', default: '0', description: 'Sign-ins warn (passwordRotationNotification) when days to expiry are at or below this.' },
+  { name: 'BREACHED_PASSWORD_CHECK', default: 'true', description: "Refuse passwords on the shipped breached-password list at sign-up, activation, reset and change. At sign-in, a breached password is caught only when the feature flag breached-password is 'on' in GATEHOUSE_FLAGS (breachedPassword step)." },
   ...Object.values(RATE_LIMIT_BUCKETS).map((b) => ({
     name: b.env,
     default: b.default,
@@ -343,6 +370,14 @@ export function loadConfig(env: Source = process.env): Config {
     allowSignups: bool(src, 'ALLOW_SIGNUPS', true),
     trustProxy: bool(src, 'TRUST_PROXY', false),
     webauthn: webauthnConfig(src, publicUrlObj, allowedOrigins),
+    loginStrategy: oneOf(src, 'LOGIN_STRATEGY', LOGIN_STRATEGIES, 'EmailAndPassword'),
+    passwordPolicies: {
+      lockoutMaxAttempts: int(src, 'LOCKOUT_MAX_ATTEMPTS', 0, 0),
+      unlockTokenTtl: int(src, 'UNLOCK_TOKEN_TTL', 86400, 60),
+      expiresInDays: int(src, 'PASSWORD_EXPIRES_IN_DAYS', 0, 0),
+      notificationDays: int(src, 'PASSWORD_ROTATION_NOTIFICATION_DAYS', 0, 0),
+      rejectBreached: bool(src, 'BREACHED_PASSWORD_CHECK', true),
+    },
     rateLimits: Object.fromEntries(
       Object.entries(RATE_LIMIT_BUCKETS).map(([bucket, b]) => [bucket, rateLimit(src, b.env, b.default)]),
     ) as Record<RateLimitBucket, RateLimitRule>,

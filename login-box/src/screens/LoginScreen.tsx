@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { AFTER_AUTH_REDIRECT_KEY, REDIRECT_URL_PARAM, getValidRedirectUrl } from '@gatehouse/shared';
 import { useLoginBox } from '../context';
 import { useAuth } from '../use-auth';
@@ -10,6 +10,12 @@ import { useFocusFirst } from '../components/use-focus-first';
 import { PasskeyLoginButton } from './passkeys/PasskeyLoginButton';
 import { PromptPasskeysScreen } from './passkeys/PromptPasskeysScreen';
 import { MfaLoginScreen } from './mfa/MfaLoginScreen';
+
+// Its own chunk: only passwordless strategies reach these steps (login bytes budget).
+const PasswordlessStep = lazy(() => import('./passwordless/PasswordlessStep'));
+// Its own chunk too: only an expired, breached or expiring password reaches these steps.
+const PolicyStep = lazy(() => import('./policies/PolicyStep'));
+const POLICY_STEPS: readonly string[] = ['passwordRotationExpired', 'passwordRotationNotification', 'breachedPassword', 'breachedPasswordSuccess'];
 
 function allowedOrigins(options: Record<string, unknown>): string[] {
   const value = options.allowedRedirectOrigins;
@@ -59,15 +65,34 @@ export function LoginScreen() {
 
   if (login.step === 'loginWithTwoFactor' || login.step === 'recoverTwoFactor' || login.step === 'forceTwoFactor') return <MfaLoginScreen />;
 
+  if (POLICY_STEPS.includes(login.step)) {
+    return (
+      <Suspense fallback={<p role="status">Loading...</p>}>
+        <PolicyStep />
+      </Suspense>
+    );
+  }
+
+  if (login.step === 'magicLinkPreLoginSuccess' || login.step === 'loginWithOtc') {
+    return (
+      <Suspense fallback={<p role="status">Loading...</p>}>
+        <PasswordlessStep />
+      </Suspense>
+    );
+  }
+
+  // Username* strategies sign in with a username (an email still works there).
+  const byUsername = vendor?.loginStrategy?.startsWith('Username') === true;
+
   const passwordStep = login.step === 'loginWithPassword';
   return (
     <>
       <h1>Sign in</h1>
       <form ref={formRef} onSubmit={onSubmit} noValidate={false} aria-busy={login.loading}>
         <Field
-          label="Email"
-          type="email"
-          name="email"
+          label={byUsername ? 'Username' : 'Email'}
+          type={byUsername ? 'text' : 'email'}
+          name={byUsername ? 'username' : 'email'}
           autoComplete="username"
           required
           readOnly={passwordStep}

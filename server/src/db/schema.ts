@@ -30,6 +30,11 @@ export interface UsersTable {
   last_tenant_id: string | null;
   created_at: number;
   last_login: number | null;
+  /** Migration 007 (password policies). */
+  password_changed_at: number | null;
+  failed_logins: ColumnType<number, number | undefined, number>;
+  locked_at: number | null;
+  is_breached_password: ColumnType<number, number | undefined, number>;
 }
 
 export interface UserTenantsTable {
@@ -249,6 +254,20 @@ export interface MfaPoliciesTable {
   updated_at: number;
 }
 
+/** A magic link or emailed sign-in code (migration 008). */
+export interface PasswordlessCodesTable {
+  id: string;
+  user_id: string;
+  /** 'magiclink' or 'code'. */
+  kind: string;
+  /** SHA-256 of the link token, or of `<id>:<code>` for a code. */
+  secret_hash: string;
+  attempts: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -273,5 +292,6 @@ export interface Database {
   mfa_policies: MfaPoliciesTable;
   sms_reset_sessions: SmsResetSessionsTable;
   webauthn_credentials: WebauthnCredentialsTable;
+  passwordless_codes: PasswordlessCodesTable;
   webauthn_challenges: WebauthnChallengesTable;
 }

@@ -8,6 +8,7 @@ import { isMember, listUserTenants } from '../db/queries/tenants';
 import { findUserByEmail, findUserById, findUserByUsername, updateUser, type UserRow } from '../db/queries/users';
 import { AppError, Errors } from '../errors';
 import type { KeyService } from './keys';
+import type { PasswordPolicyService } from './password-policies';
 import { verifyPassword } from './passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
 import { loadAuthorization } from './tenants';
@@ -22,6 +23,8 @@ export interface ClientInfo {
   ip: string | null;
   /** The remember-this-device cookie (MFA), if the browser sent one. */
   mfaRememberToken?: string;
+  /** Where emailed links (the unlock link) point: the asking page's allowed origin, else the app URL. */
+  appUrl?: string;
 }
 
 /** A signed-in call: who, which session, and the tenant it acts in (token tenant or scoped). */
@@ -71,6 +74,8 @@ export function createAuthService(deps: {
   limiter: RateLimiter;
   /** Asked after the password is proven: a pending-MFA answer (no session) replaces the sign-in, null lets it through. */
   secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
+  /** Lockout, rotation and breached-password policies around the password check. */
+  policies?: PasswordPolicyService;
   config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
 }): AuthService {
   const { db, keys, clock, limiter, config } = deps;
@@ -159,15 +164,21 @@ export function createAuthService(deps: {
       // under the limit, and a locked account costs no argon2 work; a right password clears it below.
       const failures = failureKey(body, user);
       await limiter.consume('loginFailuresPerAccount', failures);
+      deps.policies?.assertNotLocked(user);
       const ok = await verifyPassword(user?.password_hash, body.password);
+      if (user && !ok) await deps.policies?.recordFailure(user, client);
       if (!user || !ok) throw invalidCredentials();
       await limiter.reset('loginFailuresPerAccount', failures);
       // Verification and disabled state are told only to someone who knows the password.
       if (user.verified !== 1) throw new AppError(ErrorCodes.userNotVerified, 400, 'User is not verified');
       if (user.disabled === 1) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+      // Expired or breached: no session, and no second factor asked for a password that must be replaced first.
+      const policy = await deps.policies?.afterPassword(user, body.password);
+      if (policy?.blocked) return policy.blocked;
       const pendingMfa = await deps.secondFactor?.(user, client);
       if (pendingMfa) return pendingMfa;
-      return startSession(user, client);
+      const issued = await startSession(user, client);
+      return policy?.notice ? { ...issued, response: { ...issued.response, passwordRotation: policy.notice } } : issued;
     },
 
     async refresh(refreshToken, tenantId, client) {

@@ -50,7 +50,7 @@ export interface PublicService {
   accountSettingsPublic(tenantId: string | undefined): Promise<PublicAccountSettings>;
 }
 
-export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUpService; config: Pick<Config, 'flags' | 'allowSignups' | 'password' | 'webauthn'> }): PublicService {
+export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUpService; config: Pick<Config, 'flags' | 'allowSignups' | 'password' | 'webauthn' | 'loginStrategy'> }): PublicService {
   const { db, clock, signUp, config } = deps;
   return {
     ensureDefaults: () => ensureMetadata(db, 'adminBox', DEFAULT_ADMIN_BOX, clock.now()),
@@ -63,7 +63,7 @@ export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUp
     vendorPublic: () => ({
       name: 'Gatehouse',
       allowSignUps: config.allowSignups,
-      loginStrategy: 'EmailAndPassword',
+      loginStrategy: config.loginStrategy,
       signUpStrategies: signUp.strategies(),
       passwordConfig: { ...config.password },
       secondaryLoginStrategies: [{ strategy: PASSKEYS_STRATEGY, isActive: config.webauthn.passkeysPrompt }],

@@ -23,9 +23,11 @@ import {
   invalidateUserSmsResetSessions,
 } from '../db/queries/sms-reset-sessions';
 import { findUserByEmail, findUserById, findUserByUsername, updateUser, type UserRow } from '../db/queries/users';
+import { unlockUser } from '../db/queries/password-policies';
 import { AppError } from '../errors';
 import type { AuthContext, ClientInfo } from './auth';
 import { escapeHtml, type Mailer, type MailMessage } from './mail';
+import { breachedPasswordError } from './breached-passwords';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
 import type { SmsSender } from './sms';
@@ -83,7 +85,7 @@ export function createRecoveryService(deps: {
   sms: SmsSender;
   clock: Clock;
   limiter: RateLimiter;
-  config: Pick<Config, 'password' | 'resetPasswordTokenTtl' | 'resetPasswordSmsCodeTtl' | 'dev'>;
+  config: Pick<Config, 'password' | 'resetPasswordTokenTtl' | 'resetPasswordSmsCodeTtl' | 'dev' | 'passwordPolicies'>;
 }): RecoveryService {
   const { db, mail, sms, clock, limiter, config } = deps;
   const pending = new Set<Promise<void>>();
@@ -138,7 +140,7 @@ export function createRecoveryService(deps: {
 
   function policyError(password: string): AppError | null {
     const message = checkPasswordPolicy(password, config.password);
-    return message ? new AppError(ErrorCodes.passwordPolicy, 400, message) : null;
+    return message ? new AppError(ErrorCodes.passwordPolicy, 400, message) : breachedPasswordError(password, config.passwordPolicies);
   }
 
   /** The new password is in place: every way back in with the old state ends. */
@@ -150,6 +152,7 @@ export function createRecoveryService(deps: {
     await forgetRememberedDevices(db, userId);
     // The owner proved themselves; a lockout an attacker caused must not keep them out.
     await limiter.reset('loginFailuresPerAccount', `user:${userId}`);
+    await unlockUser(db, userId);
   }
 
   // The outbox is read only in dev mode, so without a provider SMS recovery is off in production.
@@ -228,7 +231,8 @@ export function createRecoveryService(deps: {
       if (bad) throw bad;
       const passwordHash = await hashPassword(body.password);
       if (!(await consumeOneTimeToken(db, hash, clock.now()))) throw invalidToken();
-      await updateUser(db, user.id, { password_hash: passwordHash });
+      // A new password restarts rotation and is not on the breached list (refused above).
+      await updateUser(db, user.id, { password_hash: passwordHash, password_changed_at: clock.now(), is_breached_password: 0 });
       await afterPasswordChange(user.id, clock.now());
     },
 
@@ -240,7 +244,7 @@ export function createRecoveryService(deps: {
       await limiter.reset('passwordChangeFailuresPerUser', ctx.userId);
       const bad = policyError(body.newPassword);
       if (bad) throw bad;
-      await updateUser(db, user.id, { password_hash: await hashPassword(body.newPassword) });
+      await updateUser(db, user.id, { password_hash: await hashPassword(body.newPassword), password_changed_at: clock.now(), is_breached_password: 0 });
       await afterPasswordChange(user.id, clock.now(), ctx.sessionId);
     },
 

@@ -11,6 +11,7 @@ import { findUserByEmail, findUserById, insertUser, updateUser, type UserRow } f
 import { AppError } from '../errors';
 import type { AuthService, ClientInfo, IssuedSession } from './auth';
 import { activationEmail, type Mailer } from './mail';
+import { breachedPasswordError } from './breached-passwords';
 import { checkPasswordPolicy, hashPassword } from './passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
 import { createTenantWithRoles } from './tenants';
@@ -58,13 +59,13 @@ export function createSignUpService(deps: {
   clock: Clock;
   auth: AuthService;
   limiter: RateLimiter;
-  config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl'>;
+  config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl' | 'passwordPolicies'>;
 }): SignUpService {
   const { db, mail, clock, auth, limiter, config } = deps;
 
   function policyError(password: string): AppError | null {
     const message = checkPasswordPolicy(password, config.password);
-    return message ? new AppError(ErrorCodes.passwordPolicy, 400, message) : null;
+    return message ? new AppError(ErrorCodes.passwordPolicy, 400, message) : breachedPasswordError(password, config.passwordPolicies);
   }
 
   /** The sign-up's password, checked against the policy and hashed (argon2id). */
@@ -225,6 +226,7 @@ export function createSignUpService(deps: {
       const patch = {
         verified: 1,
         password_hash: passwordHash,
+        password_changed_at: now,
         ...(profile.name ? { name: profile.name } : {}),
         ...(profile.phoneNumber ? { phone_number: profile.phoneNumber } : {}),
         ...(profile.metadata !== undefined ? { metadata: profile.metadata } : {}),

@@ -22,6 +22,9 @@ import type { FlowContext } from './flow-context';
 import { createRecoveryFlow } from './flows/recovery';
 import { createPasskeysFlow } from './flows/passkeys';
 import { createMfaFlow } from './flows/mfa';
+import { createLazyPoliciesFlow } from './flows/policies-lazy';
+import { createLazyPasswordlessFlow } from './flows/passwordless-lazy';
+import { passwordlessTypeOf, usesUsername } from '../wire/login-strategies';
 
 /** The part of Web Storage the store uses. */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -189,6 +192,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     establishSession,
     afterAuthTarget,
     completeLogin,
+    beginMfa: (response, email) => mfaFlow.beginMfa(response, email),
   };
 
   // ---- flows ---------------------------------------------------------------------------------
@@ -196,6 +200,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
   // Created before the store object because completeLogin (above) asks it about the prompt.
   const passkeysFlow = createPasskeysFlow(flowContext);
   const mfaFlow = createMfaFlow(flowContext);
+  const policiesFlow = createLazyPoliciesFlow(flowContext);
 
   const store: GatehouseStore = {
     subscribe(listener) {
@@ -251,6 +256,9 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
         patch(atoms.login, { error: 'Email is required', email: '' });
         return;
       }
+      if (!get(atoms.vendor) && vendorPromise) await vendorPromise;
+      // The login policy decides: MagicLink and Code (and their Username variants) email a link or a code.
+      if (passwordlessTypeOf(get(atoms.vendor)?.loginStrategy)) return store.passwordlessPreLogin(trimmed);
       // SSO lookup (seed 4.2) arrives with the SSO issue; until then every identifier uses a password.
       set(atoms.login, { ...initialLogin, email: trimmed, step: 'loginWithPassword' });
     },
@@ -258,12 +266,15 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     async login({ email, password }) {
       patch(atoms.login, { email, loading: true, error: null });
       try {
-        const response = await api.login({ email, password });
+        // Username* strategies: what was typed is a username unless it is an email.
+        const response = await api.login(usesUsername(get(atoms.vendor)?.loginStrategy) && !email.includes('@') ? { username: email, password } : { email, password });
         if (response.mfaRequired) {
           // Seed 4.2: the session is not set until MFA is verified.
           mfaFlow.beginMfa(response, email);
           return;
         }
+        // Expired, breached or about to expire: the password-policy steps (seed 4.2).
+        if (await policiesFlow.afterLogin(response, { email, password })) return;
         await completeLogin(response);
       } catch (error) {
         patch(atoms.login, { loading: false, error: toGatehouseError(error).message, email });
@@ -401,6 +412,8 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     ...createRecoveryFlow(flowContext),
     ...passkeysFlow,
     ...mfaFlow,
+    ...policiesFlow.methods,
+    ...createLazyPasswordlessFlow(flowContext),
   };
   void flowContext;
   return store;

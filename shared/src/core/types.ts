@@ -77,7 +77,7 @@ export interface AuthSnapshot {
   isLoading: boolean;
   isAuthenticated: boolean;
   user: AuthUser | null;
-  login: { step: LoginStep; email: string; loading: boolean; error: string | null; mfaToken?: string; tenants?: unknown[] };
+  login: { step: LoginStep; email: string; loading: boolean; error: string | null; mfaToken?: string; tenants?: unknown[]; isBreachedPassword?: boolean; passwordExpiresInDays?: number };
   signUp: { stage: SignUpStage; loading: boolean; error: string | null; email?: string };
   activate: { step: ActivateStep; loading: boolean; error: string | null; resendSent: boolean };
   forgotPassword: ForgotPasswordState;
@@ -103,6 +103,20 @@ export interface GatehouseStore {
   login(input: { email: string; password: string }): Promise<void>;
   /** Back to preLogin, keeping the email. */
   resetLogin(): void;
+  /** passwordRotationExpired: sets a new password with the sign-in's reset token, then signs in with it. */
+  setRotatedPassword(password: string): Promise<void>;
+  /** passwordRotationNotification: goes on to the app (after changing the password or not). */
+  continueAfterRotationNotice(): Promise<void>;
+  /** breachedPassword: emails a link to set a new password, then breachedPasswordSuccess. */
+  sendBreachedPasswordReset(): Promise<void>;
+  /** Unlock account (seed 4.7): posts the emailed token, then navigates to the login route after 5 s; rejects with a GatehouseError. */
+  unlockAccount(token: string): Promise<void>;
+  /** Passwordless strategies: emails a magic link (magicLinkPreLoginSuccess) or a code (loginWithOtc) to the email or username. */
+  passwordlessPreLogin(identifier: string): Promise<void>;
+  /** The loginWithOtc step: signs in with the emailed code. */
+  loginWithOtc(code: string): Promise<void>;
+  /** The magic-link callback route: signs in with the link's token, shows magicLinkPostLoginSuccess for 5 s, then navigates. */
+  magicLinkPostLogin(token: string): Promise<void>;
   signUp(input: SignUpRequest): Promise<void>;
   /** Reads activate/strategy and moves to `activatingForm` or activates directly. */
   startActivation(input: { userId: string; token: string }): Promise<void>;
@@ -212,7 +226,8 @@ export type PasskeyRegistrationCeremony = (options: PasskeyRegistrationOptions) 
 /** Typed calls of the identity API used by the flows (shared/src/api). */
 export interface GatehouseApi {
   request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, options?: { body?: unknown; query?: Record<string, unknown>; responseType?: 'json' | 'text' | 'blob' | 'stream' }): Promise<T>;
-  login(body: { email: string; password: string; recaptchaToken?: string; invitationToken?: string }): Promise<LoginResponse>;
+  /** Password sign-in by email, or by username under the Username* login strategies. */
+  login(body: { email?: string; username?: string; password: string; recaptchaToken?: string; invitationToken?: string }): Promise<LoginResponse>;
   refresh(tenantId?: string): Promise<LoginResponse>;
   logout(): Promise<void>;
   me(): Promise<MeResponse>;

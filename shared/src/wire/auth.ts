@@ -24,6 +24,10 @@ export const LoginResponse = z.object({
   tenantId: z.string().optional(),
   userId: z.string().optional(),
   resetPasswordToken: z.string().optional(),
+  /** Rotation (seed 4.2): expired (no session; resetPasswordToken given) or, signed in, the days left within the notification period. */
+  passwordRotation: z.object({ expired: z.boolean(), daysToExpiry: z.number().int() }).optional(),
+  /** The password is on the breached list (flag breached-password on): no session; a new one must be set (seed 3). */
+  isBreachedPassword: z.boolean().optional(),
 });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 

@@ -42,6 +42,15 @@ export const ErrorCodes = {
   invalidResetToken: 'ER-01401',
   invalidResetCode: 'ER-01402',
   invalidCurrentPassword: 'ER-01403',
+  // Password policies: lockout, rotation, breached passwords (a range of their own)
+  accountLocked: 'ER-01601',
+  invalidUnlockToken: 'ER-01602',
+  breachedPassword: 'ER-01603',
+  // Passwordless sign-in and the login policy (a range of their own, so parallel additions never collide)
+  invalidMagicLink: 'ER-01501',
+  invalidPasswordlessCode: 'ER-01502',
+  localLoginDisabled: 'ER-01503',
+  passwordlessNotEnabled: 'ER-01504',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -12,3 +12,6 @@ export * from './dev';
 export * from './webauthn';
 export * from './mfa';
 export * from './step-up';
+export * from './policies';
+export * from './login-strategies';
+export * from './passwordless';

@@ -48,6 +48,11 @@ export const ApiPaths = {
   passwordsResetSmsV2: '/identity/resources/users/v2/passwords/reset/sms',
   passwordsResetSmsVerifyV2: '/identity/resources/users/v2/passwords/reset/sms/verify',
   passwordRecoveryStrategies: '/identity/resources/users/v1/passwords/recovery/strategies',
+  unlockAccount: '/identity/resources/users/v3/me/unlock',
+
+  // Passwordless sign-in (seed 000 section 7.2); {type} is magiclink or code
+  passwordlessPreLogin: '/identity/resources/auth/v1/passwordless/{type}/prelogin',
+  passwordlessPostLogin: '/identity/resources/auth/v1/passwordless/{type}/postlogin',
 
   // Passkeys (seed 000 section 7.2): sign-in, and the signed-in user's own passkeys
   webauthnPreLogin: '/identity/resources/auth/v1/webauthn/prelogin',

@@ -5,6 +5,8 @@ import { rateLimitsMigration } from './003_rate_limits';
 import { mfaMigration } from './004_mfa';
 import { smsOutboxMigration } from './005_sms_outbox';
 import { webauthnMigration } from './006_webauthn';
+import { passwordlessMigration } from './008_passwordless';
+import { passwordPoliciesMigration } from './007_password_policies';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -19,6 +21,8 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '004_mfa': mfaMigration,
         '005_sms_outbox': smsOutboxMigration,
         '006_webauthn': webauthnMigration,
+        '008_passwordless': passwordlessMigration,
+        '007_password_policies': passwordPoliciesMigration,
       };
     },
   };

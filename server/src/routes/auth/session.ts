@@ -5,8 +5,9 @@ import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from '../../h
 import type { AppEnv } from '../../http/env';
 import { readMfaRememberCookie } from '../../http/mfa-cookie';
 import { ErrorBodySchema, rateLimitedResponse, validationHook, zodMessages } from '../../http/errors';
-import { clientIp, requireAllowedOrigin } from '../../http/middleware';
+import { clientIp, isAllowedOrigin, requireAllowedOrigin } from '../../http/middleware';
 import { Errors, isAppError } from '../../errors';
+import { requireLocalLogin } from '../../services/login-policy';
 import type { RouteDeps } from '../deps';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -30,11 +31,16 @@ export function sessionRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
         200: json(LoginResponse, 'Signed in; the refresh token is set as an httpOnly cookie'),
         400: err('Invalid body or user not verified'),
         401: err('Invalid email or password'),
+        403: err('Local sign-in is turned off (NoLocalAuthentication), or the account is locked (lockout policy)'),
         429: rateLimitedResponse,
       },
     }),
     async (c) => {
-      const issued = await auth.login(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config), mfaRememberToken: readMfaRememberCookie(c, config) });
+      requireLocalLogin(config.loginStrategy);
+      const origin = c.req.header('origin');
+      // The unlock email links back to the asking page when it is one of ours.
+      const appUrl = origin && isAllowedOrigin(config, origin) ? origin : config.appUrl;
+      const issued = await auth.login(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config), mfaRememberToken: readMfaRememberCookie(c, config), appUrl });
       // MFA pending (mfaRequired): no session yet, so no refresh cookie until mfa/verify succeeds.
       if (issued.refreshToken) setRefreshCookie(c, config, issued.refreshToken);
       return c.json(issued.response, 200);

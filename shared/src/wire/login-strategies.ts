@@ -1,0 +1,30 @@
+/**
+ * The vendor login policy's strategies this deployment supports (seed 000 section 1). Plain data, no
+ * zod: the browser's preLogin picks the next step from these.
+ */
+export const LOGIN_STRATEGIES = [
+  'EmailAndPassword',
+  'MagicLink',
+  'Code',
+  'UsernameAndPassword',
+  'UsernameAndMagicLink',
+  'UsernameAndCode',
+  'NoLocalAuthentication',
+] as const;
+
+export type LoginStrategy = (typeof LOGIN_STRATEGIES)[number];
+
+/** The two passwordless kinds of `POST auth v1 passwordless/{type}/...` (seed 000 section 7.2). */
+export type PasswordlessType = 'magiclink' | 'code';
+
+/** The passwordless type a strategy signs in with, or null for a password (or no local) strategy. */
+export function passwordlessTypeOf(strategy: string | null | undefined): PasswordlessType | null {
+  if (strategy === 'MagicLink' || strategy === 'UsernameAndMagicLink') return 'magiclink';
+  if (strategy === 'Code' || strategy === 'UsernameAndCode') return 'code';
+  return null;
+}
+
+/** Whether the strategy identifies users by username (the others by email). */
+export function usesUsername(strategy: string | null | undefined): boolean {
+  return typeof strategy === 'string' && strategy.startsWith('Username');
+}
