@@ -46,6 +46,12 @@ export function isAllowedOrigin(config: Pick<Config, 'allowedOrigins' | 'publicO
   return origin === config.publicOrigin || config.allowedOrigins.includes(origin);
 }
 
+/** Where email links point: the page that asked, when its origin is one of ours, else the app URL. */
+export function emailLinkBase(c: Context, config: Pick<Config, 'allowedOrigins' | 'publicOrigin' | 'appUrl'>): string {
+  const origin = c.req.header('origin');
+  return origin && isAllowedOrigin(config, origin) ? origin : config.appUrl;
+}
+
 /**
  * CORS with credentials for the configured origins only. A disallowed origin gets no CORS headers
  * at all (hono's cors() would still send Allow-Credentials).

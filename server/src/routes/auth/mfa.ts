@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import {
   ApiPaths, AuthenticatorEnrollResponse, LoginAuthenticatorEnrollRequest, LoginAuthenticatorEnrollVerifyRequest, LoginEnrollResponse, LoginResponse,
   MfaEmailCodePreVerifyRequest, MfaEmailCodePreVerifyResponse, MfaEmailCodeVerifyRequest, MfaRecoverRequest, MfaRememberDeviceRequest, MfaRememberDeviceResponse, MfaVerifyRequest,
@@ -7,16 +7,14 @@ import {
 import type { Context } from 'hono';
 import { setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http/errors';
+import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { setMfaRememberCookie } from '../../http/mfa-cookie';
 import { clientIp, requireAllowedOrigin, requireAuth } from '../../http/middleware';
 import type { ClientInfo } from '../../services/auth';
 import type { MfaCompletion, MfaService } from '../../services/mfa';
 import type { RouteDeps } from '../deps';
+import { json, err, body } from '../openapi';
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
-const err = (description: string) => json(ErrorBodySchema, description);
 const codeErrors = { 400: err('Invalid body or wrong code'), 401: err('mfaToken unknown, expired or already used'), 429: rateLimitedResponse };
 
 /** The second step of a sign-in (mfaToken -> session) and step-up of a running session. */

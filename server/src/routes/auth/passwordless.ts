@@ -1,24 +1,14 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { ApiPaths, LoginResponse, PasswordlessPostLoginRequest, PasswordlessPreLoginRequest, PasswordlessTypeParam } from '@gatehouse/shared/wire';
 import type { Context } from 'hono';
-import type { Config } from '../../config';
 import { setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http/errors';
+import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { readMfaRememberCookie } from '../../http/mfa-cookie';
-import { clientIp, isAllowedOrigin, requireAllowedOrigin } from '../../http/middleware';
+import { clientIp, requireAllowedOrigin, emailLinkBase } from '../../http/middleware';
 import type { PasswordlessService } from '../../services/passwordless';
 import type { RouteDeps } from '../deps';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const err = (description: string) => json(ErrorBodySchema, description);
-const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
-
-/** Email links go back to the page that asked, when that page is one of ours. */
-function linkBase(c: Context, config: Config): string {
-  const origin = c.req.header('origin');
-  return origin && isAllowedOrigin(config, origin) ? origin : config.appUrl;
-}
+import { json, err, body } from '../openapi';
 
 /** Passwordless sign-in: `passwordless/{type}/prelogin` sends a link or code, `postlogin` signs in with it. */
 export function passwordlessRoutes(deps: RouteDeps, passwordless: PasswordlessService): OpenAPIHono<AppEnv> {
@@ -43,7 +33,7 @@ export function passwordlessRoutes(deps: RouteDeps, passwordless: PasswordlessSe
       },
     }),
     async (c) => {
-      await passwordless.preLogin(c.req.valid('param').type, c.req.valid('json'), linkBase(c, config), client(c));
+      await passwordless.preLogin(c.req.valid('param').type, c.req.valid('json'), emailLinkBase(c, config), client(c));
       return c.json({}, 200);
     },
   );

@@ -4,14 +4,12 @@ import type { Context } from 'hono';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
 import { readMfaRememberCookie } from '../../http/mfa-cookie';
-import { ErrorBodySchema, rateLimitedResponse, validationHook, zodMessages } from '../../http/errors';
+import { rateLimitedResponse, validationHook, zodMessages } from '../../http/errors';
 import { clientIp, isAllowedOrigin, requireAllowedOrigin } from '../../http/middleware';
 import { Errors, isAppError } from '../../errors';
 import { requireLocalLogin } from '../../services/login-policy';
 import type { RouteDeps } from '../deps';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const err = (description: string) => json(ErrorBodySchema, description);
+import { json, err } from '../openapi';
 
 /** Login, refresh and logout: the calls that own the refresh cookie. */
 export function sessionRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {

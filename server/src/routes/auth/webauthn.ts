@@ -1,14 +1,12 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { ApiPaths, LoginResponse, PasskeyPostLoginRequest, PasskeyPreLoginRequest, PasskeyPreLoginResponse } from '@gatehouse/shared/wire';
 import { setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http/errors';
+import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, requireAllowedOrigin } from '../../http/middleware';
 import type { WebauthnService } from '../../services/webauthn';
 import type { RouteDeps } from '../deps';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const err = (description: string) => json(ErrorBodySchema, description);
+import { json, err } from '../openapi';
 
 /** Passkey sign-in (seed 000 section 7.2): prelogin gives the challenge, postlogin sets the session. */
 export function webauthnLoginRoutes(deps: RouteDeps, webauthn: WebauthnService): OpenAPIHono<AppEnv> {

@@ -5,8 +5,7 @@ import type { AppEnv } from '../../http/env';
 import { ErrorBodySchema, validationHook } from '../../http/errors';
 import { clientIp } from '../../http/middleware';
 import type { RouteDeps } from '../deps';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+import { json } from '../openapi';
 
 /** Unauthenticated calls the loader makes at start: flags, metadata, vendor and account settings. */
 export function publicRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {

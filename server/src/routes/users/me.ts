@@ -4,8 +4,8 @@ import type { AppEnv } from '../../http/env';
 import { ErrorBodySchema, validationHook } from '../../http/errors';
 import { requireAuth } from '../../http/middleware';
 import type { RouteDeps } from '../deps';
+import { json } from '../openapi';
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
 const unauthorized = json(ErrorBodySchema, 'Missing, invalid or expired access token');
 const query = z.object({ tenantId: z.string().max(64).optional() });
 

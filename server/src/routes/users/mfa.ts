@@ -4,14 +4,12 @@ import {
   MfaStatusResponse, RecoveryCodesResponse,
 } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, validationHook } from '../../http/errors';
+import { validationHook } from '../../http/errors';
 import { requireAuth } from '../../http/middleware';
 import type { MfaService } from '../../services/mfa';
 import type { RouteDeps } from '../deps';
+import { json, err, body } from '../openapi';
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
-const err = (description: string) => json(ErrorBodySchema, description);
 const unauthorized = err('Missing, invalid or expired access token');
 
 /** The signed-in user's own second factors: status, devices, enrolment and removal. */

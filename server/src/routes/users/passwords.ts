@@ -11,23 +11,14 @@ import {
   ResetPasswordVerifyRequest,
 } from '@gatehouse/shared/wire';
 import type { Context } from 'hono';
-import type { Config } from '../../config';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http/errors';
-import { clientIp, isAllowedOrigin, requireAuth } from '../../http/middleware';
+import { rateLimitedResponse, validationHook } from '../../http/errors';
+import { clientIp, requireAuth, emailLinkBase } from '../../http/middleware';
 import type { RecoveryService } from '../../services/recovery';
 import type { RouteDeps } from '../deps';
+import { json, err, body } from '../openapi';
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const err = (description: string) => json(ErrorBodySchema, description);
-const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
 const accepted = json(z.object({}), 'Accepted: the same answer whether or not the account exists');
-
-/** Email links go back to the page that asked, when that page is one of ours. */
-function linkBase(c: Context, config: Config): string {
-  const origin = c.req.header('origin');
-  return origin && isAllowedOrigin(config, origin) ? origin : config.appUrl;
-}
 
 /** Forgot/reset password by email and SMS, recovery strategies, and the signed-in password change. */
 export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): OpenAPIHono<AppEnv> {
@@ -50,7 +41,7 @@ export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): Open
       responses: { 200: accepted, 400: err('Invalid body'), 429: rateLimitedResponse },
     }),
     async (c) => {
-      await recovery.requestEmailReset(c.req.valid('json').email, 'email', linkBase(c, config), ip(c));
+      await recovery.requestEmailReset(c.req.valid('json').email, 'email', emailLinkBase(c, config), ip(c));
       return c.json({}, 200);
     },
   );
@@ -66,7 +57,7 @@ export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): Open
     }),
     async (c) => {
       const { identifier, identifierType } = c.req.valid('json');
-      await recovery.requestEmailReset(identifier, identifierType, linkBase(c, config), ip(c));
+      await recovery.requestEmailReset(identifier, identifierType, emailLinkBase(c, config), ip(c));
       return c.json({}, 200);
     },
   );

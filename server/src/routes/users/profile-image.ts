@@ -5,8 +5,7 @@ import { ErrorBodySchema, validationHook } from '../../http/errors';
 import { requireAuth } from '../../http/middleware';
 import { Errors } from '../../errors';
 import type { RouteDeps } from '../deps';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+import { json } from '../openapi';
 
 /** Upload of the user's picture (seed 001 team profile image) and its public, immutable URL. */
 export function profileImageRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {

@@ -15,19 +15,10 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Config } from '../../config';
 import { sameSite, setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http/errors';
-import { clientIp, isAllowedOrigin, requireAllowedOrigin } from '../../http/middleware';
+import { rateLimitedResponse, validationHook } from '../../http/errors';
+import { clientIp, requireAllowedOrigin, emailLinkBase } from '../../http/middleware';
 import type { RouteDeps } from '../deps';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const err = (description: string) => json(ErrorBodySchema, description);
-const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
-
-/** Email links go back to the page that asked, when that page is one of ours. */
-function linkBase(c: Context, config: Config): string {
-  const origin = c.req.header('origin');
-  return origin && isAllowedOrigin(config, origin) ? origin : config.appUrl;
-}
+import { json, err, body } from '../openapi';
 
 /** Binds a sign-up to the browser that made it; sent only to the activation endpoints. */
 export const SIGNUP_COOKIE = 'gatehouse-signup';
@@ -66,7 +57,7 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       responses: { 200: json(SignUpResponse, 'Created; an activation link was emailed'), 400: err('Invalid body or password policy'), 403: err('Sign up disabled'), 409: err('User already exists'), 429: rateLimitedResponse },
     }),
     async (c) => {
-      const { response, binding } = await signUp.signUp(c.req.valid('json'), linkBase(c, config), { ip: clientIp(c, config) });
+      const { response, binding } = await signUp.signUp(c.req.valid('json'), emailLinkBase(c, config), { ip: clientIp(c, config) });
       setSignUpCookie(c, config, binding);
       return c.json(response, 200);
     },
@@ -124,7 +115,7 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       responses: { 200: json(z.object({}), 'Accepted (also when nothing was sent)'), 429: rateLimitedResponse },
     }),
     async (c) => {
-      await signUp.resendActivation(c.req.valid('json').email, linkBase(c, config), { ip: clientIp(c, config) });
+      await signUp.resendActivation(c.req.valid('json').email, emailLinkBase(c, config), { ip: clientIp(c, config) });
       return c.json({}, 200);
     },
   );

@@ -5,8 +5,7 @@ import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http
 import { clientIp } from '../../http/middleware';
 import type { PasswordPolicyService } from '../../services/password-policies';
 import type { RouteDeps } from '../deps';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+import { json } from '../openapi';
 
 /** Unlock account (seed 000 sections 4.7, 7.1): the emailed link's token unlocks a locked account. */
 export function unlockRoutes(deps: RouteDeps, policies: PasswordPolicyService): OpenAPIHono<AppEnv> {

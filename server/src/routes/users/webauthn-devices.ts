@@ -1,13 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { ApiPaths, PasskeyDevice, PasskeyDevicesResponse, PasskeyRegistrationOptionsResponse, PasskeyRegistrationVerifyRequest } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, validationHook } from '../../http/errors';
+import { validationHook } from '../../http/errors';
 import { requireAuth } from '../../http/middleware';
 import type { WebauthnService } from '../../services/webauthn';
 import type { RouteDeps } from '../deps';
+import { json, err } from '../openapi';
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const err = (description: string) => json(ErrorBodySchema, description);
 const unauthorized = err('Missing, invalid or expired access token');
 
 /** The signed-in user's passkeys: register (options, then verify), list, remove. */
