@@ -5,20 +5,18 @@
 import { createStore, type PrimitiveAtom } from 'jotai/vanilla';
 import type { AuthRoutes, AuthUser, GatehouseApi, GatehouseStore } from '../core/types';
 import type { LoginResponse, MeResponse } from '../wire';
-import { ErrorCodes } from '../wire/error-codes';
 import {
-  ACTIVATION_REDIRECT_DELAY_MS,
   AFTER_AUTH_REDIRECT_KEY,
-  MFA_REDIRECT_DELAY_MS,
   PROFILE_LOAD_RETRIES,
   PROFILE_LOAD_RETRY_DELAY_MS,
   TOKEN_REFRESH_MARGIN_MS,
 } from '../constants';
 import { toGatehouseError } from '../errors';
 import { getAfterAuthTarget, getValidRedirectUrl } from '../redirect';
-import { createAuthAtoms, initialActivate, initialLogin, initialPasskeys, initialProfile, initialSignUp } from './state';
+import { createAuthAtoms, initialLogin, initialPasskeys, initialProfile, initialSignUp } from './state';
 import { createTrackedTimers, systemTimers, type Timers } from './timers';
 import type { FlowContext } from './flow-context';
+import { createActivationFlow } from './flows/activation';
 import { createRecoveryFlow } from './flows/recovery';
 import { createPasskeysFlow } from './flows/passkeys';
 import { createMfaFlow } from './flows/mfa';
@@ -314,52 +312,6 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
       }
     },
 
-    async startActivation({ userId, token }) {
-      set(atoms.activate, { ...initialActivate, step: 'activating', loading: true });
-      try {
-        const strategy = await api.activateStrategy(userId, token);
-        if (strategy.shouldSetPassword) {
-          set(atoms.activate, { ...initialActivate, step: 'activatingForm' });
-          return;
-        }
-      } catch (error) {
-        set(atoms.activate, { ...initialActivate, step: 'failed', error: toGatehouseError(error).message });
-        return;
-      }
-      await store.activate({ userId, token });
-    },
-
-    async activate(input) {
-      const from = get(atoms.activate).step;
-      patch(atoms.activate, { loading: true, error: null });
-      try {
-        const response = await api.activate(input);
-        if (response.mfaRequired) {
-          set(atoms.activate, { ...initialActivate, step: 'success' });
-          timers.after(MFA_REDIRECT_DELAY_MS, () => go(routes.loginUrl));
-          return;
-        }
-        await establishSession(response);
-        set(atoms.activate, { ...initialActivate, step: 'success' });
-        timers.after(ACTIVATION_REDIRECT_DELAY_MS, () => go(afterAuthTarget()));
-      } catch (error) {
-        const gatehouseError = toGatehouseError(error);
-        // A password the policy refuses is fixed in the form; a bad or expired link is not.
-        const stayOnForm = from === 'activatingForm' && gatehouseError.errorCode !== ErrorCodes.invalidActivationToken && gatehouseError.statusCode < 500 && gatehouseError.statusCode !== 404;
-        set(atoms.activate, { ...initialActivate, step: stayOnForm ? 'activatingForm' : 'failed', error: gatehouseError.message });
-      }
-    },
-
-    async resendActivation(email) {
-      patch(atoms.activate, { loading: true, error: null, resendSent: false });
-      try {
-        await api.resendActivation(email.trim());
-        set(atoms.activate, { ...initialActivate, step: 'resend', resendSent: true });
-      } catch (error) {
-        patch(atoms.activate, { loading: false, error: toGatehouseError(error).message });
-      }
-    },
-
     async logout() {
       try {
         await api.logout();
@@ -408,6 +360,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
       return vendorPromise;
     },
 
+    ...createActivationFlow(flowContext),
     // Flow modules (shared/src/auth/flows/*) add their methods here: ...createXFlow(flowContext).
     ...createRecoveryFlow(flowContext),
     ...passkeysFlow,

@@ -1,0 +1,63 @@
+/**
+ * Account activation (seed 000 section 4.5): activating -> activatingForm when the strategy needs a
+ * password -> success (signed in, navigated after 5 s; to login after 1 s when MFA is required).
+ */
+import type { GatehouseStore } from '../../core/types';
+import type { ActivateRequest } from '../../wire';
+import { ErrorCodes } from '../../wire/error-codes';
+import { ACTIVATION_REDIRECT_DELAY_MS, MFA_REDIRECT_DELAY_MS } from '../../constants';
+import { toGatehouseError } from '../../errors';
+import type { FlowContext } from '../flow-context';
+import { initialActivate } from '../state';
+
+export function createActivationFlow(ctx: FlowContext): Pick<GatehouseStore, 'startActivation' | 'activate' | 'resendActivation'> {
+  const { atoms } = ctx;
+  const flow = {
+    async startActivation({ userId, token }: { userId: string; token: string }) {
+      ctx.set(atoms.activate, { ...initialActivate, step: 'activating', loading: true });
+      try {
+        const strategy = await ctx.api.activateStrategy(userId, token);
+        if (strategy.shouldSetPassword) {
+          ctx.set(atoms.activate, { ...initialActivate, step: 'activatingForm' });
+          return;
+        }
+      } catch (error) {
+        ctx.set(atoms.activate, { ...initialActivate, step: 'failed', error: toGatehouseError(error).message });
+        return;
+      }
+      await flow.activate({ userId, token });
+    },
+
+    async activate(input: ActivateRequest) {
+      const from = ctx.get(atoms.activate).step;
+      ctx.patch(atoms.activate, { loading: true, error: null });
+      try {
+        const response = await ctx.api.activate(input);
+        if (response.mfaRequired) {
+          ctx.set(atoms.activate, { ...initialActivate, step: 'success' });
+          ctx.timers.after(MFA_REDIRECT_DELAY_MS, () => ctx.go(ctx.routes.loginUrl));
+          return;
+        }
+        await ctx.establishSession(response);
+        ctx.set(atoms.activate, { ...initialActivate, step: 'success' });
+        ctx.timers.after(ACTIVATION_REDIRECT_DELAY_MS, () => ctx.go(ctx.afterAuthTarget()));
+      } catch (error) {
+        const gatehouseError = toGatehouseError(error);
+        // A password the policy refuses is fixed in the form; a bad or expired link is not.
+        const stayOnForm = from === 'activatingForm' && gatehouseError.errorCode !== ErrorCodes.invalidActivationToken && gatehouseError.statusCode < 500 && gatehouseError.statusCode !== 404;
+        ctx.set(atoms.activate, { ...initialActivate, step: stayOnForm ? 'activatingForm' : 'failed', error: gatehouseError.message });
+      }
+    },
+
+    async resendActivation(email: string) {
+      ctx.patch(atoms.activate, { loading: true, error: null, resendSent: false });
+      try {
+        await ctx.api.resendActivation(email.trim());
+        ctx.set(atoms.activate, { ...initialActivate, step: 'resend', resendSent: true });
+      } catch (error) {
+        ctx.patch(atoms.activate, { loading: false, error: toGatehouseError(error).message });
+      }
+    },
+  };
+  return flow;
+}
