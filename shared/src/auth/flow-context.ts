@@ -30,5 +30,5 @@ export interface FlowContext {
   /** A login response that needs no further step: session, the `success` step, navigation. */
   completeLogin(login: LoginResponse): Promise<void>;
   /** A sign-in answered mfaRequired: keep the mfaToken and show loginWithTwoFactor or forceTwoFactor. */
-  beginMfa(login: LoginResponse, email: string): void;
+  beginMfa(login: LoginResponse, email: string): void | Promise<void>;
 }

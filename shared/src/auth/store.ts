@@ -16,10 +16,11 @@ import { getAfterAuthTarget, getValidRedirectUrl } from '../redirect';
 import { createAuthAtoms, initialLogin, initialPasskeys, initialProfile, initialSignUp } from './state';
 import { createTrackedTimers, systemTimers, type Timers } from './timers';
 import type { FlowContext } from './flow-context';
-import { createActivationFlow } from './flows/activation';
-import { createRecoveryFlow } from './flows/recovery';
-import { createPasskeysFlow } from './flows/passkeys';
-import { createMfaFlow } from './flows/mfa';
+import type { ActivationFlow } from './flows/activation';
+import type { RecoveryFlow } from './flows/recovery';
+import type { PasskeysFlow } from './flows/passkeys';
+import type { MfaFlow } from './flows/mfa';
+import { lazyFlow } from './flows/lazy';
 import { createLazyPoliciesFlow } from './flows/policies-lazy';
 import { createLazyPasswordlessFlow } from './flows/passwordless-lazy';
 import { passwordlessTypeOf, usesUsername } from '../wire/login-strategies';
@@ -195,9 +196,21 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
 
   // ---- flows ---------------------------------------------------------------------------------
 
-  // Created before the store object because completeLogin (above) asks it about the prompt.
-  const passkeysFlow = createPasskeysFlow(flowContext);
-  const mfaFlow = createMfaFlow(flowContext);
+  // Each flow module is its own chunk, loaded on first use (flows/lazy.ts): most sign-ins never
+  // reach MFA, passkeys, recovery or activation, so those bytes stay off the login form's path.
+  const passkeysFlow = lazyFlow<PasskeysFlow>(flowContext, () => import('./flows/passkeys').then((m) => m.createPasskeysFlow(flowContext)), [
+    'loginWithPasskey', 'registerPasskey', 'loadPasskeys', 'removePasskey', 'shouldPromptPasskeys', 'dismissPasskeyPrompt',
+  ]);
+  const mfaFlow = lazyFlow<MfaFlow>(flowContext, () => import('./flows/mfa').then((m) => m.createMfaFlow(flowContext)), [
+    'beginMfa', 'verifyMfa', 'recoverMfa', 'sendMfaEmailCode', 'verifyMfaEmailCode', 'setMfaStep', 'setLoginMfaStep', 'startAuthenticatorEnrollment',
+    'verifyAuthenticatorEnrollment', 'confirmRecoveryCodesSaved', 'startStepUp', 'loadMfaDevices', 'disableMfa',
+  ]);
+  const recoveryFlow = lazyFlow<RecoveryFlow>(flowContext, () => import('./flows/recovery').then((m) => m.createRecoveryFlow(flowContext)), [
+    'startPasswordRecovery', 'forgotPassword', 'sendRecoveryEmail', 'sendRecoverySms', 'verifyPasswordViaSms', 'resetPassword', 'resetForgotPassword', 'changePassword',
+  ]);
+  const activationFlow = lazyFlow<ActivationFlow>(flowContext, () => import('./flows/activation').then((m) => m.createActivationFlow(flowContext)), [
+    'startActivation', 'activate', 'resendActivation',
+  ]);
   const policiesFlow = createLazyPoliciesFlow(flowContext);
 
   const store: GatehouseStore = {
@@ -268,7 +281,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
         const response = await api.login(usesUsername(get(atoms.vendor)?.loginStrategy) && !email.includes('@') ? { username: email, password } : { email, password });
         if (response.mfaRequired) {
           // Seed 4.2: the session is not set until MFA is verified.
-          mfaFlow.beginMfa(response, email);
+          await mfaFlow.beginMfa(response, email);
           return;
         }
         // Expired, breached or about to expire: the password-policy steps (seed 4.2).
@@ -360,9 +373,9 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
       return vendorPromise;
     },
 
-    ...createActivationFlow(flowContext),
-    // Flow modules (shared/src/auth/flows/*) add their methods here: ...createXFlow(flowContext).
-    ...createRecoveryFlow(flowContext),
+    // Flow modules (shared/src/auth/flows/*) add their methods here, loaded on demand (flows/lazy.ts).
+    ...activationFlow,
+    ...recoveryFlow,
     ...passkeysFlow,
     ...mfaFlow,
     ...policiesFlow.methods,

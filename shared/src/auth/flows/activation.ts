@@ -10,7 +10,9 @@ import { toGatehouseError } from '../../errors';
 import type { FlowContext } from '../flow-context';
 import { initialActivate } from '../state';
 
-export function createActivationFlow(ctx: FlowContext): Pick<GatehouseStore, 'startActivation' | 'activate' | 'resendActivation'> {
+export type ActivationFlow = Pick<GatehouseStore, 'startActivation' | 'activate' | 'resendActivation'>;
+
+export function createActivationFlow(ctx: FlowContext): ActivationFlow {
   const { atoms } = ctx;
   const flow = {
     async startActivation({ userId, token }: { userId: string; token: string }) {

@@ -23,7 +23,7 @@ export type MfaFlowMethods = Pick<
 
 export interface MfaFlow extends MfaFlowMethods {
   /** A sign-in answered mfaRequired: keep the mfaToken and show loginWithTwoFactor or forceTwoFactor. */
-  beginMfa(response: LoginResponse, email: string): void;
+  beginMfa(response: LoginResponse, email: string): void | Promise<void>;
 }
 
 /** The access token's claims, read without verification (the UI only decides what to show; the server verifies). */

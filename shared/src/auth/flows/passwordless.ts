@@ -44,7 +44,7 @@ export function createPasswordlessFlow(ctx: FlowContext, deps: PasswordlessDeps)
   /** Like a password sign-in: MFA first when required (no session until it is verified), else the session. */
   async function finish(response: LoginResponse, identifier: string): Promise<boolean> {
     if (response.mfaRequired) {
-      ctx.beginMfa(response, identifier);
+      await ctx.beginMfa(response, identifier);
       return false;
     }
     await ctx.establishSession(response);
@@ -70,7 +70,7 @@ export function createPasswordlessFlow(ctx: FlowContext, deps: PasswordlessDeps)
       try {
         const response = await api.request<LoginResponse>('POST', pathOf(deps.postLoginPath, 'code'), { body: { ...identifierBody(email), code: code.trim() } });
         if (response.mfaRequired) {
-          ctx.beginMfa(response, email);
+          await ctx.beginMfa(response, email);
           return;
         }
         await ctx.completeLogin(response);

@@ -63,7 +63,7 @@ export function createPoliciesFlow(ctx: FlowContext): PoliciesFlowModule {
       reset = null;
       try {
         const response = await api.login({ email, password });
-        if (response.mfaRequired) ctx.beginMfa(response, email);
+        if (response.mfaRequired) await ctx.beginMfa(response, email);
         else await ctx.completeLogin(response);
       } catch (error) {
         patch(atoms.login, { loading: false, error: messageOf(error), step: 'loginWithPassword' });
