@@ -56,7 +56,7 @@ export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
         input: {},
         // Lazy screens share components, hooks and the context with `./mount`; without a group each
         // shared module becomes its own small file fetched before the first screen (more bytes gzip).
-        output: { codeSplitting: { groups: [{ name: 'ui', test: /[\\/]src[\\/](components[\\/]|context|use-|screens[\\/]recovery[\\/]NewPasswordForm)/ }] } },
+        output: { codeSplitting: { groups: [{ name: 'ui', test: /[\\/]src[\\/](components[\\/]|context|use-|screens[\\/]recovery[\\/]NewPasswordForm|screens[\\/]mfa[\\/]OneTimeCodeField)/ }] } },
       },
     },
   };

@@ -39,14 +39,26 @@ const walk = (dir) => readdirSync(dir).flatMap((name) => {
   return statSync(path).isDirectory() ? walk(path) : [path];
 });
 
+// Bundles never needed before the login form is interactive keep their file hashes in their own
+// files.json (fetched with SRI when the bundle is first shown), so the manifest every page fetches
+// carries only the hashes of what the login path may load.
+const separateFileLists = new Set(['admin-portal']);
+
 const manifest = { version: source.version, bundles: {} };
 for (const b of builds) {
   const version = source.bundles[b.bundle]?.version ?? source.version;
   const dir = join(cdn, b.bundle, version);
   const entryPath = join(dir, b.entry);
+  const listPath = join(dir, 'files.json');
   const files = {};
   for (const file of walk(dir)) if (file !== entryPath && /\.(m?js|css)$/.test(file)) files[relative(cdn, file)] = sri(file);
-  manifest.bundles[b.bundle] = { version, entry: relative(cdn, entryPath), integrity: sri(entryPath), files };
+  const entry = { version, entry: relative(cdn, entryPath), integrity: sri(entryPath) };
+  if (separateFileLists.has(b.bundle)) {
+    writeFileSync(listPath, JSON.stringify(files) + '\n');
+    manifest.bundles[b.bundle] = { ...entry, fileList: relative(cdn, listPath), fileListIntegrity: sri(listPath) };
+  } else {
+    manifest.bundles[b.bundle] = { ...entry, files };
+  }
 }
 mkdirSync(cdn, { recursive: true });
 writeFileSync(join(cdn, 'cdn-manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

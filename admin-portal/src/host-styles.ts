@@ -14,6 +14,11 @@ function isStyleRoot(node: Node): node is StyleRoot {
 
 /** Adopts the portal stylesheet into `root`; returns the function that removes it again. */
 export function adoptStyles(node: Node, nonce?: string): () => void {
+  return adoptCss(node, css, nonce);
+}
+
+/** Adopts `css` (the shell's, or a lazily loaded section's own) into the root node of `node`. */
+export function adoptCss(node: Node, css: string, nonce?: string): () => void {
   const root = node.getRootNode();
   if (!isStyleRoot(root)) return () => {};
   if (typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype && Array.isArray(root.adoptedStyleSheets)) {

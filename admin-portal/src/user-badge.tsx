@@ -19,11 +19,12 @@ export function Avatar({ name, src, size = 'small' }: { name: string; src: strin
 export function UserBadge({ user, tenantName }: { user: AuthUser; tenantName: string | null }) {
   return (
     <div className="gh-ap-user">
-      <Avatar name={user.name || user.email} src={user.profilePictureUrl} />
+      <Avatar name={user.name || (user.email ?? user.phoneNumber ?? '')} src={user.profilePictureUrl} />
       <div className="gh-ap-user-text">
-        <p className="gh-ap-user-name">{user.name || user.email}</p>
+        <p className="gh-ap-user-name">{user.name || (user.email ?? user.phoneNumber)}</p>
         <p className="gh-ap-user-meta">
-          {user.name ? <span>{user.email}</span> : null}
+          {/* A phone sign-up account has no email: its phone number stands in. */}
+          {user.name ? <span>{user.email ?? user.phoneNumber}</span> : null}
           {tenantName ? <span className="gh-ap-user-tenant">{tenantName}</span> : null}
         </p>
       </div>

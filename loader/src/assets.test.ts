@@ -60,6 +60,34 @@ describe('integrity', () => {
     expect(maps).toEqual([{ integrity: { 'https://a.example/cdn/x.js': 'sha384-1' } }, { integrity: { 'https://a.example/cdn/y.js': 'sha384-2' } }]);
   });
 
+  it('fetches the file list of a bundle kept out of the manifest with the manifest hash as SRI, then registers its files', async () => {
+    const fetchSpy = vi.fn(async () => new Response(JSON.stringify({ 'admin-portal/7.78.0/assets/mount-x.js': 'sha384-portal-chunk' })));
+    vi.stubGlobal('fetch', fetchSpy);
+    const split: CdnManifest = {
+      version: '7.78.0',
+      bundles: { 'admin-portal': { version: '7.78.0', entry: 'admin-portal/7.78.0/remoteEntry.js', integrity: 'sha384-portal', fileList: 'admin-portal/7.78.0/files.json', fileListIntegrity: 'sha384-list' } },
+    };
+    await importBundle(split, 'https://cdn.example.com/cdn/', 'admin-portal').catch(() => undefined);
+    vi.unstubAllGlobals();
+    expect(fetchSpy).toHaveBeenCalledWith('https://cdn.example.com/cdn/admin-portal/7.78.0/files.json', { credentials: 'omit', integrity: 'sha384-list' });
+    const map = JSON.parse(document.head.querySelector('script[type="importmap"]')!.textContent!);
+    expect(map.integrity).toEqual({
+      'https://cdn.example.com/cdn/admin-portal/7.78.0/assets/mount-x.js': 'sha384-portal-chunk',
+      'https://cdn.example.com/cdn/admin-portal/7.78.0/remoteEntry.js': 'sha384-portal',
+    });
+  });
+
+  it('refuses to load a bundle whose file list fails its integrity check, registering nothing', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    const split: CdnManifest = {
+      version: '7.78.0',
+      bundles: { 'admin-portal': { version: '7.78.0', entry: 'admin-portal/7.78.0/remoteEntry.js', integrity: 'sha384-portal', fileList: 'admin-portal/7.78.0/files.json', fileListIntegrity: 'sha384-list' } },
+    };
+    await expect(importBundle(split, 'https://cdn.example.com/cdn/', 'admin-portal')).rejects.toThrow('Failed to load https://cdn.example.com/cdn/admin-portal/7.78.0/files.json (integrity check or network error)');
+    vi.unstubAllGlobals();
+    expect(document.head.querySelector('script[type="importmap"]')).toBeNull();
+  });
+
   it('refuses a bundle the manifest does not list', async () => {
     await expect(importBundle(manifest, 'https://cdn.example.com/cdn/', 'checkout')).rejects.toThrow('Bundle checkout is not in the CDN manifest');
   });

@@ -65,6 +65,11 @@ export class GatehouseApp {
     await this.runtime!.showAdminPortal();
   }
 
+  /** The hosted admin portal (seed 000 section 2.1) at `<baseUrl>/oauth/portal`, in a new tab or this window. */
+  openHostedAdminPortal(newTab?: boolean): void {
+    window.open(this.options.contextOptions.baseUrl.replace(/\/+$/, '') + '/oauth/portal', newTab ? '_blank' : '_self', 'noopener');
+  }
+
   hideAdminPortal(): void {
     this.runtime?.hideAdminPortal();
   }
@@ -88,7 +93,8 @@ export class GatehouseApp {
         get(`${ApiPaths.metadata}?entityName=adminBox`)
           .then((m) => (m as { rows?: Array<{ configuration?: Record<string, unknown> }> }).rows?.[0]?.configuration ?? {})
           .catch(() => ({})),
-        withRefreshLock(baseUrl, () => loadSession(get)),
+        // Hosted login restores the session in the runtime (silent refresh), not with the embedded cookie call.
+        this.options.hostedLoginBox ? null : withRefreshLock(baseUrl, () => loadSession(get)),
       ]);
       const context: BootContext = {
         name: this.name,
@@ -153,8 +159,17 @@ async function loadSession(get: (path: string, init?: RequestInit) => Promise<un
 export function importBundle<T>(manifest: CdnManifest, cdnBase: string, bundle: string, nonce?: string): Promise<T> {
   const entry = manifest.bundles[bundle];
   if (!entry) return Promise.reject(new Error(`Bundle ${bundle} is not in the CDN manifest`));
-  const files: Record<string, string> = { ...(entry.files ?? {}), [entry.entry]: entry.integrity };
-  return withTimeout(importWithIntegrity<T>(cdnBase, entry.entry, files, nonce), ASSET_LOAD_TIMEOUT_MS, `Failed to load ${bundle} from ${cdnBase + entry.entry}`);
+  const load = async () => {
+    let listed = entry.files;
+    if (entry.fileList) {
+      // fetch() checks the list against the manifest's hash: a tampered list never reaches the map.
+      const res = await fetch(cdnBase + entry.fileList, { credentials: 'omit', integrity: entry.fileListIntegrity ?? '' }).catch(() => null);
+      if (!res?.ok) throw new Error(`Failed to load ${cdnBase + entry.fileList} (integrity check or network error)`);
+      listed = (await res.json()) as Record<string, string>;
+    }
+    return importWithIntegrity<T>(cdnBase, entry.entry, { ...listed, [entry.entry]: entry.integrity }, nonce);
+  };
+  return withTimeout(load(), ASSET_LOAD_TIMEOUT_MS, `Failed to load ${bundle} from ${cdnBase + entry.entry}`);
 }
 
 function resolveCdnBase(options: GatehouseOptions, baseUrl: string): string {

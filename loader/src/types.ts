@@ -21,10 +21,27 @@ export interface GatehouseOptions {
   customLoginUrl?: string;
   /** Redirect to the login route when no user is signed in and the page is not an auth route (default true). */
   redirectToLogin?: boolean;
+  /**
+   * Hosted login (seed 000 sections 1, 4.10): users sign in on the Gatehouse server's login page
+   * (OAuth 2.0 authorization code with PKCE S256) instead of an embedded login box.
+   * `contextOptions.clientId` is then the registered OAuth client (e.g. `demo-spa` in dev mode).
+   */
+  hostedLoginBox?: boolean;
+  /** Hosted login: the tenant to sign in to, sent to authorize as `tenantId` / `organization`. */
+  hostedLoginOptions?: { tenantId?: string; organization?: string };
   adminPortal?: Record<string, unknown>;
 }
 
-export interface ManifestEntry { version: string; entry: string; integrity: string; files?: Record<string, string> }
+export interface ManifestEntry {
+  version: string;
+  entry: string;
+  integrity: string;
+  /** Integrity of every other file the bundle may load, inline ... */
+  files?: Record<string, string>;
+  /** ... or in a separate JSON file (bundles not needed before sign-in), itself checked by SRI. */
+  fileList?: string;
+  fileListIntegrity?: string;
+}
 /** `cdn-manifest.json`: which version of each bundle is live, with integrity hashes. */
 export interface CdnManifest { version: string; bundles: Record<string, ManifestEntry> }
 

@@ -14,8 +14,17 @@ import { StepUpScreen } from './screens/mfa/StepUpScreen';
 
 // Its own chunk: only passwordless strategies land on the magic-link route (login bytes budget).
 const MagicLinkCallbackScreen = lazy(() => import('./screens/passwordless/MagicLinkCallbackScreen'));
+// Its own chunk: only SSO sign-ins come back to these routes.
+const SsoCallbackScreen = lazy(() => import('./screens/sso/SsoCallbackScreen'));
 // Its own chunk: only the emailed unlock link lands here.
 const UnlockAccountScreen = lazy(() => import('./screens/policies/UnlockAccountScreen'));
+// Its own chunk: only a user who lost their phone comes here.
+const ResetPhoneNumberScreen = lazy(() => import('./screens/phone/ResetPhoneNumberScreen'));
+// Their own chunks: only invitation and impersonation links land here.
+const AcceptInvitationScreen = lazy(() => import('./screens/invitations/AcceptInvitationScreen'));
+const ImpersonateScreen = lazy(() => import('./screens/impersonation/ImpersonateScreen'));
+// Its own chunk: only social sign-ins come back here.
+const SocialLogin = lazy(() => import('./screens/social/SocialLogin'));
 
 export type LoginBoxProps = MountProps & { name?: string };
 
@@ -31,6 +40,12 @@ export function LoginBoxApp(props: LoginBoxProps) {
   useEffect(() => {
     void store.loadVendor();
   }, [store]);
+
+  useEffect(() => {
+    // reCAPTCHA (its own chunk, with the page's CSP nonce) loads only once the captcha policy is on.
+    store.setCaptchaProvider((policy, action) => import('./captcha/recaptcha').then((m) => m.recaptchaToken(policy, action, nonce)));
+    return () => store.setCaptchaProvider(null);
+  }, [store, nonce]);
 
   let screen: ReactNode = null;
   switch (route) {
@@ -63,6 +78,13 @@ export function LoginBoxApp(props: LoginBoxProps) {
         </Suspense>
       );
       break;
+    case 'samlCallbackUrl':
+    case 'oidcRedirectUrl':
+      screen = <Suspense fallback={null}><SsoCallbackScreen type={route === 'samlCallbackUrl' ? 'saml' : 'oidc'} /></Suspense>;
+      break;
+    case 'resetPhoneNumberUrl':
+      screen = <Suspense fallback={null}><ResetPhoneNumberScreen /></Suspense>;
+      break;
     case 'unlockAccountUrl':
       screen = (
         <Suspense fallback={null}>
@@ -70,8 +92,18 @@ export function LoginBoxApp(props: LoginBoxProps) {
         </Suspense>
       );
       break;
+    case 'acceptInvitationUrl':
+    case 'acceptInvitationWithOTCUrl':
+      screen = <Suspense fallback={null}><AcceptInvitationScreen /></Suspense>;
+      break;
+    case 'impersonationUrl':
+      screen = <Suspense fallback={null}><ImpersonateScreen /></Suspense>;
+      break;
+    case 'socialLoginCallbackUrl':
+      screen = <Suspense fallback={null}><SocialLogin callback /></Suspense>;
+      break;
     default:
-      // Other sign-in routes (recovery, MFA, invitations...) arrive with their own issues.
+      // Other sign-in routes arrive with their own issues.
       screen = null;
   }
   if (!screen) return null;

@@ -13,22 +13,46 @@ import { mfaAuthRoutes } from './routes/auth/mfa';
 import { mfaUserRoutes } from './routes/users/mfa';
 import { webauthnLoginRoutes } from './routes/auth/webauthn';
 import { passwordlessRoutes } from './routes/auth/passwordless';
+import { ssoLoginRoutes } from './routes/auth/sso';
+import { ssoConfigurationRoutes } from './routes/tenants/sso';
+import { createSsoConfigurationService } from './services/sso/configurations';
+import { createTxtResolver } from './services/sso/dns';
+import { createSsoLoginService } from './services/sso/login';
+import { socialLoginRoutes } from './routes/auth/social';
+import { impersonationRoutes } from './routes/auth/impersonation';
+import { invitationRoutes } from './routes/users/invitations';
+import { createImpersonationService } from './services/impersonation';
+import { adminRoutes } from './routes/admin';
+import { createAdminUserService } from './services/admin-users';
+import { createAdminRoleService, ensurePermissionCategories } from './services/admin-roles';
+import { createAdminGroupService } from './services/admin-groups';
+import { createInviteLinkService } from './services/invite-links';
+import { createInvitationService, type InvitationService } from './services/invitations';
 import type { RouteDeps } from './routes/deps';
 import { mailboxRoutes } from './routes/dev/mailbox';
 import { publicRoutes } from './routes/public/config';
+import { captchaPolicyRoutes } from './routes/configurations/captcha-policy';
 import { cdnRoutes } from './routes/static/cdn';
+import { isOAuthCorsPath, oauthRoutes } from './routes/oauth/provider';
+import { createClientRegistry } from './services/oauth/clients';
+import { createOAuthService, type OAuthService } from './services/oauth/provider';
 import { demoRoutes } from './routes/static/demo';
 import { meRoutes } from './routes/users/me';
 import { profileImageRoutes } from './routes/users/profile-image';
 import { passwordRoutes } from './routes/users/passwords';
 import { unlockRoutes } from './routes/users/unlock';
 import { signUpRoutes } from './routes/users/signup';
+import { phoneSignUpRoutes } from './routes/users/signup-phone';
 import { webauthnDeviceRoutes } from './routes/users/webauthn-devices';
-import { createAuthService, type AuthService } from './services/auth';
+import { AMR_PASSWORD, createAuthService, type AuthService } from './services/auth';
+import { createCaptchaService } from './services/captcha';
 import { createKeyService, type KeyService } from './services/keys';
 import { createMailer, type Mailer } from './services/mail';
 import { createMfaService } from './services/mfa';
 import { createPasswordlessService, type PasswordlessService } from './services/passwordless';
+import { createSocialLoginService } from './services/social';
+import { createPhoneSignUpService } from './services/phone-signup';
+import { createSmsLoginService, type SmsLoginService } from './services/sms-login';
 import { createPasswordPolicyService } from './services/password-policies';
 import { createPublicService } from './services/public';
 import { createRateLimiter } from './services/rate-limit';
@@ -38,6 +62,12 @@ import { createSmsSender } from './services/sms';
 import { ensurePermissionCatalogue } from './services/tenants';
 import { createUserService } from './services/users';
 import { createWebauthnService } from './services/webauthn';
+import { createMfaSmsService } from './services/mfa-sms';
+import { createMfaWebauthnService } from './services/mfa-webauthn';
+import { createPhoneChangeService, type PhoneChangeService } from './services/phone-change';
+import { mfaFactorAuthRoutes } from './routes/auth/mfa-factors';
+import { mfaFactorUserRoutes } from './routes/users/mfa-factors';
+import { phoneRoutes } from './routes/users/phone';
 
 /** Optional replacements for tests: a movable clock, a different mailer. */
 export interface ServerOverrides {
@@ -56,6 +86,14 @@ export interface GatehouseServer {
   recovery: RecoveryService;
   /** Magic links and sign-in codes; `idle()` waits for emails still being sent after their request answered. */
   passwordless: PasswordlessService;
+  /** Reset phone number and phone change; `idle()` waits for reset emails still being sent after their request answered. */
+  phoneChange: PhoneChangeService;
+  /** SMS sign-in codes; `idle()` waits for SMS still being sent after their request answered. */
+  smsLogin: SmsLoginService;
+  /** Invitations; `idle()` waits for resent invitation emails still being sent after their request answered. */
+  invitations: InvitationService;
+  /** Hosted login (OAuth 2.0 / OIDC authorization server) and its client registry. */
+  oauth: OAuthService;
   /** Makes a new signing key; older keys stay in the JWKS until their tokens expire. */
   rotateKeys(): Promise<string>;
   close(): Promise<void>;
@@ -77,18 +115,38 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const limiter = createRateLimiter({ db, clock, config });
   // The MFA gate runs inside login; it is created below because it starts sessions through auth.
   const policies = createPasswordPolicyService({ db, mail, clock, limiter, config });
-  const auth = createAuthService({ db, keys, clock, limiter, config, policies, secondFactor: (user, client) => mfa.gateLogin(user, client) });
+  const auth = createAuthService({ db, keys, clock, limiter, config, policies, secondFactor: (user, client) => mfa.gateLogin(user, client, AMR_PASSWORD) });
   const mfa = createMfaService({ db, clock, auth, mail, limiter, config });
   const users = createUserService({ db, clock, config });
   const signUp = createSignUpService({ db, mail, clock, auth, limiter, config });
   const publicInfo = createPublicService({ db, clock, signUp, config });
+  const captcha = createCaptchaService({ config, limiter });
   const sms = createSmsSender({ db, clock, config });
   const recovery = createRecoveryService({ db, mail, sms, clock, limiter, config });
   const webauthn = createWebauthnService({ db, clock, auth, limiter, config });
+  const mfaSms = createMfaSmsService({ db, clock, sms, limiter, core: mfa.core });
+  const mfaWebauthn = createMfaWebauthnService({ db, clock, limiter, core: mfa.core, config });
+  const phoneChange = createPhoneChangeService({ db, clock, mail, sms, limiter });
   const passwordless = createPasswordlessService({ db, mail, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
+  const ssoLogin = createSsoLoginService({ db, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
+  const ssoConfigurations = createSsoConfigurationService({ db, clock, config, resolveTxt: createTxtResolver(config.sso.dnsServers) });
+  const socialLogin = createSocialLoginService({ db, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
+  const smsLogin = createSmsLoginService({ db, sms, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
+  const phoneSignUp = createPhoneSignUpService({ db, clock, limiter, config });
+  const invitations = createInvitationService({ db, mail, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client, AMR_PASSWORD) });
+  const impersonation = createImpersonationService({ db, clock, auth, limiter, config });
+  const admin = {
+    clock,
+    users: createAdminUserService({ db, clock, invitations, signUp, config }),
+    roles: createAdminRoleService({ db, clock }),
+    groups: createAdminGroupService({ db, clock }),
+    inviteLinks: createInviteLinkService({ db, clock, limiter, config }),
+  };
+  const oauth = createOAuthService({ db, clock, keys, auth, limiter, config, clients: createClientRegistry({ db, clock, config }) });
 
   try {
     await ensurePermissionCatalogue(db);
+    await ensurePermissionCategories(db, clock.now());
     await keys.ensureKeys();
     await publicInfo.ensureDefaults();
   } catch (err) {
@@ -96,14 +154,15 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
     throw err;
   }
 
-  const deps: RouteDeps = { config, db, keys, auth, users, signUp, publicInfo };
+  const deps: RouteDeps = { config, db, keys, auth, users, signUp, publicInfo, captcha };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.onError(onError);
   app.notFound(notFound);
 
   app.use('*', traceId());
   app.use('*', securityHeaders());
-  app.use('*', async (c, next) => (c.req.path.startsWith('/cdn/') ? next() : corsForAllowedOrigins(config)(c, next)));
+  // /cdn and the OAuth endpoints any page may call (token, userinfo, discovery) answer CORS themselves.
+  app.use('*', async (c, next) => (c.req.path.startsWith('/cdn/') || isOAuthCorsPath(c.req.path) ? next() : corsForAllowedOrigins(config)(c, next)));
   app.use(
     '*',
     bodyLimit({
@@ -115,17 +174,29 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   );
 
   app.route('/', publicRoutes(deps));
+  app.route('/', captchaPolicyRoutes(deps));
   app.route('/', sessionRoutes(deps));
   app.route('/', mfaAuthRoutes(deps, mfa));
   app.route('/', mfaUserRoutes(deps, mfa));
   app.route('/', signUpRoutes(deps));
+  app.route('/', phoneSignUpRoutes(deps, phoneSignUp));
   app.route('/', passwordRoutes(deps, recovery));
   app.route('/', unlockRoutes(deps, policies));
   app.route('/', meRoutes(deps));
   app.route('/', profileImageRoutes(deps));
   app.route('/', webauthnLoginRoutes(deps, webauthn));
-  app.route('/', passwordlessRoutes(deps, passwordless));
+  app.route('/', passwordlessRoutes(deps, passwordless, smsLogin));
+  app.route('/', socialLoginRoutes(deps, socialLogin));
+  app.route('/', invitationRoutes(deps, invitations));
+  app.route('/', impersonationRoutes(deps, impersonation));
+  app.route('/', adminRoutes(deps, admin));
+  app.route('/', ssoLoginRoutes(deps, ssoLogin));
+  app.route('/', ssoConfigurationRoutes(deps, ssoConfigurations));
   app.route('/', webauthnDeviceRoutes(deps, webauthn));
+  app.route('/', mfaFactorAuthRoutes(deps, mfaSms, mfaWebauthn));
+  app.route('/', mfaFactorUserRoutes(deps, mfaSms, mfaWebauthn, mfa.core.active));
+  app.route('/', phoneRoutes(deps, phoneChange));
+  app.route('/', oauthRoutes(deps, oauth));
   app.route('/', cdnRoutes(config));
   if (config.dev) {
     // Dev conveniences; in production these paths do not exist (404).
@@ -150,12 +221,19 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
     auth,
     recovery,
     passwordless,
+    phoneChange,
+    smsLogin,
+    invitations,
+    oauth,
     rotateKeys: () => keys.rotateKeys(),
     async close() {
       if (closed) return;
       closed = true;
       await recovery.idle();
       await passwordless.idle();
+      await phoneChange.idle();
+      await smsLogin.idle();
+      await invitations.idle();
       await mail.close();
       await opened.close();
     },

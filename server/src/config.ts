@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import path from 'node:path';
-import { LOGIN_STRATEGIES, type LoginStrategy } from '@gatehouse/shared/wire';
+import { LOGIN_STRATEGIES, MfaStrategies, type LoginStrategy, type MfaStrategy } from '@gatehouse/shared/wire';
+import { passwordlessTypeOf, phoneSignUpOpen, type SignUpStrategies, type SignUpStrategy } from '@gatehouse/shared/wire';
+import { socialLoginConfig, type SocialLoginConfig } from './services/social/config';
+import { loadClientsFile, type OAuthClient } from './services/oauth/clients';
 
 export type SigningAlg = 'ES256' | 'RS256';
 export type SameSite = 'lax' | 'strict' | 'none';
@@ -45,15 +49,44 @@ export interface Config {
     minOptionalTestsToPass: number;
   };
   allowSignups: boolean;
+  /** SIGNUP_EMAIL / SIGNUP_PHONE_NUMBER (seed 000 section 3): which sign-up fields exist and which are required. */
+  signUpStrategies: SignUpStrategies;
   trustProxy: boolean;
   /** Default MFA policy of every tenant without its own row in mfa_policies. */
   mfa: { enforce: 'optional' | 'force'; rememberDeviceDays: number };
+  /** MFA_STRATEGIES: the MFA methods users may enrol and use (SMS also needs a way to send SMS). */
+  mfaStrategies: readonly MfaStrategy[];
   webauthn: WebauthnConfig;
   /** The vendor login policy (seed 000 section 1): how users sign in locally. */
   loginStrategy: LoginStrategy;
   rateLimits: Record<RateLimitBucket, RateLimitRule>;
   /** Lockout, rotation and breached-password policies (seed 000 sections 3, 4.2, 4.7). */
   passwordPolicies: PasswordPoliciesConfig;
+  /** The reCAPTCHA v3 policy (seed 000 sections 7.2, 8); null when CAPTCHA_SITE_KEY and CAPTCHA_SECRET_KEY are unset. */
+  captcha: CaptchaConfig | null;
+  /** Invitations (seed 000 section 4.4): link lifetime (s) and whether the email also carries a code. */
+  invitation: { tokenTtl: number; strategy: 'link' | 'code' };
+  /** Impersonation (seed 000 section 4.7): token and session lifetimes (s). */
+  impersonation: { tokenTtl: number; sessionTtl: number };
+  /** Whether admins may make users temporary (seed 001 section 4 "Temporary users"). */
+  temporaryUsers: boolean;
+  /** Social login (seed 000 sections 1, 7.2): the providers, sign-up by social login, state lifetime. */
+  socialLogin: SocialLoginConfig;
+  /** Enterprise SSO (SAML 2.0, OIDC): the SP signing key pair, DNS for domain validation, plain-http IdPs. */
+  sso: SsoConfig;
+  /** Hosted login: the OAuth clients of OAUTH_CLIENTS_FILE (the CLI's are in the database). */
+  oauthClients: OAuthClient[];
+}
+
+/** Enterprise SSO settings; the IdPs themselves are configured per tenant through the API. */
+export interface SsoConfig {
+  /** PEM private key and certificate that sign SAML AuthnRequests of configurations with signRequest on. */
+  spSigningKey: string | null;
+  spSigningCert: string | null;
+  /** Resolvers for domain-validation TXT lookups (`ip` or `ip:port`); empty: the system's. */
+  dnsServers: string[];
+  /** Dev mode only: IdP metadata URLs and OIDC issuers on a loopback host may be plain http. */
+  allowHttpLoopback: boolean;
 }
 
 /** The vendor's password policies; 0 turns lockout or rotation off. */
@@ -63,6 +96,19 @@ export interface PasswordPoliciesConfig {
   expiresInDays: number;
   notificationDays: number;
   rejectBreached: boolean;
+}
+
+/** reCAPTCHA v3: the keys, the accepted score, where tokens are verified and the script the box loads. */
+export interface CaptchaConfig {
+  siteKey: string;
+  /** Sent only to verifyUrl; never served, logged or put in an error. */
+  secretKey: string;
+  minScore: number;
+  verifyUrl: string;
+  scriptUrl: string;
+  /** Lowercased emails whose calls skip the check (e.g. accounts of automated tests). */
+  ignoredEmails: string[];
+  verifyTimeoutMs: number;
 }
 
 /** Passkeys: the relying party and the origins a ceremony may come from. */
@@ -109,15 +155,47 @@ export const RATE_LIMIT_BUCKETS = {
   mfaAttemptsPerUser: {
     env: 'RATE_LIMIT_MFA_ATTEMPTS_PER_USER',
     default: '10/900',
-    counts: 'Second-factor code checks per user (authenticator, emailed and recovery codes at sign-in or step-up, and codes given to disable MFA), over all of its mfaTokens; counted before the comparison so parallel guesses cannot slip past it, cleared by a right code; over it every attempt gets 429 until the window ends',
+    counts: 'Second-factor checks per user (authenticator, emailed, texted and recovery codes and security-key assertions at sign-in or step-up, and the proofs given to remove a factor), over all of its mfaTokens; counted before the comparison so parallel guesses cannot slip past it, cleared by a right code; over it every attempt gets 429 until the window ends',
   },
+  smsCodesPerUser: {
+    env: 'RATE_LIMIT_SMS_CODES_PER_USER',
+    default: '5/900',
+    counts: 'Texted codes per user (SMS second factor at sign-in, enrolment and removal, and phone-number verification); over it the call gets 429 and nothing is sent',
+  },
+  smsCodesPerNumber: { env: 'RATE_LIMIT_SMS_CODES_PER_NUMBER', default: '10/3600', counts: 'Texted codes per destination phone number, over all users; over it the call gets 429 and nothing is sent' },
+  phoneResetPerIp: { env: 'RATE_LIMIT_PHONE_RESET_PER_IP', default: '20/3600', counts: 'Reset-phone-number requests per client IP' },
+  phoneResetPerEmail: {
+    env: 'RATE_LIMIT_PHONE_RESET_PER_EMAIL',
+    default: '3/3600',
+    counts: 'Reset-phone-number requests per typed email; over it the call still answers 200 but sends nothing',
+  },
+  phoneVerifyPerIp: { env: 'RATE_LIMIT_PHONE_VERIFY_PER_IP', default: '60/600', counts: 'Reset-phone-number and phone-verification code checks per client IP' },
   unlockPerIp: { env: 'RATE_LIMIT_UNLOCK_PER_IP', default: '30/600', counts: 'Account-unlock link checks per client IP' },
-  passwordlessPerIp: { env: 'RATE_LIMIT_PASSWORDLESS_PER_IP', default: '30/600', counts: 'Passwordless calls (magic-link or code request, and sign-in with a link or code) per client IP' },
+  passwordlessPerIp: { env: 'RATE_LIMIT_PASSWORDLESS_PER_IP', default: '30/600', counts: 'Passwordless calls (magic-link, code or SMS-code request, and sign-in with a link or code) per client IP' },
   passwordlessPerIdentifier: {
     env: 'RATE_LIMIT_PASSWORDLESS_PER_IDENTIFIER',
     default: '5/3600',
-    counts: 'Magic links and sign-in codes sent per typed email or username; over it the call still answers 200 but sends nothing',
+    counts: 'Magic links and sign-in codes (emailed or texted) sent per typed email, username or phone number, and texted sign-in codes per destination phone number; over it the call still answers 200 but sends nothing',
   },
+  captchaPerIp: {
+    env: 'RATE_LIMIT_CAPTCHA_PER_IP',
+    default: '100/600',
+    counts: 'Captcha token checks per client IP while a captcha policy is set (each one is a call to CAPTCHA_VERIFY_URL; sign-in, sign-up, passwordless and password-reset requests that carry a token)',
+  },
+  invitePerUser: { env: 'RATE_LIMIT_INVITE_PER_USER', default: '50/3600', counts: 'Users invited per inviting admin' },
+  invitationResendPerIp: { env: 'RATE_LIMIT_INVITATION_RESEND_PER_IP', default: '10/3600', counts: 'Resend-invitation calls per client IP' },
+  invitationResendPerEmail: {
+    env: 'RATE_LIMIT_INVITATION_RESEND_PER_EMAIL',
+    default: '3/3600',
+    counts: 'Resend-invitation calls per target email; over it the call still answers 200 but sends nothing',
+  },
+  invitationAcceptPerIp: { env: 'RATE_LIMIT_INVITATION_ACCEPT_PER_IP', default: '60/600', counts: 'Invitation checks and acceptances (verify, accept, accept with code) per client IP' },
+  impersonationPerUser: { env: 'RATE_LIMIT_IMPERSONATION_PER_USER', default: '20/3600', counts: 'Impersonation tokens issued per admin' },
+  impersonatePerIp: { env: 'RATE_LIMIT_IMPERSONATE_PER_IP', default: '30/600', counts: 'Impersonation token exchanges per client IP' },
+  socialLoginPerIp: { env: 'RATE_LIMIT_SOCIAL_LOGIN_PER_IP', default: '60/600', counts: 'Social login calls (starting a sign-in at a provider, and finishing it with the provider\'s code) per client IP' },
+  ssoPerIp: { env: 'RATE_LIMIT_SSO_PER_IP', default: '60/600', counts: 'SSO calls per client IP: SSO lookups at preLogin, sign-in starts, SAML responses posted to the ACS and SSO sign-in completions' },
+  oauthAuthorizePerIp: { env: 'RATE_LIMIT_OAUTH_AUTHORIZE_PER_IP', default: '120/600', counts: 'Hosted-login authorization requests per client IP (GET /oauth/authorize, its completion by the hosted page, and silent authorization)' },
+  oauthTokenPerIp: { env: 'RATE_LIMIT_OAUTH_TOKEN_PER_IP', default: '120/600', counts: 'Calls to the OAuth token endpoint per client IP (code exchanges and refreshes, right or wrong)' },
 } as const satisfies Record<string, { env: string; default: string; counts: string }>;
 
 export type RateLimitBucket = keyof typeof RATE_LIMIT_BUCKETS;
@@ -165,18 +243,55 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'PASSWORD_MIN_PHRASE_LENGTH', default: '20', description: 'Length from which a password counts as a passphrase.' },
   { name: 'PASSWORD_MIN_OPTIONAL_TESTS', default: '0', description: 'How many of lowercase, uppercase, digit, symbol a password must contain.' },
   { name: 'ALLOW_SIGNUPS', default: 'true', description: 'Whether anyone may sign up.' },
+  { name: 'SIGNUP_EMAIL', default: 'required', description: 'Sign-up strategy email: required, optional or off. With off (or optional, when no email is typed) users sign up by phone number instead.' },
+  {
+    name: 'SIGNUP_PHONE_NUMBER',
+    default: 'off',
+    description:
+      'Sign-up strategy phoneNumber: required, optional or off. With SIGNUP_EMAIL=required it is a field of the email sign-up (stored, not verified). Otherwise users may sign up with a phone number alone (POST .../signUp/phoneNumber, no email, no password): a texted code proves the number and signs them in, so it needs LOGIN_STRATEGY=SmsCodeV2.',
+  },
   { name: 'TRUST_PROXY', default: 'false', description: 'Read the client IP from X-Forwarded-For (only behind a trusted proxy).' },
   { name: 'MFA_POLICY', default: 'optional', description: "optional: users may enrol a second factor and are asked for it at sign-in once enrolled; force: users without one must enrol at sign-in (forceTwoFactor). Default for tenants without their own MFA policy." },
   { name: 'MFA_REMEMBER_DEVICE_DAYS', default: '30', description: "Days a browser may skip MFA after the user ticks 'Remember this device' (an httpOnly cookie bound to the user); 0 turns the option off." },
   { name: 'WEBAUTHN_RP_ID', default: 'host name of the public URL', description: 'Passkeys relying-party ID: a domain that is, or is a parent of, the host of the pages that show the login box (e.g. example.com for app.example.com). Passkeys are bound to it; changing it orphans existing passkeys.' },
   { name: 'WEBAUTHN_RP_NAME', default: 'Gatehouse', description: 'Name shown by the browser and the authenticator when a passkey is created.' },
-  { name: 'LOGIN_STRATEGY', default: 'EmailAndPassword', description: `The login policy: ${LOGIN_STRATEGIES.join(', ')}. MagicLink and Code email a sign-in link (15 minutes) or a 6-digit code (10 minutes) instead of asking for a password; Username* sign in with a username; NoLocalAuthentication refuses password, link and code sign-in.` },
+  { name: 'LOGIN_STRATEGY', default: 'EmailAndPassword', description: `The login policy: ${LOGIN_STRATEGIES.join(', ')}. MagicLink and Code email a sign-in link (15 minutes) or a 6-digit code (10 minutes) instead of asking for a password; SmsCode (email typed), SmsCodeV2 (phone number typed) and UsernameAndSms (username typed) text a 6-digit code (5 minutes) to the account's verified phone number (needs SMS_HTTP_URL outside dev mode); Username* sign in with a username; NoLocalAuthentication refuses password, link and code sign-in.` },
   { name: 'PASSKEYS_PROMPT', default: 'off', description: "'on' makes passkeys an active secondary login strategy: after a password sign-in users without a passkey are offered to add one (also needs the feature flag show-passkeys-new set to on in GATEHOUSE_FLAGS)." },
   { name: 'LOCKOUT_MAX_ATTEMPTS', default: '0', description: "Wrong passwords in a row after which the account is locked until the user opens the emailed unlock link (or resets the password); 0 turns lockout off. Counted in the database, so every server process agrees. Separate from the rate limits, which only slow guessing down." },
   { name: 'UNLOCK_TOKEN_TTL', default: '86400', description: 'Unlock-link lifetime in seconds (single use).' },
   { name: 'PASSWORD_EXPIRES_IN_DAYS', default: '0', description: 'Password rotation: days a password stays valid (counted from when it was set); an expired one must be replaced at sign-in (passwordRotationExpired). 0 turns rotation off.' },
   { name: 'PASSWORD_ROTATION_NOTIFICATION_DAYS', default: '0', description: 'Sign-ins warn (passwordRotationNotification) when days to expiry are at or below this.' },
+  { name: 'CAPTCHA_SITE_KEY', default: '(unset)', description: 'reCAPTCHA v3 site key (public). Set with CAPTCHA_SECRET_KEY to turn the captcha policy on: sign-in, sign-up, passwordless sign-in requests and password-reset requests then need a recaptchaToken, and the login box runs reCAPTCHA v3 before sending them. Unset: captcha off.' },
+  { name: 'CAPTCHA_SECRET_KEY', default: '(unset)', description: 'reCAPTCHA v3 secret key; sent only to CAPTCHA_VERIFY_URL, never served or logged.' },
+  { name: 'CAPTCHA_MIN_SCORE', default: '0.5', description: 'Lowest reCAPTCHA v3 score accepted, from 0.0 (surely a bot) to 1.0 (surely a person).' },
+  { name: 'CAPTCHA_VERIFY_URL', default: 'https://www.google.com/recaptcha/api/siteverify', description: 'Where tokens are verified: a form POST of secret, response and remoteip answered with the siteverify JSON (success, score, action, hostname). https in production.' },
+  { name: 'CAPTCHA_SCRIPT_URL', default: 'https://www.google.com/recaptcha/api.js', description: "The reCAPTCHA v3 script the login box loads, only while the policy is on (with `?render=` and the site key, and the page's CSP nonce). The demo page's CSP allows its frames." },
+  { name: 'CAPTCHA_IGNORED_EMAILS', default: '(unset)', description: 'Comma-separated emails whose sign-in, sign-up, passwordless and reset requests skip the captcha check (e.g. accounts of automated tests).' },
+  { name: 'CAPTCHA_VERIFY_TIMEOUT_MS', default: '5000', description: 'How long one verify call may take. A timeout, an unreachable verify URL or a refused secret key refuses the request (503): captcha fails closed.' },
   { name: 'BREACHED_PASSWORD_CHECK', default: 'true', description: "Refuse passwords on the shipped breached-password list at sign-up, activation, reset and change. At sign-in, a breached password is caught only when the feature flag breached-password is 'on' in GATEHOUSE_FLAGS (breachedPassword step)." },
+  { name: 'INVITATION_TOKEN_TTL', default: '604800', description: 'Invitation link lifetime in seconds (single use; a resend replaces the link).' },
+  { name: 'INVITATION_STRATEGY', default: 'link', description: 'link: the invitation email has a link to /account/invitation/accept that accepts the invitation; code: the link opens /account/invitation/code and acceptance also needs the 6-digit code printed in the email (never part of a URL, so link scanners and URL logs cannot accept it; 5 wrong codes spend it).' },
+  { name: 'IMPERSONATION_TOKEN_TTL', default: '120', description: 'Lifetime in seconds of an impersonation token (single use; exchanged at /account/impersonate).' },
+  { name: 'IMPERSONATION_SESSION_TTL', default: '1800', description: 'Lifetime in seconds of a session started by impersonation; it cannot be refreshed beyond that.' },
+  { name: 'TEMPORARY_USERS', default: 'true', description: "Whether tenant admins may make a user temporary: the user's membership of that tenant ends a given number of seconds from now (their other tenants are untouched)." },
+  { name: 'MFA_STRATEGIES', default: 'AuthenticatorApp,EmailCode,SMS,WebAuthnPlatform,WebAuthnCrossPlatform', description: "Comma-separated MFA methods users may enrol and use: AuthenticatorApp, EmailCode, SMS, WebAuthnPlatform (this device's fingerprint, face or screen lock), WebAuthnCrossPlatform (a security key or a phone). SMS is active only when SMS can be sent (SMS_HTTP_URL, or the dev outbox in dev mode). Devices of a method turned off stay enrolled but cannot be used until it is on again; recovery codes still work." },
+  { name: 'SSO_SAML_SP_KEY', default: '(unset)', description: 'PEM private key (or the path of a PEM file) that signs SAML AuthnRequests of SSO configurations with signRequest on; set with SSO_SAML_SP_CERT, e.g. from `openssl req -x509 -newkey rsa:2048 -nodes -days 730 -subj /CN=gatehouse -keyout sp.key -out sp.crt`.' },
+  { name: 'SSO_SAML_SP_CERT', default: '(unset)', description: 'PEM certificate (or the path of a PEM file) of SSO_SAML_SP_KEY, published in the SP metadata so IdPs can check signed AuthnRequests.' },
+  { name: 'SSO_DNS_SERVERS', default: '(unset)', description: "Comma-separated DNS servers (`ip` or `ip:port`) asked for the TXT records that validate SSO domains; unset: the system's resolvers." },
+  {
+    name: 'SOCIAL_LOGIN_PROVIDERS',
+    default: '(unset)',
+    description:
+      'JSON object of the social login providers to offer (OAuth 2.0 authorization code with PKCE, state and nonce). Keys: google, microsoft, apple, linkedin, slack, github, facebook, each `{"clientId","clientSecret","scopes","enabled","displayName","trustEmail"}` (microsoft also `tenant`, default common; apple instead of clientSecret `teamId`, `keyId` and `privateKey`, the PEM of its Sign in with Apple key), and `custom`: an array of `{"id","displayName","clientId","clientSecret","scopes"}` plus `issuer` (OpenID Connect discovery) or `authorizationEndpoint`, `tokenEndpoint`, `userinfoEndpoint` (and `jwksUri` with `issuer` for ID tokens). Register `<page origin><socialLoginCallbackUrl>` (default `/account/social/success`) as the redirect URI at the provider; for apple register `<GATEHOUSE_PUBLIC_URL>/identity/resources/auth/v1/user/sso/apple/callback`. trustEmail (default false) treats the email as verified when the provider says nothing about it (Facebook never does). In a GATEHOUSE_CONFIG file the value may be the object itself.',
+  },
+  { name: 'SOCIAL_LOGIN_ALLOW_SIGNUP', default: 'ALLOW_SIGNUPS', description: 'Whether a first social sign-in with a verified email that no account has creates one (isNewUser). Also needs ALLOW_SIGNUPS.' },
+  { name: 'SOCIAL_LOGIN_STATE_TTL', default: '600', description: 'Seconds between starting a social sign-in and finishing it (state, nonce and PKCE verifier, single use).' },
+  {
+    name: 'OAUTH_CLIENTS_FILE',
+    default: '(unset)',
+    description:
+      'Path of a JSON file of the applications that may use hosted login (OAuth 2.0 / OpenID Connect): `{"clients": [{"clientId", "name", "redirectUris", "postLogoutRedirectUris", "clientSecretHash"}]}`. URIs are matched exactly (https, or http on localhost); clientSecretHash (`sha256:<hex>`, from `npm run gatehouse -- clients secret`) makes a confidential client, without it the client is public (PKCE only). Clients can also be added with `npm run gatehouse -- clients add`. Dev mode adds the public client demo-spa, which accepts any http://localhost, 127.0.0.1 or [::1] URI.',
+  },
   ...Object.values(RATE_LIMIT_BUCKETS).map((b) => ({
     name: b.env,
     default: b.default,
@@ -248,6 +363,23 @@ function rateLimit(src: Source, name: string, def: string): RateLimitRule {
   return { limit, windowSeconds };
 }
 
+const MFA_STRATEGY_NAMES: readonly MfaStrategy[] = Object.values(MfaStrategies);
+
+/** MFA_STRATEGIES: a comma-separated subset of the MFA methods (case-insensitive names). */
+function mfaStrategyList(src: Source): MfaStrategy[] {
+  const raw = src.MFA_STRATEGIES;
+  if (raw === undefined || raw.trim() === '') return [...MFA_STRATEGY_NAMES];
+  return [
+    ...new Set(
+      raw.split(',').map((s) => s.trim()).filter(Boolean).map((name) => {
+        const found = MFA_STRATEGY_NAMES.find((s) => s.toLowerCase() === name.toLowerCase());
+        if (!found) throw new ConfigError(`MFA_STRATEGIES must list some of ${MFA_STRATEGY_NAMES.join(', ')}, got "${name}".`);
+        return found;
+      }),
+    ),
+  ];
+}
+
 function url(name: string, raw: string): URL {
   try {
     const u = new URL(raw);
@@ -256,6 +388,58 @@ function url(name: string, raw: string): URL {
   } catch {
     throw new ConfigError(`${name} must be an http(s) URL, got "${raw}".`);
   }
+}
+
+/** Reads the captcha policy: off unless both keys are set; a half-set policy stops the server. */
+function captchaConfig(src: Source, production: boolean): CaptchaConfig | null {
+  const siteKey = src.CAPTCHA_SITE_KEY?.trim();
+  const secretKey = src.CAPTCHA_SECRET_KEY?.trim();
+  if (!siteKey && !secretKey) return null;
+  if (!siteKey || !secretKey) throw new ConfigError(`${siteKey ? 'CAPTCHA_SITE_KEY' : 'CAPTCHA_SECRET_KEY'} is set but ${siteKey ? 'CAPTCHA_SECRET_KEY' : 'CAPTCHA_SITE_KEY'} is not; set both to turn captcha on, or neither.`);
+  // The site key goes into a script URL and the public policy; the secret is never echoed.
+  if (!/^[\w.-]{1,256}$/.test(siteKey)) throw new ConfigError('CAPTCHA_SITE_KEY must be 1 to 256 letters, digits, dots, dashes or underscores.');
+  const rawScore = src.CAPTCHA_MIN_SCORE?.trim();
+  const minScore = rawScore ? Number(rawScore) : 0.5;
+  if (!Number.isFinite(minScore) || minScore < 0 || minScore > 1) throw new ConfigError(`CAPTCHA_MIN_SCORE must be a number from 0.0 to 1.0, got "${rawScore}".`);
+  const verifyUrl = url('CAPTCHA_VERIFY_URL', src.CAPTCHA_VERIFY_URL?.trim() || 'https://www.google.com/recaptcha/api/siteverify');
+  const verifyTimeoutMs = int(src, 'CAPTCHA_VERIFY_TIMEOUT_MS', 5000, 100);
+  if (verifyTimeoutMs > 60_000) throw new ConfigError(`CAPTCHA_VERIFY_TIMEOUT_MS must be at most 60000 (a sign-in waits for it), got ${verifyTimeoutMs}.`);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(verifyUrl.hostname);
+  if (production && verifyUrl.protocol !== 'https:' && !loopback) throw new ConfigError('CAPTCHA_VERIFY_URL must be https in production: the secret key is sent to it.');
+  return {
+    siteKey,
+    secretKey,
+    minScore,
+    verifyUrl: verifyUrl.href,
+    scriptUrl: url('CAPTCHA_SCRIPT_URL', src.CAPTCHA_SCRIPT_URL?.trim() || 'https://www.google.com/recaptcha/api.js').href,
+    ignoredEmails: (src.CAPTCHA_IGNORED_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
+    verifyTimeoutMs,
+  };
+}
+
+/** Reads one sign-up strategy: required, optional or off. */
+function signUpStrategy(src: Source, name: string, def: 'required' | 'optional' | 'off'): SignUpStrategy {
+  const mode = oneOf(src, name, ['required', 'optional', 'off'] as const, def, (s) => s.toLowerCase());
+  return { enabled: mode !== 'off', required: mode === 'required' };
+}
+
+/**
+ * Reads SIGNUP_EMAIL and SIGNUP_PHONE_NUMBER, and checks them with the login policy: accounts made
+ * by phone sign-up have neither an email nor a password, so they can only ever sign in with a code
+ * texted to their phone number (SmsCodeV2), and texted codes need a provider outside dev mode.
+ */
+function signUpStrategiesConfig(src: Source, loginStrategy: LoginStrategy, canSendSms: boolean): SignUpStrategies {
+  const strategies = { email: signUpStrategy(src, 'SIGNUP_EMAIL', 'required'), phoneNumber: signUpStrategy(src, 'SIGNUP_PHONE_NUMBER', 'off') };
+  if (!strategies.email.enabled && !strategies.phoneNumber.enabled) {
+    throw new ConfigError('SIGNUP_EMAIL and SIGNUP_PHONE_NUMBER are both off, so nobody could sign up; turn one on, or set ALLOW_SIGNUPS=false to close sign-up.');
+  }
+  if (phoneSignUpOpen(strategies) && loginStrategy !== 'SmsCodeV2') {
+    throw new ConfigError(`SIGNUP_PHONE_NUMBER lets users sign up with a phone number alone, but LOGIN_STRATEGY is ${loginStrategy}, so they could never sign in again; set LOGIN_STRATEGY=SmsCodeV2 (or SIGNUP_EMAIL=required).`);
+  }
+  if (passwordlessTypeOf(loginStrategy) === 'smscode' && !canSendSms) {
+    throw new ConfigError(`LOGIN_STRATEGY=${loginStrategy} texts sign-in codes, but SMS_HTTP_URL is not set (outside dev mode nobody reads the SMS outbox); set SMS_HTTP_URL.`);
+  }
+  return strategies;
 }
 
 /** Reads the passkey settings; the RP ID must cover at least one origin a ceremony can come from. */
@@ -271,6 +455,39 @@ function webauthnConfig(src: Source, publicUrl: URL, allowedOrigins: string[]): 
     throw new ConfigError(`WEBAUTHN_RP_ID (${rpId}) is neither the host nor a parent domain of GATEHOUSE_PUBLIC_URL or any of GATEHOUSE_ALLOWED_ORIGINS, so no page could use passkeys.`);
   }
   return { rpId, rpName: src.WEBAUTHN_RP_NAME?.trim() || 'Gatehouse', origins, passkeysPrompt: bool(src, 'PASSKEYS_PROMPT', false) };
+}
+
+/** A PEM value given inline or as the path of a file holding it. */
+function pemSetting(src: Source, name: string): string | null {
+  const raw = src[name]?.trim();
+  if (!raw) return null;
+  if (raw.startsWith('-----BEGIN')) return raw;
+  try {
+    return readFileSync(path.resolve(raw), 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${name} is neither PEM text nor a readable file (${(err as Error).message}).`);
+  }
+}
+
+/** Reads the SSO settings; a half-set or mismatched SP key pair stops the server. */
+function ssoConfig(src: Source, dev: boolean): SsoConfig {
+  const spSigningKey = pemSetting(src, 'SSO_SAML_SP_KEY');
+  const spSigningCert = pemSetting(src, 'SSO_SAML_SP_CERT');
+  if (!spSigningKey !== !spSigningCert) throw new ConfigError(`${spSigningKey ? 'SSO_SAML_SP_KEY' : 'SSO_SAML_SP_CERT'} is set but ${spSigningKey ? 'SSO_SAML_SP_CERT' : 'SSO_SAML_SP_KEY'} is not; set both (or neither).`);
+  if (spSigningKey && spSigningCert) {
+    let matches = false;
+    try {
+      matches = new X509Certificate(spSigningCert).checkPrivateKey(createPrivateKey(spSigningKey));
+    } catch (err) {
+      throw new ConfigError(`SSO_SAML_SP_KEY / SSO_SAML_SP_CERT could not be read as a PEM private key and certificate (${(err as Error).message}).`);
+    }
+    if (!matches) throw new ConfigError('SSO_SAML_SP_CERT is not the certificate of SSO_SAML_SP_KEY.');
+  }
+  const dnsServers = (src.SSO_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const server of dnsServers) {
+    if (!/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?|[0-9a-fA-F:]+)$/.test(server)) throw new ConfigError(`SSO_DNS_SERVERS must list IP addresses (ip or ip:port), got "${server}".`);
+  }
+  return { spSigningKey, spSigningCert, dnsServers, allowHttpLoopback: dev };
 }
 
 /** Reads the configuration from the environment (and the optional GATEHOUSE_CONFIG file). */
@@ -368,9 +585,11 @@ export function loadConfig(env: Source = process.env): Config {
     flags,
     password,
     allowSignups: bool(src, 'ALLOW_SIGNUPS', true),
+    signUpStrategies: signUpStrategiesConfig(src, oneOf(src, 'LOGIN_STRATEGY', LOGIN_STRATEGIES, 'EmailAndPassword'), smsHttpUrl !== null || (!production && bool(src, 'GATEHOUSE_DEV', false))),
     trustProxy: bool(src, 'TRUST_PROXY', false),
     webauthn: webauthnConfig(src, publicUrlObj, allowedOrigins),
     loginStrategy: oneOf(src, 'LOGIN_STRATEGY', LOGIN_STRATEGIES, 'EmailAndPassword'),
+    mfaStrategies: mfaStrategyList(src),
     passwordPolicies: {
       lockoutMaxAttempts: int(src, 'LOCKOUT_MAX_ATTEMPTS', 0, 0),
       unlockTokenTtl: int(src, 'UNLOCK_TOKEN_TTL', 86400, 60),
@@ -378,6 +597,16 @@ export function loadConfig(env: Source = process.env): Config {
       notificationDays: int(src, 'PASSWORD_ROTATION_NOTIFICATION_DAYS', 0, 0),
       rejectBreached: bool(src, 'BREACHED_PASSWORD_CHECK', true),
     },
+    captcha: captchaConfig(src, production),
+    invitation: { tokenTtl: int(src, 'INVITATION_TOKEN_TTL', 604800, 60), strategy: oneOf(src, 'INVITATION_STRATEGY', ['link', 'code'] as const, 'link', (s) => s.toLowerCase()) },
+    impersonation: { tokenTtl: int(src, 'IMPERSONATION_TOKEN_TTL', 120, 10), sessionTtl: int(src, 'IMPERSONATION_SESSION_TTL', 1800, 60) },
+    temporaryUsers: bool(src, 'TEMPORARY_USERS', true),
+    socialLogin: socialLoginConfig(
+      { providers: src.SOCIAL_LOGIN_PROVIDERS, allowSignUp: bool(src, 'ALLOW_SIGNUPS', true) && bool(src, 'SOCIAL_LOGIN_ALLOW_SIGNUP', true), stateTtl: int(src, 'SOCIAL_LOGIN_STATE_TTL', 600, 60) },
+      (message) => new ConfigError(message),
+    ),
+    sso: ssoConfig(src, !production && bool(src, 'GATEHOUSE_DEV', false)),
+    oauthClients: loadClientsFile(src.OAUTH_CLIENTS_FILE, src.GATEHOUSE_CLIENT_ID?.trim() || 'demo-client', (message) => new ConfigError(message)),
     rateLimits: Object.fromEntries(
       Object.entries(RATE_LIMIT_BUCKETS).map(([bucket, b]) => [bucket, rateLimit(src, b.env, b.default)]),
     ) as Record<RateLimitBucket, RateLimitRule>,

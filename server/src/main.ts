@@ -1,9 +1,12 @@
 import { serve } from '@hono/node-server';
 import { createServer } from './app';
+import { runCli } from './cli';
 import { ConfigError, loadConfig } from './config';
 
 /** Process entry: config, server, listener, graceful shutdown. */
 async function main(): Promise<void> {
+  // `npm run gatehouse -- clients ...` (hosted-login applications) runs and exits instead of serving.
+  if (process.argv[2] === 'clients') process.exit(await runCli(process.argv.slice(2)));
   let config;
   try {
     config = loadConfig();

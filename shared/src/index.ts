@@ -19,6 +19,8 @@ export { getValidRedirectUrl, getAfterAuthTarget, type RedirectValidationOptions
 export { ErrorMessages, GENERIC_ERROR_CODE, createGatehouseError, isGatehouseError, toGatehouseError, errorMessageOf } from './errors';
 export { isFlagOn } from './flags';
 export type { PasskeysState, PasskeyLoginCeremony, PasskeyRegistrationCeremony } from './core/types';
+export type { CaptchaPolicy, CaptchaTokenProvider } from './core/types';
+export type { CaptchaAction } from './wire/captcha';
 export type { PasskeyDevice, PasskeyAuthenticationOptions, PasskeyRegistrationOptions } from './wire/webauthn';
 export { PASSKEYS_FLAG, PASSKEYS_STRATEGY } from './wire/passkeys';
 export { shouldPromptPasskeys, PASSKEYS_DONT_SHOW_AGAIN_KEY, PREFERRED_LOGIN_METHOD_KEY, type PasskeyPromptFacts } from './auth/passkeys-prompt';

@@ -112,7 +112,8 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
 
   const pictureVisibility = visibility('profilePicture');
   const emailVisibility = visibility('email');
-  const displayName = draft.name || user.email;
+  // A phone sign-up account has no email: its phone number stands in.
+  const displayName = draft.name || user.email || user.phoneNumber || '';
 
   return (
     <section className="gh-ap-section" aria-labelledby={headingId}>
@@ -171,7 +172,7 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
             </div>
           );
         })}
-        {emailVisibility !== 'hidden' && (
+        {emailVisibility !== 'hidden' && user.email !== null && (
           <div className="gh-ap-field">
             <label className="gh-ap-label" htmlFor={`${ids}-email`}>Email</label>
             <input id={`${ids}-email`} className="gh-ap-input" type="email" value={user.email} readOnly autoComplete="email" />

@@ -1,7 +1,187 @@
-import { ComingSoon } from './coming-soon';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { UserFilterPreset } from '@gatehouse/shared/admin-paths';
+import type { Role, TenantUser, UsersPage } from '@gatehouse/shared/wire';
+import { holdsPermission } from '../access';
+import { Permissions } from '../contract';
+import { adoptCss } from '../host-styles';
 import type { SectionProps } from './section-props';
+import { ConfirmDialog } from './users/confirm-dialog';
+import { InviteDialog } from './users/invite-dialog';
+import { RolesDialog } from './users/roles-dialog';
+import { createUsersApi, type UserAction, type UsersQuery } from './users/users-api';
+import { errorMessage, userLabel } from './users/users-format';
+import { UsersTable } from './users/users-table';
+import css from './users/users.css?inline';
 
-/** Not implemented in this version: an honest empty state. */
-export default function UsersSection(props: SectionProps) {
-  return <ComingSoon title={props.title} headingId={props.headingId} />;
+const PRESETS: { value: UserFilterPreset | ''; label: string }[] = [
+  { value: '', label: 'All users' },
+  { value: 'mfa-unenrolled', label: 'MFA not enrolled' },
+  { value: 'breached-passwords', label: 'Breached passwords' },
+  { value: 'inactive', label: 'Inactive for 90 days' },
+];
+
+const DONE: Record<UserAction, string> = { remove: 'was removed', disable: 'was disabled', enable: 'was enabled', lock: 'was locked', unlock: 'was unlocked' };
+
+type Dialog = { kind: 'invite' } | { kind: 'roles'; user: TenantUser } | { kind: 'confirm'; user: TenantUser; action: UserAction } | null;
+
+/**
+ * Users (the team, seed 001 sections 2-5): the tenant's users 20 a page, sorted by name, searched by
+ * name or email, filtered by the presets; admins holding fe.secure.write.users invite users, edit
+ * roles, disable, lock and remove them.
+ */
+export default function UsersSection({ title, headingId, user, api }: SectionProps) {
+  const users = useMemo(() => createUsersApi(api), [api]);
+  const canWrite = Boolean(user.superUser) || holdsPermission(user, Permissions.usersWrite);
+  const [query, setQuery] = useState<UsersQuery>({ page: 0, search: '', sortDirection: 'asc', preset: '' });
+  const [typed, setTyped] = useState('');
+  const [page, setPage] = useState<UsersPage | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [roles, setRoles] = useState<Role[] | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const sectionRef = useRef<HTMLElement>(null);
+  const behindRef = useRef<HTMLDivElement>(null);
+  const ids = useId();
+
+  useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, css) : undefined), []);
+  // While a dialog is open the list behind it is inert: no focus, no clicks (React 18 has no inert prop).
+  useEffect(() => {
+    behindRef.current?.toggleAttribute('inert', dialog !== null);
+  }, [dialog]);
+
+  // The newest request wins: an older answer arriving late is dropped.
+  const latest = useRef(0);
+  const load = useCallback(async (q: UsersQuery) => {
+    const ticket = ++latest.current;
+    setLoading(true);
+    setError(null);
+    try {
+      const result = await users.list(q);
+      if (ticket === latest.current) setPage(result);
+    } catch (thrown) {
+      // Seed 001 section 4: a failed load reports the error and resets the list to empty.
+      if (ticket === latest.current) {
+        setError(errorMessage(thrown));
+        setPage(null);
+      }
+    } finally {
+      if (ticket === latest.current) setLoading(false);
+    }
+  }, [users]);
+
+  useEffect(() => {
+    void load(query);
+  }, [load, query]);
+
+  // Searching waits for a pause in typing, then starts from the first page.
+  useEffect(() => {
+    if (typed === query.search) return;
+    const timer = setTimeout(() => setQuery((q) => ({ ...q, search: typed, page: 0 })), 300);
+    return () => clearTimeout(timer);
+  }, [typed, query.search]);
+
+  async function withRoles(next: (roles: Role[]) => Dialog) {
+    setNotice(null);
+    try {
+      const list = roles ?? (await users.roles()).roles;
+      setRoles(list);
+      setDialog(next(list));
+    } catch (thrown) {
+      setError(errorMessage(thrown));
+    }
+  }
+
+  // The dialog stays (busy) until the list shows the change; then it closes and the outcome is announced.
+  const finish = async (message: string) => {
+    await load(query);
+    setDialog(null);
+    setNotice(message);
+  };
+
+  const total = page?._metadata.totalItems ?? 0;
+  const pages = Math.max(1, page?._metadata.totalPages ?? 1);
+
+  return (
+    <section ref={sectionRef} className="gh-ap-section gh-ap-section-wide" aria-labelledby={headingId}>
+      <div ref={behindRef} className="gh-ap-users">
+        <div className="gh-ap-users-head">
+          <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
+          {canWrite && (
+            <button type="button" className="gh-ap-button" onClick={() => void withRoles(() => ({ kind: 'invite' }))}>
+              Invite user
+            </button>
+          )}
+        </div>
+        <div className="gh-ap-users-tools" role="search">
+          <div className="gh-ap-field">
+            <label className="gh-ap-label" htmlFor={`${ids}-search`}>Search users</label>
+            <input id={`${ids}-search`} className="gh-ap-input" type="search" placeholder="Name or email" value={typed} autoComplete="off" onChange={(event) => setTyped(event.target.value)} />
+          </div>
+          <div className="gh-ap-field">
+            <label className="gh-ap-label" htmlFor={`${ids}-preset`}>Show</label>
+            <select id={`${ids}-preset`} className="gh-ap-select" value={query.preset} onChange={(event) => setQuery((q) => ({ ...q, preset: event.target.value as UserFilterPreset | '', page: 0 }))}>
+              {PRESETS.map((p) => (
+                <option key={p.value} value={p.value}>{p.label}</option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <p className="gh-ap-status" role="status">{notice ?? ''}</p>
+        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
+        <UsersTable
+          page={page}
+          loading={loading}
+          currentUserId={user.id}
+          canWrite={canWrite}
+          sortDirection={query.sortDirection}
+          onSort={() => setQuery((q) => ({ ...q, sortDirection: q.sortDirection === 'asc' ? 'desc' : 'asc', page: 0 }))}
+          onRoles={(target) => void withRoles(() => ({ kind: 'roles', user: target }))}
+          onAction={(target, action) => {
+            setNotice(null);
+            setDialog({ kind: 'confirm', user: target, action });
+          }}
+        />
+        <nav className="gh-ap-pager" aria-label="Pages of users">
+          <span>{loading && !page ? 'Loading users…' : `${total} ${total === 1 ? 'user' : 'users'}`}</span>
+          <button type="button" className="gh-ap-button-secondary" disabled={query.page === 0 || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}>Previous</button>
+          <span aria-live="polite">Page {query.page + 1} of {pages}</span>
+          <button type="button" className="gh-ap-button-secondary" disabled={query.page + 1 >= pages || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}>Next</button>
+        </nav>
+      </div>
+
+      {dialog?.kind === 'invite' && roles && (
+        <InviteDialog
+          roles={roles}
+          onClose={() => setDialog(null)}
+          invite={async (input) => {
+            await users.invite(input);
+            await finish(`Invitation sent to ${input.email}`);
+          }}
+        />
+      )}
+      {dialog?.kind === 'roles' && roles && (
+        <RolesDialog
+          user={dialog.user}
+          roles={roles}
+          onClose={() => setDialog(null)}
+          save={async (roleIds) => {
+            await users.setRoles(dialog.user.id, roleIds);
+            await finish(`Roles of ${userLabel(dialog.user)} saved`);
+          }}
+        />
+      )}
+      {dialog?.kind === 'confirm' && (
+        <ConfirmDialog
+          user={dialog.user}
+          action={dialog.action}
+          onClose={() => setDialog(null)}
+          run={async () => {
+            await users.act(dialog.user.id, dialog.action);
+            await finish(`${userLabel(dialog.user)} ${DONE[dialog.action]}`);
+          }}
+        />
+      )}
+    </section>
+  );
 }

@@ -54,10 +54,14 @@ export function createTestStore(user: AuthUser | null): TestStore {
     profile: { saving: false, error: null, saved: false },
     vendor: null,
     passkeys: { devices: null, loading: false, error: null, registered: false },
+    social: null,
+    resetPhoneNumber: { step: 'ResetPhoneNumber', email: '', loading: false, error: null },
     mfa: {
       step: 'verify', context: 'login', loading: false, error: null, mfaToken: null, mfaDevices: null, mfaStrategies: [], qrCode: null, uri: null, secret: null,
       recoveryCodes: [], otcToken: null, allowRememberDevice: false, rememberDeviceDays: 0, maxAge: null, steppedUp: false,
     },
+    invitation: { step: 'validate', loading: false, error: null, shouldSetPassword: false, codeRequired: false, resendSent: false },
+    impersonation: { step: 'impersonating', error: null },
   };
   const listeners = new Set<() => void>();
   const set = (next: Partial<AuthSnapshot>) => {

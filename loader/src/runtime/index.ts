@@ -31,6 +31,11 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins,
   });
   store.hydrate(ctx.session);
+  // Hosted login: users sign in on the Gatehouse server (OAuth code + PKCE); its own chunk, only in that mode.
+  const hosted = options.hostedLoginBox
+    ? (await import('./hosted')).createHostedLogin({ options, baseUrl, routes, store, api, navigate: history.navigate })
+    : null;
+  await hosted?.start();
 
   const federation = createFederation(ctx);
   const propsFor = (extra: Partial<MountProps> = {}): Omit<MountProps, 'domElement' | 'setThemeSetter'> => ({
@@ -38,18 +43,19 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     api,
     routes,
     navigate: history.navigate,
-    options: { flags: ctx.flags, metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite },
+    options: { flags: ctx.flags, metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite, nonce: options.nonce },
     ...extra,
   });
   const loginBox = new BundleMount('login-box', 'gatehouse-login-box', federation, ctx, options.shadowDom !== false);
   const adminPortal = new BundleMount('admin-portal', 'gatehouse-admin-portal', federation, ctx, options.shadowDom !== false);
   let savedSearch: string | null = null;
 
-  const loginWithRedirect = () => window.location.assign(loginRedirectUrl(options, routes, window.location.href));
+  const loginWithRedirect = () => (hosted ? void hosted.login() : window.location.assign(loginRedirectUrl(options, routes, window.location.href)));
 
   /** On every route change: show the login box on auth routes; elsewhere require a user. */
   const sync = async () => {
     const { pathname } = window.location;
+    if (hosted?.sync()) return;
     // The login UI is hidden on the authenticated route and on the sign-up-success route (seed 2.1).
     const loginUiHidden = pathname === routes.authenticatedUrl || pathname === routes.signUpSuccessUrl;
     if (!loginUiHidden && isAuthRoute(pathname, routes)) {

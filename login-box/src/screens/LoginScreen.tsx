@@ -13,8 +13,14 @@ import { MfaLoginScreen } from './mfa/MfaLoginScreen';
 
 // Its own chunk: only passwordless strategies reach these steps (login bytes budget).
 const PasswordlessStep = lazy(() => import('./passwordless/PasswordlessStep'));
+// Its own chunk: only identifiers at an SSO domain reach redirectToSSO.
+const RedirectToSsoStep = lazy(() => import('./sso/RedirectToSsoStep'));
+// One chunk with the phone sign-up form (screens/sms): only SMS strategies and phone sign-up reach these steps.
+const SmsOtcStep = lazy(() => import('./sms').then((m) => ({ default: m.SmsOtcStep })));
 // Its own chunk too: only an expired, breached or expiring password reaches these steps.
 const PolicyStep = lazy(() => import('./policies/PolicyStep'));
+// Its own chunk: only vendors with social login providers load the buttons.
+const SocialLogin = lazy(() => import('./social/SocialLogin'));
 const POLICY_STEPS: readonly string[] = ['passwordRotationExpired', 'passwordRotationNotification', 'breachedPassword', 'breachedPasswordSuccess'];
 
 function allowedOrigins(options: Record<string, unknown>): string[] {
@@ -73,6 +79,16 @@ export function LoginScreen() {
     );
   }
 
+  if (login.step === 'loginWithSmsOtc' || login.step === 'loginWithQuickSmsOtc') {
+    return (
+      <Suspense fallback={<p role="status">Loading...</p>}>
+        <SmsOtcStep />
+      </Suspense>
+    );
+  }
+
+  if (login.step === 'redirectToSSO') return <Suspense fallback={<p role="status">Loading...</p>}><RedirectToSsoStep /></Suspense>;
+
   if (login.step === 'magicLinkPreLoginSuccess' || login.step === 'loginWithOtc') {
     return (
       <Suspense fallback={<p role="status">Loading...</p>}>
@@ -81,8 +97,9 @@ export function LoginScreen() {
     );
   }
 
-  // Username* strategies sign in with a username (an email still works there).
+  // Username* strategies sign in with a username (an email still works there); SmsCodeV2 with a phone number.
   const byUsername = vendor?.loginStrategy?.startsWith('Username') === true;
+  const byPhone = vendor?.loginStrategy === 'SmsCodeV2';
 
   const passwordStep = login.step === 'loginWithPassword';
   return (
@@ -90,10 +107,10 @@ export function LoginScreen() {
       <h1>Sign in</h1>
       <form ref={formRef} onSubmit={onSubmit} noValidate={false} aria-busy={login.loading}>
         <Field
-          label={byUsername ? 'Username' : 'Email'}
-          type={byUsername ? 'text' : 'email'}
-          name={byUsername ? 'username' : 'email'}
-          autoComplete="username"
+          label={byPhone ? 'Phone number' : byUsername ? 'Username' : 'Email'}
+          type={byPhone ? 'tel' : byUsername ? 'text' : 'email'}
+          name={byPhone ? 'phoneNumber' : byUsername ? 'username' : 'email'}
+          autoComplete={byPhone ? 'tel' : 'username'}
           required
           readOnly={passwordStep}
           value={passwordStep ? login.email : email}
@@ -112,6 +129,7 @@ export function LoginScreen() {
         {passwordStep ? <RouteLink to={routes.forgetPasswordUrl}>Forgot password?</RouteLink> : null}
       </form>
       {login.step === 'preLogin' && typeof window.PublicKeyCredential !== 'undefined' ? <PasskeyLoginButton email={email} /> : null}
+      {login.step === 'preLogin' && vendor?.socialLogin ? <Suspense fallback={null}><SocialLogin /></Suspense> : null}
       {vendor?.allowSignUps ? (
         <p className="gh-footer">
           Don&apos;t have an account? <RouteLink to={routes.signUpUrl}>Sign up</RouteLink>

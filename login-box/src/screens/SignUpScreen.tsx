@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useLoginBox } from '../context';
 import { useAuth } from '../use-auth';
 import { Field } from '../components/Field';
@@ -6,6 +6,9 @@ import { SubmitButton } from '../components/SubmitButton';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { RouteLink } from '../components/RouteLink';
 import { useFocusFirst } from '../components/use-focus-first';
+
+// One chunk with the SMS code steps (screens/sms): only deployments with other sign-up strategies (phone number, optional email) fetch it.
+const StrategySignUpForm = lazy(() => import('./sms').then((m) => ({ default: m.StrategySignUpForm })));
 
 /** Sign-up (stage SignUp) and its success message (stage SignUpSuccess). */
 export function SignUpScreen() {
@@ -45,6 +48,15 @@ export function SignUpScreen() {
           <RouteLink to={routes.loginUrl}>Back to sign in</RouteLink>
         </p>
       </div>
+    );
+  }
+
+  const strategies = vendor?.signUpStrategies;
+  if (signUp.stage === 'VerifyPhone' || strategies?.phoneNumber.enabled || strategies?.email.required === false) {
+    return (
+      <Suspense fallback={<p role="status">Loading...</p>}>
+        <StrategySignUpForm />
+      </Suspense>
     );
   }
 

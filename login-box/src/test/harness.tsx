@@ -57,6 +57,8 @@ export interface HarnessOptions {
   me?: unknown;
   /** Extra `createGatehouse` options (storage, flags, ...). */
   gatehouse?: Partial<Omit<CreateGatehouseOptions, 'fetch' | 'navigate'>>;
+  /** Extra mount options (e.g. the page's CSP `nonce`). */
+  mountOptions?: Record<string, unknown>;
 }
 
 function createTestGatehouse(path: string, routes: Routes, options: HarnessOptions, navigate: (url: string) => void) {
@@ -82,7 +84,7 @@ export function renderLoginBox(path: string, routes: Routes = {}, options: Harne
   rendered.push(gatehouse.store);
   const domElement = document.createElement('div');
   document.body.appendChild(domElement);
-  const props: LoginBoxProps = { domElement, store: gatehouse.store, api: gatehouse.api, routes: gatehouse.routes, options: { flags: {}, metadata: {} }, navigate, setThemeSetter: () => undefined };
+  const props: LoginBoxProps = { domElement, store: gatehouse.store, api: gatehouse.api, routes: gatehouse.routes, options: { flags: {}, metadata: {}, ...options.mountOptions }, navigate, setThemeSetter: () => undefined };
   render(<LoginBoxApp {...props} />, { container: domElement });
   return { store: gatehouse.store, calls, navigate, domElement };
 }
@@ -136,7 +138,7 @@ export async function mountLoginBox(path: string, routes: Routes = {}, { shadow 
     store: gatehouse.store,
     api: gatehouse.api,
     routes: gatehouse.routes,
-    options: { flags: {}, metadata: {} },
+    options: { flags: {}, metadata: {}, ...options.mountOptions },
     navigate,
     setThemeSetter: (s: (theme: ThemeTokens) => void) => void (setter = s),
   };

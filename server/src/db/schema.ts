@@ -1,4 +1,8 @@
 import type { ColumnType } from 'kysely';
+import type { SsoTables } from './schema-sso';
+import type { SocialTables } from './schema-social';
+import type { OAuthTables } from './schema-oauth';
+import type { AdminTables } from './schema-admin';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -15,7 +19,8 @@ export interface TenantsTable {
 
 export interface UsersTable {
   id: string;
-  email: string;
+  /** Null for an account made by phone sign-up (migration 009). */
+  email: string | null;
   username: string | null;
   name: string;
   password_hash: string | null;
@@ -35,12 +40,29 @@ export interface UsersTable {
   failed_logins: ColumnType<number, number | undefined, number>;
   locked_at: number | null;
   is_breached_password: ColumnType<number, number | undefined, number>;
+  /** Migration 009: 1 once a texted code proved `phone_number` (E.164); only such a number signs in, and it is unique among them. */
+  phone_verified: ColumnType<number, number | undefined, number>;
 }
 
 export interface UserTenantsTable {
   user_id: string;
   tenant_id: string;
   created_at: number;
+  /** Migration 016: the membership's own state (see schema-admin.ts); set, it suspends the membership. */
+  disabled_at: OptionalColumn<number>;
+  admin_locked_at: OptionalColumn<number>;
+  expires_at: OptionalColumn<number>;
+  managed_by: ColumnType<string, string | undefined, string>;
+  /** Migration 016: the users-table read model, filled and kept in step by triggers (never written by hand). */
+  sort_name: ColumnType<string, never, never>;
+  email: ColumnType<string | null, never, never>;
+  user_created_at: ColumnType<number, never, never>;
+  verified: ColumnType<number, never, never>;
+  locked: ColumnType<number, never, number>;
+  breached: ColumnType<number, never, never>;
+  mfa_enrolled: ColumnType<number, never, never>;
+  provider: ColumnType<string, never, never>;
+  active_at: ColumnType<number, never, never>;
 }
 
 export interface PermissionsTable {
@@ -94,6 +116,8 @@ export interface SessionsTable {
   revoked_at: number | null;
   auth_time: number;
   amr: string;
+  /** Migration 014: social-login, custom-social-login or direct (seed 000 section 2.2). */
+  login_origin: ColumnType<string, string | undefined, string>;
 }
 
 export interface RefreshTokensTable {
@@ -111,7 +135,7 @@ export interface OneTimeTokensTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
-  /** SHA-256 (hex) of the `gatehouse-signup` cookie of the browser that made the sign-up (migration 002). */
+  /** SHA-256 (hex) of the `gatehouse-signup` cookie of the browser that made the sign-up (migration 002); on a change-phone token, the token_hash of the password sign-in's mfaToken that may replace the SMS factor. */
   binding_hash: string | null;
   /** argon2id hash of the password chosen at that sign-up; becomes the user's only via the bound browser. */
   pending_password_hash: string | null;
@@ -187,13 +211,17 @@ export interface WebauthnChallengesTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** Migration 010: a second-factor ceremony of a sign-in, bound to its mfaToken (SHA-256). */
+  mfa_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 010: the new-device session's deviceType, platform or cross-platform. */
+  attachment: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** MFA tables (migration 004); see server/src/db/queries/mfa-*.ts. */
 export interface MfaDevicesTable {
   id: string;
   user_id: string;
-  /** 'authenticator' | 'email' */
+  /** 'authenticator' | 'email' | 'sms' | 'webauthn' (migration 010) */
   type: string;
   /** 'pending' until the first code proves the enrolment, then 'active'. */
   status: string;
@@ -204,6 +232,47 @@ export interface MfaDevicesTable {
   last_used_step: number | null;
   created_at: number;
   verified_at: number | null;
+  /** Migration 010: E.164 number of an 'sms' device. */
+  phone_number: OptionalColumn<string>;
+  /** Migration 010: a 'webauthn' device's credential (base64url id, COSE key), counter, transports (JSON), internal/usb-key/android. */
+  credential_id: OptionalColumn<string>;
+  public_key: OptionalColumn<string>;
+  counter: OptionalColumn<number>;
+  transports: OptionalColumn<string>;
+  device_type: OptionalColumn<string>;
+  name: OptionalColumn<string>;
+}
+
+/** A nullable column inserts may leave out (added by a later migration). */
+type OptionalColumn<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+/** A texted MFA code (migration 010); `code_hash` is SHA-256 of `<id>:<code>`. */
+export interface MfaSmsCodesTable {
+  id: string;
+  user_id: string;
+  /** 'login' (sign-in or step-up), 'enroll', 'disable' */
+  purpose: string;
+  mfa_token_hash: string | null;
+  device_id: string;
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  failed_attempts: number;
+}
+
+/** A reset-phone request or a new phone number waiting for its code (migration 010); hashes only. */
+export interface PhoneVerificationsTable {
+  id_hash: string;
+  user_id: string;
+  /** 'reset' (code emailed), 'reset-change' or 'change' (code texted to `phone_number`) */
+  purpose: string;
+  phone_number: string | null;
+  code_hash: string;
+  attempts: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface MfaRecoveryCodesTable {
@@ -225,6 +294,10 @@ export interface MfaTokensTable {
   expires_at: number;
   used_at: number | null;
   failed_attempts: number;
+  /** Migration 014: the login origin of the sign-in waiting for this second factor (null: direct). */
+  login_origin: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 017: how the sign-in proved the user before this second factor ('pwd': the password; null: another way). */
+  primary_method: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MfaEmailCodesTable {
@@ -268,7 +341,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;
@@ -294,4 +367,42 @@ export interface Database {
   webauthn_credentials: WebauthnCredentialsTable;
   passwordless_codes: PasswordlessCodesTable;
   webauthn_challenges: WebauthnChallengesTable;
+  mfa_sms_codes: MfaSmsCodesTable;
+  phone_verifications: PhoneVerificationsTable;
+  invitations: InvitationsTable;
+  impersonations: ImpersonationsTable;
+}
+
+/** An invitation of a user into a tenant (migration 011); hashes only, never the token or code. */
+export interface InvitationsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  invited_by: string | null;
+  /** JSON array of the role ids the inviter granted. */
+  role_ids: string;
+  token_hash: string;
+  /** SHA-256 of `<id>:<code>` under the code strategy, else null. */
+  code_hash: string | null;
+  attempts: number;
+  created_at: number;
+  sent_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+}
+
+/** One impersonation token and, once exchanged, the session it became (migration 011): the audit record. */
+export interface ImpersonationsTable {
+  id: string;
+  tenant_id: string;
+  impersonator_id: string;
+  target_user_id: string;
+  token_hash: string;
+  reason: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  session_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
 }

@@ -1,3 +1,4 @@
+import type { AdminCaller } from '../services/admin-access';
 import type { AuthContext } from '../services/auth';
 
 /** Per-request values set by middleware. */
@@ -5,5 +6,7 @@ export interface AppEnv {
   Variables: {
     traceId: string;
     auth: AuthContext;
+    /** Set by the admin guard (http/admin-guard.ts): the caller, its tenant and permissions checked. */
+    admin: AdminCaller;
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorCodes, TRACE_ID_HEADER } from '@gatehouse/shared/wire';
+import { ErrorCodes, HOSTED_ROUTES_PREFIX, TRACE_ID_HEADER } from '@gatehouse/shared/wire';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Config } from '../config';
@@ -46,8 +46,32 @@ export function isAllowedOrigin(config: Pick<Config, 'allowedOrigins' | 'publicO
   return origin === config.publicOrigin || config.allowedOrigins.includes(origin);
 }
 
-/** Where email links point: the page that asked, when its origin is one of ours, else the app URL. */
-export function emailLinkBase(c: Context, config: Pick<Config, 'allowedOrigins' | 'publicOrigin' | 'appUrl'>): string {
+/**
+ * True when the request comes from a hosted page (`/oauth/account/*` or `/oauth/portal`): its Origin
+ * is the server's own and its Referer (full URL on same-origin requests; the hosted pages send
+ * `strict-origin-when-cross-origin`) is one of those paths. Origin alone would not do: the demo page
+ * in dev mode, or a host app behind the same origin, shares it. Neither header is a script's to set.
+ */
+export function isHostedPageRequest(c: Context, config: Pick<Config, 'publicOrigin' | 'publicUrl'>): boolean {
+  if (c.req.header('origin') !== config.publicOrigin) return false;
+  let referer: URL;
+  try {
+    referer = new URL(c.req.header('referer') ?? '');
+  } catch {
+    return false;
+  }
+  if (referer.origin !== config.publicOrigin) return false;
+  const hosted = `${new URL(config.publicUrl).pathname.replace(/\/$/, '')}${HOSTED_ROUTES_PREFIX}`;
+  return referer.pathname.startsWith(`${hosted}/account/`) || referer.pathname === `${hosted}/portal`;
+}
+
+/**
+ * Where email links point (services append the seed's `/account/...` route): the hosted pages for a
+ * request from them, else the page that asked when its origin is one of ours, else the app URL.
+ * Only ever one of the server's configured bases, never anything the client supplies.
+ */
+export function emailLinkBase(c: Context, config: Pick<Config, 'allowedOrigins' | 'publicOrigin' | 'publicUrl' | 'appUrl'>): string {
+  if (isHostedPageRequest(c, config)) return `${config.publicUrl}${HOSTED_ROUTES_PREFIX}`;
   const origin = c.req.header('origin');
   return origin && isAllowedOrigin(config, origin) ? origin : config.appUrl;
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Db } from '../db';
 import type { AuthService } from '../services/auth';
+import type { CaptchaService } from '../services/captcha';
 import type { KeyService } from '../services/keys';
 import type { PublicService } from '../services/public';
 import type { SignUpService } from '../services/signup';
@@ -15,4 +16,6 @@ export interface RouteDeps {
   users: UserService;
   signUp: SignUpService;
   publicInfo: PublicService;
+  /** The captcha policy: the public policy and the check of a call's recaptchaToken. */
+  captcha: CaptchaService;
 }

@@ -4,7 +4,8 @@ import type { Config } from '../config';
 import { newId, newSecret, sha256 } from '../crypto';
 import type { Db } from '../db';
 import { findRefreshToken, findSession, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../db/queries/sessions';
-import { isMember, listUserTenants } from '../db/queries/tenants';
+import { hasAnyMembership, isMember, listUserTenants } from '../db/queries/tenants';
+import { findImpersonationBySession } from '../db/queries/impersonations';
 import { findUserByEmail, findUserById, findUserByUsername, updateUser, type UserRow } from '../db/queries/users';
 import { AppError, Errors } from '../errors';
 import type { KeyService } from './keys';
@@ -25,6 +26,8 @@ export interface ClientInfo {
   mfaRememberToken?: string;
   /** Where emailed links (the unlock link) point: the asking page's allowed origin, else the app URL. */
   appUrl?: string;
+  /** How the sign-in began (seed 000 section 2.2): social-login, custom-social-login; direct when unset. Kept on the session. */
+  loginOrigin?: string;
 }
 
 /** A signed-in call: who, which session, and the tenant it acts in (token tenant or scoped). */
@@ -45,7 +48,7 @@ export interface IssuedSession {
 export interface AuthService {
   login(body: LoginRequest, client: ClientInfo): Promise<IssuedSession>;
   /** Starts a session for a user already proven (activation auto sign-in). */
-  startSession(user: UserRow, client: ClientInfo, amr?: string[]): Promise<IssuedSession>;
+  startSession(user: UserRow, client: ClientInfo, amr?: string[], options?: SessionOptions): Promise<IssuedSession>;
   refresh(refreshToken: string | undefined, tenantId: string | undefined, client: Pick<ClientInfo, 'ip'>): Promise<IssuedSession>;
   logout(refreshToken: string | undefined): Promise<void>;
   authenticate(authorization: string | undefined, scopedTenantId: string | undefined): Promise<AuthContext>;
@@ -53,6 +56,22 @@ export interface AuthService {
   /** A fresh access token for a session as stored now (after an MFA step-up changed its amr). */
   sessionToken(sessionId: string): Promise<LoginResponse>;
 }
+
+/** How a session differs from a plain sign-in's. */
+export interface SessionOptions {
+  /** The tenant the session acts in (default: the user's last, else first, tenant). */
+  tenantId?: string;
+  /** A lifetime shorter than REFRESH_TOKEN_TTL, in seconds. */
+  ttlSeconds?: number;
+  /**
+   * An impersonation session: `link` records it (impersonations.session_id) before the first token is
+   * signed, so every token of the session carries `act` and stays in its tenant. The user's last
+   * sign-in is left alone: they did not sign in.
+   */
+  impersonation?: { link(sessionId: string): Promise<void> };
+}
+
+const impersonationPinned = () => new AppError(ErrorCodes.notWhileImpersonating, 403, 'An impersonation session cannot switch to another tenant');
 
 const invalidCredentials = () => new AppError(ErrorCodes.invalidCredentials, 401, 'Invalid email or password');
 const invalidRefresh = () => new AppError(ErrorCodes.invalidRefreshToken, 401, 'Session expired, please sign in again');
@@ -81,16 +100,22 @@ export function createAuthService(deps: {
   const { db, keys, clock, limiter, config } = deps;
 
   async function accessToken(user: UserRow, session: SessionRow, tenantId: string): Promise<LoginResponse> {
-    const tenants = await listUserTenants(db, user.id);
+    const tenants = await listUserTenants(db, user.id, clock.now());
     const authz = await loadAuthorization(db, user.id, tenantId);
-    const expiresAt = clock.now() + config.accessTokenTtl * 1000;
+    // Impersonation (RFC 8693 `act`): the token names the impersonator, lists only the session's
+    // tenant, and dies with the (short) session.
+    const actor = await findImpersonationBySession(db, session.id);
+    const actorEmail = actor ? (await findUserById(db, actor.impersonator_id))?.email : undefined;
+    const expiresAt = Math.min(clock.now() + config.accessTokenTtl * 1000, actor ? session.expires_at : Infinity);
     const claims = {
+      ...(actor ? { act: { sub: actor.impersonator_id, ...(actorEmail ? { email: actorEmail } : {}) } } : {}),
       sub: user.id,
-      email: user.email,
-      email_verified: user.verified === 1,
+      // An account made by phone sign-up has no email: no email claim, and email_verified false.
+      ...(user.email ? { email: user.email } : {}),
+      email_verified: user.email !== null && user.verified === 1,
       name: user.name,
       tenantId,
-      tenantIds: tenants.map((t) => t.id),
+      tenantIds: actor ? [tenantId] : tenants.map((t) => t.id),
       roles: authz.roles.map((r) => r.key),
       permissions: authz.permissions.map((p) => p.key),
       amr: JSON.parse(session.amr) as string[],
@@ -103,7 +128,7 @@ export function createAuthService(deps: {
     const token = await keys.sign(claims, expiresAt);
     return {
       accessToken: token,
-      expiresIn: config.accessTokenTtl,
+      expiresIn: actor ? Math.max(0, Math.floor((expiresAt - clock.now()) / 1000)) : config.accessTokenTtl,
       expires: new Date(expiresAt).toISOString(),
       mfaRequired: false,
       tenantId,
@@ -119,15 +144,17 @@ export function createAuthService(deps: {
   }
 
   async function activeTenantFor(user: UserRow): Promise<string> {
-    const tenants = await listUserTenants(db, user.id);
+    const tenants = await listUserTenants(db, user.id, clock.now());
     const preferred = tenants.find((t) => t.id === user.last_tenant_id) ?? tenants[0];
+    // Memberships an admin disabled, locked or let expire (migration 016) do not count.
+    if (!preferred && (await hasAnyMembership(db, user.id))) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
     if (!preferred) throw new AppError(ErrorCodes.tenantNotFound, 403, 'User has no tenant');
     return preferred.id;
   }
 
-  async function startSession(user: UserRow, client: ClientInfo, amr: string[] = [AMR_PASSWORD]): Promise<IssuedSession> {
+  async function startSession(user: UserRow, client: ClientInfo, amr: string[] = [AMR_PASSWORD], options: SessionOptions = {}): Promise<IssuedSession> {
     const now = clock.now();
-    const tenantId = await activeTenantFor(user);
+    const tenantId = options.tenantId ?? (await activeTenantFor(user));
     const session: SessionRow = {
       id: newId(),
       user_id: user.id,
@@ -136,13 +163,15 @@ export function createAuthService(deps: {
       ip: client.ip,
       created_at: now,
       last_used_at: now,
-      expires_at: now + config.refreshTokenTtl * 1000,
+      expires_at: now + Math.min(options.ttlSeconds ?? config.refreshTokenTtl, config.refreshTokenTtl) * 1000,
       revoked_at: null,
       auth_time: now,
       amr: JSON.stringify(amr),
+      login_origin: client.loginOrigin ?? 'direct',
     };
     await insertSession(db, session);
-    await updateUser(db, user.id, { last_login: now });
+    if (options.impersonation) await options.impersonation.link(session.id);
+    else await updateUser(db, user.id, { last_login: now });
     const refreshToken = await newRefreshToken(session.id);
     return { response: await accessToken(user, session, tenantId), refreshToken };
   }
@@ -190,8 +219,11 @@ export function createAuthService(deps: {
       const now = clock.now();
       const session = await findSession(db, row.session_id);
       if (!session || session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw invalidRefresh();
+      // An impersonation session stays in its tenant (no way into the target's other tenants).
+      const impersonated = await findImpersonationBySession(db, session.id);
+      if (impersonated && tenantId && tenantId !== session.tenant_id) throw impersonationPinned();
       // Checked before the token is spent, so a bad tenantId does not sign the user out.
-      if (tenantId && tenantId !== session.tenant_id && !(await isMember(db, session.user_id, tenantId))) {
+      if (tenantId && tenantId !== session.tenant_id && !(await isMember(db, session.user_id, tenantId, now))) {
         throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
       }
       if (row.used_at !== null || !(await markRefreshTokenUsed(db, hash, now))) {
@@ -208,8 +240,12 @@ export function createAuthService(deps: {
       if (tenantId && tenantId !== activeTenant) {
         activeTenant = tenantId;
         await updateUser(db, user.id, { last_tenant_id: tenantId });
-      } else if (!(await isMember(db, user.id, activeTenant))) {
+      } else if (!(await isMember(db, user.id, activeTenant, now))) {
         // Removed from the session's tenant since sign-in: never mint another token for it.
+        if (impersonated) {
+          await revokeSession(db, session.id, now);
+          throw invalidRefresh();
+        }
         activeTenant = await activeTenantFor(user);
       }
       await touchSession(db, session.id, now, activeTenant);
@@ -238,16 +274,18 @@ export function createAuthService(deps: {
       let tenantId = claims.tenantId;
       let tenantIds = claims.tenantIds ?? [claims.tenantId];
       if (scopedTenantId && scopedTenantId !== tenantId) {
+        if (claims.act) throw impersonationPinned();
         // Membership is re-read: the token's list may predate a removal.
-        if (!(await isMember(db, claims.sub, scopedTenantId))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+        if (!(await isMember(db, claims.sub, scopedTenantId, clock.now()))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
         tenantId = scopedTenantId;
-        tenantIds = (await listUserTenants(db, claims.sub)).map((t) => t.id);
+        tenantIds = (await listUserTenants(db, claims.sub, clock.now())).map((t) => t.id);
       }
       return { userId: claims.sub, sessionId: session.id, tenantId, tenantIds, claims };
     },
 
     async switchTenant(ctx, tenantId) {
-      if (!(await isMember(db, ctx.userId, tenantId))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+      if (ctx.claims.act && tenantId !== ctx.tenantId) throw impersonationPinned();
+      if (!(await isMember(db, ctx.userId, tenantId, clock.now()))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
       const user = await findUserById(db, ctx.userId);
       const session = await findSession(db, ctx.sessionId);
       if (!user || !session) throw Errors.unauthorized();

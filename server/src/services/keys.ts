@@ -21,7 +21,8 @@ export interface KeyService {
   ensureKeys(): Promise<void>;
   /** Makes a new active key; the previous ones stay published until their tokens have expired. */
   rotateKeys(): Promise<string>;
-  sign(claims: JWTPayload, expiresAt: number): Promise<string>;
+  /** Signs with the active key; `audience` defaults to the API's client id (an ID token names the application). */
+  sign(claims: JWTPayload, expiresAt: number, audience?: string): Promise<string>;
   verify(token: string): Promise<JWTPayload>;
   jwks(): Promise<{ keys: JWK[] }>;
 }
@@ -80,14 +81,14 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
       if (!signer || signer.alg !== config.signingAlg) await rotateKeys();
     },
     rotateKeys,
-    async sign(claims, expiresAt) {
+    async sign(claims, expiresAt, audience) {
       let { signer } = await load();
       if (!signer) signer = (await load(true)).signer;
       if (!signer) throw new Error('No active signing key; ensureKeys() was not called.');
       return new SignJWT(claims)
         .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: 'JWT' })
         .setIssuer(config.publicUrl)
-        .setAudience(config.clientId)
+        .setAudience(audience ?? config.clientId)
         .setIssuedAt(Math.floor(clock.now() / 1000))
         .setExpirationTime(Math.floor(expiresAt / 1000))
         .sign(signer.key);

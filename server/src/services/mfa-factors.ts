@@ -3,10 +3,12 @@
  * the devices view and the email message. Secrets are compared as SHA-256 hashes in constant time.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { MfaStrategies, type MfaDevices, type MfaStrategyState } from '@gatehouse/shared/wire';
+import { MfaStrategies, type MfaDevices, type MfaStrategy, type MfaStrategyState } from '@gatehouse/shared/wire';
 import { safeEqual, sha256 } from '../crypto';
 import type { MfaDeviceRow } from '../db/queries/mfa-devices';
 import { escapeHtml, type MailMessage } from './mail';
+import { ALL_MFA_STRATEGIES, strategyOfDevice } from './mfa-strategies';
+import { maskPhoneNumber } from './phone';
 
 /** How many recovery codes an enrolment produces. */
 export const RECOVERY_CODE_COUNT = 10;
@@ -64,20 +66,24 @@ export function devicesView(rows: MfaDeviceRow[]): MfaDevices {
   const active = rows.filter((d) => d.status === 'active');
   const createdAt = (d: MfaDeviceRow) => new Date(d.verified_at ?? d.created_at).toISOString();
   return {
-    webauthn: [],
-    phones: [],
+    webauthn: active.filter((d) => d.type === 'webauthn').map((d) => ({ id: d.id, deviceType: d.device_type ?? 'usb-key', ...(d.name ? { name: d.name } : {}), createdAt: createdAt(d) })),
+    phones: active.filter((d) => d.type === 'sms').map((d) => ({ id: d.id, phoneNumber: maskPhoneNumber(d.phone_number ?? ''), createdAt: createdAt(d) })),
     authenticators: active.filter((d) => d.type === 'authenticator').map((d) => ({ id: d.id, createdAt: createdAt(d) })),
     emails: active.filter((d) => d.type === 'email').map((d) => ({ id: d.id, email: maskEmail(d.email ?? ''), createdAt: createdAt(d) })),
   };
 }
 
-/** The MFA methods the server implements and whether this user can use them now. */
-export function strategiesView(rows: MfaDeviceRow[]): MfaStrategyState[] {
-  const has = (type: string) => rows.some((d) => d.status === 'active' && d.type === type);
-  return [
-    { strategy: MfaStrategies.authenticatorApp, isActive: has('authenticator') },
-    { strategy: MfaStrategies.emailCode, isActive: has('email') },
-  ];
+/**
+ * Every MFA method and whether this user can use it now: on in the config and a device of it
+ * enrolled. With `enrolling` (forceTwoFactor) it says which methods may be enrolled at sign-in
+ * instead: on in the config (EmailCode has no sign-in enrolment).
+ */
+export function strategiesView(rows: MfaDeviceRow[], active: ReadonlySet<MfaStrategy>, enrolling = false): MfaStrategyState[] {
+  const enrolled = new Set(rows.filter((d) => d.status === 'active').map(strategyOfDevice));
+  return ALL_MFA_STRATEGIES.map((strategy) => ({
+    strategy,
+    isActive: active.has(strategy) && (enrolling ? strategy !== MfaStrategies.emailCode : enrolled.has(strategy)),
+  }));
 }
 
 /** The email that carries a sign-in or enrolment code. */

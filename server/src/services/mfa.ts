@@ -5,7 +5,7 @@
  * No HTTP and no SQL here: routes call this, queries do the storage.
  */
 import {
-  AuthMethods, ErrorCodes, MfaAuthMethods, type AuthenticatorEnrollResponse, type LoginEnrollResponse, type LoginResponse, type MfaDevices,
+  AuthMethods, ErrorCodes, MfaAuthMethods, MfaStrategies, type AuthenticatorEnrollResponse, type LoginEnrollResponse, type LoginResponse, type MfaDevices,
   type MfaRequiredResponse, type MfaRememberDeviceResponse, type MfaStatusResponse, type StepUpGenerateResponse,
 } from '@gatehouse/shared/wire';
 import type { Clock } from '../clock';
@@ -31,6 +31,8 @@ import {
   devicesView, EMAIL_CODE_TTL_MS, findMatchingHash, hashRecoveryCode, MFA_MAX_ATTEMPTS, MFA_TOKEN_TTL_MS, mfaCodeEmail, newEmailCode, newRecoveryCode,
   RECOVERY_CODE_COUNT, strategiesView,
 } from './mfa-factors';
+import { MFA_ATTEMPTS_BUCKET, type MfaCore, type MfaTokenPurpose } from './mfa-core';
+import { activeMfaStrategies, requireActiveStrategy } from './mfa-strategies';
 import type { RateLimiter } from './rate-limit';
 import { requireFreshAuthForNewFactor, requireRecentAuth } from './recent-auth';
 import { matchTotp, newTotpSecret, qrCodeDataUrl, totpUri } from './totp';
@@ -45,8 +47,10 @@ export interface MfaCompletion {
 }
 
 export interface MfaService {
-  /** After the password: the pending-MFA answer, or null when no second factor is due. */
-  gateLogin(user: UserRow, client: ClientInfo): Promise<IssuedSession | null>;
+  /** The steps the SMS and WebAuthn factors share with this service (mfa-core.ts). */
+  readonly core: MfaCore;
+  /** After the first factor: the pending-MFA answer, or null when no second factor is due. `primaryMethod`: AMR_PASSWORD after the password (kept on the mfaToken). */
+  gateLogin(user: UserRow, client: ClientInfo, primaryMethod?: string): Promise<IssuedSession | null>;
   verifyTotp(input: { mfaToken: string; value: string; rememberDevice?: boolean }, client: ClientInfo): Promise<MfaCompletion>;
   recover(input: { mfaToken: string; recoveryCode: string }, client: ClientInfo): Promise<MfaCompletion>;
   sendEmailCode(input: { mfaToken: string }): Promise<{ otcToken: string }>;
@@ -72,8 +76,7 @@ const invalidToken = () => new AppError(ErrorCodes.invalidMfaToken, 401, 'The ve
 const invalidCode = () => new AppError(ErrorCodes.invalidMfaCode, 400, 'Invalid code, please try again');
 const notEnrolled = () => new AppError(ErrorCodes.noMfaEnrolled, 400, 'MFA is not enrolled');
 
-/** The per-user brake on second-factor guessing, across all of the user's mfaTokens. */
-const USER_ATTEMPTS = 'mfaAttemptsPerUser';
+const USER_ATTEMPTS = MFA_ATTEMPTS_BUCKET;
 
 export function createMfaService(deps: {
   db: Db;
@@ -81,9 +84,10 @@ export function createMfaService(deps: {
   auth: AuthService;
   mail: Mailer;
   limiter: RateLimiter;
-  config: Pick<Config, 'mfa' | 'keyEncryptionKey'>;
+  config: Pick<Config, 'mfa' | 'keyEncryptionKey' | 'mfaStrategies' | 'smsHttpUrl' | 'dev'>;
 }): MfaService {
   const { db, clock, auth, mail, limiter, config } = deps;
+  const activeStrategies = activeMfaStrategies(config);
 
   const sealSecret = (secret: string) => (config.keyEncryptionKey ? encrypt(secret, config.keyEncryptionKey) : secret);
   const openSecret = (stored: string) => decrypt(stored, config.keyEncryptionKey);
@@ -95,18 +99,18 @@ export function createMfaService(deps: {
     return { enforce: row.enforce === 'force' ? 'force' : 'optional', rememberDeviceDays: row.allow_remember_device === 1 ? row.remember_device_days : 0 };
   }
 
-  async function issueToken(userId: string, purpose: 'login' | 'enroll' | 'step-up', sessionId: string | null = null): Promise<string> {
+  async function issueToken(userId: string, purpose: MfaTokenPurpose, sessionId: string | null = null, loginOrigin: string | null = null, primaryMethod: string | null = null): Promise<string> {
     const token = newSecret();
     const now = clock.now();
-    await insertMfaToken(db, { token_hash: sha256(token), user_id: userId, purpose, session_id: sessionId, created_at: now, expires_at: now + MFA_TOKEN_TTL_MS, used_at: null, failed_attempts: 0 });
+    await insertMfaToken(db, { token_hash: sha256(token), user_id: userId, purpose, session_id: sessionId, created_at: now, expires_at: now + MFA_TOKEN_TTL_MS, used_at: null, failed_attempts: 0, login_origin: loginOrigin, primary_method: primaryMethod });
     return token;
   }
 
   /** A live (unused, unexpired) token of one of the purposes. */
-  async function liveToken(mfaToken: string, purposes: string[]): Promise<MfaTokenRow> {
+  async function liveToken(mfaToken: string, purposes: MfaTokenPurpose[]): Promise<MfaTokenRow> {
     const row = await findMfaToken(db, sha256(mfaToken));
     const now = clock.now();
-    if (!row || row.used_at !== null || row.expires_at <= now || !purposes.includes(row.purpose)) throw invalidToken();
+    if (!row || row.used_at !== null || row.expires_at <= now || !(purposes as string[]).includes(row.purpose)) throw invalidToken();
     return row;
   }
 
@@ -164,7 +168,8 @@ export function createMfaService(deps: {
       await upgradeSessionAuth(db, session.id, amr, now);
       return { response: await auth.sessionToken(session.id) };
     }
-    const issued = await auth.startSession(user, client, [AMR_PASSWORD, AuthMethods.mfa, ...methods]);
+    // The session keeps how the sign-in began (social login), not only that it ended with a second factor.
+    const issued = await auth.startSession(user, row.login_origin ? { ...client, loginOrigin: row.login_origin } : client, [...(row.primary_method ? [row.primary_method] : []), AuthMethods.mfa, ...methods]);
     const completion: MfaCompletion = { response: issued.response, refreshToken: issued.refreshToken };
     const days = (await policyFor(user)).rememberDeviceDays;
     if (remember && days > 0) {
@@ -179,7 +184,8 @@ export function createMfaService(deps: {
     await deletePendingDevices(db, user.id, 'authenticator');
     const secret = newTotpSecret();
     await insertMfaDevice(db, { id: newId(), user_id: user.id, type: 'authenticator', status: 'pending', secret: sealSecret(secret), email: null, last_used_step: null, created_at: clock.now(), verified_at: null });
-    const uri = totpUri(secret, user.email);
+    // A phone sign-up account has no email: the authenticator app shows its phone number instead.
+    const uri = totpUri(secret, user.email ?? user.phone_number ?? user.id);
     return { qrCode: await qrCodeDataUrl(uri), uri, secret };
   }
 
@@ -194,6 +200,17 @@ export function createMfaService(deps: {
     return true;
   }
 
+  async function removeFactor(userId: string, devices: MfaDeviceRow[], deviceId: string | null): Promise<void> {
+    if (!deviceId || devices.length === 1) {
+      // Seed 4.8: disabling clears the devices; recovery codes and remembered browsers go with them.
+      await deleteAllMfaDevices(db, userId);
+      await deleteRecoveryCodes(db, userId);
+      await forgetRememberedDevices(db, userId);
+    } else {
+      await deleteMfaDevice(db, userId, deviceId);
+    }
+  }
+
   async function userOf(ctx: AuthContext): Promise<UserRow> {
     const user = await findUserById(db, ctx.userId);
     if (!user) throw Errors.unauthorized();
@@ -201,7 +218,9 @@ export function createMfaService(deps: {
   }
 
   return {
-    async gateLogin(user, client) {
+    core: { active: activeStrategies, liveToken, beginAttempt, wrongCode, complete, newRecoveryCodes, hasActiveFactor, removeFactor },
+
+    async gateLogin(user, client, primaryMethod) {
       const devices = await listMfaDevices(db, user.id, 'active');
       const policy = await policyFor(user);
       if (devices.length === 0 && policy.enforce !== 'force') return null;
@@ -214,9 +233,9 @@ export function createMfaService(deps: {
         expiresIn: 0,
         expires: '',
         mfaRequired: true,
-        mfaToken: await issueToken(user.id, enrolled ? 'login' : 'enroll'),
+        mfaToken: await issueToken(user.id, enrolled ? 'login' : 'enroll', null, client.loginOrigin ?? null, primaryMethod ?? null),
         mfaEnrolled: enrolled,
-        mfaStrategies: strategiesView(devices),
+        mfaStrategies: strategiesView(devices, activeStrategies, !enrolled),
         mfaDevices: devicesView(devices),
         allowRememberDevice: policy.rememberDeviceDays > 0,
         rememberDeviceDays: policy.rememberDeviceDays,
@@ -227,6 +246,7 @@ export function createMfaService(deps: {
 
     async verifyTotp({ mfaToken, value, rememberDevice }, client) {
       const row = await liveToken(mfaToken, ['login', 'step-up']);
+      requireActiveStrategy(activeStrategies, MfaStrategies.authenticatorApp);
       await beginAttempt(row);
       const device = await acceptTotp(await listMfaDevices(db, row.user_id, 'active'), value);
       if (!device) return wrongCode(row);
@@ -245,6 +265,7 @@ export function createMfaService(deps: {
 
     async sendEmailCode({ mfaToken }) {
       const row = await liveToken(mfaToken, ['login', 'step-up']);
+      requireActiveStrategy(activeStrategies, MfaStrategies.emailCode);
       const device = (await listMfaDevices(db, row.user_id, 'active')).find((d) => d.type === 'email' && d.email);
       if (!device?.email) throw notEnrolled();
       const now = clock.now();
@@ -258,6 +279,7 @@ export function createMfaService(deps: {
 
     async verifyEmailCode({ mfaToken, otcToken, code, rememberDevice }, client) {
       const row = await liveToken(mfaToken, ['login', 'step-up']);
+      requireActiveStrategy(activeStrategies, MfaStrategies.emailCode);
       await beginAttempt(row);
       const sent = await findEmailCode(db, otcToken, row.user_id, 'login');
       const now = clock.now();
@@ -279,6 +301,7 @@ export function createMfaService(deps: {
 
     async loginEnrollAuthenticator(mfaToken) {
       const row = await liveToken(mfaToken, ['enroll']);
+      requireActiveStrategy(activeStrategies, MfaStrategies.authenticatorApp);
       const user = await findUserById(db, row.user_id);
       if (!user) throw invalidToken();
       return pendingAuthenticator(user);
@@ -295,7 +318,7 @@ export function createMfaService(deps: {
     async stepUpGenerate(ctx) {
       const devices = await listMfaDevices(db, ctx.userId, 'active');
       if (devices.length === 0) throw notEnrolled();
-      return { mfaToken: await issueToken(ctx.userId, 'step-up', ctx.sessionId), mfaStrategies: strategiesView(devices), mfaDevices: devicesView(devices) };
+      return { mfaToken: await issueToken(ctx.userId, 'step-up', ctx.sessionId), mfaStrategies: strategiesView(devices, activeStrategies), mfaDevices: devicesView(devices) };
     },
 
     async status(ctx) {
@@ -309,6 +332,7 @@ export function createMfaService(deps: {
     },
 
     async enrollAuthenticator(ctx) {
+      requireActiveStrategy(activeStrategies, MfaStrategies.authenticatorApp);
       const user = await userOf(ctx);
       const active = await listMfaDevices(db, user.id, 'active');
       if (active.some((d) => d.type === 'authenticator')) {
@@ -327,7 +351,10 @@ export function createMfaService(deps: {
     },
 
     async enrollEmail(ctx) {
+      requireActiveStrategy(activeStrategies, MfaStrategies.emailCode);
       const user = await userOf(ctx);
+      // An account made by phone sign-up has no email address to send codes to.
+      if (!user.email) throw new AppError(ErrorCodes.validation, 400, 'This account has no email address; choose another method');
       const active = await listMfaDevices(db, user.id, 'active');
       if (active.some((d) => d.type === 'email')) {
         throw new AppError(ErrorCodes.mfaAlreadyEnrolled, 409, 'Email codes are already enrolled');
@@ -376,15 +403,7 @@ export function createMfaService(deps: {
           })();
       if (!proven) throw invalidCode();
       await limiter.reset(USER_ATTEMPTS, ctx.userId);
-      const removesAll = !deviceId || devices.length === 1;
-      if (removesAll) {
-        // Seed 4.8: disabling clears the devices; recovery codes and remembered browsers go with them.
-        await deleteAllMfaDevices(db, ctx.userId);
-        await deleteRecoveryCodes(db, ctx.userId);
-        await forgetRememberedDevices(db, ctx.userId);
-      } else {
-        await deleteMfaDevice(db, ctx.userId, deviceId);
-      }
+      await removeFactor(ctx.userId, devices, deviceId);
     },
   };
 }

@@ -5,7 +5,7 @@ import { newSecret, sha256 } from '../crypto';
 import type { Db } from '../db';
 import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens } from '../db/queries/one-time-tokens';
 import { clearFailedLogins, countFailedLogin, lockUser, unlockUser } from '../db/queries/password-policies';
-import { findUserById, updateUser, type UserRow } from '../db/queries/users';
+import { findUserById, hasEmail, updateUser, type UserRow, type UserWithEmail } from '../db/queries/users';
 import { AppError } from '../errors';
 import type { ClientInfo, IssuedSession } from './auth';
 import { breachedPasswordError, isBreachedPassword } from './breached-passwords';
@@ -56,7 +56,7 @@ export interface PasswordPolicyService {
   breachedPasswordError(password: string): AppError | null;
 }
 
-function unlockEmail(user: UserRow, link: string, ttlSeconds: number): MailMessage {
+function unlockEmail(user: UserWithEmail, link: string, ttlSeconds: number): MailMessage {
   const hours = Math.max(1, Math.round(ttlSeconds / 3600));
   const text = `Hi ${user.name},\n\nYour Gatehouse account was locked after too many wrong passwords. To unlock it, open this link within ${hours} hours:\n${link}\n\nIf these attempts were not yours, someone may be guessing your password: after unlocking, consider changing it.\n`;
   const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>Your Gatehouse account was locked after too many wrong passwords. This link works once, within ${hours} hours:</p><p><a href="${escapeHtml(link)}">Unlock my account</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If these attempts were not yours, someone may be guessing your password: after unlocking, consider changing it.</p></body></html>`;
@@ -112,7 +112,8 @@ export function createPasswordPolicyService(deps: {
         const token = await issueToken(user.id, UNLOCK_ACCOUNT, policy.unlockTokenTtl * 1000);
         const link = `${client.appUrl ?? config.appUrl}/account/unlock?token=${encodeURIComponent(token)}`;
         try {
-          await mail.send(unlockEmail(user, link, policy.unlockTokenTtl));
+          // An account without an email (phone sign-up) has no password to lock either; kept for safety.
+          if (hasEmail(user)) await mail.send(unlockEmail(user, link, policy.unlockTokenTtl));
         } catch (err) {
           // The lock stands; a password reset unlocks too, so the user is never stuck without this email.
           console.error('Unlock email failed:', err instanceof Error ? err.message : String(err));

@@ -14,7 +14,7 @@ import {
   consumePasswordless, findLatestPasswordless, findPasswordlessBySecret, insertPasswordlessCode, invalidateUserPasswordless, reservePasswordlessAttempt,
   spendExhaustedPasswordless,
 } from '../db/queries/passwordless-codes';
-import { findUserByEmail, findUserById, findUserByUsername, type UserRow } from '../db/queries/users';
+import { findUserByEmail, findUserById, findUserByUsername, hasEmail, type UserRow, type UserWithEmail } from '../db/queries/users';
 import { AppError, Errors } from '../errors';
 import type { AuthService, ClientInfo, IssuedSession } from './auth';
 import { requireLocalLogin } from './login-policy';
@@ -52,14 +52,14 @@ export interface PasswordlessService {
   idle(): Promise<void>;
 }
 
-function linkEmail(user: UserRow, link: string): MailMessage {
+function linkEmail(user: UserWithEmail, link: string): MailMessage {
   const minutes = MAGIC_LINK_TTL_MS / 60_000;
   const text = `Hi ${user.name},\n\nOpen this link within ${minutes} minutes to sign in to Gatehouse:\n${link}\n\nIt works once. If you did not ask to sign in, ignore this email.\n`;
   const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>This link signs you in once, within ${minutes} minutes:</p><p><a href="${escapeHtml(link)}">Sign in</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If you did not ask to sign in, ignore this email.</p></body></html>`;
   return { to: user.email, subject: 'Your Gatehouse sign-in link', text, html };
 }
 
-function codeEmail(user: UserRow, code: string): MailMessage {
+function codeEmail(user: UserWithEmail, code: string): MailMessage {
   const minutes = CODE_TTL_MS / 60_000;
   const text = `Hi ${user.name},\n\nYour Gatehouse sign-in code is ${code}. It expires in ${minutes} minutes. Never share it.\n\nIf you did not ask to sign in, ignore this email.\n`;
   const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>Your sign-in code is <strong style="font-size:1.4em;letter-spacing:.2em">${code}</strong>. It expires in ${minutes} minutes. Never share it.</p><p style="color:#666">If you did not ask to sign in, ignore this email.</p></body></html>`;
@@ -136,7 +136,8 @@ export function createPasswordlessService(deps: {
       if (!(await limiter.tryConsume('passwordlessPerIdentifier', `${id.kind}:${id.value.toLowerCase()}`))) return;
       inBackground(type === 'magiclink' ? 'magic link' : 'code', async () => {
         const user = await findActiveUser(id);
-        if (!user) return;
+        // A username can belong to an account without an email (phone sign-up): nothing to send.
+        if (!hasEmail(user)) return;
         if (type === 'magiclink') {
           const token = newSecret();
           await issue(user, 'magiclink', () => sha256(token), MAGIC_LINK_TTL_MS);

@@ -50,7 +50,7 @@ export interface PublicService {
   accountSettingsPublic(tenantId: string | undefined): Promise<PublicAccountSettings>;
 }
 
-export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUpService; config: Pick<Config, 'flags' | 'allowSignups' | 'password' | 'webauthn' | 'loginStrategy'> }): PublicService {
+export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUpService; config: Pick<Config, 'flags' | 'allowSignups' | 'password' | 'webauthn' | 'loginStrategy' | 'socialLogin'> }): PublicService {
   const { db, clock, signUp, config } = deps;
   return {
     ensureDefaults: () => ensureMetadata(db, 'adminBox', DEFAULT_ADMIN_BOX, clock.now()),
@@ -67,6 +67,7 @@ export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUp
       signUpStrategies: signUp.strategies(),
       passwordConfig: { ...config.password },
       secondaryLoginStrategies: [{ strategy: PASSKEYS_STRATEGY, isActive: config.webauthn.passkeysPrompt }],
+      socialLogin: config.socialLogin.providers.some((p) => p.enabled),
     }),
     async accountSettingsPublic(tenantId) {
       const tenant = tenantId ? await findTenant(db, tenantId) : undefined;

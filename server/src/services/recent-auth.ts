@@ -28,13 +28,20 @@ export function isRecentlySteppedUp(ctx: Pick<AuthContext, 'claims'>, now: numbe
   return isSteppedUp(ctx.claims, { maxAge: RECENT_AUTH_MAX_AGE_SECONDS, now }) || (Array.isArray(amr) && amr.includes('mfa'));
 }
 
+/** An impersonator acts as the user but never changes how the account is protected (no factor or passkey of their own). */
+function refuseImpersonation(ctx: Pick<AuthContext, 'claims'>): void {
+  if (ctx.claims.act) throw new AppError(ErrorCodes.notWhileImpersonating, 403, 'Not available while impersonating a user');
+}
+
 export function requireRecentAuth(ctx: Pick<AuthContext, 'claims'>, now: number): void {
+  refuseImpersonation(ctx);
   if (!isRecentlyAuthenticated(ctx, now)) {
     throw new AppError(ErrorCodes.recentAuthRequired, 403, 'Please sign in again to change your security settings', { maxAge: RECENT_AUTH_MAX_AGE_SECONDS });
   }
 }
 
 export function requireRecentStepUp(ctx: Pick<AuthContext, 'claims'>, now: number): void {
+  refuseImpersonation(ctx);
   if (!isRecentlySteppedUp(ctx, now)) {
     throw new AppError(ErrorCodes.stepUpRequired, 403, 'Please verify with your second factor to change your security settings', { maxAge: RECENT_AUTH_MAX_AGE_SECONDS });
   }

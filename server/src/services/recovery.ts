@@ -22,7 +22,7 @@ import {
   insertSmsResetSession,
   invalidateUserSmsResetSessions,
 } from '../db/queries/sms-reset-sessions';
-import { findUserByEmail, findUserById, findUserByUsername, updateUser, type UserRow } from '../db/queries/users';
+import { findUserByEmail, findUserById, findUserByUsername, hasEmail, updateUser, type UserRow, type UserWithEmail } from '../db/queries/users';
 import { unlockUser } from '../db/queries/password-policies';
 import { AppError } from '../errors';
 import type { AuthContext, ClientInfo } from './auth';
@@ -61,7 +61,7 @@ export interface RecoveryService {
   idle(): Promise<void>;
 }
 
-function resetEmail(user: UserRow, link: string, ttlSeconds: number): MailMessage {
+function resetEmail(user: UserWithEmail, link: string, ttlSeconds: number): MailMessage {
   const minutes = Math.round(ttlSeconds / 60);
   const text = `Hi ${user.name},\n\nSomeone asked to reset the password of your Gatehouse account. To choose a new password, open this link within ${minutes} minutes:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n`;
   const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>Someone asked to reset the password of your Gatehouse account. This link works once, within ${minutes} minutes:</p><p><a href="${escapeHtml(link)}">Choose a new password</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If it was not you, ignore this email: your password stays as it is.</p></body></html>`;
@@ -170,7 +170,8 @@ export function createRecoveryService(deps: {
       if (!(await allowRequest(identifier, identifierType, client))) return;
       inBackground('reset email', async () => {
         const user = await findRecoverableUser(identifier, identifierType);
-        if (!user) return;
+        // An account made by phone sign-up has no email to send a link to.
+        if (!hasEmail(user)) return;
         const token = await issueResetToken(user.id);
         const link = `${appUrl}/account/reset-password?userId=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
         await mail.send(resetEmail(user, link, config.resetPasswordTokenTtl));

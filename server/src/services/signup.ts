@@ -7,7 +7,7 @@ import type { Db } from '../db';
 import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens, type OneTimeTokenRow } from '../db/queries/one-time-tokens';
 import { assignRole } from '../db/queries/roles';
 import { addUserToTenant, listUserTenants } from '../db/queries/tenants';
-import { findUserByEmail, findUserById, insertUser, updateUser, type UserRow } from '../db/queries/users';
+import { findUserByEmail, findUserById, hasEmail, insertUser, updateUser, type UserRow } from '../db/queries/users';
 import { AppError } from '../errors';
 import type { AuthService, ClientInfo, IssuedSession } from './auth';
 import { activationEmail, type Mailer } from './mail';
@@ -15,6 +15,7 @@ import { breachedPasswordError } from './breached-passwords';
 import { checkPasswordPolicy, hashPassword } from './passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
 import { createTenantWithRoles } from './tenants';
+import { signUpPhoneNumber } from './phone-signup';
 
 const ACTIVATION = 'activation';
 
@@ -59,7 +60,7 @@ export function createSignUpService(deps: {
   clock: Clock;
   auth: AuthService;
   limiter: RateLimiter;
-  config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl' | 'passwordPolicies'>;
+  config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl' | 'passwordPolicies' | 'signUpStrategies'>;
 }): SignUpService {
   const { db, mail, clock, auth, limiter, config } = deps;
 
@@ -98,7 +99,8 @@ export function createSignUpService(deps: {
     });
     const link = `${appUrl}/account/activate?userId=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
     // The greeting uses the user row, never the (possibly someone else's) name typed at this sign-up.
-    await mail.send(activationEmail(user.email, user.name, link));
+    // Users reach here by their email; a phone sign-up account (no email) is proven by SMS instead.
+    if (hasEmail(user)) await mail.send(activationEmail(user.email, user.name, link));
   }
 
   /** Finds the user behind a live activation token without using it up. */
@@ -130,10 +132,15 @@ export function createSignUpService(deps: {
   }
 
   return {
-    strategies: () => ({ email: { enabled: true, required: true }, phoneNumber: { enabled: false, required: false } }),
+    // SIGNUP_EMAIL / SIGNUP_PHONE_NUMBER; the same for everyone.
+    strategies: () => structuredClone(config.signUpStrategies),
 
     async signUp(body, appUrl, client) {
       if (!config.allowSignups) throw new AppError(ErrorCodes.signUpDisabled, 403, 'Sign up is disabled');
+      const strategies = config.signUpStrategies;
+      if (!strategies.email.enabled) throw new AppError(ErrorCodes.signUpStrategyDisabled, 403, 'Sign-up with an email address is disabled; sign up with your phone number');
+      // The phone number of an email sign-up is a profile field: stored in E.164, never verified here.
+      const phoneNumber = (body.phoneNumber?.trim() || strategies.phoneNumber.required) ? signUpPhoneNumber(body.phoneNumber, 'Phone number is required') : undefined;
       // Before any argon2 work or mail.
       await limiter.consume('signUpPerIp', client.ip ?? UNKNOWN_CLIENT);
       const existing = await findUserByEmail(db, body.email);
@@ -142,7 +149,7 @@ export function createSignUpService(deps: {
       const binding = newSecret();
       const profile: PendingProfile = {
         ...(body.name ? { name: body.name } : {}),
-        ...(body.phoneNumber ? { phoneNumber: body.phoneNumber } : {}),
+        ...(phoneNumber ? { phoneNumber } : {}),
         ...(body.companyName ? { companyName: body.companyName } : {}),
         ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
       };

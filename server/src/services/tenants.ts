@@ -3,6 +3,7 @@ import { newId } from '../crypto';
 import type { Db } from '../db';
 import { ensurePermissions, insertRole, listPermissionsByKeys, listRolePermissions, listUserRoles } from '../db/queries/roles';
 import { insertTenant, type TenantRow } from '../db/queries/tenants';
+import { listGroupRolesOfUser } from '../db/queries/groups';
 
 /** Turns `fe.secure.read.users` into `Read users` for the catalogue's display name. */
 function permissionName(key: string): string {
@@ -44,9 +45,11 @@ export interface Authorization {
   permissions: PermissionSummary[];
 }
 
-/** A user's roles and the permissions they grant, in one tenant. */
+/** A user's roles (their own and their groups', migration 016) and the permissions they grant, in one tenant. */
 export async function loadAuthorization(db: Db, userId: string, tenantId: string): Promise<Authorization> {
-  const roles = await listUserRoles(db, userId, tenantId);
+  const own = await listUserRoles(db, userId, tenantId);
+  const viaGroups = (await listGroupRolesOfUser(db, userId, tenantId)).filter((g) => !own.some((r) => r.id === g.id));
+  const roles = [...own, ...viaGroups].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const perms = await listRolePermissions(db, roles.map((r) => r.id));
   return {
     roles: roles.map((r) => ({ id: r.id, key: r.key, name: r.name, ...(r.description ? { description: r.description } : {}) })),

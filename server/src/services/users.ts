@@ -7,6 +7,7 @@ import { deleteUserPicturesExcept, findProfilePicture, insertProfilePicture, typ
 import { listMfaDevices } from '../db/queries/mfa-devices';
 import { listUserTenants } from '../db/queries/tenants';
 import { findUserById, updateUser } from '../db/queries/users';
+import { normalizePhoneNumber } from './phone';
 import { AppError, Errors } from '../errors';
 import type { AuthContext } from './auth';
 import { loadAuthorization, toTenantSummary } from './tenants';
@@ -66,10 +67,24 @@ export function createUserService(deps: { db: Db; clock: Clock; config: Pick<Con
     };
   }
 
+  /**
+   * True when `typed` is the user's verified number (in any spelling): it stays as stored. A verified
+   * number signs in (SMS strategies) and may be the account's only way in, so the profile cannot
+   * change or remove it (throws); a new number goes through a flow that verifies it.
+   */
+  async function isVerifiedPhone(userId: string, typed: string | null): Promise<boolean> {
+    const user = await findUserById(db, userId);
+    if (user?.phone_verified !== 1) return false;
+    if (normalizePhoneNumber(typed ?? '') !== user.phone_number) throw Errors.validation('phoneNumber: a verified phone number cannot be changed or removed here; use the phone number change, which verifies the new number');
+    return true;
+  }
+
   return {
     getMe,
 
     async updateMe(ctx, patch) {
+      // The phone number is a recovery channel (SMS reset): an impersonator must not point it elsewhere.
+      if (patch.phoneNumber !== undefined && ctx.claims.act) throw new AppError(ErrorCodes.notWhileImpersonating, 403, 'Not available while impersonating a user');
       let pictureId: string | null | undefined;
       if (patch.profilePictureUrl !== undefined) {
         // Only pictures uploaded here may be referenced: the portal renders this URL for others.
@@ -81,9 +96,10 @@ export function createUserService(deps: { db: Db; clock: Clock; config: Pick<Con
           pictureId = id;
         } else throw Errors.validation('profilePictureUrl: must be an image uploaded with the profile image call');
       }
+      const keepPhone = patch.phoneNumber !== undefined && (await isVerifiedPhone(ctx.userId, patch.phoneNumber));
       await updateUser(db, ctx.userId, {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.phoneNumber !== undefined ? { phone_number: patch.phoneNumber || null } : {}),
+        ...(patch.phoneNumber !== undefined && !keepPhone ? { phone_number: patch.phoneNumber || null } : {}),
         ...(patch.address !== undefined ? { address: patch.address || null } : {}),
         ...(patch.jobTitle !== undefined ? { job_title: patch.jobTitle || null } : {}),
         ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),

@@ -72,7 +72,7 @@ const verificationFailed = (status: 400 | 401) => new AppError(ErrorCodes.passke
 const unknownPasskey = () => new AppError(ErrorCodes.passkeyNotFound, 401, 'This passkey is not registered');
 
 /** The challenge the browser signed, read from clientDataJSON (verification re-checks all of it). */
-function signedChallenge(clientDataJSON: string): string {
+export function signedChallenge(clientDataJSON: string): string {
   try {
     const parsed = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown };
     if (typeof parsed.challenge === 'string' && parsed.challenge) return parsed.challenge;
@@ -142,8 +142,9 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
       const options = await generateRegistrationOptions({
         rpName,
         rpID: rpId,
-        userName: user.email,
-        userDisplayName: user.name || user.email,
+        // A phone sign-up account has no email: its phone number names the passkey instead.
+        userName: user.email ?? user.phone_number ?? user.id,
+        userDisplayName: user.name || (user.email ?? user.phone_number ?? user.id),
         userID: new TextEncoder().encode(user.id),
         challenge,
         timeout: WEBAUTHN_CHALLENGE_TTL_MS,

@@ -7,6 +7,7 @@
 import type { PrimitiveAtom } from 'jotai/vanilla';
 import type { AuthRoutes, AuthUser, GatehouseApi } from '../core/types';
 import type { LoginResponse } from '../wire';
+import type { CaptchaAction } from '../wire/captcha';
 import type { AuthAtoms } from './state';
 import type { TrackedTimers } from './timers';
 
@@ -31,4 +32,6 @@ export interface FlowContext {
   completeLogin(login: LoginResponse): Promise<void>;
   /** A sign-in answered mfaRequired: keep the mfaToken and show loginWithTwoFactor or forceTwoFactor. */
   beginMfa(login: LoginResponse, email: string): void | Promise<void>;
+  /** The recaptchaToken for a protected call while the captcha policy is on, else undefined; rejects with the reason the user sees. */
+  captchaToken(action: CaptchaAction): Promise<string | undefined>;
 }

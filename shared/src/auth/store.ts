@@ -20,9 +20,19 @@ import type { ActivationFlow } from './flows/activation';
 import type { RecoveryFlow } from './flows/recovery';
 import type { PasskeysFlow } from './flows/passkeys';
 import type { MfaFlow } from './flows/mfa';
+import type { MfaFactorsFlow } from './flows/mfa-factors';
+import type { PhoneChangeFlow } from './flows/phone-change';
+import type { InvitationFlow } from './flows/invitations';
+import type { ImpersonationFlow } from './flows/impersonation';
+import type { SmsLoginFlow } from './flows/sms-login';
+import type { SocialFlow } from './flows/social';
 import { lazyFlow } from './flows/lazy';
+import { createCaptchaFlow } from './flows/captcha';
 import { createLazyPoliciesFlow } from './flows/policies-lazy';
 import { createLazyPasswordlessFlow } from './flows/passwordless-lazy';
+import type { SsoFlow } from './flows/sso';
+import type { SsoPreLoginResponse } from '../wire/sso';
+import { SSO_PRELOGIN_PATH } from '../wire/sso-prelogin-path';
 import { passwordlessTypeOf, usesUsername } from '../wire/login-strategies';
 
 /** The part of Web Storage the store uses. */
@@ -177,6 +187,8 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     go(afterAuthTarget());
   }
 
+  const captcha = createCaptchaFlow(api);
+
   const flowContext: FlowContext = {
     api,
     routes,
@@ -192,6 +204,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     afterAuthTarget,
     completeLogin,
     beginMfa: (response, email) => mfaFlow.beginMfa(response, email),
+    captchaToken: captcha.token,
   };
 
   // ---- flows ---------------------------------------------------------------------------------
@@ -212,6 +225,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     'startActivation', 'activate', 'resendActivation',
   ]);
   const policiesFlow = createLazyPoliciesFlow(flowContext);
+  const ssoFlow = lazyFlow<SsoFlow>(flowContext, () => import('./flows/sso').then((m) => m.createSsoFlow(flowContext)), ['redirectToSso', 'ssoPostLogin']);
 
   const store: GatehouseStore = {
     subscribe(listener) {
@@ -267,10 +281,17 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
         patch(atoms.login, { error: 'Email is required', email: '' });
         return;
       }
+      // A head start: the captcha policy (and, when on, its script) loads while the user goes on.
+      captcha.prepare();
       if (!get(atoms.vendor) && vendorPromise) await vendorPromise;
-      // The login policy decides: MagicLink and Code (and their Username variants) email a link or a code.
-      if (passwordlessTypeOf(get(atoms.vendor)?.loginStrategy)) return store.passwordlessPreLogin(trimmed);
-      // SSO lookup (seed 4.2) arrives with the SSO issue; until then every identifier uses a password.
+      // Seed 4.2: SSO first. A failed lookup is swallowed (seed 8): no SSO, sign-in goes on below.
+      patch(atoms.login, { loading: true, error: null });
+      const sso = await api.request<SsoPreLoginResponse>('POST', SSO_PRELOGIN_PATH, { body: { email: trimmed } }).catch(() => null);
+      if (sso?.address) return ssoFlow.redirectToSso(trimmed, sso);
+      // The login policy decides: MagicLink and Code (and their Username variants) email a link or a code, SMS strategies text one.
+      const type = passwordlessTypeOf(get(atoms.vendor)?.loginStrategy);
+      if (type === 'smscode') return store.smsPreLogin(trimmed);
+      if (type) return store.passwordlessPreLogin(trimmed);
       set(atoms.login, { ...initialLogin, email: trimmed, step: 'loginWithPassword' });
     },
 
@@ -278,7 +299,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
       patch(atoms.login, { email, loading: true, error: null });
       try {
         // Username* strategies: what was typed is a username unless it is an email.
-        const response = await api.login(usesUsername(get(atoms.vendor)?.loginStrategy) && !email.includes('@') ? { username: email, password } : { email, password });
+        const response = await api.login({ ...(usesUsername(get(atoms.vendor)?.loginStrategy) && !email.includes('@') ? { username: email } : { email }), password, recaptchaToken: await captcha.token('login') });
         if (response.mfaRequired) {
           // Seed 4.2: the session is not set until MFA is verified.
           await mfaFlow.beginMfa(response, email);
@@ -299,7 +320,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     async signUp(input) {
       set(atoms.signUp, { ...initialSignUp, loading: true, email: input.email });
       try {
-        const response = await api.signUp(input);
+        const response = await api.signUp({ ...input, recaptchaToken: await captcha.token('signup') });
         if (!response.shouldActivate && response.authResponse) {
           if (response.authResponse.mfaRequired) {
             set(atoms.signUp, { ...initialSignUp, email: input.email });
@@ -374,12 +395,22 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     },
 
     // Flow modules (shared/src/auth/flows/*) add their methods here, loaded on demand (flows/lazy.ts).
+    ...captcha.methods,
     ...activationFlow,
     ...recoveryFlow,
     ...passkeysFlow,
     ...mfaFlow,
     ...policiesFlow.methods,
     ...createLazyPasswordlessFlow(flowContext),
+    ...ssoFlow,
+    ...lazyFlow<MfaFactorsFlow>(flowContext, () => import('./flows/mfa-factors').then((m) => m.createMfaFactorsFlow(flowContext)), [
+      'sendMfaSmsCode', 'verifyMfaSmsCode', 'startSmsEnrollment', 'verifyMfaWebAuthn', 'enrollMfaWebAuthn', 'loadMfaStrategies', 'removeMfaDevice',
+    ]),
+    ...lazyFlow<PhoneChangeFlow>(flowContext, () => import('./flows/phone-change').then((m) => m.createPhoneChangeFlow(flowContext)), ['resetPhoneNumber', 'verifyResetPhoneNumber', 'changePhoneNumber', 'verifyPhoneNumber']),
+    ...lazyFlow<InvitationFlow>(flowContext, () => import('./flows/invitations').then((m) => m.createInvitationFlow(flowContext)), ['startInvitation', 'acceptInvitation', 'resendInvitation']),
+    ...lazyFlow<ImpersonationFlow>(flowContext, () => import('./flows/impersonation').then((m) => m.createImpersonationFlow(flowContext)), ['impersonate']),
+    ...lazyFlow<SmsLoginFlow>(flowContext, () => import('./flows/sms-login').then((m) => m.createSmsLoginFlow(flowContext)), ['smsPreLogin', 'loginWithSmsOtc', 'signUpWithPhone', 'sendSignUpPhoneCode']),
+    ...lazyFlow<SocialFlow>(flowContext, () => import('./flows/social').then((m) => m.createSocialFlow(flowContext)), ['loadSocialProviders', 'startSocialLogin', 'socialLoginPostLogin']),
   };
   void flowContext;
   return store;

@@ -5,6 +5,9 @@
  */
 import type { LoginResponse, MeResponse, SignUpRequest, SignUpResponse, UpdateMeRequest, ActivateRequest, PasswordConfig, VendorPublicConfig, MeTenantsV3Response } from '../wire';
 import type { MfaDevices, MfaStrategyState } from '../wire/mfa';
+import type { PhoneSignUpRequest } from '../wire/signup';
+import type { SocialLoginResult } from '../wire/social-login';
+import type { CaptchaAction, CaptchaPolicyResponse } from '../wire/captcha';
 import type { PasskeyAuthenticationCredential, PasskeyAuthenticationOptions, PasskeyDevice, PasskeyRegistrationCredential, PasskeyRegistrationOptions } from '../wire/webauthn';
 
 /** Error object of seed 000 section 3, produced by the API client for every failed call. */
@@ -51,6 +54,8 @@ export type LoginStep =
   | 'passwordRotationExpired' | 'passwordRotationNotification' | 'magicLinkPostLoginSuccess';
 
 export type SignUpStage = 'SignUp' | 'SignUpSuccess' | 'VerifyPhone';
+/** Login modes (seed 000 section 2.2): registerQuickLogin is the SMS code login that finishes a phone sign-up. */
+export type LoginMode = 'login' | 'registerQuickLogin';
 export type ActivateStep = 'activating' | 'activatingForm' | 'success' | 'resend' | 'failed';
 /** Forgot/reset password steps (seed 000 section 4.6). */
 export type ForgotPasswordStep = 'forgotPassword' | 'resetPasswordViaSms' | 'passwordRecoverySelector' | 'resetPasswordPage' | 'forgotPasswordEmailSuccess' | 'resetPasswordSuccess';
@@ -77,18 +82,65 @@ export interface AuthSnapshot {
   isLoading: boolean;
   isAuthenticated: boolean;
   user: AuthUser | null;
-  login: { step: LoginStep; email: string; loading: boolean; error: string | null; mfaToken?: string; tenants?: unknown[]; isBreachedPassword?: boolean; passwordExpiresInDays?: number };
-  signUp: { stage: SignUpStage; loading: boolean; error: string | null; email?: string };
+  /** `email` holds the typed identifier (email, username or phone number); `phoneNumber` where an SMS code went (masked). */
+  login: { step: LoginStep; email: string; loading: boolean; error: string | null; mfaToken?: string; tenants?: unknown[]; isBreachedPassword?: boolean; passwordExpiresInDays?: number; mode?: LoginMode; phoneNumber?: string };
+  signUp: { stage: SignUpStage; loading: boolean; error: string | null; email?: string; phoneNumber?: string };
   activate: { step: ActivateStep; loading: boolean; error: string | null; resendSent: boolean };
   forgotPassword: ForgotPasswordState;
   profile: { saving: boolean; error: string | null; saved: boolean };
   vendor: VendorPublicConfig | null;
   passkeys: PasskeysState;
   mfa: MfaState;
+  invitation: InvitationState;
+  impersonation: ImpersonationState;
+  /** Social login: null until the providers are first loaded (only when the vendor has some). */
+  social: SocialLoginState | null;
+  resetPhoneNumber: ResetPhoneNumberState;
+}
+
+/** A social login button: a built-in provider (`google`...) or a custom provider's id. */
+export interface SocialProviderView {
+  id: string;
+  displayName: string;
+  custom: boolean;
+}
+
+/** The social login slice: the enabled providers, a sign-in being started, and the last result (seed 000 section 3). */
+export interface SocialLoginState {
+  providers: SocialProviderView[];
+  loading: boolean;
+  error: string | null;
+  result: SocialLoginResult | null;
+}
+
+/** Accept-invitation steps (seed 000 section 4.4); `invalid`: the link lacks its token or userId. */
+export type AcceptInvitationStep = 'validate' | 'invalid' | 'pending' | 'success' | 'failed';
+
+/** The accept-invitation slice: the greeting the link verified to, and how acceptance ended. */
+export interface InvitationState {
+  step: AcceptInvitationStep;
+  loading: boolean;
+  error: string | null;
+  name?: string;
+  email?: string;
+  tenantName?: string;
+  /** A new account chooses its password on acceptance. */
+  shouldSetPassword: boolean;
+  /** The emailed code is needed too (the code route). */
+  codeRequired: boolean;
+  /** signedIn: the new account is signed in; joined: an existing account joined and signs in next. */
+  outcome?: 'signedIn' | 'joined';
+  resendSent: boolean;
+}
+
+/** Impersonation steps (seed 000 section 4.7): impersonating (exchanging the token, or its error), success. */
+export interface ImpersonationState {
+  step: 'impersonating' | 'success';
+  error: string | null;
 }
 
 /** Framework-agnostic auth store: subscribe/snapshot plus the flows. Bundles never own auth logic. */
-export interface GatehouseStore {
+export interface GatehouseStore extends MfaFactorMethods {
   subscribe(listener: () => void): () => void;
   getSnapshot(): AuthSnapshot;
   /** The current access token (also while MFA or the profile load is pending), for the API client. */
@@ -117,6 +169,16 @@ export interface GatehouseStore {
   loginWithOtc(code: string): Promise<void>;
   /** The magic-link callback route: signs in with the link's token, shows magicLinkPostLoginSuccess for 5 s, then navigates. */
   magicLinkPostLogin(token: string): Promise<void>;
+  /** The samlCallbackUrl / oidcRedirectUrl routes: finishes an SSO sign-in from the route's query; a failure shows loginWithSSOFailed, then the authenticated URL after 1 s. */
+  ssoPostLogin(type: 'saml' | 'oidc', search: string): Promise<void>;
+  /** SMS strategies (SmsCode: email, SmsCodeV2: phone number, UsernameAndSms: username): texts a code and moves to loginWithSmsOtc (loginWithQuickSmsOtc in registerQuickLogin mode). */
+  smsPreLogin(identifier: string, options?: { mode?: LoginMode }): Promise<void>;
+  /** loginWithSmsOtc and loginWithQuickSmsOtc: signs in with the texted code (a phone sign-up's code also verifies the number). */
+  loginWithSmsOtc(code: string): Promise<void>;
+  /** Sign-up by phone number, then (VerifyPhone) the texted code: moves to loginWithQuickSmsOtc on the login route (seed 4.2). */
+  signUpWithPhone(input: PhoneSignUpRequest): Promise<void>;
+  /** VerifyPhone: texts the phone sign-up's code (again) and moves to loginWithQuickSmsOtc. */
+  sendSignUpPhoneCode(): Promise<void>;
   signUp(input: SignUpRequest): Promise<void>;
   /** Reads activate/strategy and moves to `activatingForm` or activates directly. */
   startActivation(input: { userId: string; token: string }): Promise<void>;
@@ -143,6 +205,10 @@ export interface GatehouseStore {
   switchTenant(tenantId: string): Promise<void>;
   /** Loads the vendor's public config into `snapshot.vendor` once (sign-up allowed, password policy). Never throws. */
   loadVendor(): Promise<void>;
+  /** The public captcha policy, fetched on first use; null when it cannot be loaded (seed 8: swallowed, sign-in then goes on without captcha). */
+  loadCaptchaPolicy(): Promise<CaptchaPolicy | null>;
+  /** The bundle's reCAPTCHA client, asked for a token before each protected call while the policy is on; null removes it. */
+  setCaptchaProvider(provider: CaptchaTokenProvider | null): void;
   /** Passkey sign-in (prelogin, the browser ceremony, postlogin); `email` limits it to that user's passkeys. */
   loginWithPasskey(ceremony: PasskeyLoginCeremony, email?: string): Promise<void>;
   /** Adds a passkey for the signed-in user; true when it was stored. */
@@ -177,7 +243,31 @@ export interface GatehouseStore {
   loadMfaDevices(): Promise<void>;
   /** Removes every factor of the signed-in user (needs a current code or a recovery code). */
   disableMfa(code: string): Promise<void>;
+  /** Accept invitation (seed 4.4): `invalid` without token or userId, else verifies the link and greets by name (`validate`), or `failed`. */
+  startInvitation(input: { userId?: string | null; token?: string | null }): Promise<void>;
+  /** `pending`, then `success` (signed in, or joined and sent to sign in); a failure goes back to `validate` (fixable, and always with a code) or to `failed`. */
+  acceptInvitation(input: { userId: string; token: string; password?: string; code?: string }): Promise<void>;
+  /** Emails a new invitation link; the same answer for any address. */
+  resendInvitation(email: string): Promise<void>;
+  /** Impersonation route (seed 4.7): exchanges the token (`impersonating`), shows `success`, navigates after 1 s. */
+  impersonate(token: string | null): Promise<void>;
+  /** Loads the enabled social login providers (v2 and custom) into `snapshot.social`. */
+  loadSocialProviders(): Promise<void>;
+  /** Starts a social sign-in: the server keeps state, nonce and PKCE, then the browser goes to the provider. */
+  startSocialLogin(provider: string): Promise<void>;
+  /** The social-login callback route: posts the provider's code and state; on failure loginWithSSOFailed, then the authenticated URL after 1 s. */
+  socialLoginPostLogin(search: string): Promise<void>;
 }
+
+/** The public captcha policy (GET captcha-policy/public). */
+export type CaptchaPolicy = CaptchaPolicyResponse;
+
+/**
+ * Gives a reCAPTCHA v3 token for `action`, loading the script first if needed (with the page's CSP
+ * nonce); without an action it only loads the script (a head start). Rejects with a GatehouseError
+ * whose message the user can act on when the script cannot load or answer.
+ */
+export type CaptchaTokenProvider = (policy: CaptchaPolicy, action?: CaptchaAction) => Promise<string | undefined>;
 
 /** MFA steps (seed 000 section 2.2). */
 export type MfaStep = 'verify' | 'recoveryCode' | 'authenticatorApp' | 'smsSetPhoneNumber' | 'smsVerifyCode' | 'emailVerifyCode' | 'noMFAEnrolledStepUp';
@@ -205,6 +295,49 @@ export interface MfaState {
   maxAge: number | null;
   /** Step-up finished (verified now, or already within maxAge). */
   steppedUp: boolean;
+  /** smsVerifyCode: the number the code went to, masked. */
+  phoneNumber?: string | null;
+}
+
+/** Reset phone number steps (seed 000 section 2.2). */
+export type ResetPhoneNumberStep = 'ResetPhoneNumber' | 'VerifyResetPhoneNumber' | 'ChangePhoneNumber';
+
+/** Reset phone number (and the signed-in phone change, which uses ChangePhoneNumber). Tokens stay in the flow, never here. */
+export interface ResetPhoneNumberState {
+  step: ResetPhoneNumberStep;
+  email: string;
+  loading: boolean;
+  error: string | null;
+  /** ChangePhoneNumber: set (masked) once a code was texted to the new number. */
+  phoneNumber?: string;
+  /** The new number is proven and replaced the old one. */
+  done?: boolean;
+}
+
+/** SMS and WebAuthn second factors, and phone-number reset and change (flows/mfa-factors.ts, flows/phone-change.ts). */
+export interface MfaFactorMethods {
+  /** SMS pre-verify at sign-in or step-up: texts a code, then smsVerifyCode. */
+  sendMfaSmsCode(): Promise<void>;
+  /** smsVerifyCode: finishes the sign-in or step-up, the SMS enrolment, or the phone's removal the code was sent for. */
+  verifyMfaSmsCode(input: { code: string; rememberDevice?: boolean }): Promise<void>;
+  /** smsSetPhoneNumber: texts the first code to the number (forceTwoFactor with the mfaToken, else for the signed-in user). */
+  startSmsEnrollment(phoneNumber: string): Promise<void>;
+  /** Signs in or steps up with an enrolled security key or this device's authenticator (the bundle runs the ceremony). */
+  verifyMfaWebAuthn(ceremony: PasskeyLoginCeremony, input?: { rememberDevice?: boolean }): Promise<void>;
+  /** Enrols WebAuthnPlatform (`platform`) or WebAuthnCrossPlatform (`cross-platform`); then the recoveryCode step. */
+  enrollMfaWebAuthn(ceremony: PasskeyRegistrationCeremony, deviceType: 'platform' | 'cross-platform'): Promise<void>;
+  /** Reads the MFA strategies config into `snapshot.mfa.mfaStrategies` (which methods are on). Never throws. */
+  loadMfaStrategies(): Promise<void>;
+  /** Removes one of the signed-in user's phones (a code is texted to it first: smsVerifyCode) or security keys (the key answers `ceremony`). */
+  removeMfaDevice(deviceId: string, ceremony?: PasskeyLoginCeremony): Promise<void>;
+  /** ResetPhoneNumber: emails a code to the account; then VerifyResetPhoneNumber (the same for any address). */
+  resetPhoneNumber(email: string): Promise<void>;
+  /** VerifyResetPhoneNumber: the emailed code; then ChangePhoneNumber. */
+  verifyResetPhoneNumber(code: string): Promise<void>;
+  /** ChangePhoneNumber: texts a code to the new number (after a reset, or for the signed-in user). */
+  changePhoneNumber(phoneNumber: string): Promise<void>;
+  /** The texted code: the new number replaces the old one (`done`). */
+  verifyPhoneNumber(code: string): Promise<void>;
 }
 
 /** The passkeys slice of the snapshot. `devices` is null until loaded. */

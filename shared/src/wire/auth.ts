@@ -38,7 +38,8 @@ export type RefreshRequest = z.infer<typeof RefreshRequest>;
 /** Claims of the access token (DESIGN.md "Tokens"). */
 export interface AccessTokenClaims {
   sub: string;
-  email: string;
+  /** Absent for an account made by phone sign-up (no email address). */
+  email?: string;
   email_verified: boolean;
   name: string;
   tenantId: string;
@@ -50,6 +51,8 @@ export interface AccessTokenClaims {
   auth_time: number;
   superUser?: boolean;
   sid?: string;
+  /** RFC 8693 actor: set when an admin impersonates this user; `sub` is the impersonator's id. */
+  act?: { sub: string; email?: string };
   iss: string;
   aud: string;
   exp: number;

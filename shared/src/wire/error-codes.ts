@@ -3,6 +3,9 @@
  * `{ errors, errorCode, errorContext }` and the browser shows the message it receives.
  * Plain data, no zod: the browser may import this file.
  */
+import type { AdminErrorCode } from './admin-error-codes';
+import type { PhoneErrorCode } from './phone-error-codes';
+
 export const ErrorCodes = {
   generic: 'ER-ADMIN-PORTAL-GENERIC-ERROR',
   validation: 'ER-01001',
@@ -38,6 +41,10 @@ export const ErrorCodes = {
   recentAuthRequired: 'ER-01306',
   /** A security change on an account that already has a second factor needs a recent step-up with it. */
   stepUpRequired: 'ER-01307',
+  /** The MFA method is turned off in the vendor's MFA strategies config. */
+  mfaStrategyNotActive: 'ER-01308',
+  /** Reset phone number and phone change: a wrong, expired or used code. */
+  invalidPhoneCode: 'ER-01309',
   // Password recovery and change (a range of their own, so parallel additions never collide)
   invalidResetToken: 'ER-01401',
   invalidResetCode: 'ER-01402',
@@ -51,9 +58,62 @@ export const ErrorCodes = {
   invalidPasswordlessCode: 'ER-01502',
   localLoginDisabled: 'ER-01503',
   passwordlessNotEnabled: 'ER-01504',
+  // Invitations and impersonation (ER-011xx, after migration 011, so parallel additions never collide)
+  invalidInvitation: 'ER-01101',
+  invalidInvitationCode: 'ER-01102',
+  invitationCodeRequired: 'ER-01103',
+  alreadyTenantMember: 'ER-01104',
+  roleNotGrantable: 'ER-01105',
+  invalidImpersonationToken: 'ER-01106',
+  impersonationRefused: 'ER-01107',
+  notWhileImpersonating: 'ER-01108',
+  // SMS sign-in and sign-up strategies (ER-009xx, after migration 009, so parallel additions never collide)
+  /** Sign-up by email or by phone number is turned off (SIGNUP_EMAIL / SIGNUP_PHONE_NUMBER). */
+  signUpStrategyDisabled: 'ER-00901',
+  // Captcha policy (ER-019xx: 012xx is the passkeys' range, so parallel additions never collide)
+  /** A captcha policy is set and the call carried no recaptchaToken. */
+  captchaRequired: 'ER-01901',
+  /** The token was refused: invalid, expired or reused, a low score, another action or another site. */
+  captchaFailed: 'ER-01902',
+  /** The captcha verify URL could not answer; the call is refused (fails closed). */
+  captchaUnavailable: 'ER-01903',
+  // Social login (ER-022xx: the 014xx range is password recovery's, so parallel additions never collide)
+  /** The provider's answer failed a check (state, nonce, PKCE, ID token, replay) or the exchange failed: 'Failed to authenticate'. */
+  socialLoginFailed: 'ER-02201',
+  /** The provider is not configured or is turned off. */
+  socialProviderNotEnabled: 'ER-02202',
+  /** The provider does not vouch for the email address, so it neither signs in to an account nor creates one. */
+  socialEmailNotVerified: 'ER-02203',
+  /** The provider shared no email address. */
+  socialEmailMissing: 'ER-02204',
+  /** redirectUri is not an http(s) URL on an allowed origin. */
+  invalidSocialRedirectUri: 'ER-02205',
+  // Enterprise SSO (ER-021xx, a range of its own for migration 015, so parallel additions never collide)
+  /** No SSO applies to the identifier (preLogin goes on to the password step). */
+  ssoNotConfigured: 'ER-02101',
+  /** An SSO sign-in was refused ('Failed to authenticate', seed 000 section 8); the reason is only logged. */
+  ssoFailed: 'ER-02102',
+  /** Domain validation: the DNS TXT record was not found. */
+  ssoDomainNotVerified: 'ER-02103',
+  /** Another SSO configuration already owns this validated domain. */
+  ssoDomainTaken: 'ER-02104',
+  /** The IdP's SAML metadata (file or URL) could not be read or lacks what sign-in needs. */
+  ssoInvalidMetadata: 'ER-02105',
+  /** The configuration is not ready for this (e.g. signRequest without an SP signing key). */
+  ssoConfigurationInvalid: 'ER-02106',
+  // Hosted login, the OAuth 2.0 / OIDC authorization server (ER-023xx, a range of its own for migration 013)
+  /** client_id is missing or not a registered application. */
+  oauthInvalidClient: 'ER-02301',
+  /** redirect_uri (or post_logout_redirect_uri) is not registered for the client: refused, never redirected to. */
+  oauthInvalidRedirectUri: 'ER-02302',
+  /** Silent authorization: the browser has no Gatehouse session (seed 4.10: hosted login then redirects to authorize). */
+  oauthLoginRequired: 'ER-02303',
+  /** The access token belongs to an application's grant, not to a browser session signed in on the hosted page. */
+  oauthNotBrowserSession: 'ER-02304',
 } as const;
 
-export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+/** Every code: the ones above, and the admin codes of admin-error-codes.ts and phone-error-codes.ts (kept apart so the login box does not carry them). */
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes] | AdminErrorCode | PhoneErrorCode;
 
 /** The error body every failed API call returns (DESIGN.md "Contracts"). */
 export interface ErrorBody {

@@ -21,6 +21,7 @@ export const ApiPaths = {
   metadataIp: '/metadata/ip',
   vendorPublic: '/vendors/public',
   accountSettingsPublic: '/tenants/resources/account-settings/v1/public',
+  captchaPolicyPublic: '/identity/resources/configurations/v1/captcha-policy/public',
 
   login: '/identity/resources/auth/v1/user',
   refresh: BootPaths.refresh,
@@ -37,6 +38,7 @@ export const ApiPaths = {
 
   signUp: '/identity/resources/users/v1/signUp',
   signUpStrategies: '/identity/resources/users/v1/signUp/strategies',
+  signUpPhoneNumber: '/identity/resources/users/v1/signUp/phoneNumber',
   activate: '/identity/resources/users/v1/activate',
   activateResend: '/identity/resources/users/v1/activate/reset',
   activateStrategy: '/identity/resources/users/v1/activate/strategy',
@@ -50,7 +52,16 @@ export const ApiPaths = {
   passwordRecoveryStrategies: '/identity/resources/users/v1/passwords/recovery/strategies',
   unlockAccount: '/identity/resources/users/v3/me/unlock',
 
-  // Passwordless sign-in (seed 000 section 7.2); {type} is magiclink or code
+  // Invitations (seed 000 sections 4.4, 7.3) and impersonation (seed 000 section 4.7, seed 001 section 7)
+  inviteUser: '/identity/resources/users/v1',
+  invitationVerify: '/identity/resources/users/v1/invitation/verify',
+  invitationAccept: '/identity/resources/users/v1/invitation/accept',
+  invitationAcceptCode: '/identity/resources/users/v1/invitation/accept/code',
+  invitationResend: '/identity/resources/users/v1/invitation/reset',
+  impersonation: '/identity/resources/impersonation/v1',
+  impersonate: '/identity/resources/auth/v1/impersonate',
+
+  // Passwordless sign-in (seed 000 section 7.2); {type} is magiclink, code or smscode
   passwordlessPreLogin: '/identity/resources/auth/v1/passwordless/{type}/prelogin',
   passwordlessPostLogin: '/identity/resources/auth/v1/passwordless/{type}/postlogin',
 

@@ -41,5 +41,7 @@ export const VendorPublicConfig = z.object({
   }),
   /** Login policy's secondary strategies, e.g. `{ strategy: 'Passkeys', isActive: true }` (seed 000 section 4.2). */
   secondaryLoginStrategies: z.array(z.object({ strategy: z.string(), isActive: z.boolean() })).optional(),
+  /** At least one social login provider is on: the login box loads its provider buttons (seed 000 section 1). */
+  socialLogin: z.boolean().optional(),
 });
 export type VendorPublicConfig = z.infer<typeof VendorPublicConfig>;

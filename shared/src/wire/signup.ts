@@ -15,6 +15,22 @@ export const SignUpRequest = z.object({
 export type SignUpRequest = z.infer<typeof SignUpRequest>;
 
 /**
+ * POST /identity/resources/users/v1/signUp/phoneNumber: an account identified by its phone number
+ * (no email, no password). `phoneNumber` is optional here so that a missing one gets the seed's own
+ * message, 'Phone number is required for phone number signup'. Answers like SignUpResponse; the
+ * phone is then proven by an SMS one-time code (passwordless smscode), which signs the user in.
+ */
+export const PhoneSignUpRequest = z.object({
+  phoneNumber: z.string().trim().max(32).optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+  companyName: z.string().trim().min(1).max(200).optional(),
+  metadata: z.string().max(8192).optional(),
+  recaptchaToken: z.string().max(4096).optional(),
+  invitationToken: z.string().max(512).optional(),
+});
+export type PhoneSignUpRequest = z.infer<typeof PhoneSignUpRequest>;
+
+/**
  * Sign-up response (seed 000 section 3). `activationToken` is never returned for an email that
  * still has to be verified: handing it to the caller would let anyone activate any address.
  */

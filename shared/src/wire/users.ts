@@ -17,7 +17,8 @@ export type TenantSummary = z.infer<typeof TenantSummary>;
 /** GET /identity/resources/users/v2/me */
 export const MeResponse = z.object({
   id: z.string(),
-  email: z.string(),
+  /** Null for an account made by phone sign-up (its phoneNumber identifies it). */
+  email: z.string().nullable(),
   name: z.string(),
   username: z.string().nullable(),
   verified: z.boolean(),

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { EnrollAuthenticatorStep } from './EnrollAuthenticatorStep';
@@ -5,6 +6,16 @@ import { MfaEmailCodeStep } from './MfaEmailCodeStep';
 import { MfaVerifyStep } from './MfaVerifyStep';
 import { RecoverTwoFactorStep } from './RecoverTwoFactorStep';
 import { RecoveryCodesStep } from './RecoveryCodesStep';
+
+// Its own chunk: only accounts with (or enrolling) an SMS or WebAuthn factor reach it.
+const MfaFactorStep = lazy(() => import('./factors/MfaFactorStep'));
+
+/** The SMS / WebAuthn part of an MFA screen, loaded on first use. */
+export const factorPart = (part: 'enrol' | 'sms') => (
+  <Suspense fallback={<p role="status">Loading...</p>}>
+    <MfaFactorStep part={part} />
+  </Suspense>
+);
 
 /** The MFA part of sign-in: login steps loginWithTwoFactor, recoverTwoFactor and forceTwoFactor. */
 export function MfaLoginScreen() {
@@ -14,7 +25,9 @@ export function MfaLoginScreen() {
   let body;
   if (mfa.step === 'recoveryCode') body = <RecoveryCodesStep />;
   else if (login.step === 'recoverTwoFactor') body = <RecoverTwoFactorStep />;
-  else if (login.step === 'forceTwoFactor') body = <EnrollAuthenticatorStep />;
+  else if (mfa.step === 'smsSetPhoneNumber' || mfa.step === 'smsVerifyCode') body = factorPart('sms');
+  // A choice (until the app's QR code is there) only when the config allows more than the app at sign-in.
+  else if (login.step === 'forceTwoFactor') body = !mfa.secret && mfa.mfaStrategies.some((s) => s.isActive && /^(SMS|WebAuthn)/.test(s.strategy)) ? factorPart('enrol') : <EnrollAuthenticatorStep />;
   else if (mfa.step === 'emailVerifyCode') body = <MfaEmailCodeStep />;
   else body = <MfaVerifyStep onBack={() => store.resetLogin()} />;
 

@@ -1,10 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useFocusFirst } from '../../components/use-focus-first';
 import { OneTimeCodeField } from './OneTimeCodeField';
+
+const MfaFactorStep = lazy(() => import('./factors/MfaFactorStep'));
 
 /** MFA step `verify`: the authenticator-app code, with the other ways out the account has. */
 export function MfaVerifyStep({ onBack }: { onBack?: () => void }) {
@@ -16,6 +18,7 @@ export function MfaVerifyStep({ onBack }: { onBack?: () => void }) {
   // Without a device list (older servers), assume the authenticator app.
   const hasApp = !mfa.mfaDevices || mfa.mfaDevices.authenticators.length > 0;
   const hasEmail = (mfa.mfaDevices?.emails.length ?? 0) > 0;
+  const hasOther = (mfa.mfaDevices?.phones.length ?? 0) + (mfa.mfaDevices?.webauthn.length ?? 0) > 0;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -40,6 +43,11 @@ export function MfaVerifyStep({ onBack }: { onBack?: () => void }) {
       ) : (
         <ErrorAlert message={mfa.error} />
       )}
+      {hasOther ? (
+        <Suspense fallback={null}>
+          <MfaFactorStep part="others" primary={!hasApp} />
+        </Suspense>
+      ) : null}
       {hasEmail ? (
         <button type="button" className={hasApp ? 'gh-text-button' : 'gh-button'} onClick={() => void store.sendMfaEmailCode()} disabled={mfa.loading}>
           Email me a code instead

@@ -4,6 +4,7 @@ import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { EnrollAuthenticatorStep } from './EnrollAuthenticatorStep';
 import { MfaEmailCodeStep } from './MfaEmailCodeStep';
+import { factorPart } from './MfaLoginScreen';
 import { MfaVerifyStep } from './MfaVerifyStep';
 import { RecoveryCodesStep } from './RecoveryCodesStep';
 
@@ -47,14 +48,13 @@ export function StepUpScreen() {
         <p role="status" tabIndex={-1}>
           This action needs two-factor authentication, and your account has none set up yet.
         </p>
-        <button type="button" className="gh-button" onClick={() => store.setMfaStep('authenticatorApp')}>
-          Set up authenticator app
-        </button>
+        {factorPart('enrol')}
       </>
     );
   } else if (mfa.step === 'authenticatorApp') body = <EnrollAuthenticatorStep />;
   else if (mfa.step === 'recoveryCode') body = <RecoveryCodesStep />;
   else if (mfa.step === 'emailVerifyCode') body = <MfaEmailCodeStep />;
+  else if (mfa.step === 'smsSetPhoneNumber' || mfa.step === 'smsVerifyCode') body = factorPart('sms');
   else if (mfa.loading && !mfa.mfaToken) body = <p role="status">Loading...</p>;
   else body = <MfaVerifyStep />;
 

@@ -7,6 +7,14 @@ import { smsOutboxMigration } from './005_sms_outbox';
 import { webauthnMigration } from './006_webauthn';
 import { passwordlessMigration } from './008_passwordless';
 import { passwordPoliciesMigration } from './007_password_policies';
+import { smsLoginMigration } from './009_sms_login';
+import { mfaPhoneWebauthnMigration } from './010_mfa_phone_webauthn';
+import { invitationsImpersonationMigration } from './011_invitations_impersonation';
+import { oauthMigration } from './013_oauth';
+import { socialLoginMigration } from './014_social_login';
+import { ssoMigration } from './015_sso';
+import { adminPeopleMigration } from './016_admin_people';
+import { mfaTokenPrimaryMethodMigration } from './017_mfa_token_primary_method';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -23,6 +31,14 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '006_webauthn': webauthnMigration,
         '008_passwordless': passwordlessMigration,
         '007_password_policies': passwordPoliciesMigration,
+        '009_sms_login': smsLoginMigration(dialect),
+        '010_mfa_phone_webauthn': mfaPhoneWebauthnMigration,
+        '011_invitations_impersonation': invitationsImpersonationMigration,
+        '013_oauth': oauthMigration,
+        '014_social_login': socialLoginMigration,
+        '015_sso': ssoMigration,
+        '016_admin_people': adminPeopleMigration(dialect),
+        '017_mfa_token_primary_method': mfaTokenPrimaryMethodMigration,
       };
     },
   };

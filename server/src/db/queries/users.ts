@@ -3,6 +3,13 @@ import type { Db } from '../index';
 import type { UsersTable } from '../schema';
 
 export type UserRow = Selectable<UsersTable>;
+/** A user with an email address (accounts made by phone sign-up have none). */
+export type UserWithEmail = UserRow & { email: string };
+
+/** Whether the user has an email address to write to. */
+export function hasEmail(user: UserRow | undefined): user is UserWithEmail {
+  return typeof user?.email === 'string' && user.email.length > 0;
+}
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -17,7 +24,7 @@ export function findUserByUsername(db: Db, username: string): Promise<UserRow | 
 }
 
 export async function insertUser(db: Db, row: Insertable<UsersTable>): Promise<void> {
-  await db.insertInto('users').values({ ...row, email: row.email.toLowerCase() }).execute();
+  await db.insertInto('users').values({ ...row, email: row.email?.toLowerCase() ?? null }).execute();
 }
 
 export async function updateUser(db: Db, id: string, patch: Updateable<UsersTable>): Promise<void> {

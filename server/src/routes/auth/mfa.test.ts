@@ -171,6 +171,7 @@ describeDialects('MFA sign-in', (h) => {
     expect(done.body.recoveryCodes).toHaveLength(10);
     expect(done.refreshCookie).toBeTruthy();
     expect(claimsOf(done.body.accessToken).acr).toBe(AuthContextClasses.mfa);
+    expect(claimsOf(done.body.accessToken).amr).toEqual(['pwd', 'mfa', 'otp']);
     clock.advance(30_000);
     const next = await login(server, user.email);
     expect(next.body).toMatchObject({ mfaRequired: true, mfaEnrolled: true });

@@ -5,6 +5,7 @@ import { loadConfig } from '../../config';
 import { updateUser } from '../../db/queries/users';
 import { CODE_TTL_MS, MAGIC_LINK_TTL_MS } from '../../services/passwordless';
 import { call, describeDialects, mailbox, movableClock, PASSWORD, signUpAndActivate, uniqueEmail } from '../../test/harness';
+import { appCode } from '../../test/rfc6238';
 
 const pre = (type: string) => ApiPaths.passwordlessPreLogin.replace('{type}', type);
 const post = (type: string) => ApiPaths.passwordlessPostLogin.replace('{type}', type);
@@ -223,6 +224,13 @@ describeDialects('passwordless sign-in', (h) => {
     expect(res.body.mfaRequired).toBe(true);
     expect(res.body.mfaToken).toBeTruthy();
     expect(res.refreshCookie).toBeUndefined();
+    // Completing the second factor: amr says how the sign-in really began (no password was used).
+    const enroll = await call(server, 'POST', ApiPaths.mfaLoginAuthenticatorEnroll, { body: { mfaToken: res.body.mfaToken } });
+    const done = await call(server, 'POST', ApiPaths.mfaLoginAuthenticatorEnrollVerify, { body: { mfaToken: res.body.mfaToken, token: appCode(enroll.body.secret, Date.now()) } });
+    expect(done.status).toBe(200);
+    const amr = claimsOf(done.body.accessToken).amr as string[];
+    expect(amr).toContain('mfa');
+    expect(amr).not.toContain('pwd');
   });
 });
 
@@ -230,6 +238,6 @@ it('LOGIN_STRATEGY is validated against the supported strategies', () => {
   expect(loadConfig({ LOGIN_STRATEGY: 'UsernameAndCode' }).loginStrategy).toBe('UsernameAndCode');
   expect(loadConfig({}).loginStrategy).toBe('EmailAndPassword');
   expect(() => loadConfig({ LOGIN_STRATEGY: 'Telepathy' })).toThrow(
-    'LOGIN_STRATEGY must be one of EmailAndPassword, MagicLink, Code, UsernameAndPassword, UsernameAndMagicLink, UsernameAndCode, NoLocalAuthentication, got "Telepathy".',
+    'LOGIN_STRATEGY must be one of EmailAndPassword, MagicLink, Code, UsernameAndPassword, UsernameAndMagicLink, UsernameAndCode, NoLocalAuthentication, SmsCode, SmsCodeV2, UsernameAndSms, got "Telepathy".',
   );
 });

@@ -5,10 +5,11 @@ import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from '../../h
 import type { AppEnv } from '../../http/env';
 import { readMfaRememberCookie } from '../../http/mfa-cookie';
 import { rateLimitedResponse, validationHook, zodMessages } from '../../http/errors';
-import { clientIp, isAllowedOrigin, requireAllowedOrigin } from '../../http/middleware';
+import { clientIp, emailLinkBase, requireAllowedOrigin } from '../../http/middleware';
 import { Errors, isAppError } from '../../errors';
 import { requireLocalLogin } from '../../services/login-policy';
 import type { RouteDeps } from '../deps';
+import { captchaUnavailableResponse, checkCaptcha } from '../configurations/captcha-policy';
 import { json, err } from '../openapi';
 
 /** Login, refresh and logout: the calls that own the refresh cookie. */
@@ -27,18 +28,21 @@ export function sessionRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       request: { body: { required: true, content: { 'application/json': { schema: LoginRequest } } } },
       responses: {
         200: json(LoginResponse, 'Signed in; the refresh token is set as an httpOnly cookie'),
-        400: err('Invalid body or user not verified'),
+        400: err('Invalid body, user not verified, or (captcha policy set) a missing or refused recaptchaToken'),
         401: err('Invalid email or password'),
         403: err('Local sign-in is turned off (NoLocalAuthentication), or the account is locked (lockout policy)'),
         429: rateLimitedResponse,
+        503: captchaUnavailableResponse,
       },
     }),
     async (c) => {
       requireLocalLogin(config.loginStrategy);
-      const origin = c.req.header('origin');
-      // The unlock email links back to the asking page when it is one of ours.
-      const appUrl = origin && isAllowedOrigin(config, origin) ? origin : config.appUrl;
-      const issued = await auth.login(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config), mfaRememberToken: readMfaRememberCookie(c, config), appUrl });
+      const body = c.req.valid('json');
+      // Before any credential is looked at, so a refused token never counts as a failed password.
+      await checkCaptcha(c, deps, 'login', body);
+      // The unlock email links back to the asking page (or the hosted pages) when it is one of ours.
+      const appUrl = emailLinkBase(c, config);
+      const issued = await auth.login(body, { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config), mfaRememberToken: readMfaRememberCookie(c, config), appUrl });
       // MFA pending (mfaRequired): no session yet, so no refresh cookie until mfa/verify succeeds.
       if (issued.refreshToken) setRefreshCookie(c, config, issued.refreshToken);
       return c.json(issued.response, 200);

@@ -16,9 +16,13 @@ import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, requireAuth, emailLinkBase } from '../../http/middleware';
 import type { RecoveryService } from '../../services/recovery';
 import type { RouteDeps } from '../deps';
+import { captchaUnavailableResponse, checkCaptcha } from '../configurations/captcha-policy';
 import { json, err, body } from '../openapi';
 
 const accepted = json(z.object({}), 'Accepted: the same answer whether or not the account exists');
+const invalidBody = err('Invalid body, or (captcha policy set) a missing or refused recaptchaToken');
+/** The v2 identifier counts as the call's email (for the captcha's ignored emails) only when it is one. */
+const emailOf = (b: { identifier: string; identifierType?: string }) => (b.identifierType === undefined || b.identifierType === 'email' ? b.identifier : null);
 
 /** Forgot/reset password by email and SMS, recovery strategies, and the signed-in password change. */
 export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): OpenAPIHono<AppEnv> {
@@ -38,9 +42,10 @@ export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): Open
       tags: ['passwords'],
       summary: 'Email a password-reset link (v1, by email)',
       request: body(ResetPasswordRequest),
-      responses: { 200: accepted, 400: err('Invalid body'), 429: rateLimitedResponse },
+      responses: { 200: accepted, 400: invalidBody, 429: rateLimitedResponse, 503: captchaUnavailableResponse },
     }),
     async (c) => {
+      await checkCaptcha(c, deps, 'forgot_password', c.req.valid('json'));
       await recovery.requestEmailReset(c.req.valid('json').email, 'email', emailLinkBase(c, config), ip(c));
       return c.json({}, 200);
     },
@@ -53,10 +58,11 @@ export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): Open
       tags: ['passwords'],
       summary: 'Email a password-reset link (v2, by email, username or phone number)',
       request: body(ResetPasswordV2Request),
-      responses: { 200: accepted, 400: err('Invalid body'), 429: rateLimitedResponse },
+      responses: { 200: accepted, 400: invalidBody, 429: rateLimitedResponse, 503: captchaUnavailableResponse },
     }),
     async (c) => {
-      const { identifier, identifierType } = c.req.valid('json');
+      const { identifier, identifierType, recaptchaToken } = c.req.valid('json');
+      await checkCaptcha(c, deps, 'forgot_password', { recaptchaToken, email: emailOf({ identifier, identifierType }) });
       await recovery.requestEmailReset(identifier, identifierType, emailLinkBase(c, config), ip(c));
       return c.json({}, 200);
     },
@@ -69,10 +75,11 @@ export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): Open
       tags: ['passwords'],
       summary: "Text a reset code to the account's phone; a session id comes back for any identifier",
       request: body(ResetPasswordV2Request),
-      responses: { 200: json(ResetPasswordSmsResponse, 'Accepted; verify the code with this session id'), 400: err('Invalid body'), 429: rateLimitedResponse },
+      responses: { 200: json(ResetPasswordSmsResponse, 'Accepted; verify the code with this session id'), 400: invalidBody, 429: rateLimitedResponse, 503: captchaUnavailableResponse },
     }),
     async (c) => {
-      const { identifier, identifierType } = c.req.valid('json');
+      const { identifier, identifierType, recaptchaToken } = c.req.valid('json');
+      await checkCaptcha(c, deps, 'forgot_password', { recaptchaToken, email: emailOf({ identifier, identifierType }) });
       return c.json(await recovery.requestSmsReset(identifier, identifierType, ip(c)), 200);
     },
   );

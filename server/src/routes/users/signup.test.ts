@@ -110,7 +110,7 @@ describeDialects('sign-up and activation', (h) => {
     const server = await start();
     const email = uniqueEmail('newcomer');
     const jar = new Jar();
-    const signUp = await jar.call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD, name: 'Ada', companyName: 'Analytical Engines', phoneNumber: '+44 1', metadata: '{"a":1}' } });
+    const signUp = await jar.call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD, name: 'Ada', companyName: 'Analytical Engines', phoneNumber: '+44 20 7946 0958', metadata: '{"a":1}' } });
     expect(signUp.body).toMatchObject({ shouldActivate: true });
     const { userId, token } = await activationLinkFor(server, email);
     expect(userId).toBe(signUp.body.userId);
@@ -128,7 +128,8 @@ describeDialects('sign-up and activation', (h) => {
     const login = await call(server, 'POST', ApiPaths.login, { body: { email, password: PASSWORD } });
     expect(login.status).toBe(200);
     const me = await call(server, 'GET', ApiPaths.me, { token: login.body.accessToken });
-    expect(me.body).toMatchObject({ name: 'Ada', phoneNumber: '+44 1' });
+    // The phone number is stored in E.164 (services/phone.ts).
+    expect(me.body).toMatchObject({ name: 'Ada', phoneNumber: '+442079460958' });
     expect(me.body.tenants[0]).toMatchObject({ tenantId: signUp.body.tenantId, name: 'Analytical Engines' });
   });
 
@@ -160,7 +161,7 @@ describeDialects('sign-up and activation', (h) => {
     const [local, domain] = email.split('@') as [string, string];
     const attacker = new Jar();
     const victim = new Jar();
-    const attackerSignUp = await attacker.call(server, 'POST', ApiPaths.signUp, { body: { email, password: ATTACKER_PASSWORD, name: 'Mallory', companyName: 'Evil Corp', phoneNumber: '+1 555', metadata: '{"role":"owner"}' } });
+    const attackerSignUp = await attacker.call(server, 'POST', ApiPaths.signUp, { body: { email, password: ATTACKER_PASSWORD, name: 'Mallory', companyName: 'Evil Corp', phoneNumber: '+1 555 010 0999', metadata: '{"role":"owner"}' } });
     expect(attackerSignUp.status).toBe(200);
     const { userId, token } = await activationLinkFor(server, email);
     // The email itself carries nothing the attacker typed.

@@ -18,6 +18,7 @@ import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, requireAllowedOrigin, emailLinkBase } from '../../http/middleware';
 import type { RouteDeps } from '../deps';
+import { captchaUnavailableResponse, checkCaptcha } from '../configurations/captcha-policy';
 import { json, err, body } from '../openapi';
 
 /** Binds a sign-up to the browser that made it; sent only to the activation endpoints. */
@@ -54,9 +55,10 @@ export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       path: ApiPaths.signUp,
       tags: ['sign-up'],
       request: body(SignUpRequest),
-      responses: { 200: json(SignUpResponse, 'Created; an activation link was emailed'), 400: err('Invalid body or password policy'), 403: err('Sign up disabled'), 409: err('User already exists'), 429: rateLimitedResponse },
+      responses: { 200: json(SignUpResponse, 'Created; an activation link was emailed'), 400: err('Invalid body, password policy, or (captcha policy set) a missing or refused recaptchaToken'), 403: err('Sign up disabled'), 409: err('User already exists'), 429: rateLimitedResponse, 503: captchaUnavailableResponse },
     }),
     async (c) => {
+      await checkCaptcha(c, deps, 'signup', c.req.valid('json'));
       const { response, binding } = await signUp.signUp(c.req.valid('json'), emailLinkBase(c, config), { ip: clientIp(c, config) });
       setSignUpCookie(c, config, binding);
       return c.json(response, 200);

@@ -3,6 +3,7 @@ import { ApiPaths, PasskeyDevice, PasskeyDevicesResponse, PasskeyRegistrationOpt
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
 import { requireAuth } from '../../http/middleware';
+import { refuseWhileImpersonating } from '../../services/permissions';
 import type { WebauthnService } from '../../services/webauthn';
 import type { RouteDeps } from '../deps';
 import { json, err } from '../openapi';
@@ -64,9 +65,11 @@ export function webauthnDeviceRoutes(deps: RouteDeps, webauthn: WebauthnService)
       security,
       middleware: authed,
       request: { params: z.object({ deviceId: z.string().min(1).max(64) }) },
-      responses: { 200: json(z.object({}), 'Removed'), 401: unauthorized, 404: err('No such passkey of yours') },
+      responses: { 200: json(z.object({}), 'Removed'), 401: unauthorized, 403: err('Not while impersonating the user'), 404: err('No such passkey of yours') },
     }),
     async (c) => {
+      // A passkey may be the account's only way in: an impersonator must not take it away.
+      refuseWhileImpersonating(c.get('auth'));
       await webauthn.removeDevice(c.get('auth').userId, c.req.valid('param').deviceId);
       return c.json({}, 200);
     },

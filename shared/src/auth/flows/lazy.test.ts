@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createStore } from 'jotai/vanilla';
+import { createStore, type PrimitiveAtom } from 'jotai/vanilla';
 import { createAuthAtoms, initialLogin } from '../state';
 import type { FlowContext } from '../flow-context';
 import { lazyFlow } from './lazy';
@@ -11,7 +11,7 @@ function context(): FlowContext {
     atoms,
     get: jotai.get,
     set: jotai.set,
-    patch: (atom, changes) => jotai.set(atom, { ...jotai.get(atom), ...changes }),
+    patch: <T extends object>(atom: PrimitiveAtom<T>, changes: Partial<T>) => jotai.set(atom, { ...jotai.get(atom), ...changes }),
   } as unknown as FlowContext;
 }
 

@@ -56,7 +56,7 @@ export function createPasswordlessFlow(ctx: FlowContext, deps: PasswordlessDeps)
       const type = passwordlessTypeOf(strategy()) ?? 'magiclink';
       patch(atoms.login, { email: identifier, loading: true, error: null });
       try {
-        await api.request<unknown>('POST', pathOf(deps.preLoginPath, type), { body: identifierBody(identifier) });
+        await api.request<unknown>('POST', pathOf(deps.preLoginPath, type), { body: { ...identifierBody(identifier), recaptchaToken: await ctx.captchaToken('passwordless_login') } });
         set(atoms.login, { ...initialLogin, email: identifier, step: type === 'code' ? 'loginWithOtc' : 'magicLinkPreLoginSuccess' });
       } catch (error) {
         fail(error);

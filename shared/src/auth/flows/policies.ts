@@ -62,7 +62,7 @@ export function createPoliciesFlow(ctx: FlowContext): PoliciesFlowModule {
       }
       reset = null;
       try {
-        const response = await api.login({ email, password });
+        const response = await api.login({ email, password, recaptchaToken: await ctx.captchaToken('login') });
         if (response.mfaRequired) await ctx.beginMfa(response, email);
         else await ctx.completeLogin(response);
       } catch (error) {
@@ -81,7 +81,7 @@ export function createPoliciesFlow(ctx: FlowContext): PoliciesFlowModule {
       const { email } = get(atoms.login);
       patch(atoms.login, { loading: true, error: null });
       try {
-        await api.request<unknown>('POST', ApiPaths.passwordsResetEmailV2, { body: { identifier: email, identifierType: 'email' } });
+        await api.request<unknown>('POST', ApiPaths.passwordsResetEmailV2, { body: { identifier: email, identifierType: 'email', recaptchaToken: await ctx.captchaToken('forgot_password') } });
         patch(atoms.login, { loading: false, step: 'breachedPasswordSuccess' });
       } catch (error) {
         patch(atoms.login, { loading: false, error: messageOf(error) });

@@ -54,7 +54,7 @@ export function createRecoveryFlow(ctx: FlowContext): RecoveryFlow {
   async function sendRecoveryEmail(identifier?: string): Promise<void> {
     const value = begin(identifier);
     try {
-      await api.request<unknown>('POST', ApiPaths.passwordsResetEmailV2, { body: { identifier: value, identifierType: identifierTypeOf(value) } });
+      await api.request<unknown>('POST', ApiPaths.passwordsResetEmailV2, { body: { identifier: value, identifierType: identifierTypeOf(value), recaptchaToken: await ctx.captchaToken('forgot_password') } });
       set(atoms.forgotPassword, { ...initialForgotPassword, identifier: value, step: 'forgotPasswordEmailSuccess' });
     } catch (error) {
       fail(messageOf(error, ErrorMessages.recoveryEmail));
@@ -64,7 +64,7 @@ export function createRecoveryFlow(ctx: FlowContext): RecoveryFlow {
   async function sendRecoverySms(identifier?: string): Promise<void> {
     const value = begin(identifier);
     try {
-      const { sessionId } = await api.request<ResetPasswordSmsResponse>('POST', ApiPaths.passwordsResetSmsV2, { body: { identifier: value, identifierType: identifierTypeOf(value) } });
+      const { sessionId } = await api.request<ResetPasswordSmsResponse>('POST', ApiPaths.passwordsResetSmsV2, { body: { identifier: value, identifierType: identifierTypeOf(value), recaptchaToken: await ctx.captchaToken('forgot_password') } });
       set(atoms.forgotPassword, { ...initialForgotPassword, identifier: value, step: 'resetPasswordViaSms', sessionId });
     } catch (error) {
       fail(messageOf(error, ErrorMessages.recoverySms));
@@ -98,7 +98,7 @@ export function createRecoveryFlow(ctx: FlowContext): RecoveryFlow {
     async forgotPassword(email) {
       const value = begin(email);
       try {
-        await api.request<unknown>('POST', ApiPaths.passwordsReset, { body: { email: value } });
+        await api.request<unknown>('POST', ApiPaths.passwordsReset, { body: { email: value, recaptchaToken: await ctx.captchaToken('forgot_password') } });
         set(atoms.forgotPassword, { ...initialForgotPassword, identifier: value, step: 'forgotPasswordEmailSuccess' });
       } catch (error) {
         fail(messageOf(error, ErrorMessages.unknown));

@@ -1,0 +1,127 @@
+import { act, fireEvent, render, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TenantUser, UsersPage } from '@gatehouse/shared/wire';
+import type { GatehouseApi } from '../contract';
+import { readAdminPortalOptions } from '../options';
+import { createTestStore, makeUser, shadowMountPoint } from '../test/fake-store';
+import UsersSection from './users';
+
+/** A row as the server answers it. */
+function tenantUser(overrides: Partial<TenantUser>): TenantUser {
+  return {
+    id: 'u', email: 'u@example.com', name: 'U', phoneNumber: null, profilePictureUrl: null, tenantId: 'tenant-1', roleIds: [], roles: [], groups: [],
+    verified: true, isLocked: false, isDisabled: false, invitationPending: false, temporaryExpirationDate: null, mfaEnrolled: false, isBreachedPassword: false,
+    provider: 'local', managedBy: 'frontegg', superUser: false, createdAt: '2026-01-01T00:00:00.000Z', joinedAt: '2026-01-02T00:00:00.000Z', lastSeen: null, ...overrides,
+  };
+}
+
+const ROLES = [
+  { id: 'r-admin', key: 'Admin', name: 'Admin', description: null, isDefault: false, permissions: [], tenantId: 'tenant-1', userCount: 1, createdAt: '' },
+  { id: 'r-read', key: 'ReadOnly', name: 'Read only', description: null, isDefault: true, permissions: [], tenantId: 'tenant-1', userCount: 1, createdAt: '' },
+];
+
+interface Call { method: string; path: string; body?: unknown; query?: Record<string, unknown> }
+
+/** The API boundary: records every call and answers from a fixed team. */
+function recordingApi(items: TenantUser[]): { api: GatehouseApi; calls: Call[] } {
+  const calls: Call[] = [];
+  const api = {
+    async request(method: string, path: string, options: { body?: unknown; query?: Record<string, unknown> } = {}) {
+      calls.push({ method, path, ...options });
+      if (method === 'GET' && path === '/team/resources/members/v1') return { items, _metadata: { totalItems: items.length, totalPages: 1 } } satisfies UsersPage;
+      if (method === 'GET' && path === '/team/resources/roles/v1') return { roles: ROLES, permissions: [] };
+      return {};
+    },
+  } as unknown as GatehouseApi;
+  return { api, calls };
+}
+
+const ada = tenantUser({ id: 'u-ada', name: 'Ada Byron', email: 'ada@example.com', roleIds: ['r-read'], roles: [{ id: 'r-read', key: 'ReadOnly', name: 'Read only' }], groups: [{ id: 'g', name: 'Ops', color: null }] });
+const bob = tenantUser({ id: 'u-bob', name: 'Bob Stone', email: 'bob@example.com', invitationPending: true, verified: false });
+
+async function openUsers(items: TenantUser[], permissions: string[] = ['fe.secure.read.users', 'fe.secure.write.users']) {
+  const { api, calls } = recordingApi(items);
+  const { domElement } = shadowMountPoint();
+  const user = makeUser({ id: 'me', permissions: permissions.map((key, i) => ({ id: `p${i}`, key, name: key })) });
+  render(<UsersSection title="Users" headingId="users-heading" user={user} snapshot={createTestStore(user).getSnapshot()} store={createTestStore(user)} api={api} options={readAdminPortalOptions(undefined)} />, { container: domElement });
+  const view = within(domElement);
+  await view.findByRole('row', { name: /Ada Byron/ });
+  return { view, calls };
+}
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('users section', () => {
+  it('shows the first page sorted by name with groups, roles, joined, last seen and managed by', async () => {
+    const { view, calls } = await openUsers([ada, bob]);
+    expect(calls[0]).toEqual({ method: 'GET', path: '/team/resources/members/v1', query: { pageOffset: 0, pageSize: 20, filter: undefined, sortBy: 'name', sortDirection: 'asc', preset: undefined } });
+    const row = view.getByRole('row', { name: /Ada Byron/ });
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Ops', 'Read only', expect.stringMatching(/2026/), 'Never', 'Gatehouse', expect.stringContaining('Roles')]);
+    expect(view.getByRole('row', { name: /Bob Stone/ }).textContent).toContain('Invited');
+    expect(view.getByText('2 users')).toBeTruthy();
+    expect(view.getByText('Page 1 of 1')).toBeTruthy();
+  });
+
+  it('asks the server for the other name order, a search (after a pause, from page one) and a filter preset', async () => {
+    const { view, calls } = await openUsers([ada]);
+    fireEvent.click(view.getByRole('button', { name: /^User/ }));
+    await waitFor(() => expect(calls.at(-1)?.query).toMatchObject({ sortDirection: 'desc' }));
+    expect(view.getByRole('columnheader', { name: /User/ }).getAttribute('aria-sort')).toBe('descending');
+    fireEvent.change(view.getByLabelText('Search users'), { target: { value: 'ada' } });
+    await waitFor(() => expect(calls.at(-1)?.query).toMatchObject({ filter: 'ada', pageOffset: 0 }), { timeout: 2000 });
+    fireEvent.change(view.getByLabelText('Show'), { target: { value: 'mfa-unenrolled' } });
+    await waitFor(() => expect(calls.at(-1)?.query).toMatchObject({ preset: 'mfa-unenrolled', filter: 'ada' }));
+  });
+
+  it('removes every role by sending a single empty role id, then says so', async () => {
+    const { view, calls } = await openUsers([ada]);
+    fireEvent.click(view.getByRole('button', { name: 'Edit roles of Ada Byron' }));
+    const dialog = await view.findByRole('dialog', { name: 'Edit roles of Ada Byron' });
+    const readOnly = within(dialog).getByLabelText('Read only') as HTMLInputElement;
+    expect(readOnly.checked).toBe(true);
+    fireEvent.click(readOnly);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save roles' }));
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Roles of Ada Byron saved'));
+    expect(calls.find((c) => c.method === 'PUT')).toEqual({ method: 'PUT', path: '/team/resources/members/v1', body: { id: 'u-ada', roleIds: [''] } });
+    expect(view.queryByRole('dialog')).toBeNull();
+  });
+
+  it('checks the invite form before sending, sends name, email, optional phone and roles, and Escape closes only the dialog', async () => {
+    const { view, calls } = await openUsers([ada]);
+    fireEvent.click(view.getByRole('button', { name: 'Invite user' }));
+    const dialog = await view.findByRole('dialog', { name: 'Invite user' });
+    expect((dialog.getRootNode() as ShadowRoot).activeElement).toBe(within(dialog).getByLabelText('Email'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    expect(within(dialog).getAllByRole('alert').map((a) => a.textContent)).toEqual(['Enter a valid email address', 'Enter a name']);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    fireEvent.change(within(dialog).getByLabelText('Email'), { target: { value: 'carol@example.com' } });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Carol Ng' } });
+    fireEvent.change(within(dialog).getByLabelText(/Phone number/), { target: { value: '+44 20 7946 0958' } });
+    expect((within(dialog).getByLabelText(/Phone number/) as HTMLInputElement).type).toBe('tel');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Invitation sent to carol@example.com'));
+    expect(calls.find((c) => c.method === 'POST')).toEqual({ method: 'POST', path: '/identity/resources/users/v1', body: { email: 'carol@example.com', name: 'Carol Ng', phoneNumber: '+44 20 7946 0958', roleIds: ['r-read'] } });
+
+    fireEvent.click(view.getByRole('button', { name: 'Invite user' }));
+    const again = await view.findByRole('dialog', { name: 'Invite user' });
+    let reachedDocument = false;
+    const listener = () => (reachedDocument = true);
+    document.addEventListener('keydown', listener);
+    act(() => {
+      fireEvent.keyDown(again, { key: 'Escape' });
+    });
+    document.removeEventListener('keydown', listener);
+    expect(view.queryByRole('dialog')).toBeNull();
+    expect(reachedDocument).toBe(false);
+  });
+
+  it('shows a reader the list without the invite button or row actions', async () => {
+    const { view } = await openUsers([ada], ['fe.secure.read.users']);
+    expect(view.queryByRole('button', { name: 'Invite user' })).toBeNull();
+    expect(view.queryByRole('button', { name: /Remove/ })).toBeNull();
+    expect(view.getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼].*/, '').trim())).toEqual(['User', 'Groups', 'Roles', 'Joined', 'Last seen', 'Managed by']);
+  });
+});

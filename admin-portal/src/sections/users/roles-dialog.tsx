@@ -1,0 +1,39 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { Role, TenantUser } from '@gatehouse/shared/wire';
+import { Modal } from './modal';
+import { RolesPicker } from './roles-picker';
+import { errorMessage, userLabel } from './users-format';
+
+/** Edit user roles (seed 001 section 2): tick the roles; none at all is allowed. */
+export function RolesDialog({ user, roles, save, onClose }: { user: TenantUser; roles: Role[]; save: (roleIds: string[]) => Promise<void>; onClose: () => void }) {
+  const [selected, setSelected] = useState<string[]>(user.roleIds);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ids = useId();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await save(selected);
+    } catch (thrown) {
+      setError(errorMessage(thrown));
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal title={`Edit roles of ${userLabel(user)}`} onClose={onClose} busy={busy}>
+      <form className="gh-ap-form" onSubmit={submit} noValidate>
+        <RolesPicker roles={roles} selected={selected} onChange={setSelected} disabled={busy} idPrefix={ids} />
+        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
+        <div className="gh-ap-modal-actions">
+          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={busy}>
+            {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
+            Save roles
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

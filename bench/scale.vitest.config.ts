@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
+
+// The users-list scale check (bench/users-scale.test.ts): slow, so not part of `npm test` or `npm run budgets`.
+export default defineConfig({
+  resolve: { conditions: ['dev-source'] },
+  ssr: { resolve: { conditions: ['dev-source'] } },
+  test: { name: 'users-scale', include: ['bench/users-scale.test.ts'], root: resolve(import.meta.dirname, '..'), environment: 'node', testTimeout: 900_000, hookTimeout: 120_000, maxWorkers: 1 },
+});

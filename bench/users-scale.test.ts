@@ -1,0 +1,131 @@
+/**
+ * Scale check of the admin users list (issue 5: "Users lists stay fast at 100,000 users in a tenant").
+ * Seeds 100,000 users into one tenant with batched inserts (SQLite; and PostgreSQL when DATABASE_URL
+ * is set), then times the list, search and filter calls over HTTP (the app's fetch, no network) and
+ * reports p50/p95 per call to the console and /tmp/gatehouse-users-scale.txt.
+ *
+ * It asserts no wall-clock time (DESIGN.md: benches report figures, tests never assert them). It
+ * asserts what keeps the figures flat as tenants grow: the right totals, and query plans where every
+ * page is read in index order (no sort of the whole tenant) except the searches, which sort only
+ * their matches. Not part of `npm test`; run it with:
+ *
+ *   npx vitest run --config bench/scale.vitest.config.ts            # SQLite
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx vitest run --config bench/scale.vitest.config.ts
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { AdminPaths, type UsersListQuery } from '@gatehouse/shared/wire';
+import { membersPageQueries } from '../server/src/db/queries/admin-users';
+import { describeDialects } from '../server/src/test/harness';
+import { callAs, tenantWithAdmin } from '../server/src/test/admin-helpers';
+import { queryPlan, refreshStatistics } from '../server/src/test/query-plan';
+
+const USERS = Number(process.env.SCALE_USERS ?? 100_000);
+const RUNS = Number(process.env.SCALE_RUNS ?? 30);
+const REPORT = '/tmp/gatehouse-users-scale.txt';
+const DAY = 86_400_000;
+
+const FIRST = ['Ada', 'Alan', 'Barbara', 'Claude', 'Donald', 'Edsger', 'Frances', 'Grace', 'Hedy', 'John', 'Katherine', 'Linus', 'Margaret', 'Niklaus', 'Radia', 'Sophie', 'Tim', 'Vint'];
+const LAST = ['Allen', 'Berners-Lee', 'Cerf', 'Dijkstra', 'Hamilton', 'Hopper', 'Johnson', 'Knuth', 'Lamarr', 'Liskov', 'Lovelace', 'McCarthy', 'Perlman', 'Ritchie', 'Shannon', 'Smith', 'Torvalds', 'Turing', 'Wilson', 'Wirth'];
+
+/** Deterministic pseudo-random numbers, so every run seeds the same tenant. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+describeDialects('users list at scale', (h) => {
+  it(`lists, searches and filters ${USERS.toLocaleString('en')} users of one tenant from indexes`, async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const db = server.db;
+    const now = Date.now();
+    const random = prng(42);
+
+    // ---- seed: users, then memberships (the triggers fill the read model), then MFA devices ----
+    const seedStart = performance.now();
+    const BATCH = 1000;
+    let mfa = 0;
+    let breached = 0;
+    for (let start = 0; start < USERS; start += BATCH) {
+      const users = [];
+      const devices = [];
+      for (let i = start; i < Math.min(USERS, start + BATCH); i++) {
+        const isBreached = random() < 0.01;
+        breached += isBreached ? 1 : 0;
+        const id = `scale-${String(i).padStart(6, '0')}`;
+        users.push({
+          id, email: `user-${i}@scale.test`, username: null, name: `${FIRST[Math.floor(random() * FIRST.length)]} ${LAST[Math.floor(random() * LAST.length)]} ${i}`,
+          password_hash: null, verified: random() < 0.9 ? 1 : 0, super_user: 0, disabled: 0, phone_number: null, address: null, job_title: null,
+          profile_picture_id: null, metadata: null, last_tenant_id: admin.tenantId, created_at: now - Math.floor(random() * 400) * DAY,
+          last_login: random() < 0.8 ? now - Math.floor(random() * 200) * DAY : null, is_breached_password: isBreached ? 1 : 0,
+        });
+        if (random() < 0.3) devices.push({ id: `dev-${i}`, user_id: id, type: 'authenticator', status: 'active', secret: null, email: null, last_used_step: null, created_at: now, verified_at: now });
+      }
+      mfa += devices.length;
+      await db.insertInto('users').values(users).execute();
+      await db.insertInto('user_tenants').values(users.map((u) => ({ user_id: u.id, tenant_id: admin.tenantId, created_at: u.created_at }))).execute();
+      if (devices.length) await db.insertInto('mfa_devices').values(devices).execute();
+    }
+    // What an operator's database does on its own (PostgreSQL autovacuum, SQLite's optimize).
+    await refreshStatistics(db, h.dialect);
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+
+    // ---- the calls ----
+    const calls: { name: string; query: string; list: Partial<UsersListQuery>; sortsMatchesOnly?: boolean }[] = [
+      { name: 'first page (name asc)', query: '', list: {} },
+      { name: 'page 2,500 (offset 50,000)', query: '?pageOffset=2500', list: { page: 2500 } },
+      { name: 'last page', query: `?pageOffset=${Math.floor(USERS / 20)}`, list: { page: Math.floor(USERS / 20) } },
+      { name: 'sort email desc', query: '?sortBy=email&sortDirection=desc', list: { sortBy: 'email', sortDirection: 'desc' } },
+      { name: 'sort createdAt', query: '?sortBy=createdAt', list: { sortBy: 'createdAt' } },
+      { name: 'sort verified desc', query: '?sortBy=verified&sortDirection=desc', list: { sortBy: 'verified', sortDirection: 'desc' } },
+      { name: 'sort isLocked', query: '?sortBy=isLocked', list: { sortBy: 'isLocked' } },
+      { name: 'sort provider', query: '?sortBy=provider', list: { sortBy: 'provider' } },
+      { name: 'search name "grace ho"', query: '?filter=grace%20ho', list: { search: 'grace ho' }, sortsMatchesOnly: true },
+      { name: 'search email "user-4242"', query: '?filter=user-4242', list: { search: 'user-4242' }, sortsMatchesOnly: true },
+      { name: 'preset mfa-unenrolled', query: '?preset=mfa-unenrolled', list: { preset: 'mfa-unenrolled' } },
+      { name: 'preset breached-passwords', query: '?preset=breached-passwords', list: { preset: 'breached-passwords' } },
+      { name: 'preset inactive', query: '?preset=inactive', list: { preset: 'inactive' } },
+      { name: 'stats', query: '', list: {} },
+    ];
+
+    const lines = [`users list at scale [${h.dialect}]: ${USERS.toLocaleString('en')} users in one tenant, seeded in ${seedSeconds.toFixed(1)} s; ${RUNS} runs per call`, ''];
+    lines.push('call                              p50 ms   p95 ms   total');
+    for (const c of calls) {
+      const path = c.name === 'stats' ? AdminPaths.teamStats : `${AdminPaths.teamMembers}${c.query}`;
+      const times: number[] = [];
+      let total = 0;
+      for (let run = 0; run < RUNS + 2; run++) {
+        const t0 = performance.now();
+        const res = await callAs(server, admin, 'GET', path);
+        const ms = performance.now() - t0;
+        expect(res.status, c.name).toBe(200);
+        total = c.name === 'stats' ? res.body.totalUsers : res.body._metadata.totalItems;
+        if (run >= 2) times.push(ms); // two warm-up runs
+      }
+      times.sort((a, b) => a - b);
+      lines.push(`${c.name.padEnd(32)} ${percentile(times, 50).toFixed(1).padStart(7)}  ${percentile(times, 95).toFixed(1).padStart(7)}   ${total}`);
+      if (c.name === 'first page (name asc)' || c.name === 'stats') expect(total).toBe(USERS + 1);
+      if (c.name === 'preset mfa-unenrolled') expect(total).toBe(USERS + 1 - mfa);
+      if (c.name === 'preset breached-passwords') expect(total).toBe(breached);
+
+      // The plan: the page comes out of an index in list order; only a search sorts, and only its matches.
+      if (c.name === 'stats') continue;
+      const list: UsersListQuery = { page: 0, pageSize: 20, sortBy: 'name', sortDirection: 'asc', ...c.list };
+      const { page } = membersPageQueries(db, admin.tenantId, list, Date.now());
+      const plan = await queryPlan(db, h.dialect, page.compile());
+      if (!c.sortsMatchesOnly) {
+        expect(plan, `${c.name}\n${plan}`).not.toMatch(h.dialect === 'postgres' ? /\bSort\b/ : /TEMP B-TREE/);
+        expect(plan, `${c.name}\n${plan}`).toMatch(/user_tenants_by_/);
+      }
+    }
+    const report = lines.join('\n');
+    console.log(`\n${report}\n`);
+    (h.dialect === 'sqlite' ? writeFileSync : appendFileSync)(REPORT, `${report}\n\n`);
+  }, 900_000);
+});
+

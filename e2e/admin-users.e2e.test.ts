@@ -1,0 +1,114 @@
+/**
+ * The admin portal's Users section in Chromium against the real server (issue 5): an admin who
+ * signed up opens Users, invites a user through the dialog, searches, edits roles, disables and
+ * removes a user; every change is read back from the server after a reload.
+ */
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from './support/browser';
+import { signUpAndActivate, visible } from './support/journey';
+import { waitForMail } from './support/mailbox';
+import { useBrowserAndServer } from './support/server';
+
+const ctx = useBrowserAndServer();
+
+/** The signed-in user's access token, from the running app. */
+function accessToken(page: Page): Promise<string> {
+  return page.evaluate(() => (globalThis as unknown as { Gatehouse: { getApp(): { getState(): { user: { accessToken: string } } } } }).Gatehouse.getApp().getState().user.accessToken);
+}
+
+async function openUsers(page: Page) {
+  await page.getByRole('button', { name: 'Admin portal' }).click();
+  const portal = page.getByRole('dialog', { name: 'Admin portal' });
+  await visible(page, portal);
+  await portal.getByRole('button', { name: 'Users' }).click();
+  await visible(page, portal.getByRole('heading', { name: 'Users' }));
+  return portal;
+}
+
+it('lets an admin invite, search, edit roles of, disable and remove users from the Users section', async () => {
+  const { browser, server } = ctx;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const stamp = Date.now();
+  const adminEmail = `admin+${stamp}@example.com`;
+  await signUpAndActivate(page, server.url, server.url, adminEmail);
+
+  // Two more users through the API, so the table has rows to search among.
+  const token = await accessToken(page);
+  for (const [name, email] of [['Grace Hopper', `grace+${stamp}@example.com`], ['Alan Turing', `alan+${stamp}@example.com`]]) {
+    const res = await fetch(`${server.url}/identity/resources/users/v1`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ email, name }) });
+    expect(res.status).toBe(201);
+  }
+
+  let portal = await openUsers(page);
+  await visible(page, portal.getByRole('row', { name: /Grace Hopper/ }));
+  expect(await portal.getByText('3 users').count()).toBe(1);
+
+  // Invite through the dialog; Escape first closes only the dialog, not the portal.
+  await portal.getByRole('button', { name: 'Invite user' }).click();
+  let dialog = page.getByRole('dialog', { name: 'Invite user' });
+  await visible(page, dialog);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  await visible(page, portal);
+  await portal.getByRole('button', { name: 'Invite user' }).click();
+  dialog = page.getByRole('dialog', { name: 'Invite user' });
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await visible(page, dialog.getByText('Enter a valid email address'));
+  const carol = `carol+${stamp}@example.com`;
+  await dialog.getByLabel('Email').fill(carol);
+  await dialog.getByLabel('Name').fill('Carol Shaw');
+  await dialog.getByLabel(/Phone number/).fill('+44 20 7946 0958');
+  await page.screenshot({ path: '/tmp/h8-invite-dialog.png' });
+  await page.screenshot({ path: screenshotPath('admin-users-invite') });
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await visible(page, portal.getByRole('status').getByText(`Invitation sent to ${carol}`));
+  await visible(page, portal.getByRole('row', { name: /Carol Shaw/ }));
+  expect(await portal.getByRole('row', { name: /Carol Shaw/ }).textContent()).toContain('Invited');
+  await waitForMail(server.url, carol, /invited/i);
+  await page.screenshot({ path: '/tmp/h8-users.png' });
+  await page.screenshot({ path: screenshotPath('admin-users-list') });
+
+  // Search by name prefix.
+  await portal.getByLabel('Search users').fill('gra');
+  await portal.getByRole('row', { name: /Alan Turing/ }).waitFor({ state: 'detached' });
+  expect(await portal.getByRole('row').count()).toBe(2); // header and Grace
+  await portal.getByLabel('Search users').fill('');
+  await visible(page, portal.getByRole('row', { name: /Alan Turing/ }));
+
+  // Edit roles: Grace gets Support on top of Read only.
+  await portal.getByRole('button', { name: 'Edit roles of Grace Hopper' }).click();
+  dialog = page.getByRole('dialog', { name: 'Edit roles of Grace Hopper' });
+  await dialog.getByLabel('Support').check();
+  await page.screenshot({ path: '/tmp/h8-roles-dialog.png' });
+  await dialog.getByRole('button', { name: 'Save roles' }).click();
+  await visible(page, portal.getByRole('status').getByText('Roles of Grace Hopper saved'));
+  await visible(page, portal.getByRole('row', { name: /Grace Hopper/ }).filter({ hasText: 'Read only, Support' }));
+
+  // Disable Alan, remove Carol.
+  await portal.getByRole('button', { name: 'Disable Alan Turing' }).click();
+  dialog = page.getByRole('dialog', { name: 'Disable user' });
+  await page.screenshot({ path: '/tmp/h8-disable-dialog.png' });
+  await dialog.getByRole('button', { name: 'Disable' }).click();
+  await visible(page, portal.getByRole('status').getByText('Alan Turing was disabled'));
+  await portal.getByRole('button', { name: 'Remove Carol Shaw' }).click();
+  await page.getByRole('dialog', { name: 'Remove user' }).getByRole('button', { name: 'Remove user' }).click();
+  await visible(page, portal.getByRole('status').getByText('Carol Shaw was removed'));
+  await portal.getByRole('row', { name: /Carol Shaw/ }).waitFor({ state: 'detached' });
+
+  // What the server now holds, after a reload.
+  await page.reload();
+  await visible(page, page.getByTestId('signed-in-user'));
+  portal = await openUsers(page);
+  await visible(page, portal.getByRole('row', { name: /Alan Turing/ }));
+  expect(await portal.getByRole('row', { name: /Alan Turing/ }).textContent()).toContain('Disabled');
+  expect(await portal.getByRole('row', { name: /Grace Hopper/ }).textContent()).toContain('Read only, Support');
+  expect(await portal.getByRole('row', { name: /Carol Shaw/ }).count()).toBe(0);
+  // The admin's own row has no actions: nobody disables or removes themselves here.
+  expect(await portal.getByRole('button', { name: /Ada Lovelace/ }).count()).toBe(0);
+  await page.screenshot({ path: '/tmp/h8-users-after.png' });
+  expect(errors.filter((e) => !/401|Failed to load resource/.test(e))).toEqual([]);
+  await page.close();
+});

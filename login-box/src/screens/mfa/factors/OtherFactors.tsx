@@ -1,0 +1,36 @@
+import { useLoginBox } from '../../../context';
+import { useAuth } from '../../../use-auth';
+import { RouteLink } from '../../../components/RouteLink';
+import { passkeyLogin } from '../../passkeys/ceremonies';
+
+/**
+ * On the verify step: the user's other enrolled factors whose method is on, text message and
+ * security key. `primary` when the account has no authenticator app (these are then the way in).
+ */
+export function OtherFactors({ primary }: { primary: boolean }) {
+  const { store, routes } = useLoginBox();
+  const { mfa } = useAuth(store);
+  // An empty list (older servers) does not turn anything off.
+  const on = (strategy: string) => mfa.mfaStrategies.length === 0 || mfa.mfaStrategies.some((s) => s.strategy === strategy && s.isActive);
+  const phone = (mfa.mfaDevices?.phones.length ?? 0) > 0 && on('SMS');
+  const key = (mfa.mfaDevices?.webauthn.length ?? 0) > 0 && (on('WebAuthnPlatform') || on('WebAuthnCrossPlatform'));
+  const kind = primary ? 'gh-button' : 'gh-text-button';
+  // Only this device's own authenticator (fingerprint, face, screen lock) enrolled: say so.
+  const thisDevice = mfa.mfaDevices?.webauthn.every((d) => d.deviceType === 'internal') === true;
+  return (
+    <>
+      {primary ? <p>Confirm it&apos;s you with one of your second factors:</p> : null}
+      {key ? (
+        <button type="button" className={kind} onClick={() => void store.verifyMfaWebAuthn(passkeyLogin)} disabled={mfa.loading}>
+          {thisDevice ? 'Use this device' : 'Use your security key'}
+        </button>
+      ) : null}
+      {phone ? (
+        <button type="button" className={key && primary ? 'gh-button gh-secondary' : kind} onClick={() => void store.sendMfaSmsCode()} disabled={mfa.loading}>
+          {primary ? 'Text me a code' : 'Text me a code instead'}
+        </button>
+      ) : null}
+      {phone && mfa.context === 'login' ? <RouteLink to={routes.resetPhoneNumberUrl}>Lost your phone?</RouteLink> : null}
+    </>
+  );
+}

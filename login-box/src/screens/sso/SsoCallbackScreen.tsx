@@ -1,0 +1,35 @@
+import { useEffect } from 'react';
+import { useLoginBox } from '../../context';
+import { useAuth } from '../../use-auth';
+import { ErrorAlert } from '../../components/ErrorAlert';
+
+/**
+ * The samlCallbackUrl and oidcRedirectUrl routes (seed 000 section 2.1): the identity provider sends
+ * the browser back here, the store finishes the SSO sign-in, and on failure loginWithSSOFailed shows
+ * ('Failed to authenticate') until the authenticated URL follows after 1 s (seed 4.2). Loaded
+ * lazily: only SSO sign-ins land here.
+ */
+export default function SsoCallbackScreen({ type }: { type: 'saml' | 'oidc' }) {
+  const { store } = useLoginBox();
+  const { login } = useAuth(store);
+
+  useEffect(() => {
+    void store.ssoPostLogin(type, window.location.search);
+  }, [store, type]);
+
+  if (login.step === 'loginWithSSOFailed') {
+    return (
+      <>
+        <h1>Single sign-on failed</h1>
+        <ErrorAlert message={login.error} />
+        <p role="status">Redirecting...</p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>Signing you in</h1>
+      <p role="status">{login.step === 'success' ? 'Signed in, redirecting...' : 'Completing single sign-on...'}</p>
+    </>
+  );
+}

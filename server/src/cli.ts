@@ -1,0 +1,116 @@
+/**
+ * `npm run gatehouse -- clients ...`: registers the applications that may use hosted login in the
+ * database the server uses (same environment: DATABASE_URL, GATEHOUSE_DATA_DIR, GATEHOUSE_CONFIG).
+ */
+import { systemClock, type Clock } from './clock';
+import { ConfigError, loadConfig } from './config';
+import { migrate, openDb } from './db';
+import { createClientRegistry, hashClientSecret, newClientSecret, type OAuthClient } from './services/oauth/clients';
+
+export const CLI_USAGE = `Usage:
+  npm run gatehouse -- clients add <clientId> --redirect-uri <uri> [--redirect-uri <uri> ...]
+                       [--post-logout-redirect-uri <uri> ...] [--name <name>] [--confidential]
+  npm run gatehouse -- clients list
+  npm run gatehouse -- clients remove <clientId>
+  npm run gatehouse -- clients secret     (a new secret and its hash, for OAUTH_CLIENTS_FILE)
+
+A client is public (PKCE only) unless --confidential: then its secret is printed once and only its
+SHA-256 is stored. Redirect URIs are matched exactly: https, or http on localhost / 127.0.0.1 / [::1].`;
+
+class UsageError extends Error {}
+
+function describe(client: OAuthClient): string {
+  const kind = client.secretHash ? 'confidential' : 'public';
+  const uris = client.anyLoopback ? ['any http://localhost, 127.0.0.1 or [::1] URI'] : client.redirectUris;
+  return `${client.clientId} (${kind}, ${client.source}) "${client.name}"\n  redirect URIs: ${uris.join(', ')}\n  post-logout URIs: ${client.anyLoopback ? uris.join(', ') : client.postLogoutRedirectUris.join(', ') || '(none)'}`;
+}
+
+/** Parses `--flag value` pairs (flags may repeat) and positional arguments. */
+function parseArgs(args: string[], flags: readonly string[], switches: readonly string[]) {
+  const values: Record<string, string[]> = {};
+  const on = new Set<string>();
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (switches.includes(arg)) on.add(arg);
+    else if (flags.includes(arg)) {
+      const value = args[++i];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value.`);
+      (values[arg] ??= []).push(value);
+    } else if (arg.startsWith('--')) throw new UsageError(`Unknown option ${arg}.`);
+    else positional.push(arg);
+  }
+  return { values, on, positional };
+}
+
+/** Runs the CLI; returns the exit code. `out` and `err` print lines (tests capture them). */
+export async function runCli(argv: string[], io: { out: (line: string) => void; err: (line: string) => void; env?: NodeJS.ProcessEnv; clock?: Clock } = { out: console.log, err: console.error }): Promise<number> {
+  const [group, command, ...rest] = argv;
+  if (group !== 'clients' || !command || command === 'help' || command === '--help') {
+    io.out(CLI_USAGE);
+    return group === 'clients' && (command === 'help' || command === '--help') ? 0 : 1;
+  }
+  if (command === 'secret') {
+    const secret = newClientSecret();
+    io.out(`client secret (give it to the application, keep it secret): ${secret}`);
+    io.out(`"clientSecretHash": "${hashClientSecret(secret)}"`);
+    return 0;
+  }
+  let config;
+  try {
+    config = loadConfig(io.env ?? process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(`Gatehouse cannot start: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  const opened = await openDb(config);
+  try {
+    await migrate(opened.db, opened.dialect);
+    const registry = createClientRegistry({ db: opened.db, clock: io.clock ?? systemClock, config });
+    if (command === 'list') {
+      const clients = await registry.list();
+      io.out(clients.length ? clients.map(describe).join('\n') : 'No clients registered.');
+      return 0;
+    }
+    if (command === 'remove') {
+      const { positional } = parseArgs(rest, [], []);
+      if (positional.length !== 1) throw new UsageError('clients remove takes one client id.');
+      if (!(await registry.remove(positional[0]!))) {
+        io.err(`No client "${positional[0]}" in the database (clients of OAUTH_CLIENTS_FILE are removed from that file).`);
+        return 1;
+      }
+      io.out(`Removed client ${positional[0]}.`);
+      return 0;
+    }
+    if (command === 'add') {
+      const { values, on, positional } = parseArgs(rest, ['--redirect-uri', '--post-logout-redirect-uri', '--name'], ['--confidential']);
+      if (positional.length !== 1) throw new UsageError('clients add takes one client id.');
+      const { client, secret } = await registry.add(
+        {
+          clientId: positional[0]!,
+          name: values['--name']?.[0],
+          redirectUris: values['--redirect-uri'] ?? [],
+          postLogoutRedirectUris: values['--post-logout-redirect-uri'] ?? [],
+          confidential: on.has('--confidential'),
+        },
+        (message) => new UsageError(message),
+      );
+      io.out(`Registered ${describe(client)}`);
+      if (secret) io.out(`client secret (shown once; only its SHA-256 is stored): ${secret}`);
+      return 0;
+    }
+    throw new UsageError(`Unknown command "clients ${command}".`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(error.message);
+      io.err(CLI_USAGE);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await opened.close();
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The users of one tenant, for admins: the list over the membership read model of migration 016
+ * (every sort field and preset is an index range of `user_tenants`), and the membership's own state.
+ * Every function takes the tenant id: nothing here reads or writes another tenant's rows.
+ */
+import { sql, type Selectable } from 'kysely';
+import { INACTIVE_USER_SECONDS, type UsersListQuery } from '@gatehouse/shared/wire';
+import type { Db } from '../index';
+import type { UserTenantsTable } from '../schema';
+import type { UserRow } from './users';
+
+export type MembershipRow = Selectable<UserTenantsTable>;
+
+/** Sorts after every character a name or email holds, so `[q, q + MAX_CHAR)` is exactly "starts with q". */
+const MAX_CHAR = '\u{10FFFF}';
+
+/** Index order of each sort field; the same direction for every column, so one index serves both directions. */
+const SORT_COLUMNS: Record<UsersListQuery['sortBy'], ('sort_name' | 'email' | 'user_created_at' | 'user_id' | 'verified' | 'locked' | 'provider')[]> = {
+  name: ['sort_name', 'user_id'],
+  email: ['email', 'user_id'],
+  createdAt: ['user_created_at', 'user_id'],
+  id: ['user_id'],
+  verified: ['verified', 'sort_name', 'user_id'],
+  isLocked: ['locked', 'sort_name', 'user_id'],
+  provider: ['provider', 'sort_name', 'user_id'],
+  // Every row of one tenant has the same tenantId: name breaks the tie.
+  tenantId: ['sort_name', 'user_id'],
+};
+
+function filtered(db: Db, tenantId: string, query: Pick<UsersListQuery, 'search' | 'preset'>, now: number) {
+  let q = db.selectFrom('user_tenants').where('tenant_id', '=', tenantId);
+  if (query.preset === 'mfa-unenrolled') q = q.where('mfa_enrolled', '=', 0);
+  else if (query.preset === 'breached-passwords') q = q.where('breached', '=', 1);
+  else if (query.preset === 'inactive') q = q.where('active_at', '<', now - INACTIVE_USER_SECONDS * 1000);
+  const search = query.search?.trim();
+  if (search) {
+    // Two index ranges: name prefix (lower-cased the way the copy was) or email prefix (stored lower-case).
+    const email = search.toLowerCase();
+    q = q.where((eb) =>
+      eb.or([
+        eb.and([eb('sort_name', '>=', sql<string>`lower(${search})`), eb('sort_name', '<', sql<string>`lower(${search}) || ${MAX_CHAR}`)]),
+        eb.and([eb('email', '>=', email), eb('email', '<', `${email}${MAX_CHAR}`)]),
+      ]),
+    );
+  }
+  return q;
+}
+
+/** The two statements of a users page: the page in list order, and the count of every match (exported for the scale bench's query plans). */
+export function membersPageQueries(db: Db, tenantId: string, query: UsersListQuery, now: number) {
+  let page = filtered(db, tenantId, query, now).selectAll();
+  for (const column of SORT_COLUMNS[query.sortBy]) page = page.orderBy(column, query.sortDirection);
+  return {
+    page: page.limit(query.pageSize).offset(query.page * query.pageSize),
+    count: filtered(db, tenantId, query, now).select((eb) => eb.fn.countAll<number | string>().as('n')),
+  };
+}
+
+/** One page of a tenant's memberships in list order, and how many match. */
+export async function listMembersPage(db: Db, tenantId: string, query: UsersListQuery, now: number): Promise<{ rows: MembershipRow[]; total: number }> {
+  const { page, count } = membersPageQueries(db, tenantId, query, now);
+  const rows = await page.execute();
+  const counted = await count.executeTakeFirst();
+  return { rows, total: Number(counted?.n ?? 0) };
+}
+
+export function findMembership(db: Db, tenantId: string, userId: string): Promise<MembershipRow | undefined> {
+  return db.selectFrom('user_tenants').selectAll().where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export function listMemberships(db: Db, tenantId: string, userIds: readonly string[]): Promise<MembershipRow[]> {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('user_tenants').selectAll().where('tenant_id', '=', tenantId).where('user_id', 'in', userIds).execute();
+}
+
+export function findUsersByIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+}
+
+/** The membership's own state; `locked` (the copy) follows the admin lock and the account's lockout. */
+export async function updateMembershipState(
+  db: Db,
+  tenantId: string,
+  userId: string,
+  patch: { disabled_at?: number | null; admin_locked_at?: number | null; expires_at?: number | null },
+): Promise<void> {
+  await db
+    .updateTable('user_tenants')
+    .set({
+      ...patch,
+      ...(patch.admin_locked_at !== undefined
+        ? { locked: patch.admin_locked_at !== null ? 1 : sql<number>`(select case when u.locked_at is not null then 1 else 0 end from users u where u.id = ${userId})` }
+        : {}),
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Removes the membership with everything it held in the tenant: roles, groups, invitations. */
+export async function removeMembership(db: Db, tenantId: string, userId: string): Promise<void> {
+  await db.deleteFrom('user_roles').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+  await db
+    .deleteFrom('group_users')
+    .where('user_id', '=', userId)
+    .where('group_id', 'in', (eb) => eb.selectFrom('groups').select('id').where('tenant_id', '=', tenantId))
+    .execute();
+  await db.deleteFrom('invitations').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+  await db.deleteFrom('user_tenants').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+}
+
+/** The user's direct roles in the tenant become exactly `roleIds` (already checked to be the tenant's). */
+export async function replaceUserRoles(db: Db, tenantId: string, userId: string, roleIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('user_roles').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+  if (roleIds.length > 0) await db.insertInto('user_roles').values(roleIds.map((role_id) => ({ user_id: userId, tenant_id: tenantId, role_id }))).execute();
+}
+
+/** Direct roles of these users in the tenant. */
+export function listRolesOfUsers(db: Db, tenantId: string, userIds: readonly string[]) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select(['user_roles.user_id', 'roles.id', 'roles.key', 'roles.name', 'roles.description'])
+    .where('user_roles.tenant_id', '=', tenantId)
+    .where('roles.tenant_id', '=', tenantId)
+    .where('user_roles.user_id', 'in', userIds)
+    .orderBy('roles.key')
+    .execute();
+}
+
+/** Groups of the tenant these users are in. */
+export function listGroupsOfUsers(db: Db, tenantId: string, userIds: readonly string[]) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('group_users')
+    .innerJoin('groups', 'groups.id', 'group_users.group_id')
+    .select(['group_users.user_id', 'groups.id', 'groups.name', 'groups.color'])
+    .where('groups.tenant_id', '=', tenantId)
+    .where('group_users.user_id', 'in', userIds)
+    .orderBy('groups.name')
+    .execute();
+}
+
+/** Which of these users have an invitation to the tenant not yet accepted. */
+export async function pendingInvitationUserIds(db: Db, tenantId: string, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db.selectFrom('invitations').select('user_id').where('tenant_id', '=', tenantId).where('user_id', 'in', userIds).where('accepted_at', 'is', null).execute();
+  return new Set(rows.map((r) => r.user_id));
+}
+
+/** Revokes the user's sessions acting in this tenant (their sessions in other tenants live on). */
+export async function revokeTenantSessions(db: Db, tenantId: string, userId: string, now: number): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('tenant_id', '=', tenantId).where('revoked_at', 'is', null).execute();
+}
+
+/** Counts of the team page, each one index range of the read model. */
+export async function memberStats(db: Db, tenantId: string, now: number) {
+  const count = async (where: (q: ReturnType<typeof base>) => ReturnType<typeof base>) => {
+    const row = await where(base()).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  };
+  const base = () => db.selectFrom('user_tenants').where('tenant_id', '=', tenantId);
+  const pending = await db
+    .selectFrom('invitations')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('accepted_at', 'is', null)
+    .executeTakeFirst();
+  return {
+    totalUsers: await count((q) => q),
+    pendingInvitations: Number(pending?.n ?? 0),
+    disabled: await count((q) => q.where('disabled_at', 'is not', null)),
+    locked: await count((q) => q.where('locked', '=', 1)),
+    temporary: await count((q) => q.where('expires_at', 'is not', null)),
+    mfaUnenrolled: await count((q) => q.where('mfa_enrolled', '=', 0)),
+    breachedPasswords: await count((q) => q.where('breached', '=', 1)),
+    inactive: await count((q) => q.where('active_at', '<', now - INACTIVE_USER_SECONDS * 1000)),
+  };
+}
+
+/** Memberships left to the user after a removal (none: the account goes too). */
+export async function countMemberships(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom('user_tenants').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', userId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function deleteUserAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).execute();
+}

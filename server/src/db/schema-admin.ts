@@ -1,0 +1,72 @@
+/** Tables of tenant administration of people (migration 016); see the migration for what each one holds. */
+
+export interface GroupsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  color: string | null;
+  metadata: string | null;
+  /** Set when an identity provider (e.g. scim2) owns the group: then it is read-only here. */
+  managed_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GroupRolesTable {
+  group_id: string;
+  role_id: string;
+}
+
+export interface GroupUsersTable {
+  group_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface PermissionCategoriesTable {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: number;
+}
+
+/** A tenant's invite link: the token by SHA-256 for lookups, and sealed so the admin can see the link again. */
+export interface InviteLinksTable {
+  id: string;
+  tenant_id: string;
+  token_hash: string;
+  token_sealed: string;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+/** One audit record (seed 001 section 3 "Audit log"). */
+export interface AuditsTable {
+  id: string;
+  tenant_id: string;
+  /** Who acted (null for the system); `email` is theirs at that moment. */
+  user_id: string | null;
+  email: string | null;
+  action: string;
+  description: string;
+  ip: string | null;
+  user_agent: string | null;
+  /** 'Info' or 'High'. */
+  severity: string;
+  /** JSON of the details (ids, fields changed); never a secret. */
+  json: string | null;
+  created_at: number;
+}
+
+/** The tables of migration 016, merged into `Database` (schema.ts). */
+export interface AdminTables {
+  groups: GroupsTable;
+  group_roles: GroupRolesTable;
+  group_users: GroupUsersTable;
+  permission_categories: PermissionCategoriesTable;
+  invite_links: InviteLinksTable;
+  audits: AuditsTable;
+}

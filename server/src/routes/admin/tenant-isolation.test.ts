@@ -1,0 +1,220 @@
+/**
+ * Tenant isolation of every admin endpoint of users, roles, groups and invite links (issue 5).
+ * ENDPOINTS lists each one (method, path, body). For each:
+ * - the admin of tenant A, naming tenant B (`?tenantId=B`), is refused (404, no data);
+ * - the admin of tenant A, in their own tenant, pointing at B's objects by id, is refused (or, for
+ *   the calls that answer a list for given ids, gets nothing of B);
+ * - after all of that, B's users, roles, groups, invite link, catalogue and audit log are unchanged;
+ * - a member of A without the permission gets 403 on every endpoint;
+ * - a super user, naming tenant B, is allowed on every endpoint.
+ */
+import { AdminPaths, Permissions } from '@gatehouse/shared/wire';
+import { beforeEach, expect, it } from 'vitest';
+import type { GatehouseServer } from '../../app';
+import { findPermissionByKey } from '../../db/queries/admin-roles';
+import { auditsOf, callAs, inviteMember, memberWithoutPermissions, pathOf, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { describeDialects, movableClock, uniqueEmail } from '../../test/harness';
+
+/** Ids of one tenant's objects (and of the shared catalogue) that the calls point at. */
+interface Ids {
+  userId: string;
+  otherUserId: string;
+  roleId: string;
+  groupId: string;
+  permissionId: string;
+  customPermissionId: string;
+  categoryId: string;
+  emptyCategoryId: string;
+}
+
+interface Endpoint {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: (ids: Ids) => string;
+  body?: (ids: Ids) => unknown;
+  /** What the super user gets, naming tenant B. */
+  superStatus: number;
+  /** Points at objects of a tenant (so A's admin can aim at B's); false for the tenant's own collection and the shared catalogue. */
+  targetsObjects: boolean;
+  /** Statuses A's admin may get when aiming at B's objects from A (default 404). */
+  crossStatuses?: number[];
+}
+
+const u = (template: string) => (ids: Ids) => pathOf(template, ids as unknown as Record<string, string>);
+const fresh = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** Every admin endpoint of this slice, in an order the super user can run them one after the other. */
+const ENDPOINTS: Endpoint[] = [
+  { method: 'GET', path: () => AdminPaths.usersV3, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => `${AdminPaths.teamMembers}?filter=member`, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: (ids) => `${AdminPaths.usersRolesV3}?ids=${ids.userId}`, superStatus: 200, targetsObjects: true, crossStatuses: [200] },
+  { method: 'GET', path: (ids) => `${AdminPaths.usersGroupsV3}?ids=${ids.userId}`, superStatus: 200, targetsObjects: true, crossStatuses: [200] },
+  { method: 'GET', path: () => AdminPaths.teamStats, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => AdminPaths.teamRoles, superStatus: 200, targetsObjects: false },
+  { method: 'PUT', path: () => AdminPaths.teamMembers, body: (ids) => ({ id: ids.userId, roleIds: [ids.roleId] }), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: u(AdminPaths.teamResendActivation), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: u(AdminPaths.tenantUserDisable), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: u(AdminPaths.tenantUserEnable), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: u(AdminPaths.tenantUserLock), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: u(AdminPaths.tenantUserUnlock), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: u(AdminPaths.temporaryUser), body: () => ({ expirationInSeconds: 3600 }), superStatus: 200, targetsObjects: true },
+  { method: 'DELETE', path: u(AdminPaths.temporaryUser), superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: () => AdminPaths.temporaryUsersConfiguration, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => AdminPaths.bulkInvite, body: () => ({ emails: [uniqueEmail('bulk')] }), superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => AdminPaths.inviteLink, superStatus: 200, targetsObjects: false },
+  { method: 'PATCH', path: () => AdminPaths.inviteLink, body: () => ({ expiresInMinutes: 60 }), superStatus: 200, targetsObjects: false },
+  { method: 'DELETE', path: () => AdminPaths.inviteLink, superStatus: 204, targetsObjects: false },
+  { method: 'POST', path: () => AdminPaths.inviteLink, body: () => ({}), superStatus: 201, targetsObjects: false },
+  { method: 'GET', path: () => AdminPaths.rolesV1, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => AdminPaths.rolesV1, body: () => ({ key: fresh('v1'), name: 'Role v1' }), superStatus: 201, targetsObjects: false },
+  { method: 'POST', path: () => AdminPaths.rolesV2, body: (ids) => ({ key: fresh('v2'), name: 'Role v2', permissionIds: [ids.permissionId] }), superStatus: 201, targetsObjects: false },
+  { method: 'PATCH', path: u(AdminPaths.role), body: () => ({ description: 'changed' }), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: u(AdminPaths.rolePermissions), body: (ids) => ({ permissionIds: [ids.permissionId] }), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: u(AdminPaths.permissionRoles), body: (ids) => ({ roleIds: [ids.roleId] }), superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: () => AdminPaths.permissions, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => AdminPaths.permissions, body: () => ({ key: `custom.${fresh('p')}`, name: 'Custom' }), superStatus: 201, targetsObjects: false },
+  { method: 'PATCH', path: (ids) => pathOf(AdminPaths.permission, { permissionId: ids.customPermissionId }), body: () => ({ description: 'changed' }), superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => AdminPaths.permissionCategories, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => AdminPaths.permissionCategories, body: () => ({ name: fresh('category') }), superStatus: 201, targetsObjects: false },
+  { method: 'PATCH', path: u(AdminPaths.permissionCategory), body: () => ({ description: 'changed' }), superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => `${AdminPaths.groups}?_groupsRelations=rolesAndUsers`, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: u(AdminPaths.group), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: () => AdminPaths.groupsBulkGet, body: (ids) => ({ groupsIds: [ids.groupId] }), superStatus: 200, targetsObjects: true, crossStatuses: [200] },
+  { method: 'POST', path: () => AdminPaths.groups, body: () => ({ name: fresh('group') }), superStatus: 201, targetsObjects: false },
+  { method: 'PATCH', path: u(AdminPaths.group), body: () => ({ color: '#112233' }), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: u(AdminPaths.groupRoles), body: (ids) => ({ roleIds: [ids.roleId] }), superStatus: 200, targetsObjects: true },
+  { method: 'DELETE', path: u(AdminPaths.groupRoles), body: (ids) => ({ roleIds: [ids.roleId] }), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: u(AdminPaths.groupUsers), body: (ids) => ({ userIds: [ids.userId] }), superStatus: 200, targetsObjects: true },
+  { method: 'DELETE', path: u(AdminPaths.groupUsers), body: (ids) => ({ userIds: [ids.userId] }), superStatus: 200, targetsObjects: true },
+  { method: 'DELETE', path: u(AdminPaths.group), superStatus: 204, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => pathOf(AdminPaths.permission, { permissionId: ids.customPermissionId }), superStatus: 204, targetsObjects: false },
+  { method: 'DELETE', path: (ids) => pathOf(AdminPaths.permissionCategory, { categoryId: ids.emptyCategoryId }), superStatus: 204, targetsObjects: false },
+  { method: 'DELETE', path: u(AdminPaths.role), superStatus: 204, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => pathOf(AdminPaths.teamMember, { userId: ids.otherUserId }), superStatus: 204, targetsObjects: true },
+];
+
+const PLACEHOLDERS: Ids = { userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}' };
+/** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
+const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
+
+/** A tenant with a member, a second member, a role, a group (with both) and an invite link, all made through the API. */
+async function populatedTenant(server: GatehouseServer, catalogue: { permissionId: string; customPermissionId: string; categoryId: string; emptyCategoryId: string }): Promise<{ admin: TenantAdmin; ids: Ids; secrets: string[] }> {
+  const admin = await tenantWithAdmin(server);
+  const member = await inviteMember(server, admin);
+  const other = await inviteMember(server, admin);
+  const roleKey = fresh('secret-role');
+  const role = await callAs(server, admin, 'POST', AdminPaths.rolesV2, { body: { key: roleKey, name: 'Secret role', permissionIds: [catalogue.permissionId] } });
+  expect(role.status).toBe(201);
+  const groupName = fresh('secret-group');
+  const group = await callAs(server, admin, 'POST', AdminPaths.groups, { body: { name: groupName, roleIds: [role.body.id] } });
+  expect(group.status).toBe(201);
+  expect((await callAs(server, admin, 'POST', pathOf(AdminPaths.groupUsers, { groupId: group.body.id }), { body: { userIds: [member.userId, other.userId] } })).status).toBe(200);
+  const link = await callAs(server, admin, 'POST', AdminPaths.inviteLink, { body: {} });
+  expect(link.status).toBe(201);
+  return {
+    admin,
+    ids: { userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue },
+    // Strings of this tenant that must never appear in an answer to another tenant's admin.
+    secrets: [member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token],
+  };
+}
+
+/** What an admin of the tenant (or anyone) can see of it: compared before and after the attempts. */
+async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
+  const read = async (path: string) => (await callAs(server, admin, 'GET', path)).body;
+  return {
+    users: await read(`${AdminPaths.teamMembers}?pageSize=100`),
+    roles: await read(AdminPaths.rolesV1),
+    groups: await read(`${AdminPaths.groups}?_groupsRelations=rolesAndUsers`),
+    link: await read(AdminPaths.inviteLink),
+    permissions: await read(AdminPaths.permissions),
+    categories: await read(AdminPaths.permissionCategories),
+    audits: (await auditsOf(server, admin.tenantId)).length,
+  };
+}
+
+describeDialects('admin tenant isolation', (h) => {
+  let server: GatehouseServer;
+  let a: { admin: TenantAdmin; ids: Ids };
+  let b: { admin: TenantAdmin; ids: Ids; secrets: string[] };
+  let root: TenantAdmin;
+
+  beforeEach(async () => {
+    // A clock that stands still: the snapshots compare minutes left on the invite link.
+    server = await h.start({}, { clock: movableClock() });
+    root = await superUser(server);
+    // The shared catalogue: a custom permission in a custom category, and an empty category.
+    const category = await callAs(server, root, 'POST', AdminPaths.permissionCategories, { body: { name: fresh('reports') } });
+    const empty = await callAs(server, root, 'POST', AdminPaths.permissionCategories, { body: { name: fresh('empty') } });
+    const custom = await callAs(server, root, 'POST', AdminPaths.permissions, { body: { key: `reports.${fresh('read')}`, name: 'Read reports', categoryId: category.body.id } });
+    expect([category.status, empty.status, custom.status]).toEqual([201, 201, 201]);
+    const usersRead = (await findPermissionByKey(server.db, Permissions.usersRead))!;
+    const catalogue = { permissionId: usersRead.id, customPermissionId: custom.body.id, categoryId: category.body.id, emptyCategoryId: empty.body.id };
+    a = await populatedTenant(server, catalogue);
+    b = await populatedTenant(server, catalogue);
+  });
+
+  it('lists every admin route of users, roles, groups and invite links the server publishes', async () => {
+    const doc = (await callAs(server, root, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    const published = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, op]) => op.tags?.some((t) => t.startsWith('admin: ')))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    // The one signed-in (not admin) call of these modules: joining by invite link.
+    const adminOnly = published.filter((route) => route !== `POST ${AdminPaths.inviteLinkJoin}`);
+    expect(new Set(ENDPOINTS.map(label))).toEqual(new Set(adminOnly));
+    expect(ENDPOINTS.length).toBe(adminOnly.length);
+  });
+
+  it('refuses the admin of tenant A on every endpoint aimed at tenant B, leaks nothing of B and leaves B unchanged', async () => {
+    const before = await snapshot(server, b.admin);
+    for (const endpoint of ENDPOINTS) {
+      const named = await callAs(server, a.admin, endpoint.method, endpoint.path(b.ids), { tenantId: b.admin.tenantId, ...(endpoint.body ? { body: endpoint.body(b.ids) } : {}) });
+      expect(named.status, `${label(endpoint)} ?tenantId=B`).toBe(404);
+      for (const secret of b.secrets) expect(JSON.stringify(named.body), `${label(endpoint)} ?tenantId=B leaks`).not.toContain(secret);
+
+      if (!endpoint.targetsObjects) continue;
+      const aimed = await callAs(server, a.admin, endpoint.method, endpoint.path(b.ids), endpoint.body ? { body: endpoint.body(b.ids) } : {});
+      expect(endpoint.crossStatuses ?? [404], `${label(endpoint)} with B's ids`).toContain(aimed.status);
+      for (const secret of b.secrets) expect(JSON.stringify(aimed.body), `${label(endpoint)} with B's ids leaks`).not.toContain(secret);
+    }
+    expect(await snapshot(server, b.admin)).toEqual(before);
+  });
+
+  it("refuses A's admin mixing A's objects with B's: B's role for A's user or group, B's user in A's group", async () => {
+    const before = await snapshot(server, b.admin);
+    const mixed = [
+      await callAs(server, a.admin, 'PUT', AdminPaths.teamMembers, { body: { id: a.ids.userId, roleIds: [b.ids.roleId] } }),
+      await callAs(server, a.admin, 'POST', pathOf(AdminPaths.groupRoles, { groupId: a.ids.groupId }), { body: { roleIds: [b.ids.roleId] } }),
+      await callAs(server, a.admin, 'POST', pathOf(AdminPaths.groupUsers, { groupId: a.ids.groupId }), { body: { userIds: [b.ids.userId] } }),
+      await callAs(server, a.admin, 'POST', AdminPaths.groups, { body: { name: fresh('mixed'), roleIds: [b.ids.roleId] } }),
+      await callAs(server, a.admin, 'PUT', pathOf(AdminPaths.permissionRoles, { permissionId: a.ids.permissionId }), { body: { roleIds: [a.ids.roleId, b.ids.roleId] } }),
+    ];
+    expect(mixed.map((r) => r.status)).toEqual([400, 404, 404, 404, 404]);
+    expect(await snapshot(server, b.admin)).toEqual(before);
+  });
+
+  it('answers 403 on every endpoint to a member of the tenant without the permission', async () => {
+    const plain = await memberWithoutPermissions(server, a.admin.tenantId);
+    const before = await snapshot(server, a.admin);
+    for (const endpoint of ENDPOINTS) {
+      const res = await callAs(server, plain, endpoint.method, endpoint.path(a.ids), { tenantId: a.admin.tenantId, ...(endpoint.body ? { body: endpoint.body(a.ids) } : {}) });
+      expect(res.status, label(endpoint)).toBe(403);
+      expect(res.body.errorCode, label(endpoint)).toBe('ER-01005');
+    }
+    expect(await snapshot(server, a.admin)).toEqual(before);
+  });
+
+  it('lets a super user call every endpoint in tenant B, and records each change in B\'s audit log', async () => {
+    const auditsBefore = (await auditsOf(server, b.admin.tenantId)).length;
+    let changes = 0;
+    for (const endpoint of ENDPOINTS) {
+      const res = await callAs(server, root, endpoint.method, endpoint.path(b.ids), { tenantId: b.admin.tenantId, ...(endpoint.body ? { body: endpoint.body(b.ids) } : {}) });
+      expect(res.status, `${label(endpoint)}: ${JSON.stringify(res.body)}`).toBe(endpoint.superStatus);
+      if (endpoint.method !== 'GET' && endpoint.path(b.ids) !== AdminPaths.groupsBulkGet) changes += 1;
+    }
+    const audits = await auditsOf(server, b.admin.tenantId);
+    expect(audits.length - auditsBefore).toBe(changes);
+    expect(audits.filter((r) => r.user_id === root.userId)).toHaveLength(changes);
+  });
+});

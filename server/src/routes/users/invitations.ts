@@ -1,0 +1,119 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  AcceptInvitationRequest,
+  AcceptInvitationResponse,
+  AcceptInvitationWithCodeRequest,
+  ApiPaths,
+  InvitationTokenRequest,
+  InvitedUserResponse,
+  InviteUserRequest,
+  ResendInvitationRequest,
+  VerifyInvitationResponse,
+} from '@gatehouse/shared/wire';
+import type { Context } from 'hono';
+import { setRefreshCookie } from '../../http/cookies';
+import type { AppEnv } from '../../http/env';
+import { rateLimitedResponse, validationHook } from '../../http/errors';
+import { clientIp, emailLinkBase, requireAllowedOrigin, requireAuth } from '../../http/middleware';
+import type { InvitationService } from '../../services/invitations';
+import type { RouteDeps } from '../deps';
+import { body, err, json } from '../openapi';
+
+/** Inviting a user into the current tenant (admin), and the invitee's side: verify, accept, resend. */
+export function invitationRoutes(deps: RouteDeps, invitations: InvitationService): OpenAPIHono<AppEnv> {
+  const { config, auth } = deps;
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const originGuard = requireAllowedOrigin(config);
+  const client = (c: Context) => ({ userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: ApiPaths.inviteUser,
+      tags: ['invitations'],
+      summary: 'Invite a user into the tenant the caller acts in (token tenant, or ?tenantId=); emails an invitation link',
+      security: [{ Bearer: [] }],
+      middleware: [requireAuth(auth)] as const,
+      request: { query: z.object({ tenantId: z.string().max(64).optional() }), ...body(InviteUserRequest) },
+      responses: {
+        201: json(InvitedUserResponse, 'Invited; the invitation email was sent'),
+        400: err('Invalid body, phone number or role'),
+        401: err('Not signed in'),
+        403: err('Missing permission fe.secure.write.users, a role beyond the inviter\'s own permissions, or an impersonation session'),
+        409: err('Already a member of (or already invited to) this tenant'),
+        429: rateLimitedResponse,
+      },
+    }),
+    async (c) => c.json(await invitations.invite(c.get('auth'), c.req.valid('json'), emailLinkBase(c, config)), 201),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: ApiPaths.invitationVerify,
+      tags: ['invitations'],
+      summary: "Check an invitation link and get the invitee's name for the greeting (uses nothing up)",
+      request: body(InvitationTokenRequest),
+      responses: { 200: json(VerifyInvitationResponse, 'The invitation is live'), 400: err("We couldn't verify your invitation (or it was accepted, or expired)"), 403: err('User is disabled'), 429: rateLimitedResponse },
+    }),
+    async (c) => c.json(await invitations.verify(c.req.valid('json'), client(c)), 200),
+  );
+
+  const acceptResponses = {
+    200: json(AcceptInvitationResponse, 'Accepted: signed in (refresh cookie set, or mfaRequired), or joined'),
+    400: err('Invalid, used or expired invitation, wrong code, or password policy'),
+    403: err('User is disabled'),
+    429: rateLimitedResponse,
+  };
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: ApiPaths.invitationAccept,
+      tags: ['invitations'],
+      summary: 'Accept with the emailed link; a new account sets its password here and is signed in',
+      middleware: [originGuard] as const,
+      request: body(AcceptInvitationRequest),
+      responses: acceptResponses,
+    }),
+    async (c) => {
+      const { response, refreshToken } = await invitations.accept(c.req.valid('json'), client(c));
+      if (refreshToken) setRefreshCookie(c, config, refreshToken);
+      return c.json(response, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: ApiPaths.invitationAcceptCode,
+      tags: ['invitations'],
+      summary: 'Accept with the emailed link and the code printed in the invitation email (INVITATION_STRATEGY=code)',
+      middleware: [originGuard] as const,
+      request: body(AcceptInvitationWithCodeRequest),
+      responses: acceptResponses,
+    }),
+    async (c) => {
+      const { response, refreshToken } = await invitations.accept(c.req.valid('json'), client(c));
+      if (refreshToken) setRefreshCookie(c, config, refreshToken);
+      return c.json(response, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: ApiPaths.invitationResend,
+      tags: ['invitations'],
+      summary: 'Email a new invitation link for the newest open invitation of an address (same answer for any address)',
+      request: body(ResendInvitationRequest),
+      responses: { 200: json(z.object({}), 'Accepted (also when nothing was sent)'), 400: err('Invalid body'), 429: rateLimitedResponse },
+    }),
+    async (c) => {
+      await invitations.resend(c.req.valid('json').email, emailLinkBase(c, config), client(c));
+      return c.json({}, 200);
+    },
+  );
+
+  return app;
+}

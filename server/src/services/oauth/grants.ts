@@ -1,0 +1,196 @@
+/**
+ * Grants of hosted login: a code exchange or a refresh makes (or renews) a grant, a session of its
+ * own tied to the browser's Gatehouse session, and answers the RFC 6749 token response: the API's
+ * access token, an ID token for the client and a rotated refresh token.
+ */
+import { createHash } from 'node:crypto';
+import { decodeJwt } from 'jose';
+import type { OAuthTokenResponse } from '@gatehouse/shared/wire';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { newId, newSecret, safeEqual, sha256 } from '../../crypto';
+import type { Db } from '../../db';
+import { findOAuthCode, findOAuthGrant, findOAuthRefreshToken, insertOAuthGrant, insertOAuthRefreshToken, markOAuthCodeReused, markOAuthRefreshTokenUsed, redeemOAuthCode } from '../../db/queries/oauth';
+import { findSession, insertSession, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
+import { isMember, listUserTenants } from '../../db/queries/tenants';
+import { findUserById } from '../../db/queries/users';
+import type { AuthService } from '../auth';
+import type { KeyService } from '../keys';
+import { verifyClientSecret, type ClientRegistry, type OAuthClient } from './clients';
+
+/** Authorization codes live at most this long (the task's bound: 60 s). */
+export const CODE_TTL_MS = 60_000;
+/** RFC 7636: 43 to 128 unreserved characters. */
+const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** An error of the token, userinfo or silent endpoints, in the RFC 6749 section 5.2 shape. */
+export class OAuthError extends Error {
+  override name = 'OAuthError';
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+  }
+}
+
+/** BASE64URL(SHA-256(verifier)), RFC 7636 section 4.2. */
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+}
+
+export interface Grants {
+  /** A live session of an enabled user, or null. */
+  liveSession(id: string | undefined): Promise<SessionRow | null>;
+  createGrant(browser: SessionRow, client: OAuthClient, scope: string, tenantId: string, id?: string): Promise<SessionRow>;
+  issueTokens(grant: SessionRow, client: OAuthClient, scope: string, nonce?: string): Promise<OAuthTokenResponse>;
+  /** RFC 6749 section 2.3.1: Basic or form credentials for a confidential client; none for a public one. */
+  authenticateClient(form: Record<string, string | undefined>, basic: { id: string; secret: string } | null): Promise<OAuthClient>;
+  codeGrant(form: Record<string, string | undefined>, client: OAuthClient): Promise<OAuthTokenResponse>;
+  refreshGrant(form: Record<string, string | undefined>, client: OAuthClient): Promise<OAuthTokenResponse>;
+}
+
+export function createGrants(deps: {
+  db: Db;
+  clock: Clock;
+  keys: KeyService;
+  auth: AuthService;
+  clients: ClientRegistry;
+  config: Pick<Config, 'accessTokenTtl'>;
+}): Grants {
+  const { db, clock, keys, auth, clients, config } = deps;
+
+  /** A live session of an enabled user, or null. */
+  async function liveSession(id: string | undefined): Promise<SessionRow | null> {
+    if (!id) return null;
+    const session = await findSession(db, id);
+    if (!session || session.revoked_at !== null || session.expires_at <= clock.now()) return null;
+    const user = await findUserById(db, session.user_id);
+    return user && user.disabled !== 1 ? session : null;
+  }
+
+  /** A grant: a session of its own, copied from the browser session (so auth_time, amr and acr are the sign-in's). */
+  async function createGrant(browser: SessionRow, client: OAuthClient, scope: string, tenantId: string, id = newId()): Promise<SessionRow> {
+    const now = clock.now();
+    const session: SessionRow = { ...browser, id, tenant_id: tenantId, created_at: now, last_used_at: now, revoked_at: null, expires_at: browser.expires_at };
+    await insertSession(db, session);
+    await insertOAuthGrant(db, { session_id: id, client_id: client.clientId, browser_session_id: browser.id, user_id: browser.user_id, scope, created_at: now });
+    return session;
+  }
+
+  /** Access token (the API's, `sid` = the grant), ID token for the client, and a new refresh token. */
+  async function issueTokens(grant: SessionRow, client: OAuthClient, scope: string, nonce?: string): Promise<OAuthTokenResponse> {
+    const login = await auth.sessionToken(grant.id);
+    const user = await findUserById(db, grant.user_id);
+    if (!user) throw new OAuthError('invalid_grant', 'The user no longer exists');
+    const access = decodeJwt(login.accessToken);
+    const scopes = scope.split(' ');
+    const now = clock.now();
+    const idToken = await keys.sign(
+      {
+        sub: user.id,
+        auth_time: access.auth_time,
+        acr: access.acr,
+        amr: access.amr,
+        sid: grant.id,
+        azp: client.clientId,
+        ...(nonce ? { nonce } : {}),
+        ...(scopes.includes('email') ? { ...(user.email ? { email: user.email } : {}), email_verified: user.email !== null && user.verified === 1 } : {}),
+        ...(scopes.includes('profile') ? { name: user.name, ...(user.username ? { preferred_username: user.username } : {}) } : {}),
+      },
+      now + config.accessTokenTtl * 1000,
+      client.clientId,
+    );
+    const refreshToken = newSecret();
+    await insertOAuthRefreshToken(db, { token_hash: sha256(refreshToken), session_id: grant.id, created_at: now, expires_at: grant.expires_at, used_at: null });
+    return { access_token: login.accessToken, token_type: 'Bearer', expires_in: login.expiresIn, id_token: idToken, refresh_token: refreshToken, scope };
+  }
+
+  async function authenticateClient(form: Record<string, string | undefined>, basic: { id: string; secret: string } | null): Promise<OAuthClient> {
+    if (basic && form.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method, not two');
+    if (basic && form.client_id !== undefined && form.client_id !== basic.id) throw new OAuthError('invalid_request', 'client_id differs from the authenticated client');
+    const client = await clients.find(basic?.id ?? form.client_id);
+    if (!client) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
+    const secret = basic?.secret ?? form.client_secret;
+    if (client.secretHash === null) {
+      if (secret !== undefined) throw new OAuthError('invalid_client', 'A public client has no secret', 401);
+      return client;
+    }
+    if (!secret || !verifyClientSecret(client, secret)) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
+    return client;
+  }
+
+  async function codeGrant(form: Record<string, string | undefined>, client: OAuthClient): Promise<OAuthTokenResponse> {
+    const { code, redirect_uri: redirectUri, code_verifier: verifier } = form;
+    if (!code || !redirectUri) throw new OAuthError('invalid_request', 'code and redirect_uri are required');
+    if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
+    if (!CODE_VERIFIER.test(verifier)) throw new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~"');
+    const hash = sha256(code);
+    const row = await findOAuthCode(db, hash);
+    if (!row) throw new OAuthError('invalid_grant', 'The authorization code is invalid');
+    const now = clock.now();
+    const grantId = newId();
+    // Spent before anything is checked: whoever holds a stolen code gets one try, and a replay is seen.
+    if (!(await redeemOAuthCode(db, hash, now, grantId))) {
+      await markOAuthCodeReused(db, hash, now);
+      const spent = await findOAuthCode(db, hash);
+      if (spent?.issued_session_id) await revokeSession(db, spent.issued_session_id, now);
+      throw new OAuthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked');
+    }
+    if (row.expires_at <= now) throw new OAuthError('invalid_grant', 'The authorization code has expired');
+    if (row.client_id !== client.clientId) throw new OAuthError('invalid_grant', 'The authorization code was issued to another client');
+    if (row.redirect_uri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+    if (!safeEqual(s256(verifier), row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    const browser = await liveSession(row.browser_session_id);
+    if (!browser) throw new OAuthError('invalid_grant', 'The sign-in this code came from has ended');
+    const grant = await createGrant(browser, client, row.scope, row.tenant_id, grantId);
+    const tokens = await issueTokens(grant, client, row.scope, row.nonce ?? undefined);
+    // A replay that arrived while the grant was being made revoked nothing yet: revoke it now.
+    if ((await findOAuthCode(db, hash))?.reused_at) {
+      await revokeSession(db, grant.id, clock.now());
+      throw new OAuthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked');
+    }
+    return tokens;
+  }
+
+  async function refreshGrant(form: Record<string, string | undefined>, client: OAuthClient): Promise<OAuthTokenResponse> {
+    if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
+    const hash = sha256(form.refresh_token);
+    const row = await findOAuthRefreshToken(db, hash);
+    const grant = row ? await findOAuthGrant(db, row.session_id) : undefined;
+    if (!row || !grant) throw new OAuthError('invalid_grant', 'The refresh token is invalid');
+    if (grant.client_id !== client.clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+    const now = clock.now();
+    const session = await findSession(db, grant.session_id);
+    if (!session || session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw new OAuthError('invalid_grant', 'The grant has ended; sign in again');
+    if (row.used_at !== null || !(await markOAuthRefreshTokenUsed(db, hash, now))) {
+      // A used token came back: someone holds a copy. The whole grant goes.
+      await revokeSession(db, session.id, now);
+      throw new OAuthError('invalid_grant', 'The refresh token was already used; the grant has been revoked');
+    }
+    if (!(await liveSession(grant.browser_session_id)) || !(await liveSession(session.id))) {
+      await revokeSession(db, session.id, now);
+      throw new OAuthError('invalid_grant', 'The sign-in behind this grant has ended; sign in again');
+    }
+    if (form.scope !== undefined) {
+      const granted = grant.scope.split(' ');
+      if (form.scope.split(' ').some((s) => s && !granted.includes(s))) throw new OAuthError('invalid_scope', 'A refresh cannot widen the granted scope');
+    }
+    let tenantId = session.tenant_id;
+    if (!(await isMember(db, session.user_id, tenantId))) {
+      // Removed from the grant's tenant since sign-in: never mint another token for it.
+      const other = (await listUserTenants(db, session.user_id))[0];
+      if (!other) {
+        await revokeSession(db, session.id, now);
+        throw new OAuthError('invalid_grant', 'The user has no tenant');
+      }
+      tenantId = other.id;
+      await setSessionTenant(db, session.id, tenantId);
+    }
+    await touchSession(db, session.id, now);
+    return issueTokens({ ...session, tenant_id: tenantId }, client, grant.scope);
+  }
+
+  return { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant };
+}

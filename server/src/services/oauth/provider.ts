@@ -1,0 +1,375 @@
+/**
+ * Hosted login: Gatehouse as an OAuth 2.0 / OpenID Connect authorization server (seed 000 sections
+ * 1, 4.10, 7.1, 7.2). Authorization code with PKCE S256 only, single-use 60-second codes whose replay
+ * revokes what they issued, rotated refresh tokens whose replay revokes the grant, ID tokens signed
+ * with the server's keys, userinfo, silent authorization and RP-initiated logout.
+ *
+ * A browser's Gatehouse session (the `sessions` row of a sign-in in the login box) is the single
+ * sign-on session; every code exchange makes a grant, a session of its own (the tokens' `sid`) tied
+ * to it, so a grant can be revoked alone and ends when the browser session ends.
+ */
+import { compactVerify, createLocalJWKSet, type JWTPayload } from 'jose';
+import { ErrorCodes, HOSTED_LOGIN_SCOPE, HOSTED_ROUTES_PREFIX, OAuthPaths, type ErrorCode, type OAuthTokenResponse } from '@gatehouse/shared/wire';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { newSecret, sha256 } from '../../crypto';
+import type { Db } from '../../db';
+import { findImpersonationBySession } from '../../db/queries/impersonations';
+import { findLiveGrant, findOAuthBrowserSession, findOAuthGrant, insertOAuthBrowserSession, insertOAuthCode, revokeGrantsOfBrowserSession } from '../../db/queries/oauth';
+import { findRefreshToken, findSession, revokeSession, touchSession, type SessionRow } from '../../db/queries/sessions';
+import { isMember } from '../../db/queries/tenants';
+import { findUserById } from '../../db/queries/users';
+import { AppError } from '../../errors';
+import type { AuthContext, AuthService } from '../auth';
+import type { KeyService } from '../keys';
+import { UNKNOWN_CLIENT, type RateLimiter } from '../rate-limit';
+import { isClientOrigin, isRegisteredUri, type ClientRegistry, type OAuthClient } from './clients';
+import { CODE_TTL_MS, createGrants, OAuthError } from './grants';
+
+export { CODE_TTL_MS, OAuthError, s256 } from './grants';
+
+export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access'] as const;
+const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
+/** BASE64URL(SHA-256(verifier)): always 43 characters. */
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+/** The login redirect carries the whole request in `redirectUrl`, which the browser core caps at 2048. */
+const MAX_LOGIN_REDIRECT = 2048;
+
+/** Query or form parameters; a repeated parameter is a list (and refused, RFC 6749 section 3.1). */
+export type OAuthParams = Record<string, string | string[] | undefined>;
+
+export interface AuthorizationRequest {
+  client: OAuthClient;
+  redirectUri: string;
+  scope: string;
+  state?: string;
+  nonce?: string;
+  codeChallenge: string;
+  prompt: string[];
+  tenantId?: string;
+}
+
+/** What GET /oauth/authorize answers. */
+export type AuthorizeOutcome =
+  /** The client or its redirect URI cannot be trusted: an error page, never a redirect. */
+  | { kind: 'page'; error: AppError }
+  /** To the client's redirect URI, with `code` or `error`, `state` and `iss`. */
+  | { kind: 'redirect'; url: string }
+  /** To the hosted login page; `signOut`: prompt=login ended the browser's session, so its cookies go too. */
+  | { kind: 'login'; url: string; signOut: boolean };
+
+export type LogoutOutcome =
+  | { kind: 'page'; error: AppError }
+  /** No id_token_hint proves the application asked: the user confirms first (OIDC RP-Initiated Logout 1.0 section 2). */
+  | { kind: 'confirm' }
+  | { kind: 'done'; redirect?: string };
+
+export interface OAuthService {
+  clients: ClientRegistry;
+  discovery(): Record<string, unknown>;
+  authorize(params: OAuthParams, browserCookie: string | undefined, ip: string | null): Promise<AuthorizeOutcome>;
+  /** The hosted page carries on a request once signed in; returns where to go and the browser-session cookie to set. */
+  completeAuthorize(params: OAuthParams, ctx: AuthContext, ip: string | null): Promise<{ redirectUrl: string; browserCookie?: string }>;
+  silent(clientId: string, refreshCookie: string | undefined, origin: string | undefined, ip: string | null): Promise<OAuthTokenResponse>;
+  token(form: OAuthParams, basic: { id: string; secret: string } | null, ip: string | null): Promise<{ body: OAuthTokenResponse; client: OAuthClient }>;
+  userinfo(authorization: string | undefined): Promise<Record<string, unknown>>;
+  logout(input: { params: OAuthParams; browserCookie?: string; refreshCookie?: string; confirmed: boolean }): Promise<LogoutOutcome>;
+  /** Whether a browser page on `origin` may read the token endpoint's answers for this client. */
+  corsAllowed(clientId: string | undefined, origin: string): Promise<boolean>;
+}
+
+const pageError = (message: string, code: ErrorCode = ErrorCodes.validation) => new AppError(code, 400, message);
+
+/** One value per name; a repeated parameter makes the request invalid. */
+function single(params: OAuthParams): { values: Record<string, string | undefined>; repeated: string[] } {
+  const values: Record<string, string | undefined> = {};
+  const repeated: string[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (Array.isArray(value)) {
+      if (value.length > 1) repeated.push(name);
+      values[name] = value[0];
+    } else values[name] = value;
+  }
+  return { values, repeated };
+}
+
+export function createOAuthService(deps: {
+  db: Db;
+  clock: Clock;
+  keys: KeyService;
+  auth: AuthService;
+  limiter: RateLimiter;
+  clients: ClientRegistry;
+  config: Pick<Config, 'publicUrl' | 'clientId' | 'signingAlg' | 'accessTokenTtl'>;
+}): OAuthService {
+  const { db, clock, keys, auth, limiter, clients, config } = deps;
+  const issuer = config.publicUrl;
+  const { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant } = createGrants({ db, clock, keys, auth, clients, config });
+
+  function responseUrl(redirectUri: string, params: Record<string, string | undefined>, withIssuer = true): string {
+    const url = new URL(redirectUri);
+    for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+    // RFC 9207: the issuer in the response defends clients against mix-up attacks.
+    if (withIssuer) url.searchParams.set('iss', issuer);
+    return url.href;
+  }
+
+  const errorRedirect = (req: Pick<AuthorizationRequest, 'redirectUri' | 'state'>, error: string, description: string) =>
+    responseUrl(req.redirectUri, { error, error_description: description, state: req.state });
+
+  /** Checks an authorization request: the client and redirect URI first (an error page), then the rest (an error redirect). */
+  async function checkRequest(params: OAuthParams): Promise<{ page: AppError } | { redirect: string } | { request: AuthorizationRequest }> {
+    const { values: p, repeated } = single(params);
+    const client = await clients.find(p.client_id);
+    if (!client || repeated.includes('client_id')) return { page: pageError('This application is not registered with Gatehouse (unknown client_id).', ErrorCodes.oauthInvalidClient) };
+    if (!p.redirect_uri || repeated.includes('redirect_uri') || !isRegisteredUri(client, p.redirect_uri, 'redirect')) {
+      return { page: pageError('The redirect_uri is not registered for this application, so Gatehouse will not send you there.', ErrorCodes.oauthInvalidRedirectUri) };
+    }
+    const base = { redirectUri: p.redirect_uri, state: p.state };
+    const fail = (error: string, description: string) => ({ redirect: errorRedirect(base, error, description) });
+    if (repeated.length) return fail('invalid_request', `Parameters must not be repeated: ${repeated.join(', ')}`);
+    if (p.request !== undefined) return fail('request_not_supported', 'The request parameter is not supported');
+    if (p.request_uri !== undefined) return fail('request_uri_not_supported', 'The request_uri parameter is not supported');
+    if (p.response_type !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported');
+    if (p.response_mode !== undefined && p.response_mode !== 'query') return fail('invalid_request', 'Only response_mode=query is supported');
+    if ((p.state?.length ?? 0) > 512 || (p.nonce?.length ?? 0) > 512) return fail('invalid_request', 'state and nonce must be at most 512 characters');
+    const requested = (p.scope ?? '').split(' ').filter(Boolean);
+    if (!requested.includes('openid')) return fail('invalid_scope', 'scope must include openid');
+    const scope = SUPPORTED_SCOPES.filter((s) => requested.includes(s)).join(' ');
+    if (!p.code_challenge) return fail('invalid_request', 'code_challenge is required (PKCE with S256)');
+    if (p.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256; plain is not accepted');
+    if (!S256_CHALLENGE.test(p.code_challenge)) return fail('invalid_request', 'code_challenge must be the 43-character BASE64URL SHA-256 of the code_verifier');
+    const prompt = (p.prompt ?? '').split(' ').filter(Boolean);
+    if (prompt.some((v) => !PROMPTS.has(v))) return fail('invalid_request', 'prompt may be none, login, consent or select_account');
+    if (prompt.includes('none') && prompt.length > 1) return fail('invalid_request', 'prompt=none cannot be combined with other values');
+    // `organization` names the tenant too (seed 000 section 7.2); both given must agree.
+    if (p.tenantId && p.organization && p.tenantId !== p.organization) return fail('invalid_request', 'tenantId and organization name different tenants');
+    const tenantId = p.tenantId || p.organization || undefined;
+    if (tenantId && tenantId.length > 64) return fail('invalid_request', 'tenantId is too long');
+    return { request: { client, redirectUri: p.redirect_uri, scope, state: p.state, nonce: p.nonce, codeChallenge: p.code_challenge, prompt, tenantId } };
+  }
+
+  /** The browser session of the `/oauth` cookie, if it is still live. */
+  async function sessionOfBrowserCookie(token: string | undefined): Promise<SessionRow | null> {
+    if (!token) return null;
+    const row = await findOAuthBrowserSession(db, sha256(token));
+    return row && row.expires_at > clock.now() ? liveSession(row.session_id) : null;
+  }
+
+  /**
+   * The browser session of the refresh cookie, read without spending it: a rotated (used) token is
+   * simply no session here, so a tab refreshing at the same moment never trips replay detection.
+   */
+  async function sessionOfRefreshCookie(token: string | undefined): Promise<SessionRow | null> {
+    if (!token) return null;
+    const row = await findRefreshToken(db, sha256(token));
+    if (!row || row.used_at !== null || row.expires_at <= clock.now()) return null;
+    const session = await liveSession(row.session_id);
+    return session && !(await findOAuthGrant(db, session.id)) ? session : null;
+  }
+
+  /** Hosted login hands tokens to another application: never from an impersonation session (its tokens would lose `act`). */
+  const impersonating = async (session: SessionRow) => Boolean(await findImpersonationBySession(db, session.id));
+
+  async function issueCode(req: AuthorizationRequest, browser: SessionRow): Promise<string> {
+    if (await impersonating(browser)) return errorRedirect(req, 'access_denied', 'Hosted login is not available while impersonating a user');
+    let tenantId = browser.tenant_id;
+    if (req.tenantId && req.tenantId !== tenantId) {
+      if (!(await isMember(db, browser.user_id, req.tenantId))) return errorRedirect(req, 'access_denied', 'The user is not a member of the requested tenant');
+      tenantId = req.tenantId;
+    }
+    const code = newSecret();
+    const now = clock.now();
+    await insertOAuthCode(db, {
+      code_hash: sha256(code),
+      client_id: req.client.clientId,
+      redirect_uri: req.redirectUri,
+      code_challenge: req.codeChallenge,
+      scope: req.scope,
+      nonce: req.nonce ?? null,
+      user_id: browser.user_id,
+      browser_session_id: browser.id,
+      tenant_id: tenantId,
+      created_at: now,
+      expires_at: now + CODE_TTL_MS,
+      used_at: null,
+      reused_at: null,
+      issued_session_id: null,
+    });
+    return responseUrl(req.redirectUri, { code, state: req.state });
+  }
+
+  async function verifyIdTokenHint(token: string): Promise<JWTPayload | null> {
+    try {
+      // Signature and issuer only: an expired ID token is still a fine hint (OIDC RP-Initiated Logout section 2).
+      const { payload } = await compactVerify(token, createLocalJWKSet(await keys.jwks()), { algorithms: ['ES256', 'RS256'] });
+      const claims = JSON.parse(new TextDecoder().decode(payload)) as JWTPayload;
+      const aud = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
+      // An access token (audience: the API) is not an ID token.
+      if (claims.iss !== issuer || typeof aud !== 'string' || aud === config.clientId || typeof claims.sub !== 'string') return null;
+      return claims;
+    } catch {
+      return null;
+    }
+  }
+
+  const origin = new URL(issuer).origin;
+
+  return {
+    clients,
+
+    discovery() {
+      return {
+        issuer,
+        authorization_endpoint: `${issuer}${OAuthPaths.authorize}`,
+        token_endpoint: `${issuer}${OAuthPaths.token}`,
+        userinfo_endpoint: `${issuer}${OAuthPaths.userinfo}`,
+        jwks_uri: `${issuer}/.well-known/jwks.json`,
+        end_session_endpoint: `${issuer}${OAuthPaths.logout}`,
+        response_types_supported: ['code'],
+        response_modes_supported: ['query'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: [config.signingAlg],
+        scopes_supported: [...SUPPORTED_SCOPES],
+        claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'acr', 'amr', 'sid', 'azp', 'email', 'email_verified', 'name', 'preferred_username'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+        prompt_values_supported: [...PROMPTS],
+        authorization_response_iss_parameter_supported: true,
+        request_parameter_supported: false,
+        request_uri_parameter_supported: false,
+        claims_parameter_supported: false,
+      };
+    },
+
+    async authorize(params, browserCookie, ip) {
+      try {
+        await limiter.consume('oauthAuthorizePerIp', ip ?? UNKNOWN_CLIENT);
+      } catch (err) {
+        return { kind: 'page', error: err as AppError };
+      }
+      const checked = await checkRequest(params);
+      if ('page' in checked) return { kind: 'page', error: checked.page };
+      if ('redirect' in checked) return { kind: 'redirect', url: checked.redirect };
+      const req = checked.request;
+      const browser = await sessionOfBrowserCookie(browserCookie);
+      if (req.prompt.includes('none')) {
+        return { kind: 'redirect', url: browser ? await issueCode(req, browser) : errorRedirect(req, 'login_required', 'The user is not signed in') };
+      }
+      if (browser && !req.prompt.includes('login')) return { kind: 'redirect', url: await issueCode(req, browser) };
+      // The hosted login page takes it from here, and comes back with the same request once signed in.
+      const query = new URLSearchParams(Object.entries(single(params).values).filter((e): e is [string, string] => e[1] !== undefined));
+      const back = `${OAuthPaths.authorize}?${query.toString()}`;
+      const url = `${issuer}${HOSTED_ROUTES_PREFIX}/account/login?redirectUrl=${encodeURIComponent(back)}`;
+      if (back.length > MAX_LOGIN_REDIRECT) return { kind: 'redirect', url: errorRedirect(req, 'invalid_request', 'The authorization request is too long') };
+      const signOut = req.prompt.includes('login');
+      // prompt=login: the user must sign in again, so the session they have ends here.
+      if (signOut && browser) await revokeSession(db, browser.id, clock.now());
+      return { kind: 'login', url, signOut };
+    },
+
+    async completeAuthorize(params, ctx, ip) {
+      await limiter.consume('oauthAuthorizePerIp', ip ?? UNKNOWN_CLIENT);
+      const checked = await checkRequest(params);
+      if ('page' in checked) throw checked.page;
+      if ('redirect' in checked) return { redirectUrl: checked.redirect };
+      if (await findOAuthGrant(db, ctx.sessionId)) throw new AppError(ErrorCodes.oauthNotBrowserSession, 403, 'Only a sign-in on the hosted login page can authorize an application');
+      const browser = await liveSession(ctx.sessionId);
+      if (!browser) throw new AppError(ErrorCodes.unauthorized, 401, 'Unauthorized');
+      const redirectUrl = await issueCode(checked.request, browser);
+      // From now on GET /oauth/authorize recognises this browser without the page (prompt=none works too).
+      const browserCookie = newSecret();
+      const now = clock.now();
+      await insertOAuthBrowserSession(db, { token_hash: sha256(browserCookie), session_id: browser.id, created_at: now, expires_at: browser.expires_at });
+      return { redirectUrl, browserCookie };
+    },
+
+    async silent(clientId, refreshCookie, requestOrigin, ip) {
+      await limiter.consume('oauthAuthorizePerIp', ip ?? UNKNOWN_CLIENT);
+      const client = await clients.find(clientId);
+      if (!client || client.secretHash !== null) throw new AppError(ErrorCodes.oauthInvalidClient, 400, 'Silent authorization is for registered public clients only');
+      if (requestOrigin !== origin && (!requestOrigin || !isClientOrigin(client, requestOrigin))) {
+        throw new AppError(ErrorCodes.originNotAllowed, 403, "This page's origin is not one of the application's redirect URIs");
+      }
+      const browser = await sessionOfRefreshCookie(refreshCookie);
+      if (!browser) throw new AppError(ErrorCodes.oauthLoginRequired, 401, 'Not signed in; sign in on the hosted login page');
+      if (await impersonating(browser)) throw new AppError(ErrorCodes.oauthNotBrowserSession, 403, 'Hosted login is not available while impersonating a user');
+      const now = clock.now();
+      const existing = await findLiveGrant(db, browser.id, client.clientId, now);
+      const grant = (existing && (await findSession(db, existing.session_id))) || (await createGrant(browser, client, HOSTED_LOGIN_SCOPE, browser.tenant_id));
+      await touchSession(db, grant.id, now);
+      return issueTokens(grant, client, existing?.scope ?? HOSTED_LOGIN_SCOPE);
+    },
+
+    async token(params, basic, ip) {
+      try {
+        await limiter.consume('oauthTokenPerIp', ip ?? UNKNOWN_CLIENT);
+      } catch (err) {
+        throw Object.assign(new OAuthError('slow_down', (err as AppError).message, 429), { retryAfterSeconds: (err as AppError).context?.retryAfterSeconds });
+      }
+      const { values: form, repeated } = single(params);
+      if (repeated.length) throw new OAuthError('invalid_request', `Parameters must not be repeated: ${repeated.join(', ')}`);
+      const client = await authenticateClient(form, basic);
+      if (form.grant_type === 'authorization_code') return { body: await codeGrant(form, client), client };
+      if (form.grant_type === 'refresh_token') return { body: await refreshGrant(form, client), client };
+      throw new OAuthError(form.grant_type ? 'unsupported_grant_type' : 'invalid_request', form.grant_type ? 'Only authorization_code and refresh_token are supported' : 'grant_type is required');
+    },
+
+    async userinfo(authorization) {
+      let ctx: AuthContext;
+      try {
+        ctx = await auth.authenticate(authorization, undefined);
+      } catch {
+        throw new OAuthError('invalid_token', 'The access token is invalid, expired or revoked', 401);
+      }
+      const grant = await findOAuthGrant(db, ctx.sessionId);
+      const user = await findUserById(db, ctx.userId);
+      if (!grant || !user) throw new OAuthError('invalid_token', 'The access token was not issued by hosted login', 401);
+      const scopes = grant.scope.split(' ');
+      return {
+        sub: user.id,
+        ...(scopes.includes('email') ? { ...(user.email ? { email: user.email } : {}), email_verified: user.email !== null && user.verified === 1 } : {}),
+        ...(scopes.includes('profile') ? { name: user.name, ...(user.username ? { preferred_username: user.username } : {}) } : {}),
+      };
+    },
+
+    async logout({ params, browserCookie, refreshCookie, confirmed }) {
+      const { values: p, repeated } = single(params);
+      if (repeated.length) return { kind: 'page', error: pageError(`Parameters must not be repeated: ${repeated.join(', ')}`) };
+      const hint = p.id_token_hint ? await verifyIdTokenHint(p.id_token_hint) : null;
+      if (p.id_token_hint && !hint) return { kind: 'page', error: pageError('The id_token_hint is not an ID token issued by this server.') };
+      const hintClient = hint ? (Array.isArray(hint.aud) ? hint.aud[0] : hint.aud) : undefined;
+      if (p.client_id && hintClient && p.client_id !== hintClient) return { kind: 'page', error: pageError('client_id does not match the id_token_hint.', ErrorCodes.oauthInvalidClient) };
+      const clientId = p.client_id ?? hintClient;
+      const client = clientId ? await clients.find(clientId) : null;
+      if (clientId && !client) return { kind: 'page', error: pageError('This application is not registered with Gatehouse (unknown client_id).', ErrorCodes.oauthInvalidClient) };
+      const target = p.post_logout_redirect_uri;
+      if (target !== undefined) {
+        if (!client) return { kind: 'page', error: pageError('post_logout_redirect_uri needs client_id or id_token_hint to say which application asks.', ErrorCodes.oauthInvalidRedirectUri) };
+        if (!isRegisteredUri(client, target, 'postLogout')) {
+          return { kind: 'page', error: pageError('The post_logout_redirect_uri is not registered for this application, so Gatehouse will not send you there.', ErrorCodes.oauthInvalidRedirectUri) };
+        }
+      }
+      const ending = new Set<string>();
+      if (hint && typeof hint.sid === 'string') {
+        const grant = await findOAuthGrant(db, hint.sid);
+        if (grant && grant.user_id === hint.sub) ending.add(grant.session_id).add(grant.browser_session_id);
+      }
+      const browser = (await sessionOfBrowserCookie(browserCookie)) ?? (await sessionOfRefreshCookie(refreshCookie));
+      if (browser && (!hint || browser.user_id === hint.sub)) ending.add(browser.id);
+      if (ending.size && !hint && !confirmed) return { kind: 'confirm' };
+      const now = clock.now();
+      for (const id of ending) {
+        await revokeSession(db, id, now);
+        await revokeGrantsOfBrowserSession(db, id, now);
+      }
+      return { kind: 'done', redirect: target !== undefined ? responseUrl(target, { state: p.state }, false) : undefined };
+    },
+
+    async corsAllowed(clientId, requestOrigin) {
+      const client = await clients.find(clientId);
+      return Boolean(client && client.secretHash === null && isClientOrigin(client, requestOrigin));
+    },
+  };
+}

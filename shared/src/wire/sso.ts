@@ -1,0 +1,132 @@
+/**
+ * Enterprise SSO wire schemas (seed 000 sections 4.2, 7.2; seed 001 section 3 "SSO configuration"):
+ * the sign-in calls of the login box and the tenant administration the admin portal's SSO section uses.
+ */
+import { z } from 'zod';
+
+export const SsoTypes = ['saml', 'oidc'] as const;
+export type SsoType = (typeof SsoTypes)[number];
+
+const email = z.string().trim().toLowerCase().max(320);
+const id = z.string().trim().min(1).max(64);
+const roleIds = z.array(id).max(100);
+
+/** POST auth v2 user/sso/prelogin (seed 000 section 7.2): is there SSO for this identifier? */
+export const SsoPreLoginRequest = z
+  .object({ email: email.optional(), username: z.string().trim().max(320).optional(), tenantId: id.optional() })
+  .refine((b) => b.email || b.username, { message: 'email or username is required' });
+export type SsoPreLoginRequest = z.input<typeof SsoPreLoginRequest>;
+
+/** SSO applies: the IdP's sign-in address and the protocol. No SSO answers 404. */
+export const SsoPreLoginResponse = z.object({ address: z.string(), type: z.enum(SsoTypes) });
+export type SsoPreLoginResponse = z.infer<typeof SsoPreLoginResponse>;
+
+/**
+ * POST auth v1 user/saml/prelogin and user/oidc/prelogin: starts a sign-in for the email's SSO.
+ * `redirectUri` is the login box's samlCallbackUrl / oidcRedirectUrl (absolute, on an allowed origin).
+ */
+export const SsoStartRequest = z.object({ email, tenantId: id.optional(), redirectUri: z.string().trim().min(1).max(2048) });
+export type SsoStartRequest = z.input<typeof SsoStartRequest>;
+
+/** Where to send the browser: the IdP's URL with the AuthnRequest or the authorization request. */
+export const SsoStartResponse = z.object({ address: z.string() });
+export type SsoStartResponse = z.infer<typeof SsoStartResponse>;
+
+/** POST auth v1 user/saml/postlogin: the one-time code the ACS gave the samlCallbackUrl route. */
+export const SamlPostLoginRequest = z.object({ code: z.string().trim().min(1).max(256) });
+export type SamlPostLoginRequest = z.infer<typeof SamlPostLoginRequest>;
+
+/** POST auth v1 user/oidc/postlogin (seed 000 section 7.2): code, redirectUri, RelayState (the state), and the RFC 9207 iss. */
+export const OidcPostLoginRequest = z.object({
+  code: z.string().min(1).max(4096),
+  redirectUri: z.string().trim().min(1).max(2048),
+  RelayState: z.string().min(1).max(512),
+  iss: z.string().max(2048).optional(),
+});
+export type OidcPostLoginRequest = z.infer<typeof OidcPostLoginRequest>;
+
+// ---- tenant administration -----------------------------------------------------------------
+
+const OidcSettings = z.object({
+  issuer: z.string().trim().url().max(2048),
+  clientId: z.string().trim().min(1).max(512),
+  clientSecret: z.string().min(1).max(4096),
+  /** Space-separated; openid is always asked for. Default 'openid email profile'. */
+  scopes: z.string().trim().max(512).optional(),
+});
+
+/** POST configurations: a new identity provider for the caller's tenant. */
+export const CreateSsoConfigurationRequest = z
+  .object({ type: z.enum(SsoTypes), enabled: z.boolean().optional(), signRequest: z.boolean().optional(), oidc: OidcSettings.optional() })
+  .refine((b) => b.type !== 'oidc' || b.oidc, { message: 'oidc: issuer, clientId and clientSecret are required for type oidc', path: ['oidc'] });
+export type CreateSsoConfigurationRequest = z.infer<typeof CreateSsoConfigurationRequest>;
+
+/** PATCH configurations/{configId}. */
+export const UpdateSsoConfigurationRequest = z.object({
+  enabled: z.boolean().optional(),
+  signRequest: z.boolean().optional(),
+  oidc: OidcSettings.partial().optional(),
+});
+export type UpdateSsoConfigurationRequest = z.infer<typeof UpdateSsoConfigurationRequest>;
+
+/** PUT configurations/{configId}/metadata: the IdP's SAML metadata XML (an uploaded file's text). */
+export const SamlMetadataFileRequest = z.object({ metadata: z.string().min(1).max(512 * 1024) });
+/** PUT configurations/{configId}/metadata/url: fetched by the server (https). */
+export const SamlMetadataUrlRequest = z.object({ url: z.string().trim().url().max(2048) });
+
+/** POST configurations/{configId}/domains. */
+export const SsoDomainRequest = z.object({
+  domain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(253)
+    .regex(/^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'must be a domain name such as example.com'),
+});
+
+/** PUT configurations/{configId}/roles: the default roles of users signing in through it. */
+export const SsoRolesRequest = z.object({ roleIds });
+
+/** PUT configurations/{configId}/groups: replaces the group-to-role mappings. */
+export const SsoGroupsRequest = z.object({
+  groups: z.array(z.object({ group: z.string().trim().min(1).max(256), roleIds })).max(200),
+});
+
+export const SsoDomain = z.object({
+  id: z.string(),
+  domain: z.string(),
+  validated: z.boolean(),
+  /** The TXT record to publish on the domain (seed 001 generatedVerification). */
+  generatedVerification: z.string(),
+});
+export type SsoDomain = z.infer<typeof SsoDomain>;
+
+export const SsoGroupMapping = z.object({ id: z.string(), group: z.string(), roleIds: z.array(z.string()) });
+
+/** Seed 001 section 3 "SSO configuration" and "SAML config" fields; secrets are never returned. */
+export const SsoConfiguration = z.object({
+  id: z.string(),
+  type: z.enum(SsoTypes),
+  enabled: z.boolean(),
+  domains: z.array(SsoDomain),
+  roleIds: z.array(z.string()),
+  groups: z.array(SsoGroupMapping),
+  // SAML: what the IdP admin needs from us, and what we read from the IdP's metadata
+  acsUrl: z.string().optional(),
+  spEntityId: z.string().optional(),
+  spMetadataUrl: z.string().optional(),
+  signRequest: z.boolean(),
+  idpEntityId: z.string().nullable().optional(),
+  ssoEndpoint: z.string().nullable().optional(),
+  /** The IdP's first signing certificate (PEM). */
+  publicCertificate: z.string().nullable().optional(),
+  metadataUrl: z.string().nullable().optional(),
+  // OIDC
+  oidc: z.object({ issuer: z.string(), clientId: z.string(), scopes: z.string(), hasClientSecret: z.boolean() }).optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SsoConfiguration = z.infer<typeof SsoConfiguration>;
+
+export const SsoConfigurationParam = z.object({ configId: id });
+export const SsoDomainParam = z.object({ configId: id, domainId: id });
