@@ -288,6 +288,8 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
       patch(atoms.login, { loading: true, error: null });
       const sso = await api.request<SsoPreLoginResponse>('POST', SSO_PRELOGIN_PATH, { body: { email: trimmed } }).catch(() => null);
       if (sso?.address) return ssoFlow.redirectToSso(trimmed, sso);
+      // NoLocalAuthentication: no password step (the server refuses it anyway); only SSO signs in.
+      if (get(atoms.vendor)?.loginStrategy === 'NoLocalAuthentication') return patch(atoms.login, { loading: false, error: 'Sign-in with a password, link or code is turned off for this application; use single sign-on instead' });
       // The login policy decides: MagicLink and Code (and their Username variants) email a link or a code, SMS strategies text one.
       const type = passwordlessTypeOf(get(atoms.vendor)?.loginStrategy);
       if (type === 'smscode') return store.smsPreLogin(trimmed);

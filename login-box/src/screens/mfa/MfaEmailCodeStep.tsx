@@ -11,18 +11,25 @@ export function MfaEmailCodeStep() {
   const { store } = useLoginBox();
   const { mfa } = useAuth(store);
   const [code, setCode] = useState('');
+  const [remember, setRemember] = useState(false);
   const formRef = useFocusFirst<HTMLFormElement>('emailVerifyCode');
   const to = mfa.mfaDevices?.emails[0]?.email;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    void store.verifyMfaEmailCode({ code });
+    void store.verifyMfaEmailCode({ code, rememberDevice: remember });
   };
 
   return (
     <form ref={formRef} onSubmit={onSubmit} aria-busy={mfa.loading}>
       <p role="status">We emailed a 6-digit code{to ? ` to ${to}` : ''}. It expires in 10 minutes.</p>
       <OneTimeCodeField label="Email code" value={code} onChange={setCode} />
+      {mfa.context === 'login' && mfa.allowRememberDevice ? (
+        <div className="gh-check">
+          <input id="gh-mfa-email-remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+          <label htmlFor="gh-mfa-email-remember">Remember this device for {mfa.rememberDeviceDays} days</label>
+        </div>
+      ) : null}
       <ErrorAlert message={mfa.error} />
       <SubmitButton busy={mfa.loading}>Verify</SubmitButton>
       <button type="button" className="gh-text-button" onClick={() => void store.sendMfaEmailCode()} disabled={mfa.loading}>
