@@ -5,7 +5,7 @@
  * Read from the database on every call, never from token claims, so a role removed a second ago
  * no longer counts.
  */
-import { ErrorCodes, permissionMatches } from '@gatehouse/shared/wire';
+import { ErrorCodes } from '@gatehouse/shared/wire';
 import type { Db } from '../db';
 import { isMember } from '../db/queries/tenants';
 import { findUserById } from '../db/queries/users';
@@ -21,9 +21,14 @@ export async function grantsOf(db: Db, userId: string, tenantId: string): Promis
   return { superUser: user.super_user === 1, keys: authz.permissions.map((p) => p.key) };
 }
 
-/** True when `granted` (a user's keys) covers `required`. */
+/**
+ * True when `granted` (a user's keys) covers `required`: the same key, or a granted wildcard whose
+ * prefix contains it. One way only: holding `fe.secure.read.users` does not cover a role's
+ * `fe.secure.*`, or "grant only what you hold" would let anyone hand out wildcards. (The portal's
+ * `permissionMatches` also matches the other way round, to show entries "any of" whose keys unlock.)
+ */
 export function covers(granted: readonly string[], required: string): boolean {
-  return granted.some((key) => permissionMatches(key, required));
+  return granted.some((key) => key === required || (key.endsWith('*') && required.startsWith(key.slice(0, -1))));
 }
 
 /** Throws 403 unless the caller is a super user or holds `required` in the tenant it acts in. */
