@@ -63,46 +63,5 @@ export async function startTestIdp(options: { redirectUris: string[]; host?: str
   };
 }
 
-/** A tiny cookie jar: the IdP's session and interaction cookies, sent back on every request to it. */
-function jar() {
-  const cookies = new Map<string, string>();
-  return {
-    header: () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-    store(res: Response) {
-      for (const line of res.headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const eq = pair!.indexOf('=');
-        cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
-      }
-    },
-  };
-}
-
-/**
- * Opens an authorization URL, signs in at the IdP's dev login page as `login`, consents, and returns
- * the URL the IdP sends the browser back to (redirect_uri with code, state and iss).
- */
-export async function signInAt(authorizationUrl: string, login: string): Promise<URL> {
-  const cookies = jar();
-  const redirectUri = new URL(authorizationUrl).searchParams.get('redirect_uri')!;
-  let url = authorizationUrl;
-  for (let step = 0; step < 12; step += 1) {
-    if (url.startsWith(redirectUri)) return new URL(url);
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: cookies.header() } });
-    cookies.store(res);
-    if (res.status >= 300 && res.status < 400) {
-      url = new URL(res.headers.get('location')!, url).href;
-      continue;
-    }
-    const html = await res.text();
-    const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1];
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    if (!prompt || !action) throw new Error(`unexpected IdP page (${res.status}): ${html.slice(0, 300)}`);
-    const form = new URLSearchParams(prompt === 'login' ? { prompt, login, password: 'any' } : { prompt });
-    const posted = await fetch(new URL(action, url), { method: 'POST', redirect: 'manual', body: form, headers: { cookie: cookies.header(), 'content-type': 'application/x-www-form-urlencoded' } });
-    cookies.store(posted);
-    if (posted.status < 300 || posted.status >= 400) throw new Error(`IdP refused the ${prompt} form: ${posted.status} ${(await posted.text()).slice(0, 300)}`);
-    url = new URL(posted.headers.get('location')!, url).href;
-  }
-  throw new Error('the IdP never redirected back');
-}
+/** Drives the IdP's login and consent pages over HTTP (one implementation for both test IdPs). */
+export { signInAt } from './oidc-idp';
