@@ -53,15 +53,15 @@ describe('admin portal shell', () => {
   });
 
   it('opens a not-yet-built section as a labelled Coming soon panel, from the list or the compact select', async () => {
-    const user = makeUser({ permissions: [{ id: '1', key: 'fe.secure.read.audits', name: 'Read audits' }] });
+    const user = makeUser({ permissions: [{ id: '1', key: 'fe.secure.read.securityPolicy', name: 'Read security policy' }] });
     const { domElement } = shadowMountPoint();
     await mountPortal(portalProps(domElement, createTestStore(user)));
     const view = within(domElement);
-    fireEvent.click(view.getByRole('button', { name: 'Audit logs' }));
-    const panel = await view.findByRole('region', { name: 'Audit logs' });
+    fireEvent.click(view.getByRole('button', { name: 'Security' }));
+    const panel = await view.findByRole('region', { name: 'Security' });
     expect(within(panel).getByText('Coming soon')).toBeTruthy();
-    expect(within(panel).getByText('Audit logs is not available in this version of Gatehouse yet.')).toBeTruthy();
-    expect(view.getByRole('button', { name: 'Audit logs' }).getAttribute('aria-current')).toBe('page');
+    expect(within(panel).getByText('Security is not available in this version of Gatehouse yet.')).toBeTruthy();
+    expect(view.getByRole('button', { name: 'Security' }).getAttribute('aria-current')).toBe('page');
     fireEvent.change(view.getByLabelText('Section'), { target: { value: 'privacy' } });
     expect(await view.findByRole('region', { name: 'Privacy' })).toBeTruthy();
   });

@@ -23,6 +23,9 @@ import { impersonationRoutes } from './routes/auth/impersonation';
 import { invitationRoutes } from './routes/users/invitations';
 import { createImpersonationService } from './services/impersonation';
 import { adminRoutes } from './routes/admin';
+import { apiTokenRoutes } from './routes/admin/api-tokens';
+import { createApiTokenService } from './services/api-tokens';
+import { createAdminAuditService } from './services/admin-audits';
 import { createAdminUserService } from './services/admin-users';
 import { createAdminRoleService, ensurePermissionCategories } from './services/admin-roles';
 import { createAdminGroupService } from './services/admin-groups';
@@ -141,8 +144,10 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
     roles: createAdminRoleService({ db, clock }),
     groups: createAdminGroupService({ db, clock }),
     inviteLinks: createInviteLinkService({ db, clock, limiter, config }),
+    audits: createAdminAuditService({ db, clock }),
   };
-  const oauth = createOAuthService({ db, clock, keys, auth, limiter, config, clients: createClientRegistry({ db, clock, config }) });
+  const apiTokens = createApiTokenService({ db, clock, keys, config });
+  const oauth = createOAuthService({ db, clock, keys, auth, limiter, config, clients: createClientRegistry({ db, clock, config }), apiTokens });
 
   try {
     await ensurePermissionCatalogue(db);
@@ -190,6 +195,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   app.route('/', invitationRoutes(deps, invitations));
   app.route('/', impersonationRoutes(deps, impersonation));
   app.route('/', adminRoutes(deps, admin));
+  app.route('/', apiTokenRoutes(deps, clock, apiTokens));
   app.route('/', ssoLoginRoutes(deps, ssoLogin));
   app.route('/', ssoConfigurationRoutes(deps, ssoConfigurations));
   app.route('/', webauthnDeviceRoutes(deps, webauthn));

@@ -3,6 +3,7 @@ import type { SsoTables } from './schema-sso';
 import type { SocialTables } from './schema-social';
 import type { OAuthTables } from './schema-oauth';
 import type { AdminTables } from './schema-admin';
+import type { ApiTokenTables } from './schema-api-tokens';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -341,7 +342,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import { authorizeAdmin, type AdminAccess } from '../services/admin-access';
 import type { AuthService } from '../services/auth';
+import type { KeyService } from '../services/keys';
 import type { AppEnv } from './env';
 import { clientIp } from './middleware';
 
@@ -15,7 +16,7 @@ import { clientIp } from './middleware';
  *
  *   middleware: [admin(Permissions.usersWrite, 'write')]
  */
-export function adminGuard(deps: { db: Db; auth: AuthService; clock: Clock; config: Pick<Config, 'trustProxy'> }) {
+export function adminGuard(deps: { db: Db; auth: AuthService; keys?: KeyService; clock: Clock; config: Pick<Config, 'trustProxy'> }) {
   return (permission: PermissionKey, access: AdminAccess): MiddlewareHandler<AppEnv> =>
     async (c, next) => {
       const caller = await authorizeAdmin(

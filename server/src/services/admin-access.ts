@@ -18,7 +18,9 @@ import type { Db } from '../db';
 import { findTenant, isMember } from '../db/queries/tenants';
 import { findUserById } from '../db/queries/users';
 import { AppError, Errors } from '../errors';
+import { authenticateApiToken, type ApiTokenPrincipal } from './api-tokens';
 import type { AuthContext, AuthService } from './auth';
+import type { KeyService } from './keys';
 import { covers, grantsOf, refuseWhileImpersonating } from './permissions';
 
 /** An admin call's caller, after its tenant and permission were checked. */
@@ -34,6 +36,8 @@ export interface AdminCaller {
   userAgent: string | null;
   /** The authenticated request, for services that take one (invitations, impersonation). */
   auth: AuthContext;
+  /** Set when the call is made with an API token (services/api-tokens.ts) rather than a session. */
+  apiTokenId?: string;
 }
 
 export type AdminAccess = 'read' | 'write';
@@ -53,8 +57,10 @@ const tenantNotFound = () => new AppError(ErrorCodes.tenantNotFound, 404, 'Tenan
  * Authenticates an admin call and checks its tenant and permission; throws 401, 403 or 404.
  * `now` decides whether a temporary membership has expired.
  */
-export async function authorizeAdmin(deps: { db: Db; auth: AuthService }, request: AdminRequest, permission: PermissionKey, access: AdminAccess, now: number): Promise<AdminCaller> {
+export async function authorizeAdmin(deps: { db: Db; auth: AuthService; keys?: KeyService }, request: AdminRequest, permission: PermissionKey, access: AdminAccess, now: number): Promise<AdminCaller> {
   const { db, auth } = deps;
+  const viaToken = deps.keys ? await authenticateApiToken({ db, keys: deps.keys }, request.authorization, now) : null;
+  if (viaToken) return apiTokenCaller(viaToken, request, permission);
   let ctx: AuthContext;
   try {
     ctx = await auth.authenticate(request.authorization, request.scopedTenantId);
@@ -75,6 +81,19 @@ export async function authorizeAdmin(deps: { db: Db; auth: AuthService }, reques
   const grants = await grantsOf(db, ctx.userId, ctx.tenantId);
   if (!superUser && !covers(grants.keys, permission)) throw forbidden(permission);
   return { userId: ctx.userId, email: user.email, tenantId: ctx.tenantId, superUser, keys: grants.keys, ip: request.ip, userAgent: request.userAgent, auth: ctx };
+}
+
+/**
+ * An API token's call: only in its own tenant, with the permissions it holds now; never a super user.
+ * `userId` is the owner (personal token) or creator (tenant token), for audits and created-by fields.
+ */
+function apiTokenCaller(principal: ApiTokenPrincipal, request: AdminRequest, permission: PermissionKey): AdminCaller {
+  const { token } = principal;
+  if (request.scopedTenantId && request.scopedTenantId !== token.tenant_id) throw tenantNotFound();
+  if (!covers(principal.keys, permission)) throw forbidden(permission);
+  const claims = { sub: token.user_id, tenantId: token.tenant_id, tenantIds: [token.tenant_id], roles: principal.roles, permissions: principal.keys } as unknown as AuthContext['claims'];
+  const auth: AuthContext = { userId: token.user_id, sessionId: `api-token:${token.id}`, tenantId: token.tenant_id, tenantIds: [token.tenant_id], claims };
+  return { userId: token.user_id, email: principal.email, tenantId: token.tenant_id, superUser: false, keys: principal.keys, ip: request.ip, userAgent: request.userAgent, auth, apiTokenId: token.id };
 }
 
 /** No escalation: the caller must hold every one of these permission keys (super users hold all). */

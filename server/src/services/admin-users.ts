@@ -42,6 +42,7 @@ import {
   type MembershipRow,
 } from '../db/queries/admin-users';
 import { findTenantRolesByIds } from '../db/queries/admin-roles';
+import { defaultRoleIds } from '../db/queries/invitations';
 import { listRolePermissions } from '../db/queries/roles';
 import { findUserById, updateUser, type UserRow } from '../db/queries/users';
 import { AppError, Errors, isAppError } from '../errors';
@@ -261,6 +262,11 @@ export function createAdminUserService(deps: {
       const allowed: BulkInviteResponse['allowed'] = [];
       const unallowed: BulkInviteResponse['unallowed'] = [];
       const seen = new Set<string>();
+      // An API token grants no role beyond its own permissions (the invitation rules check its owner's).
+      if (caller.apiTokenId) {
+        const wanted = body.roleIds?.length ? (await findTenantRolesByIds(db, caller.tenantId, body.roleIds)).map((r) => r.id) : await defaultRoleIds(db, caller.tenantId);
+        assertCovers(caller, (await listRolePermissions(db, wanted)).map((p) => p.key), 'You cannot grant a role with permissions you do not have');
+      }
       // One by one (seed 001 section 5), each through the invitation rules (roles, limits, membership).
       for (const typed of body.emails) {
         const email = typed.trim().toLowerCase();

@@ -66,6 +66,9 @@ export const INVITE_LINK_DEFAULT_EXPIRY_MINUTES = 43200;
 /** Seed 001 section 9: users without activity for this long are "inactive" (90 days). */
 export const INACTIVE_USER_SECONDS = 7_776_000;
 
+/** The audit log's paths, columns and constants (zod-free; the portal's audits section uses them). */
+export * from './audit-paths';
+
 /** Seed 001 section 3: the users list's sort fields and filter presets. */
 export const UserSortFields = ['createdAt', 'name', 'email', 'id', 'verified', 'isLocked', 'tenantId', 'provider'] as const;
 export type UserSortField = (typeof UserSortFields)[number];

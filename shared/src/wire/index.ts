@@ -31,3 +31,5 @@ export * from './phone-error-codes';
 export * from './admin-users';
 export * from './admin-roles';
 export * from './admin-groups';
+export * from './admin-api-tokens';
+export * from './admin-audits';

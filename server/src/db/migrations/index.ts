@@ -15,6 +15,7 @@ import { socialLoginMigration } from './014_social_login';
 import { ssoMigration } from './015_sso';
 import { adminPeopleMigration } from './016_admin_people';
 import { mfaTokenPrimaryMethodMigration } from './017_mfa_token_primary_method';
+import { apiTokensMigration } from './019_api_tokens';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -39,6 +40,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '015_sso': ssoMigration,
         '016_admin_people': adminPeopleMigration(dialect),
         '017_mfa_token_primary_method': mfaTokenPrimaryMethodMigration,
+        '019_api_tokens': apiTokensMigration,
       };
     },
   };

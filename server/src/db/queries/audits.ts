@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../index';
 import type { AuditsTable } from '../schema-admin';
 
@@ -9,4 +10,68 @@ export async function insertAudit(db: Db, row: Insertable<AuditsTable>): Promise
 /** A tenant's newest audit records first (the audits list of a later slice pages through these). */
 export function listTenantAudits(db: Db, tenantId: string, limit: number) {
   return db.selectFrom('audits').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The list's filters on a tenant's records (seed 001 "filters by column type"); see AUDIT_COLUMNS. */
+export interface AuditRowFilters {
+  createdAtFrom?: number;
+  createdAtTo?: number;
+  email?: string;
+  action?: string;
+  description?: string;
+  ip?: string;
+  severity?: string;
+  userAgent?: string;
+}
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern (with ESCAPE '\'). */
+const likeLiteral = (value: string) => value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/** A tenant's records matching `filters`; the equality filters and the time range read from the audits_by_* indexes. */
+function filteredAudits(db: Db, tenantId: string, filters: AuditRowFilters) {
+  let q = db.selectFrom('audits').where('tenant_id', '=', tenantId);
+  if (filters.createdAtFrom !== undefined) q = q.where('created_at', '>=', filters.createdAtFrom);
+  if (filters.createdAtTo !== undefined) q = q.where('created_at', '<=', filters.createdAtTo);
+  if (filters.severity) q = q.where('severity', '=', filters.severity);
+  if (filters.action) q = q.where('action', '=', filters.action);
+  if (filters.email) q = q.where(sql`lower(email)`, '=', filters.email.toLowerCase());
+  if (filters.ip) q = filters.ip.endsWith('*') ? q.where(sql<boolean>`ip like ${`${likeLiteral(filters.ip.slice(0, -1))}%`} escape '\\'`) : q.where('ip', '=', filters.ip);
+  for (const column of ['description', 'user_agent'] as const) {
+    const value = column === 'description' ? filters.description : filters.userAgent;
+    if (value) q = q.where(sql<boolean>`lower(${sql.ref(column)}) like ${`%${likeLiteral(value.toLowerCase())}%`} escape '\\'`);
+  }
+  return q;
+}
+
+/** One page of a tenant's records by time (indexed offset: the page is read in index order), and the count of matches. */
+export async function pageTenantAudits(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', offset: number, count: number) {
+  const rows = await filteredAudits(db, tenantId, filters).selectAll().orderBy('created_at', direction).orderBy('id', direction).offset(offset).limit(count).execute();
+  const total = await filteredAudits(db, tenantId, filters).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(total.n) };
+}
+
+/** The query of one page, for query-plan checks (bench/audits-scale.test.ts). */
+export function auditsPageQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', offset: number, count: number) {
+  return filteredAudits(db, tenantId, filters).selectAll().orderBy('created_at', direction).orderBy('id', direction).offset(offset).limit(count);
+}
+
+/** Keyset batch for the CSV export: the `limit` records after `after` (created_at, id) in `direction` order. */
+export function auditsAfter(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: { createdAt: number; id: string } | null, limit: number) {
+  return auditsAfterQuery(db, tenantId, filters, direction, after, limit).execute();
+}
+
+export function auditsAfterQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: { createdAt: number; id: string } | null, limit: number) {
+  let q = filteredAudits(db, tenantId, filters);
+  if (after) {
+    const op = direction === 'desc' ? '<' : '>';
+    // A row-value comparison: both databases seek the (tenant_id, created_at, id) index to the cursor.
+    q = q.where(sql<boolean>`(created_at, id) ${sql.raw(op)} (${after.createdAt}, ${after.id})`);
+  }
+  return q.selectAll().orderBy('created_at', direction).orderBy('id', direction).limit(limit);
+}
+
+/** The count of a tenant's records matching `filters` (the stats use it with a time range and severity). */
+export async function countTenantAudits(db: Db, tenantId: string, filters: AuditRowFilters): Promise<number> {
+  const row = await filteredAudits(db, tenantId, filters).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }

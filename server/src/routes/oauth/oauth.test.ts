@@ -37,7 +37,7 @@ describeDialects('hosted login: authorization server', (h) => {
       jwks_uri: 'http://localhost:8787/.well-known/jwks.json',
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       id_token_signing_alg_values_supported: ['ES256'],
       authorization_response_iss_parameter_supported: true,
     });

@@ -20,6 +20,7 @@ import { findRefreshToken, findSession, revokeSession, touchSession, type Sessio
 import { isMember } from '../../db/queries/tenants';
 import { findUserById } from '../../db/queries/users';
 import { AppError } from '../../errors';
+import type { ApiTokenService } from '../api-tokens';
 import type { AuthContext, AuthService } from '../auth';
 import type { KeyService } from '../keys';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../rate-limit';
@@ -71,7 +72,7 @@ export interface OAuthService {
   /** The hosted page carries on a request once signed in; returns where to go and the browser-session cookie to set. */
   completeAuthorize(params: OAuthParams, ctx: AuthContext, ip: string | null): Promise<{ redirectUrl: string; browserCookie?: string }>;
   silent(clientId: string, refreshCookie: string | undefined, origin: string | undefined, ip: string | null): Promise<OAuthTokenResponse>;
-  token(form: OAuthParams, basic: { id: string; secret: string } | null, ip: string | null): Promise<{ body: OAuthTokenResponse; client: OAuthClient }>;
+  token(form: OAuthParams, basic: { id: string; secret: string } | null, ip: string | null): Promise<{ body: OAuthTokenResponse; client: Pick<OAuthClient, 'clientId'> }>;
   userinfo(authorization: string | undefined): Promise<Record<string, unknown>>;
   logout(input: { params: OAuthParams; browserCookie?: string; refreshCookie?: string; confirmed: boolean }): Promise<LogoutOutcome>;
   /** Whether a browser page on `origin` may read the token endpoint's answers for this client. */
@@ -101,6 +102,8 @@ export function createOAuthService(deps: {
   limiter: RateLimiter;
   clients: ClientRegistry;
   config: Pick<Config, 'publicUrl' | 'clientId' | 'signingAlg' | 'accessTokenTtl'>;
+  /** API tokens of type ClientCredentials, for the client_credentials grant. */
+  apiTokens?: ApiTokenService;
 }): OAuthService {
   const { db, clock, keys, auth, limiter, clients, config } = deps;
   const issuer = config.publicUrl;
@@ -228,7 +231,7 @@ export function createOAuthService(deps: {
         end_session_endpoint: `${issuer}${OAuthPaths.logout}`,
         response_types_supported: ['code'],
         response_modes_supported: ['query'],
-        grant_types_supported: ['authorization_code', 'refresh_token'],
+        grant_types_supported: ['authorization_code', 'refresh_token', ...(deps.apiTokens ? ['client_credentials'] : [])],
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: [config.signingAlg],
         scopes_supported: [...SUPPORTED_SCOPES],
@@ -310,10 +313,11 @@ export function createOAuthService(deps: {
       }
       const { values: form, repeated } = single(params);
       if (repeated.length) throw new OAuthError('invalid_request', `Parameters must not be repeated: ${repeated.join(', ')}`);
+      if (form.grant_type === 'client_credentials' && deps.apiTokens) return { body: await clientCredentialsGrant(deps.apiTokens, form, basic), client: { clientId: basic?.id ?? form.client_id ?? '' } };
       const client = await authenticateClient(form, basic);
       if (form.grant_type === 'authorization_code') return { body: await codeGrant(form, client), client };
       if (form.grant_type === 'refresh_token') return { body: await refreshGrant(form, client), client };
-      throw new OAuthError(form.grant_type ? 'unsupported_grant_type' : 'invalid_request', form.grant_type ? 'Only authorization_code and refresh_token are supported' : 'grant_type is required');
+      throw new OAuthError(form.grant_type ? 'unsupported_grant_type' : 'invalid_request', form.grant_type ? 'Only authorization_code, refresh_token and client_credentials are supported' : 'grant_type is required');
     },
 
     async userinfo(authorization) {
@@ -372,4 +376,19 @@ export function createOAuthService(deps: {
       return Boolean(client && client.secretHash === null && isClientOrigin(client, requestOrigin));
     },
   };
+}
+
+/**
+ * RFC 6749 section 4.4 for API tokens of type ClientCredentials (issue 5): the token's client id and
+ * secret (HTTP Basic or the form, not both) buy an access token carrying the token's tenant, roles and
+ * permissions; no refresh token, no ID token.
+ */
+async function clientCredentialsGrant(apiTokens: ApiTokenService, form: Record<string, string | undefined>, basic: { id: string; secret: string } | null): Promise<OAuthTokenResponse> {
+  if (basic && form.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method, not two');
+  if (basic && form.client_id !== undefined && form.client_id !== basic.id) throw new OAuthError('invalid_request', 'client_id differs from the authenticated client');
+  const clientId = basic?.id ?? form.client_id;
+  const secret = basic?.secret ?? form.client_secret;
+  const issued = clientId && secret ? await apiTokens.exchange(clientId, secret) : null;
+  if (!issued) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
+  return { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: '' };
 }

@@ -1,0 +1,90 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { Group, GroupMember, UsersPage } from '@gatehouse/shared/wire';
+import { Modal } from '../users/modal';
+import { errorMessage } from '../users/users-format';
+import { useRefocusOnError } from '../roles/refocus';
+
+/** The users of a group: untick to remove, search the account's users and tick to add. */
+export function MembersDialog({ group, search, save, onClose }: {
+  group: Group;
+  search: (filter: string) => Promise<UsersPage>;
+  save: (userIds: string[]) => Promise<void>;
+  onClose: () => void;
+}) {
+  const [selected, setSelected] = useState<string[]>(group.users.map((u) => u.id));
+  const [known, setKnown] = useState<GroupMember[]>(group.users);
+  const [typed, setTyped] = useState('');
+  const [searching, setSearching] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ref = useRef<HTMLFormElement>(null);
+  useRefocusOnError(error, busy, ref);
+  const ids = useId();
+
+  // The account's users matching the search, after a pause in typing; the newest answer wins.
+  useEffect(() => {
+    let current = true;
+    setSearching(true);
+    const timer = setTimeout(() => {
+      search(typed)
+        .then((page) => {
+          if (!current) return;
+          setKnown((list) => [...list, ...page.items.filter((u) => !list.some((k) => k.id === u.id)).map((u) => ({ id: u.id, name: u.name || u.email || u.id, email: u.email }))]);
+        })
+        .catch((thrown: unknown) => current && setError(errorMessage(thrown)))
+        .finally(() => current && setSearching(false));
+    }, typed ? 300 : 0);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [typed, search]);
+
+  const needle = typed.trim().toLowerCase();
+  const shown = known.filter((u) => selected.includes(u.id) || !needle || u.name.toLowerCase().includes(needle) || (u.email ?? '').toLowerCase().includes(needle));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await save(selected);
+    } catch (thrown) {
+      setError(errorMessage(thrown));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title={`Users of ${group.name}`} onClose={onClose} busy={busy}>
+      <form ref={ref} className="gh-ap-form" onSubmit={submit} noValidate>
+        <div className="gh-ap-field">
+          <label className="gh-ap-label" htmlFor={`${ids}-search`}>Find users</label>
+          <input id={`${ids}-search`} className="gh-ap-input" type="search" placeholder="Name or email" value={typed} autoComplete="off" disabled={busy} data-autofocus onChange={(e) => setTyped(e.target.value)} />
+        </div>
+        <fieldset className="gh-ap-fieldset" disabled={busy} aria-busy={searching}>
+          <legend className="gh-ap-label">Users ({selected.length} in the group)</legend>
+          {shown.map((member) => (
+            <label key={member.id} className="gh-ap-check" htmlFor={`${ids}-${member.id}`}>
+              <input id={`${ids}-${member.id}`} type="checkbox" checked={selected.includes(member.id)} onChange={(e) => setSelected(e.target.checked ? [...selected, member.id] : selected.filter((id) => id !== member.id))} />
+              <span>
+                {member.name}
+                {member.email && member.email !== member.name && <span className="gh-ap-hint"> {member.email}</span>}
+              </span>
+            </label>
+          ))}
+          {searching && <p className="gh-ap-hint">Searching users…</p>}
+          {!searching && shown.length === 0 && <p className="gh-ap-hint">No users found</p>}
+        </fieldset>
+        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
+        <div className="gh-ap-modal-actions">
+          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={busy}>
+            {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
+            Save users
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,173 @@
+import { AdminPaths, AUDIT_COLUMNS, AuditPaths } from '@gatehouse/shared/wire';
+import { expect, it } from 'vitest';
+import type { GatehouseServer } from '../../app';
+import { insertAudit } from '../../db/queries/audits';
+import { EXPORT_BATCH } from '../../services/admin-audits';
+import { callAs, memberWithoutPermissions, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { describeDialects, movableClock } from '../../test/harness';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 5, 10, 12, 0, 0);
+
+/** `n` records of the tenant, one a minute going back from `NOW`; every 10th is High, actions and IPs cycle. */
+async function seed(server: GatehouseServer, tenantId: string, n: number, extra: (i: number) => Record<string, unknown> = () => ({})) {
+  for (let start = 0; start < n; start += 500) {
+    const rows = [];
+    for (let i = start; i < Math.min(n, start + 500); i++) {
+      rows.push({
+        id: `a-${tenantId.slice(0, 8)}-${String(i).padStart(6, '0')}`,
+        tenant_id: tenantId,
+        user_id: null,
+        email: `user${i % 3}@example.com`,
+        action: ['Role created', 'Group deleted', 'User locked'][i % 3]!,
+        description: `Record number ${i}`,
+        ip: `10.0.${i % 2}.${i % 250}`,
+        user_agent: 'Mozilla/5.0 test',
+        severity: i % 10 === 0 ? 'High' : 'Info',
+        json: null,
+        created_at: NOW - i * 60_000,
+        ...extra(i),
+      });
+    }
+    for (const row of rows) await insertAudit(server.db, row);
+  }
+}
+
+const list = (server: GatehouseServer, who: TenantAdmin, query = '') => callAs(server, who, 'GET', `${AuditPaths.audits}${query}`);
+
+describeDialects('admin audits', (h) => {
+  it('lists the newest 20 records first, pages with offset and count, and answers the total of matches', async () => {
+    const server = await h.start({}, { clock: movableClock(NOW) });
+    const admin = await tenantWithAdmin(server);
+    const own = (await list(server, admin)).body.total as number; // the sign-up may have written some
+    await seed(server, admin.tenantId, 45);
+
+    const first = await list(server, admin);
+    expect(first.status).toBe(200);
+    expect(first.body.total).toBe(45 + own);
+    expect(first.body.data).toHaveLength(20);
+    const times = first.body.data.map((r: { createdAt: string }) => Date.parse(r.createdAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+
+    const seeded = await list(server, admin, '?description=record%20number&offset=40&count=10');
+    expect(seeded.body.total).toBe(45);
+    expect(seeded.body.data.map((r: { description: string }) => r.description)).toEqual(['Record number 40', 'Record number 41', 'Record number 42', 'Record number 43', 'Record number 44']);
+    expect(seeded.body.data[0]).toMatchObject({ email: 'user1@example.com', action: 'Group deleted', ip: '10.0.0.40', severity: 'High', userAgent: 'Mozilla/5.0 test', tenantId: admin.tenantId, createdAt: new Date(NOW - 40 * 60_000).toISOString() });
+
+    const oldestFirst = await list(server, admin, '?description=record&sortBy=createdAt&sortDirection=asc&count=2');
+    expect(oldestFirst.body.data.map((r: { description: string }) => r.description)).toEqual(['Record number 44', 'Record number 43']);
+  });
+
+  it('filters by column type: time range, severity, email, action, IP exact or prefix, text substring with LIKE characters literal', async () => {
+    const server = await h.start({}, { clock: movableClock(NOW) });
+    const admin = await tenantWithAdmin(server);
+    await seed(server, admin.tenantId, 30, (i) => (i === 7 ? { description: 'Discount 100% off_now' } : {}));
+    const total = async (query: string) => {
+      const res = await list(server, admin, query);
+      expect(res.status, query).toBe(200);
+      return res.body.total as number;
+    };
+    expect(await total(`?createdAtFrom=${NOW - 9 * 60_000}&createdAtTo=${NOW}`)).toBe(10);
+    expect(await total(`?createdAtFrom=${encodeURIComponent(new Date(NOW - 4 * 60_000).toISOString())}&createdAtTo=${encodeURIComponent(new Date(NOW - 60_000).toISOString())}`)).toBe(4);
+    expect(await total('?severity=High')).toBe(3);
+    expect(await total('?email=USER2@example.com')).toBe(10);
+    expect(await total('?action=User%20locked&severity=Info')).toBe(9);
+    expect(await total('?ip=10.0.1.7')).toBe(1);
+    expect(await total('?ip=10.0.1.*')).toBe(15);
+    expect(await total('?description=100%25%20OFF_')).toBe(1);
+    expect(await total('?description=%25')).toBe(1);
+    expect(await total('?description=_')).toBe(1);
+    expect(await total('?userAgent=mozilla')).toBeGreaterThanOrEqual(30);
+
+    for (const bad of ['?severity=Low', '?count=0', '?count=101', '?offset=-1', '?sortBy=email', '?sortDirection=up', '?createdAtFrom=yesterday']) {
+      const res = await list(server, admin, bad);
+      expect(res.status, bad).toBe(400);
+    }
+  });
+
+  it('answers stats: total, today (UTC) and High severity within the last seven days', async () => {
+    const clock = movableClock(NOW);
+    const server = await h.start({}, { clock });
+    const admin = await tenantWithAdmin(server);
+    const before = (await callAs(server, admin, 'GET', AuditPaths.stats)).body;
+    // Today: 3 (one High); 3 days ago: 2 High; 10 days ago: 1 High.
+    const at = [NOW - 1000, NOW - 2000, NOW - 3000, NOW - 3 * DAY, NOW - 3 * DAY - 1, NOW - 10 * DAY];
+    const high = [true, false, false, true, true, true];
+    for (const [i, t] of at.entries()) {
+      await insertAudit(server.db, { id: `s-${i}`, tenant_id: admin.tenantId, user_id: null, email: null, action: 'x', description: 'x', ip: null, user_agent: null, severity: high[i] ? 'High' : 'Info', json: null, created_at: t });
+    }
+    const stats = await callAs(server, admin, 'GET', AuditPaths.stats);
+    expect(stats.status).toBe(200);
+    expect(stats.body).toEqual({ total: before.total + 6, totalToday: before.totalToday + 3, severeThisWeek: before.severeThisWeek + 3 });
+  });
+
+  it('answers the column metadata with name, displayName, type, sortable, filterable and showInTable', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const res = await callAs(server, admin, 'GET', AuditPaths.metadata);
+    expect(res.status).toBe(200);
+    expect(res.body.columns).toEqual(AUDIT_COLUMNS);
+    expect(res.body.columns.map((c: { type: string }) => c.type)).toEqual(expect.arrayContaining(['Timestamp', 'Email', 'AlphaNumeric', 'IpAddress', 'Severity', 'Json']));
+  });
+
+  it('records who changed what from where: an admin change appears in the list with email, IP and user agent', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const created = await callAs(server, admin, 'POST', AdminPaths.groups, { body: { name: 'Auditors' }, headers: { 'user-agent': 'AuditTest/1.0' } });
+    expect(created.status).toBe(201);
+    const res = await list(server, admin, '?action=Group%20created');
+    expect(res.body.total).toBe(1);
+    expect(res.body.data[0]).toMatchObject({ email: admin.email, action: 'Group created', severity: 'Info', userAgent: 'AuditTest/1.0', tenantId: admin.tenantId });
+    expect(res.body.data[0].description).toContain('Auditors');
+  });
+
+  it('exports audits.csv with the headerProps columns, every matching record across keyset batches, and formulas neutralised', async () => {
+    const server = await h.start({}, { clock: movableClock(NOW) });
+    const admin = await tenantWithAdmin(server);
+    const n = EXPORT_BATCH * 2 + 5;
+    await seed(server, admin.tenantId, n, (i) =>
+      i === 0 ? { description: '=HYPERLINK("http://evil.test","x")', email: '@admin' } : i === 1 ? { description: 'line one\nline, "two"' } : i === 2 ? { description: '+1-2', action: '-cmd' } : {},
+    );
+    const res = await callAs(server, admin, 'POST', AuditPaths.exportCsv, {
+      body: { sortBy: 'createdAt', sortDirection: 'desc', offset: 0, filters: { userAgent: 'Mozilla' }, headerProps: [{ name: 'createdAt', displayName: 'Time' }, { name: 'email', displayName: 'User' }, { name: 'action', displayName: 'Action' }, { name: 'description', displayName: 'Description' }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="audits.csv"');
+    const text = res.body as string;
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe('"Time","User","Action","Description"');
+    expect(lines.at(-1)).toBe('');
+    expect(lines[1]).toBe(`"${new Date(NOW).toISOString()}","'@admin","Role created","'=HYPERLINK(""http://evil.test"",""x"")"`);
+    expect(lines[2]).toBe(`"${new Date(NOW - 60_000).toISOString()}","user1@example.com","Group deleted","line one\nline, ""two"""`);
+    expect(lines[3]).toContain(`"'-cmd","'+1-2"`);
+    // Every record once, in order, across the batch boundaries.
+    const ids = text.match(/Record number \d+/g)!.map((m) => Number(m.split(' ')[2]));
+    expect(ids).toEqual(Array.from({ length: n }, (_, i) => i).filter((i) => i > 2));
+
+    const defaults = await callAs(server, admin, 'POST', AuditPaths.exportCsv, { body: { filters: { severity: 'High' } } });
+    const rows = (defaults.body as string).split('\r\n').filter(Boolean);
+    expect(rows[0]).toBe(AUDIT_COLUMNS.filter((c) => c.showInTable).map((c) => `"${c.displayName}"`).join(','));
+    expect(rows).toHaveLength(1 + Math.ceil(n / 10));
+
+    expect((await callAs(server, admin, 'POST', AuditPaths.exportCsv, { body: { headerProps: [{ name: 'password', displayName: 'x' }] } })).status).toBe(400);
+    expect((await callAs(server, admin, 'POST', AuditPaths.exportCsv, { body: { offset: 20 } })).status).toBe(400);
+  });
+
+  it("shows each admin only their own tenant's records, and refuses members without fe.secure.read.audits", async () => {
+    const server = await h.start({}, { clock: movableClock(NOW) });
+    const a = await tenantWithAdmin(server);
+    const b = await tenantWithAdmin(server);
+    await seed(server, b.tenantId, 5, () => ({ description: 'secret of B' }));
+    expect((await list(server, a, '?description=secret')).body.total).toBe(0);
+    expect((await callAs(server, a, 'POST', AuditPaths.exportCsv, { body: { filters: { description: 'secret' } } })).body).not.toContain('secret of B');
+    expect((await list(server, a, `?tenantId=${b.tenantId}`)).status).toBe(404);
+
+    const plain = await memberWithoutPermissions(server, a.tenantId);
+    for (const [method, path] of [['GET', AuditPaths.audits], ['GET', AuditPaths.stats], ['GET', AuditPaths.metadata], ['POST', AuditPaths.exportCsv]] as const) {
+      const res = await callAs(server, plain, method, path, { tenantId: a.tenantId, ...(method === 'POST' ? { body: {} } : {}) });
+      expect(res.status, path).toBe(403);
+      expect(res.body.errorCode).toBe('ER-01005');
+    }
+  });
+});

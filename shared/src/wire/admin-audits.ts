@@ -1,0 +1,84 @@
+/**
+ * Wire schemas of the audit log (seed 001 section 3 "Audit log", 7 "Audits", 9 "Audit page 20"):
+ * the list (offset, count, sortBy, sortDirection, filters), stats, column metadata and the CSV export.
+ * Paths, columns and constants are in `audit-paths.ts` (zod-free, so the admin portal can carry them).
+ */
+import { z } from 'zod';
+import { AuditColumnNames, AuditColumnTypes, AuditSeverities, AUDITS_PAGE_SIZE } from './audit-paths';
+
+export const AuditColumnSchema = z.object({
+  name: z.string(),
+  displayName: z.string(),
+  type: z.enum(AuditColumnTypes),
+  sortable: z.boolean(),
+  filterable: z.boolean(),
+  showInTable: z.boolean(),
+});
+
+const time = z
+  .string()
+  .trim()
+  .max(40)
+  .refine((v) => !Number.isNaN(/^\d+$/.test(v) ? Number(v) : Date.parse(v)), 'must be an ISO date or epoch milliseconds')
+  .transform((v) => (/^\d+$/.test(v) ? Number(v) : Date.parse(v)));
+
+/** The column filters (all optional, combined with AND). */
+export const AuditFilters = z.object({
+  createdAtFrom: time.optional(),
+  createdAtTo: time.optional(),
+  email: z.string().trim().min(1).max(320).optional(),
+  action: z.string().trim().min(1).max(200).optional(),
+  description: z.string().trim().min(1).max(200).optional(),
+  ip: z.string().trim().min(1).max(64).optional(),
+  severity: z.enum(AuditSeverities).optional(),
+  userAgent: z.string().trim().min(1).max(200).optional(),
+});
+export type AuditFilters = z.infer<typeof AuditFilters>;
+
+const sort = { sortBy: z.enum(['createdAt']).default('createdAt'), sortDirection: z.enum(['asc', 'desc']).default('desc') };
+
+export const AuditsQuery = AuditFilters.extend({
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  count: z.coerce.number().int().min(1).max(100).default(AUDITS_PAGE_SIZE),
+  ...sort,
+  tenantId: z.string().max(64).optional(),
+});
+export type AuditsQuery = z.infer<typeof AuditsQuery>;
+
+export const AuditRecord = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  email: z.string().nullable(),
+  action: z.string(),
+  description: z.string(),
+  ip: z.string().nullable(),
+  severity: z.string(),
+  userAgent: z.string().nullable(),
+  json: z.string().nullable(),
+  tenantId: z.string(),
+});
+export type AuditRecord = z.infer<typeof AuditRecord>;
+
+export const AuditsResponse = z.object({ data: z.array(AuditRecord), total: z.number().int() });
+export type AuditsResponse = z.infer<typeof AuditsResponse>;
+
+export const AuditsStats = z.object({ total: z.number().int(), totalToday: z.number().int(), severeThisWeek: z.number().int() });
+export type AuditsStats = z.infer<typeof AuditsStats>;
+
+export const AuditsMetadata = z.object({ columns: z.array(AuditColumnSchema) });
+export type AuditsMetadata = z.infer<typeof AuditsMetadata>;
+
+/** CSV export: the list's sort and filters; headerProps picks and names the columns (default: the table's columns). */
+export const ExportAuditsRequest = z
+  .object({
+    ...sort,
+    offset: z.literal(0).default(0),
+    filters: AuditFilters.strict().default({}),
+    headerProps: z
+      .array(z.object({ name: z.enum(AuditColumnNames), displayName: z.string().trim().min(1).max(100) }))
+      .min(1)
+      .max(AuditColumnNames.length)
+      .optional(),
+  })
+  .strict();
+export type ExportAuditsRequest = z.infer<typeof ExportAuditsRequest>;
