@@ -2,14 +2,18 @@
  * Reads `options.adminPortal` (untyped host input) into the settings the portal understands.
  * Unknown keys and invalid values are ignored, so a typo in the host's config never breaks the portal.
  */
-import type { NavigationOverrides, NavigationVisibility } from './navigation';
+import type { NavigationOverrides, NavigationVisibility, SectionId } from './navigation';
 
+/** How a field, tab or action of a section is offered (seed 001 section 2: "hidden, view-only or editable"). */
 export type FieldVisibility = 'hidden' | 'viewOnly' | 'editable';
 export type ProfileField = 'name' | 'phoneNumber' | 'address' | 'jobTitle' | 'email' | 'profilePicture';
 
+/** Per section, per field or tab name: `adminPortal.fieldVisibility.account.currency = 'viewOnly'`. */
+export type FieldVisibilityOptions = Partial<Record<SectionId, Readonly<Record<string, FieldVisibility>>>>;
+
 export interface AdminPortalOptions {
   navigation: NavigationOverrides;
-  fieldVisibility: { profile: Partial<Record<ProfileField, FieldVisibility>> };
+  fieldVisibility: FieldVisibilityOptions;
 }
 
 const NAV_VISIBILITIES: readonly string[] = ['always', 'hidden', 'byPermissions'] satisfies NavigationVisibility[];
@@ -21,7 +25,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Normalises the host's `adminPortal` options. */
 export function readAdminPortalOptions(raw: unknown): AdminPortalOptions {
-  const result: AdminPortalOptions = { navigation: {}, fieldVisibility: { profile: {} } };
+  const result: AdminPortalOptions = { navigation: {}, fieldVisibility: {} };
   if (!isRecord(raw)) return result;
   if (isRecord(raw.navigation)) {
     for (const [key, value] of Object.entries(raw.navigation)) {
@@ -30,13 +34,23 @@ export function readAdminPortalOptions(raw: unknown): AdminPortalOptions {
       }
     }
   }
-  const profile = isRecord(raw.fieldVisibility) ? raw.fieldVisibility.profile : undefined;
-  if (isRecord(profile)) {
-    for (const [key, value] of Object.entries(profile)) {
-      if (typeof value === 'string' && FIELD_VISIBILITIES.includes(value)) {
-        (result.fieldVisibility.profile as Record<string, FieldVisibility>)[key] = value as FieldVisibility;
+  if (isRecord(raw.fieldVisibility)) {
+    for (const [section, fields] of Object.entries(raw.fieldVisibility)) {
+      if (!isRecord(fields)) continue;
+      const read: Record<string, FieldVisibility> = {};
+      for (const [field, value] of Object.entries(fields)) {
+        if (typeof value === 'string' && FIELD_VISIBILITIES.includes(value)) read[field] = value as FieldVisibility;
       }
+      (result.fieldVisibility as Record<string, Record<string, FieldVisibility>>)[section] = read;
     }
   }
   return result;
+}
+
+/**
+ * How the host wants `field` (a field, tab or action name) of `section` offered; `editable` unless set.
+ * Permissions still apply on top: a field the caller may not write is never more than view-only.
+ */
+export function fieldVisibility(options: AdminPortalOptions, section: SectionId, field: string): FieldVisibility {
+  return options.fieldVisibility[section]?.[field] ?? 'editable';
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import type { FieldVisibility, ProfileField } from '../options';
+import { fieldVisibility, type FieldVisibility, type ProfileField } from '../options';
 import { Avatar } from '../user-badge';
 import { changedFields, draftFromUser, validateChanges, type EditableProfileField, type ProfileDraft, type ProfileErrors } from './profile-changes';
 import { isUploadableImage, PROFILE_IMAGE_TYPES, profileImageProblem } from './profile-image';
@@ -19,7 +19,7 @@ function errorMessage(error: unknown): string {
 
 /** Profile section: edit name, phone number, address, job title and picture of the signed-in user. */
 export default function ProfileSection({ title, headingId, user, snapshot, store, options }: SectionProps) {
-  const visibility = (field: ProfileField): FieldVisibility => options.fieldVisibility.profile[field] ?? 'editable';
+  const visibility = (field: ProfileField): FieldVisibility => fieldVisibility(options, 'profile', field);
   const editable = TEXT_FIELDS.map(({ field }) => field).filter((field) => visibility(field) === 'editable');
 
   const [draft, setDraft] = useState<ProfileDraft>(() => draftFromUser(user));
