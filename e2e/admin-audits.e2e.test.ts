@@ -1,13 +1,15 @@
 /**
  * The admin portal's Audit logs section in Chromium against the real server (issue 5): an admin who
  * signed up makes a change, opens Audit logs, sees the record with the stats, filters it, and
- * downloads audits.csv with the table's columns.
+ * downloads audits.csv with the table's columns. Error path: a second admin takes the first one's
+ * roles away; the next load is refused by the server and the section shows its message.
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
-import { signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signUpAndActivate, visible } from './support/journey';
+import { linkIn, waitForMail } from './support/mailbox';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -16,7 +18,7 @@ function accessToken(page: Page): Promise<string> {
   return page.evaluate(() => (globalThis as unknown as { Gatehouse: { getApp(): { getState(): { user: { accessToken: string } } } } }).Gatehouse.getApp().getState().user.accessToken);
 }
 
-it('shows the audit log of a change with its stats, filters it and downloads audits.csv', async () => {
+it('shows the audit log of a change with its stats, filters it and downloads audits.csv; a refused load shows the server message', async () => {
   const { browser, server } = ctx;
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   const errors: string[] = [];
@@ -54,8 +56,32 @@ it('shows the audit log of a change with its stats, filters it and downloads aud
   const csv = readFileSync((await download.path())!, 'utf8');
   expect(csv.split('\r\n')[0]).toBe('"Time","User","Action","Description","IP address","Severity"');
   expect(csv).toContain(`"${adminEmail}","Group created"`);
-  // The sign-in side's expected 401s (session probe before sign-in) are logged by Chromium; nothing else.
-  expect(errors.filter((e) => !/401|Failed to load resource/.test(e))).toEqual([]);
   expect(failedAuditCalls).toEqual([]);
+
+  // Error path: a second admin (invited with the Admin role, accepting by the emailed link) removes
+  // every role of the first; the first admin's next filter change is refused by the server.
+  const api = (path: string, init: { method: string; token?: string; body?: unknown }) =>
+    fetch(`${server.url}${path}`, {
+      method: init.method,
+      headers: { 'content-type': 'application/json', origin: server.url, ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+      ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+    });
+  const roles = (await (await api('/identity/resources/roles/v1', { method: 'GET', token })).json()) as { id: string; key: string }[] | { items: { id: string; key: string }[] };
+  const adminRole = (Array.isArray(roles) ? roles : roles.items).find((r) => r.key === 'Admin')!;
+  const secondEmail = `second-auditor+${stamp}@example.com`;
+  expect((await api('/identity/resources/users/v1', { method: 'POST', token, body: { email: secondEmail, name: 'Second admin', roleIds: [adminRole.id] } })).status).toBe(201);
+  const link = new URL(linkIn(await waitForMail(server.url, secondEmail, /invited to join/), '/account/invitation/accept'));
+  const accepted = await api('/identity/resources/users/v1/invitation/accept', { method: 'POST', body: { userId: link.searchParams.get('userId'), token: link.searchParams.get('token'), password: PASSWORD } });
+  expect(accepted.status).toBe(200);
+  const second = ((await accepted.json()) as { authResponse: { accessToken: string } }).authResponse.accessToken;
+  const firstId = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub as string;
+  expect((await api('/team/resources/members/v1', { method: 'PUT', token: second, body: { id: firstId, roleIds: [''] } })).status).toBe(200);
+  await portal.getByLabel('Severity').selectOption('High');
+  const refused = portal.getByRole('alert');
+  await visible(page, refused);
+  expect(await refused.textContent()).toContain('fe.secure.read.audits');
+  await page.screenshot({ path: screenshotPath('admin-audits-refused') });
+  // The sign-in side's expected 401s (session probe before sign-in) and the refusal above are logged by Chromium; nothing else.
+  expect(errors.filter((e) => !/401|403|Failed to load resource/.test(e))).toEqual([]);
   await page.close();
 }, 120_000);

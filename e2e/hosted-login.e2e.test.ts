@@ -137,6 +137,20 @@ describe('hosted login with openid-client as the relying party', () => {
       const second = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: silentVerifier, expectedState: 'silent' });
       expect(second.claims()?.sub).toBe(claims.sub);
 
+      // prompt=login (security review L2): the signed-in browser is asked, not signed out by the GET;
+      // confirming opens the login form, and the code comes from the new sign-in.
+      const againVerifier = oidc.randomPKCECodeVerifier();
+      await page.goto(oidc.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid', code_challenge: await oidc.calculatePKCECodeChallenge(againVerifier), code_challenge_method: 'S256', state: 'again', prompt: 'login' }).href);
+      await visible(page, page.getByRole('heading', { name: 'Sign in again?' }));
+      await page.screenshot({ path: screenshotPath('hosted-login-sign-in-again') });
+      await page.getByRole('button', { name: 'Sign in again' }).click();
+      await page.waitForURL(new RegExp(`^${server.url}/oauth/account/login\\?redirectUrl=`));
+      await signIn(page, email, PASSWORD);
+      await page.waitForURL(`${redirectUri}?*`, { timeout: 15_000 });
+      const again = await oidc.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: againVerifier, expectedState: 'again' });
+      expect(Number(again.claims()?.auth_time)).toBeGreaterThanOrEqual(Number(claims.auth_time));
+      expect(again.claims()?.sid).not.toBe(second.claims()?.sid);
+
       // RP-initiated logout: back at the registered post-logout URI with state; the grants are gone.
       const endSession = oidc.buildEndSessionUrl(config, { id_token_hint: second.id_token!, post_logout_redirect_uri: `${rp.url}/signed-out`, state: 'bye' });
       await page.goto(endSession.href);

@@ -1,4 +1,4 @@
 /** The admin portal's view of the shared core: types, and values from the host-provided singleton. */
 export type { MountProps, GatehouseStore, GatehouseApi, AuthSnapshot, AuthUser, ThemeTokens, GatehouseError } from '@gatehouse/shared';
 export type { MeResponse, UpdateMeRequest } from '@gatehouse/shared';
-export { ApiPaths, Permissions, permissionMatches } from '@gatehouse/shared';
+export { ApiPaths, ErrorCodes, Permissions, permissionMatches } from '@gatehouse/shared';

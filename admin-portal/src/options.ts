@@ -6,7 +6,7 @@ import type { NavigationOverrides, NavigationVisibility, SectionId } from './nav
 
 /** How a field, tab or action of a section is offered (seed 001 section 2: "hidden, view-only or editable"). */
 export type FieldVisibility = 'hidden' | 'viewOnly' | 'editable';
-export type ProfileField = 'name' | 'phoneNumber' | 'address' | 'jobTitle' | 'email' | 'profilePicture';
+export type ProfileField = 'name' | 'username' | 'phoneNumber' | 'address' | 'jobTitle' | 'email' | 'profilePicture';
 
 /** Per section, per field or tab name: `adminPortal.fieldVisibility.account.currency = 'viewOnly'`. */
 export type FieldVisibilityOptions = Partial<Record<SectionId, Readonly<Record<string, FieldVisibility>>>>;

@@ -25,6 +25,8 @@ const AcceptInvitationScreen = lazy(() => import('./screens/invitations/AcceptIn
 const ImpersonateScreen = lazy(() => import('./screens/impersonation/ImpersonateScreen'));
 // Its own chunk: only social sign-ins come back here.
 const SocialLogin = lazy(() => import('./screens/social/SocialLogin'));
+// Its own chunk: only a shared invite link's URL carries invitationToken.
+const InviteLinkBanner = lazy(() => import('./screens/invite-link/InviteLinkBanner'));
 
 export type LoginBoxProps = MountProps & { name?: string };
 
@@ -33,8 +35,9 @@ export function LoginBoxApp(props: LoginBoxProps) {
   const { domElement, store, api, routes, navigate, options, setThemeSetter } = props;
   const nonce = typeof options.nonce === 'string' ? options.nonce : undefined;
   useAdoptedStyles(domElement, css, setThemeSetter, nonce);
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const route = matchRoute(pathname, routes);
+  const invite = (route === 'signUpUrl' || route === 'loginUrl') && search.get('invitationToken');
   const context = useMemo<LoginBoxContextValue>(() => ({ store, api, routes, navigate, options }), [store, api, routes, navigate, options]);
 
   useEffect(() => {
@@ -111,7 +114,10 @@ export function LoginBoxApp(props: LoginBoxProps) {
   return (
     <LoginBoxContext.Provider value={context}>
       <div className="gh-root">
-        <main className="gh-card">{screen}</main>
+        <main className="gh-card">
+          {invite && <Suspense fallback={null}><InviteLinkBanner token={invite} /></Suspense>}
+          {screen}
+        </main>
       </div>
     </LoginBoxContext.Provider>
   );

@@ -92,7 +92,7 @@ describeDialects('HTTP surface', (h) => {
     // Regression (security review L4): the left-most entry is whatever the client sent; the trusted
     // proxy appends the address it saw, so the right-most entry is the client.
     expect((await call(server, 'GET', ApiPaths.metadataIp, { headers: { 'x-forwarded-for': '10.6.6.6, 203.0.113.9' } })).body).toEqual({ ip: '203.0.113.9', country_code: null });
-    expect((await call(server, 'GET', ApiPaths.accountSettingsPublic)).body).toEqual({ applicationUrl: null, hasCustomLogin: false, logo: null, companyName: null });
+    expect((await call(server, 'GET', ApiPaths.accountSettingsPublic)).body).toEqual({ applicationUrl: null, hasCustomLogin: false, logo: null, companyName: null, loginTitle: null, loginColor: null });
   });
 
   it('publishes an OpenAPI document that lists the login path', async () => {

@@ -24,6 +24,10 @@ import { invitationRoutes } from './routes/users/invitations';
 import { createImpersonationService } from './services/impersonation';
 import { adminRoutes } from './routes/admin';
 import { apiTokenRoutes } from './routes/admin/api-tokens';
+import { subAccountRoutes } from './routes/admin/sub-accounts';
+import { createSubAccountService } from './services/sub-accounts';
+import { accountSettingsRoutes } from './routes/tenants/account-settings';
+import { createAccountSettingsService } from './services/account-settings';
 import { createApiTokenService } from './services/api-tokens';
 import { createAdminAuditService } from './services/admin-audits';
 import { createAdminUserService } from './services/admin-users';
@@ -47,6 +51,10 @@ import { unlockRoutes } from './routes/users/unlock';
 import { signUpRoutes } from './routes/users/signup';
 import { phoneSignUpRoutes } from './routes/users/signup-phone';
 import { webauthnDeviceRoutes } from './routes/users/webauthn-devices';
+import { sessionListRoutes } from './routes/users/sessions';
+import { createSessionService } from './services/sessions';
+import { usernameRoutes } from './routes/users/usernames';
+import { createUsernameService } from './services/usernames';
 import { AMR_PASSWORD, createAuthService, type AuthService } from './services/auth';
 import { createCaptchaService } from './services/captcha';
 import { createKeyService, type KeyService } from './services/keys';
@@ -124,7 +132,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const signUp = createSignUpService({ db, mail, clock, auth, limiter, config });
   const publicInfo = createPublicService({ db, clock, signUp, config });
   const captcha = createCaptchaService({ config, limiter });
-  const sms = createSmsSender({ db, clock, config });
+  const sms = createSmsSender({ db, clock, limiter, config });
   const recovery = createRecoveryService({ db, mail, sms, clock, limiter, config });
   const webauthn = createWebauthnService({ db, clock, auth, limiter, config });
   const mfaSms = createMfaSmsService({ db, clock, sms, limiter, core: mfa.core });
@@ -147,6 +155,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
     audits: createAdminAuditService({ db, clock }),
   };
   const apiTokens = createApiTokenService({ db, clock, keys, config });
+  const accountSettings = createAccountSettingsService({ db, clock, config });
   const oauth = createOAuthService({ db, clock, keys, auth, limiter, config, clients: createClientRegistry({ db, clock, config }), apiTokens });
 
   try {
@@ -192,13 +201,17 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   app.route('/', webauthnLoginRoutes(deps, webauthn));
   app.route('/', passwordlessRoutes(deps, passwordless, smsLogin));
   app.route('/', socialLoginRoutes(deps, socialLogin));
-  app.route('/', invitationRoutes(deps, invitations));
+  app.route('/', invitationRoutes(deps, invitations, clock));
   app.route('/', impersonationRoutes(deps, impersonation));
   app.route('/', adminRoutes(deps, admin));
   app.route('/', apiTokenRoutes(deps, clock, apiTokens));
+  app.route('/', subAccountRoutes(deps, clock, createSubAccountService({ db, clock })));
+  app.route('/', accountSettingsRoutes(deps, clock, accountSettings));
   app.route('/', ssoLoginRoutes(deps, ssoLogin));
   app.route('/', ssoConfigurationRoutes(deps, ssoConfigurations));
   app.route('/', webauthnDeviceRoutes(deps, webauthn));
+  app.route('/', sessionListRoutes(deps, createSessionService({ db, clock })));
+  app.route('/', usernameRoutes(deps, createUsernameService({ db })));
   app.route('/', mfaFactorAuthRoutes(deps, mfaSms, mfaWebauthn));
   app.route('/', mfaFactorUserRoutes(deps, mfaSms, mfaWebauthn, mfa.core.active));
   app.route('/', phoneRoutes(deps, phoneChange));

@@ -1,7 +1,108 @@
-import { ComingSoon } from './coming-soon';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { AccountSettingsView } from '@gatehouse/shared/admin-paths';
+import { holdsPermission } from '../access';
+import { Permissions } from '../contract';
+import { adoptCss } from '../host-styles';
+import { fieldVisibility, type FieldVisibility } from '../options';
+import { createAccountApi, type AccountSettingsUpdate } from './account/account-api';
+import type { AccountField, AccountTab } from './account/account-form';
+import { CustomLoginTab } from './account/custom-login-tab';
+import { SettingsTab } from './account/settings-tab';
+import { TabPanel, Tabs } from './account/tabs';
 import type { SectionProps } from './section-props';
+import { errorMessage } from './users/users-format';
+import css from './account/account.css?inline';
 
-/** Not implemented in this version: an honest empty state. */
-export default function AccountSection(props: SectionProps) {
-  return <ComingSoon title={props.title} headingId={props.headingId} />;
+const TABS: readonly { id: AccountTab; label: string }[] = [
+  { id: 'settings', label: 'Settings' },
+  { id: 'customLogin', label: 'Custom login' },
+];
+
+/**
+ * Account settings (seed 001 sections 2 "Account details tabs: settings, customLogin", 3, 5, 7): the
+ * tenant's company name, website, address, time zone, date and time formats, currency and logo, and
+ * its custom login look and application URL. Readers (fe.secure.read.accountSettings) see every
+ * field read-only; writers (fe.secure.write.accountSettings) edit and save each tab. The host may
+ * hide or freeze each field and tab: `fieldVisibility.account.<field or tab>`.
+ */
+export default function AccountSection({ title, headingId, user, api, options }: SectionProps) {
+  const account = useMemo(() => createAccountApi(api), [api]);
+  const canWrite = Boolean(user.superUser) || holdsPermission(user, Permissions.accountSettingsWrite);
+  const [settings, setSettings] = useState<AccountSettingsView | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const tabs = TABS.filter((tab) => fieldVisibility(options, 'account', tab.id) !== 'hidden');
+  const [selected, setSelected] = useState<AccountTab>(tabs[0]?.id ?? 'settings');
+  const sectionRef = useRef<HTMLElement>(null);
+  const idPrefix = `gh-account-${useId().replace(/:/g, '')}`;
+
+  useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, css) : undefined), []);
+
+  const latest = useRef(0);
+  const load = useCallback(async () => {
+    const ticket = ++latest.current;
+    setLoading(true);
+    setError(null);
+    try {
+      const loaded = await account.get();
+      if (ticket === latest.current) setSettings(loaded);
+    } catch (thrown) {
+      if (ticket === latest.current) setError(errorMessage(thrown));
+    } finally {
+      if (ticket === latest.current) setLoading(false);
+    }
+  }, [account]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const save = useCallback(
+    async (body: AccountSettingsUpdate) => {
+      const saved = await account.save(body);
+      latest.current += 1;
+      setSettings(saved);
+    },
+    [account],
+  );
+
+  /** A tab marked view-only freezes every field in it; no write permission freezes everything. */
+  const modeIn = (tab: AccountTab) => (field: AccountField | 'logo'): FieldVisibility => {
+    const own = fieldVisibility(options, 'account', field);
+    if (own === 'hidden') return 'hidden';
+    return !canWrite || own === 'viewOnly' || fieldVisibility(options, 'account', tab) === 'viewOnly' ? 'viewOnly' : 'editable';
+  };
+  const tabCanWrite = (tab: AccountTab) => canWrite && fieldVisibility(options, 'account', tab) === 'editable';
+  const current = tabs.some((tab) => tab.id === selected) ? selected : tabs[0]?.id;
+
+  return (
+    <section ref={sectionRef} className="gh-ap-section" aria-labelledby={headingId} aria-busy={loading}>
+      <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
+      {loading && !settings && (
+        <p className="gh-ap-loading" role="status"><span className="gh-ap-spinner" aria-hidden="true" /> Loading account settings…</p>
+      )}
+      {error && !settings && (
+        <div className="gh-ap-form">
+          <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>
+          <div className="gh-ap-actions"><button type="button" className="gh-ap-button" onClick={() => void load()}>Try again</button></div>
+        </div>
+      )}
+      {settings && tabs.length === 0 && <p className="gh-ap-readonly-note">There is nothing to show here.</p>}
+      {settings && current && (
+        <>
+          {!canWrite && <p className="gh-ap-readonly-note gh-ap-hint">You can view these settings. Changing them needs the permission to manage account settings.</p>}
+          <Tabs label="Account details" tabs={tabs} selected={current} onSelect={setSelected} idPrefix={idPrefix} />
+          {tabs.map((tab) => (
+            <TabPanel key={tab.id} idPrefix={idPrefix} id={tab.id} selected={tab.id === current}>
+              {tab.id === 'settings' ? (
+                <SettingsTab settings={settings} mode={modeIn('settings')} canWrite={tabCanWrite('settings')} save={save} idPrefix={`${idPrefix}-settings`} />
+              ) : (
+                <CustomLoginTab settings={settings} mode={modeIn('customLogin')} canWrite={tabCanWrite('customLogin')} save={save} idPrefix={`${idPrefix}-login`} />
+              )}
+            </TabPanel>
+          ))}
+        </>
+      )}
+    </section>
+  );
 }

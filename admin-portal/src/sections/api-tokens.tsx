@@ -1,7 +1,7 @@
-import { ComingSoon } from './coming-soon';
+import { TokensSection } from './api-tokens/tokens-section';
 import type { SectionProps } from './section-props';
 
-/** Not implemented in this version: an honest empty state. */
+/** Account API tokens (fe.secure.read|write.tenantApiTokens): they act with the roles given to them. */
 export default function ApiTokensSection(props: SectionProps) {
-  return <ComingSoon title={props.title} headingId={props.headingId} />;
+  return <TokensSection {...props} kind="tenant" />;
 }

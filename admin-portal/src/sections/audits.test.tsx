@@ -38,11 +38,11 @@ function recordingApi(total: number, opts: { failList?: boolean; failExport?: bo
   return { api, calls, releaseExport: () => releaseExport() };
 }
 
-async function openAudits(total: number, opts: { failList?: boolean; failExport?: boolean } = {}) {
+async function openAudits(total: number, opts: { failList?: boolean; failExport?: boolean; adminPortal?: Record<string, unknown> } = {}) {
   const recording = recordingApi(total, opts);
   const { domElement } = shadowMountPoint();
   const user = makeUser({ id: 'me', permissions: [{ id: 'p', key: 'fe.secure.read.audits', name: 'Read audits' }] });
-  render(<AuditsSection title="Audit logs" headingId="audits-heading" user={user} snapshot={createTestStore(user).getSnapshot()} store={createTestStore(user)} api={recording.api} options={readAdminPortalOptions(undefined)} />, { container: domElement });
+  render(<AuditsSection title="Audit logs" headingId="audits-heading" user={user} snapshot={createTestStore(user).getSnapshot()} store={createTestStore(user)} api={recording.api} options={readAdminPortalOptions(opts.adminPortal)} />, { container: domElement });
   return { view: within(domElement), ...recording };
 }
 
@@ -108,5 +108,15 @@ describe('audits section', () => {
     expect(await view.findByRole('button', { name: 'Export CSV' })).toBeTruthy();
     expect(logged).toHaveBeenCalledWith('Audit export failed', expect.any(Error));
     expect(view.queryByRole('alert')).toBeNull();
+  });
+
+  it("honours the host's field visibility for the export: hidden, or shown disabled when view-only", async () => {
+    const hidden = await openAudits(3, { adminPortal: { fieldVisibility: { audits: { exportCsv: 'hidden' } } } });
+    await hidden.view.findByText('Role number 0 created');
+    expect(hidden.view.queryByRole('button', { name: /Export CSV/ })).toBeNull();
+    document.body.innerHTML = '';
+    const viewOnly = await openAudits(3, { adminPortal: { fieldVisibility: { audits: { exportCsv: 'viewOnly' } } } });
+    await viewOnly.view.findByText('Role number 0 created');
+    expect((viewOnly.view.getByRole('button', { name: /Export CSV/ }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

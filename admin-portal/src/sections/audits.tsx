@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { AUDITS_CSV_FILE_NAME, type AuditColumn } from '@gatehouse/shared/admin-paths';
 import type { AuditRecord } from '@gatehouse/shared/wire';
 import { adoptCss } from '../host-styles';
+import { fieldVisibility } from '../options';
 import { createAuditsApi, totalPages, type AuditsQuery } from './audits/audits-api';
 import type { SectionProps } from './section-props';
 import { errorMessage } from './users/users-format';
@@ -25,7 +26,8 @@ function cellText(record: AuditRecord, column: AuditColumn): string {
  * page newest first, filters by column, and the CSV export `audits.csv`. A failed load shows its
  * error; a failed export is only logged (seed 001 section 8).
  */
-export default function AuditsSection({ title, headingId, api }: SectionProps) {
+export default function AuditsSection({ title, headingId, api, options }: SectionProps) {
+  const exportMode = fieldVisibility(options, 'audits', 'exportCsv');
   const audits = useMemo(() => createAuditsApi(api), [api]);
   const [query, setQuery] = useState<AuditsQuery>({ page: 0, sortDirection: 'desc', filters: {} });
   const [columns, setColumns] = useState<AuditColumn[] | null>(null);
@@ -98,9 +100,11 @@ export default function AuditsSection({ title, headingId, api }: SectionProps) {
       <div className="gh-ap-users">
         <div className="gh-ap-users-head">
           <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
-          <button type="button" className="gh-ap-button" disabled={!columns || isDownloadingCsv} aria-busy={isDownloadingCsv} onClick={() => void exportCsv()}>
-            {isDownloadingCsv ? 'Exporting…' : 'Export CSV'}
-          </button>
+          {exportMode !== 'hidden' && (
+            <button type="button" className="gh-ap-button" disabled={exportMode === 'viewOnly' || !columns || isDownloadingCsv} aria-busy={isDownloadingCsv} onClick={() => void exportCsv()}>
+              {isDownloadingCsv ? 'Exporting…' : 'Export CSV'}
+            </button>
+          )}
         </div>
         {stats && (
           <dl className="gh-ap-audit-stats" aria-label="Audit statistics">

@@ -1,9 +1,7 @@
-import { act, fireEvent, render, waitFor, within } from '@testing-library/react';
+import { fireEvent, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Group, Role, UsersPage } from '@gatehouse/shared/wire';
-import type { GatehouseApi } from '../contract';
-import { readAdminPortalOptions } from '../options';
-import { createTestStore, makeUser, shadowMountPoint } from '../test/fake-store';
+import { expectFailedDeleteKeepsDialog, recordingApi, renderSection, type Failure } from '../test/section-harness';
 import GroupsSection from './groups';
 
 function group(overrides: Partial<Group>): Group {
@@ -19,40 +17,26 @@ const MEMBERS = [
   { id: 'u-bob', name: 'Bob Stone', email: 'bob@example.com' },
 ];
 
-interface Call { method: string; path: string; body?: unknown; query?: Record<string, unknown> }
-type Failure = { method: string; path: string; error: { message: string; statusCode: number } };
-
-/** The API boundary: records every call, answers from fixed groups, roles and users, and fails the calls it is told to. */
-function recordingApi(groups: Group[], failures: Failure[] = []): { api: GatehouseApi; calls: Call[] } {
-  const calls: Call[] = [];
-  const api = {
-    async request(method: string, path: string, options: { body?: unknown; query?: Record<string, unknown> } = {}) {
-      calls.push({ method, path, ...options });
-      const failure = failures.find((f) => f.method === method && f.path === path);
-      if (failure) throw Object.assign(new Error(failure.error.message), failure.error);
-      if (method === 'GET' && path === '/identity/resources/groups/v1') return { groups };
-      if (method === 'GET' && path === '/identity/resources/roles/v1') return ROLES;
-      if (method === 'GET' && path === '/team/resources/members/v1') {
-        const filter = String(options.query?.filter ?? '').toLowerCase();
-        const items = MEMBERS.filter((m) => !filter || m.name.toLowerCase().includes(filter));
-        return { items, _metadata: { totalItems: items.length, totalPages: 1 } } as unknown as UsersPage;
-      }
-      return {};
-    },
-  } as unknown as GatehouseApi;
-  return { api, calls };
+/** The API boundary: answers from fixed groups, roles and users. */
+function answers(groups: Group[]) {
+  return (method: string, path: string, options: { query?: Record<string, unknown> }) => {
+    if (method === 'GET' && path === '/identity/resources/groups/v1') return { groups };
+    if (method === 'GET' && path === '/identity/resources/roles/v1') return ROLES;
+    if (method === 'GET' && path === '/team/resources/members/v1') {
+      const filter = String(options.query?.filter ?? '').toLowerCase();
+      const items = MEMBERS.filter((m) => !filter || m.name.toLowerCase().includes(filter));
+      return { items, _metadata: { totalItems: items.length, totalPages: 1 } } as unknown as UsersPage;
+    }
+    return undefined;
+  };
 }
 
 const ops = group({ id: 'g-ops', name: 'Ops', description: 'On call', color: '#3366ff', roles: [{ id: 'r-admin', key: 'Admin', name: 'Admin' }], users: [{ id: 'u-ada', name: 'Ada Byron', email: 'ada@example.com' }] });
 const scim = group({ id: 'g-scim', name: 'Engineering', managedBy: 'scim2' });
 
-async function openGroups(groups: Group[], permissions: string[] = ['fe.secure.read.groups', 'fe.secure.write.groups'], failures: Failure[] = []) {
-  const { api, calls } = recordingApi(groups, failures);
-  const { domElement } = shadowMountPoint();
-  const user = makeUser({ id: 'me', permissions: permissions.map((key, i) => ({ id: `p${i}`, key, name: key })) });
-  render(<GroupsSection title="Groups" headingId="groups-heading" user={user} snapshot={createTestStore(user).getSnapshot()} store={createTestStore(user)} api={api} options={readAdminPortalOptions(undefined)} />, { container: domElement });
-  const view = within(domElement);
-  return { view, calls };
+async function openGroups(groups: Group[], permissions: string[] = ['fe.secure.read.groups', 'fe.secure.write.groups'], failures: Failure[] = [], adminPortal?: Record<string, unknown>) {
+  const { api, calls } = recordingApi(answers(groups), failures);
+  return { view: renderSection(GroupsSection, 'Groups', api, permissions, adminPortal), calls };
 }
 
 afterEach(() => {
@@ -126,19 +110,16 @@ describe('groups section', () => {
     const { view } = await openGroups([ops], undefined, [{ method: 'DELETE', path: '/identity/resources/groups/v1/g-ops', error: { message: 'Group not found', statusCode: 404 } }]);
     fireEvent.click(await view.findByRole('button', { name: 'Delete group Ops' }));
     const dialog = await view.findByRole('dialog', { name: 'Delete group Ops' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Group not found');
-    // The Delete button was disabled while saving; focus is back in the dialog, on it.
-    expect((dialog.getRootNode() as ShadowRoot).activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete' }));
-    let reachedDocument = false;
-    const listener = () => (reachedDocument = true);
-    document.addEventListener('keydown', listener);
-    act(() => {
-      fireEvent.keyDown(dialog, { key: 'Escape' });
-    });
-    document.removeEventListener('keydown', listener);
-    expect(view.queryByRole('dialog')).toBeNull();
-    expect(reachedDocument).toBe(false);
+    await expectFailedDeleteKeepsDialog(view, dialog, 'Group not found');
+  });
+
+  it("honours the host's field visibility for its actions: hidden ones are gone, view-only ones are shown disabled", async () => {
+    const { view } = await openGroups([ops], undefined, [], { fieldVisibility: { groups: { create: 'hidden', edit: 'viewOnly', users: 'hidden', delete: 'viewOnly' } } });
+    await view.findByRole('row', { name: /Ops/ });
+    expect(view.queryByRole('button', { name: 'Add group' })).toBeNull();
+    expect((view.getByRole('button', { name: 'Edit group Ops' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((view.getByRole('button', { name: 'Delete group Ops' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(view.queryByRole('button', { name: 'Users of Ops' })).toBeNull();
   });
 
   it('shows a reader the groups without add, edit, users or delete', async () => {

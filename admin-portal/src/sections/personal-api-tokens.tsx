@@ -1,7 +1,7 @@
-import { ComingSoon } from './coming-soon';
+import { TokensSection } from './api-tokens/tokens-section';
 import type { SectionProps } from './section-props';
 
-/** Not implemented in this version: an honest empty state. */
+/** The signed-in user's personal API tokens (fe.secure.read|write.userApiTokens): they act as that user. */
 export default function PersonalApiTokensSection(props: SectionProps) {
-  return <ComingSoon title={props.title} headingId={props.headingId} />;
+  return <TokensSection {...props} kind="user" />;
 }

@@ -1,4 +1,5 @@
 /** The profile form's data rules: prefill from `me`, validate, and send only what changed. */
+import { USERNAME_PATTERN } from '@gatehouse/shared/admin-paths';
 import type { AuthUser, UpdateMeRequest } from '../contract';
 
 export type EditableProfileField = 'name' | 'phoneNumber' | 'address' | 'jobTitle';
@@ -36,4 +37,27 @@ export function validateChanges(changes: UpdateMeRequest): ProfileErrors {
     errors.phoneNumber = 'Use only digits, spaces, parentheses, dashes and a leading +.';
   }
   return errors;
+}
+
+/** One call of a username save. */
+export type UsernameStep = { kind: 'delete' } | { kind: 'create'; username: string };
+
+/**
+ * Seed 001 section 5 "Username save": unchanged is a no-op; a changed value deletes the old username
+ * first, then creates the new one; an empty new value just removes it.
+ */
+export function usernameSteps(current: string | null, next: string): UsernameStep[] {
+  const before = (current ?? '').trim();
+  const after = next.trim();
+  if (after === before) return [];
+  const steps: UsernameStep[] = before ? [{ kind: 'delete' }] : [];
+  if (after) steps.push({ kind: 'create', username: after });
+  return steps;
+}
+
+/** The message for a username the server would refuse (empty is fine: it removes the username). */
+export function usernameProblem(next: string): string | null {
+  const value = next.trim();
+  if (!value || USERNAME_PATTERN.test(value)) return null;
+  return 'Use 3 to 64 letters, digits, dots, dashes or underscores.';
 }

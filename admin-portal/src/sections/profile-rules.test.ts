@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedFields, validateChanges } from './profile-changes';
+import { changedFields, usernameProblem, usernameSteps, validateChanges } from './profile-changes';
 import { IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE, isUploadableImage, MAX_PROFILE_IMAGE_BYTES, profileImageProblem } from './profile-image';
 
 const user = { name: 'Ada', phoneNumber: null, address: 'Old street', jobTitle: 'Analyst' };
@@ -31,5 +31,32 @@ describe('profile image rules', () => {
     expect(isUploadableImage('https://cdn.example/p.png', null)).toBe(false);
     expect(isUploadableImage('data:image/svg+xml;base64,PHN2Zz4=', null)).toBe(false);
     expect(isUploadableImage(null, null)).toBe(false);
+  });
+});
+
+describe('username save (seed 001 section 5)', () => {
+  it('unchanged is a no-op, whitespace included', () => {
+    expect(usernameSteps('ada', 'ada')).toEqual([]);
+    expect(usernameSteps('ada', ' ada ')).toEqual([]);
+    expect(usernameSteps(null, '')).toEqual([]);
+    expect(usernameSteps(null, '   ')).toEqual([]);
+  });
+
+  it('a changed value deletes the old username first, then creates the new one', () => {
+    expect(usernameSteps('ada', 'ada.l')).toEqual([{ kind: 'delete' }, { kind: 'create', username: 'ada.l' }]);
+    expect(usernameSteps(null, ' ada ')).toEqual([{ kind: 'create', username: 'ada' }]);
+  });
+
+  it('an empty new value just removes it', () => {
+    expect(usernameSteps('ada', '')).toEqual([{ kind: 'delete' }]);
+    expect(usernameSteps('ada', '  ')).toEqual([{ kind: 'delete' }]);
+  });
+
+  it('refuses what the server would: too short, spaces, an email address; empty is allowed', () => {
+    expect(usernameProblem('ab')).toEqual(expect.any(String));
+    expect(usernameProblem('ada lovelace')).toEqual(expect.any(String));
+    expect(usernameProblem('ada@example.com')).toEqual(expect.any(String));
+    expect(usernameProblem('ada_l.1-x')).toBeNull();
+    expect(usernameProblem('')).toBeNull();
   });
 });

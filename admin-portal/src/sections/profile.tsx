@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { fieldVisibility, type FieldVisibility, type ProfileField } from '../options';
 import { Avatar } from '../user-badge';
-import { changedFields, draftFromUser, validateChanges, type EditableProfileField, type ProfileDraft, type ProfileErrors } from './profile-changes';
+import { UsernamePaths } from '@gatehouse/shared/admin-paths';
+import { changedFields, draftFromUser, usernameProblem, usernameSteps, validateChanges, type EditableProfileField, type ProfileDraft, type ProfileErrors } from './profile-changes';
 import { isUploadableImage, PROFILE_IMAGE_TYPES, profileImageProblem } from './profile-image';
 import type { SectionProps } from './section-props';
 
@@ -17,12 +18,14 @@ function errorMessage(error: unknown): string {
   return "We're facing some difficulties, Please try again";
 }
 
-/** Profile section: edit name, phone number, address, job title and picture of the signed-in user. */
-export default function ProfileSection({ title, headingId, user, snapshot, store, options }: SectionProps) {
+/** Profile section: edit name, username, phone number, address, job title and picture of the signed-in user. */
+export default function ProfileSection({ title, headingId, user, snapshot, store, api, options }: SectionProps) {
   const visibility = (field: ProfileField): FieldVisibility => fieldVisibility(options, 'profile', field);
   const editable = TEXT_FIELDS.map(({ field }) => field).filter((field) => visibility(field) === 'editable');
 
   const [draft, setDraft] = useState<ProfileDraft>(() => draftFromUser(user));
+  const [username, setUsername] = useState(user.username ?? '');
+  const [usernameError, setUsernameError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<ProfileErrors>({});
   const [image, setImage] = useState<string | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
@@ -44,6 +47,16 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
     const moved = (Object.keys(next) as EditableProfileField[]).filter((field) => next[field] !== previous[field]);
     if (moved.length > 0) setDraft((current) => ({ ...current, ...Object.fromEntries(moved.map((field) => [field, next[field]])) }));
   }, [user]);
+
+  // Same for the username: a new stored value replaces the field only when it moved.
+  const baselineUsernameRef = useRef(user.username ?? '');
+  useEffect(() => {
+    const next = user.username ?? '';
+    if (next !== baselineUsernameRef.current) {
+      baselineUsernameRef.current = next;
+      setUsername(next);
+    }
+  }, [user.username]);
 
   useEffect(() => () => readerRef.current?.abort(), []);
 
@@ -84,20 +97,35 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
     if (saving) return;
     const changes = changedFields(user, draft, editable);
     const errors = validateChanges(changes);
+    const steps = visibility('username') === 'editable' ? usernameSteps(user.username, username) : [];
+    const badUsername = steps.length > 0 ? usernameProblem(username) : null;
     setFieldErrors(errors);
+    setUsernameError(badUsername);
     setThrown(null);
-    if (Object.keys(errors).length > 0) {
+    if (Object.keys(errors).length > 0 || badUsername) {
       setOutcome('none');
       return;
     }
     const profileImage = visibility('profilePicture') === 'editable' && isUploadableImage(image, user.profilePictureUrl) ? image : undefined;
-    if (Object.keys(changes).length === 0 && !profileImage) {
+    if (Object.keys(changes).length === 0 && !profileImage && steps.length === 0) {
       setOutcome('unchanged');
       return;
     }
     setSubmitting(true);
     setOutcome('sent');
     try {
+      try {
+        // Seed 001 section 5: the old username goes first; the server refuses a second one.
+        for (const step of steps) {
+          if (step.kind === 'delete') await api.request('DELETE', UsernamePaths.myUsername);
+          else await api.request('POST', UsernamePaths.myUsername, { body: { username: step.username } });
+        }
+      } catch (error) {
+        setUsernameError(errorMessage(error));
+        setOutcome('none');
+        return;
+      }
+      // Also after a username-only change: the PUT answers the fresh profile, username included.
       await store.updateProfile(profileImage ? { ...changes, profileImage } : changes);
       if (!store.getSnapshot().profile.error) {
         setImage(null);
@@ -114,6 +142,34 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
   const emailVisibility = visibility('email');
   // A phone sign-up account has no email: its phone number stands in.
   const displayName = draft.name || user.email || user.phoneNumber || '';
+
+  // Seed 001 "Profile fields: name, username, ...": shown right after the name.
+  const usernameMode = visibility('username');
+  const usernameField = usernameMode === 'hidden' ? null : (
+    <div key="username" className="gh-ap-field">
+      <label className="gh-ap-label" htmlFor={`${ids}-username`}>Username</label>
+      <input
+        id={`${ids}-username`}
+        className="gh-ap-input"
+        type="text"
+        name="username"
+        autoComplete="username"
+        spellCheck={false}
+        maxLength={64}
+        value={username}
+        readOnly={usernameMode === 'viewOnly'}
+        aria-invalid={usernameError ? true : undefined}
+        aria-describedby={`${ids}-username-hint${usernameError ? ` ${ids}-username-error` : ''}`}
+        onChange={(event) => {
+          setUsername(event.target.value);
+          setUsernameError(null);
+          setOutcome('none');
+        }}
+      />
+      <p id={`${ids}-username-hint`} className="gh-ap-hint">You can sign in with it instead of your email. Leave it empty to remove it.</p>
+      {usernameError && <p id={`${ids}-username-error`} className="gh-ap-field-error">{usernameError}</p>}
+    </div>
+  );
 
   return (
     <section className="gh-ap-section" aria-labelledby={headingId}>
@@ -148,28 +204,31 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
         )}
         {TEXT_FIELDS.map(({ field, label, type, autoComplete, maxLength }) => {
           const mode = visibility(field);
-          if (mode === 'hidden') return null;
+          if (mode === 'hidden') return field === 'name' ? usernameField : null;
           const id = `${ids}-${field}`;
           const error = fieldErrors[field];
           return (
-            <div key={field} className="gh-ap-field">
-              <label className="gh-ap-label" htmlFor={id}>{label}</label>
-              <input
-                id={id}
-                className="gh-ap-input"
-                type={type}
-                name={field}
-                autoComplete={autoComplete}
-                maxLength={maxLength}
-                value={draft[field]}
-                readOnly={mode === 'viewOnly'}
-                required={field === 'name'}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-error` : undefined}
-                onChange={(event) => edit(field, event.target.value)}
-              />
-              {error && <p id={`${id}-error`} className="gh-ap-field-error">{error}</p>}
-            </div>
+            <Fragment key={field}>
+              <div className="gh-ap-field">
+                <label className="gh-ap-label" htmlFor={id}>{label}</label>
+                <input
+                  id={id}
+                  className="gh-ap-input"
+                  type={type}
+                  name={field}
+                  autoComplete={autoComplete}
+                  maxLength={maxLength}
+                  value={draft[field]}
+                  readOnly={mode === 'viewOnly'}
+                  required={field === 'name'}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${id}-error` : undefined}
+                  onChange={(event) => edit(field, event.target.value)}
+                />
+                {error && <p id={`${id}-error`} className="gh-ap-field-error">{error}</p>}
+              </div>
+              {field === 'name' && usernameField}
+            </Fragment>
           );
         })}
         {emailVisibility !== 'hidden' && user.email !== null && (

@@ -1,9 +1,7 @@
-import { act, fireEvent, render, waitFor, within } from '@testing-library/react';
+import { fireEvent, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Permission, PermissionCategory, Role } from '@gatehouse/shared/wire';
-import type { GatehouseApi } from '../contract';
-import { readAdminPortalOptions } from '../options';
-import { createTestStore, makeUser, shadowMountPoint } from '../test/fake-store';
+import { expectFailedDeleteKeepsDialog, recordingApi, renderSection, type Failure } from '../test/section-harness';
 import RolesSection from './roles';
 
 function role(overrides: Partial<Role>): Role {
@@ -17,36 +15,22 @@ const PERMISSIONS: Permission[] = [
 ];
 const CATEGORIES: PermissionCategory[] = [{ id: 'c-users', name: 'Users', description: null, permissionIds: ['p-users-read', 'p-users-write'] }];
 
-interface Call { method: string; path: string; body?: unknown; query?: Record<string, unknown> }
-type Failure = { method: string; path: string; error: { message: string; statusCode: number } };
-
-/** The API boundary: records every call, answers from fixed roles, and fails the calls it is told to. */
-function recordingApi(roles: Role[], failures: Failure[] = []): { api: GatehouseApi; calls: Call[] } {
-  const calls: Call[] = [];
-  const api = {
-    async request(method: string, path: string, options: { body?: unknown; query?: Record<string, unknown> } = {}) {
-      calls.push({ method, path, ...options });
-      const failure = failures.find((f) => f.method === method && f.path === path);
-      if (failure) throw Object.assign(new Error(failure.error.message), failure.error);
-      if (method === 'GET' && path === '/identity/resources/roles/v1') return roles;
-      if (method === 'GET' && path === '/identity/resources/permissions/v1') return PERMISSIONS;
-      if (method === 'GET' && path === '/identity/resources/permissions/v1/categories') return CATEGORIES;
-      return {};
-    },
-  } as unknown as GatehouseApi;
-  return { api, calls };
+/** The API boundary: answers from fixed roles. */
+function answers(roles: Role[]) {
+  return (method: string, path: string) => {
+    if (method === 'GET' && path === '/identity/resources/roles/v1') return roles;
+    if (method === 'GET' && path === '/identity/resources/permissions/v1') return PERMISSIONS;
+    if (method === 'GET' && path === '/identity/resources/permissions/v1/categories') return CATEGORIES;
+    return undefined;
+  };
 }
 
 const admin = role({ id: 'r-admin', key: 'Admin', name: 'Admin', permissions: ['p-users-read', 'p-users-write'], userCount: 2 });
 const readOnly = role({ id: 'r-read', key: 'ReadOnly', name: 'Read only', description: 'Sees, never changes', isDefault: true, permissions: ['p-users-read'], userCount: 5 });
 
-async function openRoles(roles: Role[], permissions: string[] = ['fe.secure.read.roles', 'fe.secure.write.roles'], failures: Failure[] = []) {
-  const { api, calls } = recordingApi(roles, failures);
-  const { domElement } = shadowMountPoint();
-  const user = makeUser({ id: 'me', permissions: permissions.map((key, i) => ({ id: `p${i}`, key, name: key })) });
-  render(<RolesSection title="Roles" headingId="roles-heading" user={user} snapshot={createTestStore(user).getSnapshot()} store={createTestStore(user)} api={api} options={readAdminPortalOptions(undefined)} />, { container: domElement });
-  const view = within(domElement);
-  return { view, calls };
+async function openRoles(roles: Role[], permissions: string[] = ['fe.secure.read.roles', 'fe.secure.write.roles'], failures: Failure[] = [], adminPortal?: Record<string, unknown>) {
+  const { api, calls } = recordingApi(answers(roles), failures);
+  return { view: renderSection(RolesSection, 'Roles', api, permissions, adminPortal), calls };
 }
 
 afterEach(() => {
@@ -119,25 +103,29 @@ describe('roles section', () => {
     const { view } = await openRoles([admin], undefined, [{ method: 'DELETE', path: '/identity/resources/roles/v1/r-admin', error: { message: 'Missing permission, or a role with permissions beyond your own', statusCode: 403 } }]);
     fireEvent.click(await view.findByRole('button', { name: 'Delete role Admin' }));
     const dialog = await view.findByRole('dialog', { name: 'Delete role Admin' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Missing permission, or a role with permissions beyond your own');
-    // The Delete button was disabled while saving; focus is back in the dialog, on it.
-    expect((dialog.getRootNode() as ShadowRoot).activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete' }));
-    let reachedDocument = false;
-    const listener = () => (reachedDocument = true);
-    document.addEventListener('keydown', listener);
-    act(() => {
-      fireEvent.keyDown(dialog, { key: 'Escape' });
-    });
-    document.removeEventListener('keydown', listener);
-    expect(view.queryByRole('dialog')).toBeNull();
-    expect(reachedDocument).toBe(false);
+    await expectFailedDeleteKeepsDialog(view, dialog, 'Missing permission, or a role with permissions beyond your own');
   });
 
   it('shows the generic message when the roles cannot be loaded', async () => {
     const { view } = await openRoles([admin], undefined, [{ method: 'GET', path: '/identity/resources/roles/v1', error: { message: '', statusCode: 500 } }]);
     expect((await view.findByRole('alert')).textContent).toBe("We're facing some difficulties, Please try again");
     expect(view.getByText('No roles yet')).toBeTruthy();
+  });
+
+  it("honours the host's field visibility for its actions: hidden ones are gone, view-only ones are shown disabled", async () => {
+    const { view } = await openRoles([admin], undefined, [], { fieldVisibility: { roles: { create: 'viewOnly', edit: 'viewOnly', delete: 'hidden', attachPermission: 'hidden' } } });
+    await view.findByRole('row', { name: /^Admin/ });
+    expect((view.getByRole('button', { name: 'Add role' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((view.getByRole('button', { name: 'Edit role Admin' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(view.queryByRole('button', { name: /Delete role/ })).toBeNull();
+    expect(view.queryByRole('button', { name: 'Add a permission to roles' })).toBeNull();
+  });
+
+  it('drops the actions column when the host hides every row action', async () => {
+    const { view } = await openRoles([admin], undefined, [], { fieldVisibility: { roles: { edit: 'hidden', delete: 'hidden' } } });
+    await view.findByRole('row', { name: /^Admin/ });
+    expect(view.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Role', 'Key', 'Permissions', 'Users']);
+    expect(view.getByRole('button', { name: 'Add role' })).toBeTruthy();
   });
 
   it('shows a reader the roles without add, edit or delete', async () => {

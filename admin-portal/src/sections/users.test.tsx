@@ -39,11 +39,11 @@ function recordingApi(items: TenantUser[]): { api: GatehouseApi; calls: Call[] }
 const ada = tenantUser({ id: 'u-ada', name: 'Ada Byron', email: 'ada@example.com', roleIds: ['r-read'], roles: [{ id: 'r-read', key: 'ReadOnly', name: 'Read only' }], groups: [{ id: 'g', name: 'Ops', color: null }] });
 const bob = tenantUser({ id: 'u-bob', name: 'Bob Stone', email: 'bob@example.com', invitationPending: true, verified: false });
 
-async function openUsers(items: TenantUser[], permissions: string[] = ['fe.secure.read.users', 'fe.secure.write.users']) {
+async function openUsers(items: TenantUser[], permissions: string[] = ['fe.secure.read.users', 'fe.secure.write.users'], adminPortal?: Record<string, unknown>) {
   const { api, calls } = recordingApi(items);
   const { domElement } = shadowMountPoint();
   const user = makeUser({ id: 'me', permissions: permissions.map((key, i) => ({ id: `p${i}`, key, name: key })) });
-  render(<UsersSection title="Users" headingId="users-heading" user={user} snapshot={createTestStore(user).getSnapshot()} store={createTestStore(user)} api={api} options={readAdminPortalOptions(undefined)} />, { container: domElement });
+  render(<UsersSection title="Users" headingId="users-heading" user={user} snapshot={createTestStore(user).getSnapshot()} store={createTestStore(user)} api={api} options={readAdminPortalOptions(adminPortal)} />, { container: domElement });
   const view = within(domElement);
   await view.findByRole('row', { name: /Ada Byron/ });
   return { view, calls };
@@ -123,5 +123,20 @@ describe('users section', () => {
     expect(view.queryByRole('button', { name: 'Invite user' })).toBeNull();
     expect(view.queryByRole('button', { name: /Remove/ })).toBeNull();
     expect(view.getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼].*/, '').trim())).toEqual(['User', 'Groups', 'Roles', 'Joined', 'Last seen', 'Managed by']);
+  });
+
+  it("honours the host's field visibility for its actions: hidden ones are gone, view-only ones are shown disabled", async () => {
+    const { view } = await openUsers([ada], undefined, { fieldVisibility: { users: { invite: 'viewOnly', editRoles: 'hidden', disable: 'viewOnly', lock: 'hidden', delete: 'hidden' } } });
+    expect((view.getByRole('button', { name: 'Invite user' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((view.getByRole('button', { name: 'Disable Ada Byron' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(view.queryByRole('button', { name: 'Edit roles of Ada Byron' })).toBeNull();
+    expect(view.queryByRole('button', { name: 'Lock Ada Byron' })).toBeNull();
+    expect(view.queryByRole('button', { name: 'Remove Ada Byron' })).toBeNull();
+  });
+
+  it('drops the actions column when the host hides every row action', async () => {
+    const { view } = await openUsers([ada], undefined, { fieldVisibility: { users: { editRoles: 'hidden', disable: 'hidden', lock: 'hidden', delete: 'hidden' } } });
+    expect(view.getAllByRole('columnheader')).toHaveLength(6);
+    expect(view.getByRole('button', { name: 'Invite user' })).toBeTruthy();
   });
 });

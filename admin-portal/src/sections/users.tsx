@@ -5,6 +5,7 @@ import { holdsPermission } from '../access';
 import { Permissions } from '../contract';
 import { adoptCss } from '../host-styles';
 import type { SectionProps } from './section-props';
+import { actionMode } from './dialogs/action-mode';
 import { ConfirmDialog } from './users/confirm-dialog';
 import { InviteDialog } from './users/invite-dialog';
 import { RolesDialog } from './users/roles-dialog';
@@ -27,11 +28,12 @@ type Dialog = { kind: 'invite' } | { kind: 'roles'; user: TenantUser } | { kind:
 /**
  * Users (the team, seed 001 sections 2-5): the tenant's users 20 a page, sorted by name, searched by
  * name or email, filtered by the presets; admins holding fe.secure.write.users invite users, edit
- * roles, disable, lock and remove them.
+ * roles, disable, lock and remove them. The host can hide or show view-only the actions `invite`,
+ * `editRoles`, `disable`, `lock` and `delete` (`adminPortal.fieldVisibility.users`).
  */
-export default function UsersSection({ title, headingId, user, api }: SectionProps) {
+export default function UsersSection({ title, headingId, user, api, options }: SectionProps) {
   const users = useMemo(() => createUsersApi(api), [api]);
-  const canWrite = Boolean(user.superUser) || holdsPermission(user, Permissions.usersWrite);
+  const mode = actionMode(options, 'users', Boolean(user.superUser) || holdsPermission(user, Permissions.usersWrite));
   const [query, setQuery] = useState<UsersQuery>({ page: 0, search: '', sortDirection: 'asc', preset: '' });
   const [typed, setTyped] = useState('');
   const [page, setPage] = useState<UsersPage | null>(null);
@@ -107,8 +109,8 @@ export default function UsersSection({ title, headingId, user, api }: SectionPro
       <div ref={behindRef} className="gh-ap-users">
         <div className="gh-ap-users-head">
           <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
-          {canWrite && (
-            <button type="button" className="gh-ap-button" onClick={() => void withRoles(() => ({ kind: 'invite' }))}>
+          {mode('invite') !== 'hidden' && (
+            <button type="button" className="gh-ap-button" disabled={mode('invite') === 'viewOnly'} onClick={() => void withRoles(() => ({ kind: 'invite' }))}>
               Invite user
             </button>
           )}
@@ -133,7 +135,7 @@ export default function UsersSection({ title, headingId, user, api }: SectionPro
           page={page}
           loading={loading}
           currentUserId={user.id}
-          canWrite={canWrite}
+          mode={mode}
           sortDirection={query.sortDirection}
           onSort={() => setQuery((q) => ({ ...q, sortDirection: q.sortDirection === 'asc' ? 'desc' : 'asc', page: 0 }))}
           onRoles={(target) => void withRoles(() => ({ kind: 'roles', user: target }))}

@@ -67,7 +67,13 @@ export function ActivateScreen() {
       </form>
     );
   } else if (step === 'success') {
-    body = <p role="status">Your account is activated, redirecting...</p>;
+    // With an error only when the invite link it signed up through died before activation.
+    body = (
+      <>
+        <ErrorAlert message={activate.error} />
+        <p role="status">Your account is activated, redirecting...</p>
+      </>
+    );
   } else if (step === 'resend' && activate.resendSent) {
     body = <p role="status" tabIndex={-1}>If an account is waiting for activation at that address, we sent it a new activation link.</p>;
   } else {

@@ -17,12 +17,14 @@ export function SignUpScreen() {
   const [form, setForm] = useState({ name: '', companyName: '', email: '', password: '' });
   const ref = useFocusFirst<HTMLDivElement>(signUp.stage);
   const minLength = vendor?.passwordConfig.minLength;
+  // Joining by invite link: the account joins the link's tenant, so there is no company to name.
+  const invited = location.search.includes('invitationToken=');
   const update = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: event.target.value }));
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (signUp.loading) return;
-    void store.signUp({ email: form.email.trim(), password: form.password, name: form.name.trim(), companyName: form.companyName.trim() });
+    void store.signUp({ email: form.email.trim(), password: form.password, name: form.name.trim(), companyName: invited ? undefined : form.companyName.trim() });
   };
 
   if (signUp.stage === 'SignUpSuccess') {
@@ -65,7 +67,7 @@ export function SignUpScreen() {
       <h1>Create your account</h1>
       <form onSubmit={onSubmit} aria-busy={signUp.loading}>
         <Field label="Name" name="name" autoComplete="name" required value={form.name} onChange={update('name')} />
-        <Field label="Company name" name="companyName" autoComplete="organization" required value={form.companyName} onChange={update('companyName')} />
+        {!invited && <Field label="Company name" name="companyName" autoComplete="organization" required value={form.companyName} onChange={update('companyName')} />}
         <Field label="Email" type="email" name="email" autoComplete="email" required value={form.email} onChange={update('email')} />
         <Field
           label="Password"

@@ -60,11 +60,59 @@ export async function migrate(db: Db, dialect: DialectName): Promise<void> {
   // schemas in one database (a test file each, or tenants of one server) it could find another
   // schema's lock table, skip creating its own, and fail with 'relation "kysely_migration_lock"
   // does not exist'. Pin them to the connection's own schema (public when none is set).
-  const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  if (dialect === 'sqlite') return migrateOn(db, dialect, undefined);
+  // Kysely checks for its tables by introspecting every schema of the database, which fails when
+  // another schema is dropped meanwhile (parallel test files dropping theirs). Migrations and schema
+  // drops therefore take one session-level advisory lock (`dropSchema` below); it also keeps two
+  // servers starting at once from introspecting while the other creates tables.
+  await withSchemaLock(db, async (conn) => {
+    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(conn)).rows[0]?.schema;
+    await migrateOn(conn, dialect, schema);
+  });
+}
+
+/** Runs `work` on one PostgreSQL connection holding the lock that migrations and schema drops share. */
+export async function withSchemaLock<T>(db: Db, work: (conn: Db) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${SCHEMA_LOCK_ID})`.execute(conn);
+    try {
+      return await work(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(${SCHEMA_LOCK_ID})`.execute(conn);
+    }
+  });
+}
+
+/** Applies migrations up to and including `name` only (migration tests), under the same lock. */
+export async function migrateTo(db: Db, dialect: DialectName, name: string): Promise<void> {
+  const run = async (conn: Db, schema: string | undefined) => {
+    const { error } = await new Migrator({ db: conn, provider: migrationProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) }).migrateTo(name);
+    if (error) throw error;
+  };
+  if (dialect === 'sqlite') return run(db, undefined);
+  await withSchemaLock(db, async (conn) => run(conn, (await sql<{ schema: string }>`select current_schema() as schema`.execute(conn)).rows[0]?.schema));
+}
+
+/** The advisory lock that migrations and schema drops share (an arbitrary, fixed 32-bit key). */
+const SCHEMA_LOCK_ID = 0x47617465; // 'Gate'
+
+async function migrateOn(db: Db, dialect: DialectName, schema: string | undefined): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`);
+}
+
+/** Drops a PostgreSQL schema and everything in it (tests), under the lock migrations take. */
+export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [SCHEMA_LOCK_ID]);
+    await client.query(`DROP SCHEMA IF EXISTS "${schema.replaceAll('"', '""')}" CASCADE`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Cheap liveness check used by tests and health probes. */

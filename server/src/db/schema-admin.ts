@@ -61,7 +61,14 @@ export interface AuditsTable {
   created_at: number;
 }
 
-/** The tables of migration 016, merged into `Database` (schema.ts). */
+/** Migration 023: a tenant's count of audit records, kept exact by triggers on `audits`. */
+export interface AuditCountsTable {
+  tenant_id: string;
+  /** bigint: PostgreSQL returns it as a string. */
+  n: number | string;
+}
+
+/** The tables of migrations 016 and 023, merged into `Database` (schema.ts). */
 export interface AdminTables {
   groups: GroupsTable;
   group_roles: GroupRolesTable;
@@ -69,4 +76,5 @@ export interface AdminTables {
   permission_categories: PermissionCategoriesTable;
   invite_links: InviteLinksTable;
   audits: AuditsTable;
+  audit_counts: AuditCountsTable;
 }

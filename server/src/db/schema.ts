@@ -4,6 +4,7 @@ import type { SocialTables } from './schema-social';
 import type { OAuthTables } from './schema-oauth';
 import type { AdminTables } from './schema-admin';
 import type { ApiTokenTables } from './schema-api-tokens';
+import type { AccountTables } from './schema-account';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -16,6 +17,10 @@ export interface TenantsTable {
   application_url: string | null;
   metadata: string | null;
   created_at: number;
+  /** Migration 021 (sub-accounts): the parent account, its users' reach into descendants, and the tenant type. */
+  parent_tenant_id: OptionalColumn<string>;
+  sub_account_access_type: ColumnType<string, string | undefined, string>;
+  tenant_type: ColumnType<string, string | undefined, string>;
 }
 
 export interface UsersTable {
@@ -64,6 +69,8 @@ export interface UserTenantsTable {
   mfa_enrolled: ColumnType<number, never, never>;
   provider: ColumnType<string, never, never>;
   active_at: ColumnType<number, never, never>;
+  /** Migration 021: per-user override of the tenant's sub-account access type (null: follow it; 1 granted; 0 revoked). */
+  sub_account_access: OptionalColumn<number>;
 }
 
 export interface PermissionsTable {
@@ -342,7 +349,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

@@ -4,7 +4,9 @@
  * (http/admin-guard.ts) and every admin service gets its result, an `AdminCaller`:
  *
  * - the tenant is the one the access token acts in (or `?tenantId=` for another tenant of the user);
- *   a super user may name any existing tenant, everyone else must be an active member of it;
+ *   a super user may name any existing tenant, everyone else must be an active member of it, or
+ *   reach it as a sub-account of a tenant they belong to (services/sub-account-access.ts: descendants
+ *   only, never a sibling or a parent; API tokens never);
  * - the permission key of seed 001's table is required (a wildcard key covers it); super users
  *   bypass the check (seed 001 section 6);
  * - changes are refused to impersonation sessions: admin powers are the admin's own.
@@ -22,6 +24,7 @@ import { authenticateApiToken, type ApiTokenPrincipal } from './api-tokens';
 import type { AuthContext, AuthService } from './auth';
 import type { KeyService } from './keys';
 import { covers, grantsOf, refuseWhileImpersonating } from './permissions';
+import { hierarchyReach } from './sub-account-access';
 
 /** An admin call's caller, after its tenant and permission were checked. */
 export interface AdminCaller {
@@ -38,6 +41,8 @@ export interface AdminCaller {
   auth: AuthContext;
   /** Set when the call is made with an API token (services/api-tokens.ts) rather than a session. */
   apiTokenId?: string;
+  /** Set when the caller acts in a sub-account through this ancestor (services/sub-account-access.ts), with its keys. */
+  viaTenantId?: string;
 }
 
 export type AdminAccess = 'read' | 'write';
@@ -62,14 +67,21 @@ export async function authorizeAdmin(deps: { db: Db; auth: AuthService; keys?: K
   const viaToken = deps.keys ? await authenticateApiToken({ db, keys: deps.keys }, request.authorization, now) : null;
   if (viaToken) return apiTokenCaller(viaToken, request, permission);
   let ctx: AuthContext;
+  // Set when the caller acts in a sub-account of a tenant they belong to (services/sub-account-access.ts).
+  let reach: { viaTenantId: string; keys: string[] } | null = null;
   try {
     ctx = await auth.authenticate(request.authorization, request.scopedTenantId);
   } catch (err) {
-    // Not a member of the named tenant: only a super user may still act in it.
+    // Not a member of the named tenant: only a super user, or an admin of one of its ancestors with
+    // sub-account access, may still act in it.
     if (!request.scopedTenantId || (err as AppError).code !== ErrorCodes.tenantNotFound) throw err;
     const own = await auth.authenticate(request.authorization, undefined);
+    if (own.claims.act) throw err;
     const user = await findUserById(db, own.userId);
-    if (user?.super_user !== 1 || own.claims.act || !(await findTenant(db, request.scopedTenantId))) throw err;
+    if (user?.super_user !== 1 || !(await findTenant(db, request.scopedTenantId))) {
+      reach = await hierarchyReach(db, own.userId, request.scopedTenantId, now);
+      if (!reach) throw err;
+    }
     ctx = { ...own, tenantId: request.scopedTenantId };
   }
   if (access === 'write') refuseWhileImpersonating(ctx);
@@ -77,10 +89,10 @@ export async function authorizeAdmin(deps: { db: Db; auth: AuthService; keys?: K
   if (!user || user.disabled === 1) throw Errors.unauthorized();
   const superUser = user.super_user === 1;
   // The token may be a few minutes older than a disable, lock or expiry of this membership.
-  if (!superUser && !(await isMember(db, ctx.userId, ctx.tenantId, now))) throw tenantNotFound();
-  const grants = await grantsOf(db, ctx.userId, ctx.tenantId);
+  if (!superUser && !reach && !(await isMember(db, ctx.userId, ctx.tenantId, now))) throw tenantNotFound();
+  const grants = reach ? { keys: reach.keys } : await grantsOf(db, ctx.userId, ctx.tenantId);
   if (!superUser && !covers(grants.keys, permission)) throw forbidden(permission);
-  return { userId: ctx.userId, email: user.email, tenantId: ctx.tenantId, superUser, keys: grants.keys, ip: request.ip, userAgent: request.userAgent, auth: ctx };
+  return { userId: ctx.userId, email: user.email, tenantId: ctx.tenantId, superUser, keys: grants.keys, ip: request.ip, userAgent: request.userAgent, auth: ctx, ...(reach ? { viaTenantId: reach.viaTenantId } : {}) };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { AUDIT_COLUMNS, type AuditColumnName, type AuditRecord, type AuditsMetadata, type AuditsQuery, type AuditsResponse, type AuditsStats, type ExportAuditsRequest } from '@gatehouse/shared/wire';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
-import { auditsAfter, countTenantAudits, pageTenantAudits, type AuditRowFilters } from '../db/queries/audits';
+import { auditsAfter, countTenantAudits, pageTenantAudits, tenantAuditTotal, type AuditRowFilters } from '../db/queries/audits';
 import type { AuditsTable } from '../db/schema-admin';
 import type { AdminCaller } from './admin-access';
 
@@ -22,6 +22,9 @@ export interface AdminAuditService {
   /** The CSV text, header line first, in chunks of up to EXPORT_BATCH records. */
   exportCsv(caller: AdminCaller, request: ExportAuditsRequest): AsyncGenerator<string>;
 }
+
+/** Where a keyset batch of the export starts: after this record. */
+type Cursor = { createdAt: number; id: string };
 
 type Row = Pick<AuditsTable, 'id' | 'tenant_id' | 'email' | 'action' | 'description' | 'ip' | 'severity' | 'user_agent' | 'json' | 'created_at'>;
 
@@ -67,7 +70,7 @@ export function createAdminAuditService(deps: { db: Db; clock: Clock }): AdminAu
       const now = clock.now();
       const startOfDay = now - (now % DAY); // UTC midnight
       const [total, totalToday, severeThisWeek] = await Promise.all([
-        countTenantAudits(db, caller.tenantId, {}),
+        tenantAuditTotal(db, caller.tenantId), // the counter of migration 023, not a count of the rows
         countTenantAudits(db, caller.tenantId, { createdAtFrom: startOfDay }),
         countTenantAudits(db, caller.tenantId, { severity: 'High', createdAtFrom: now - 7 * DAY }),
       ]);
@@ -83,20 +86,23 @@ export function createAdminAuditService(deps: { db: Db; clock: Clock }): AdminAu
         request.headerProps ?? AUDIT_COLUMNS.filter((c) => c.showInTable).map((c) => ({ name: c.name as AuditColumnName, displayName: c.displayName }));
       yield `${header.map((h) => csvCell(h.displayName)).join(',')}\r\n`;
       const filters = filtersOf(request.filters);
-      let after: { createdAt: number; id: string } | null = null;
-      for (;;) {
+      // One batch as CSV text and the cursor after it. The rows die inside this function, so the
+      // generator holds only the text while it waits for the reader and the next batch.
+      const batch = async (after: Cursor | null) => {
         const rows = await auditsAfter(db, caller.tenantId, filters, request.sortDirection, after, EXPORT_BATCH);
-        if (rows.length === 0) return;
-        let chunk = '';
-        for (const row of rows) {
+        const lines = rows.map((row) => {
           const record = present(row);
-          chunk += `${header.map((h) => csvCell(record[h.name])).join(',')}\r\n`;
-        }
-        yield chunk;
-        if (rows.length < EXPORT_BATCH) return;
-        const last = rows[rows.length - 1]!;
-        after = { createdAt: Number(last.created_at), id: last.id };
-      }
+          return header.map((h) => csvCell(record[h.name])).join(',');
+        });
+        const last = rows[rows.length - 1];
+        return { text: lines.length ? `${lines.join('\r\n')}\r\n` : '', next: rows.length === EXPORT_BATCH && last ? { createdAt: Number(last.created_at), id: last.id } : null };
+      };
+      let next: Cursor | null = null;
+      do {
+        const { text, next: cursor } = await batch(next);
+        if (text) yield text;
+        next = cursor;
+      } while (next);
     },
   };
 }

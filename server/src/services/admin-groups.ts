@@ -6,6 +6,11 @@
  * - Groups, their roles and their users are all of the caller's tenant; anything else is "not found".
  * - No escalation: adding a role to a group, or a user to a group with roles, needs every permission
  *   those roles carry; so does removing them.
+ * - No demotion of a superior (review L4): removing users needs each of them to be manageable by
+ *   the caller (assertManageable: not the caller, no super user, no permission the caller lacks);
+ *   taking a group's roles away (removing roles, deleting the group) needs that of every member but
+ *   the caller, since it demotes them all just the same. Adding users only gives them roles the
+ *   caller holds, so it keeps just the self rule: nobody changes their own group memberships.
  * - A group an identity provider manages (`managedBy` set, e.g. by SCIM) is read-only here.
  */
 import { AdminErrorCodes, type CreateGroupRequest, type Group, type UpdateGroupRequest } from '@gatehouse/shared/wire';
@@ -31,7 +36,7 @@ import {
 } from '../db/queries/groups';
 import { listRolePermissions } from '../db/queries/roles';
 import { AppError, Errors } from '../errors';
-import { assertCovers, type AdminCaller } from './admin-access';
+import { assertCovers, assertManageable, type AdminCaller } from './admin-access';
 import { AuditActions, recordAudit } from './audits';
 
 /** Which lists a group answer fills; the groups list fills none unless asked (`_groupsRelations`). */
@@ -101,6 +106,17 @@ export function createAdminGroupService(deps: { db: Db; clock: Clock }): AdminGr
     return roles;
   }
 
+  /** assertManageable for each of these users: what removing them from a group needs. */
+  async function assertUsersManageable(caller: AdminCaller, userIds: readonly string[]): Promise<void> {
+    for (const id of userIds) await assertManageable(db, caller, id, 'change the group memberships of');
+  }
+
+  /** Taking the group's roles away from all its members: none of them may be above the caller. */
+  async function assertMembersManageable(caller: AdminCaller, groupId: string): Promise<void> {
+    const members = (await usersByGroup(db, [groupId])).get(groupId) ?? [];
+    for (const m of members) if (m.id !== caller.userId) await assertManageable(db, caller, m.id, 'take group roles away from');
+  }
+
   async function assertCoversRoles(caller: AdminCaller, roleIds: readonly string[], message: string): Promise<void> {
     assertCovers(caller, (await listRolePermissions(db, roleIds)).map((p) => p.key), message);
   }
@@ -152,6 +168,7 @@ export function createAdminGroupService(deps: { db: Db; clock: Clock }): AdminGr
       const group = await writable(caller, groupId);
       // Its members lose the group's roles: only someone holding those may take them away.
       await assertCoversRoles(caller, [...((await rolesByGroup(db, [group.id])).get(group.id) ?? [])].map((r) => r.id), 'You cannot delete a group whose roles carry permissions you do not have');
+      await assertMembersManageable(caller, group.id);
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await deleteGroup(trx, caller.tenantId, group.id);
@@ -176,6 +193,7 @@ export function createAdminGroupService(deps: { db: Db; clock: Clock }): AdminGr
       const group = await writable(caller, groupId);
       const roles = await tenantRoles(caller, roleIds);
       await assertCoversRoles(caller, roles.map((r) => r.id), 'You cannot take away roles with permissions you do not have');
+      await assertMembersManageable(caller, group.id);
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await removeGroupRoles(trx, group.id, roles.map((r) => r.id));
@@ -191,6 +209,7 @@ export function createAdminGroupService(deps: { db: Db; clock: Clock }): AdminGr
       // Users of other tenants are as unknown as users that never existed.
       if ((await tenantMemberIds(db, caller.tenantId, wanted)).length !== wanted.length) throw Errors.notFound('User not found in this account');
       await assertCoversRoles(caller, ((await rolesByGroup(db, [group.id])).get(group.id) ?? []).map((r) => r.id), 'You cannot add users to a group whose roles carry permissions you do not have');
+      if (wanted.includes(caller.userId)) throw new AppError(AdminErrorCodes.cannotManageSelf, 400, 'You cannot change the group memberships of yourself');
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await addGroupUsers(trx, group.id, wanted, now);
@@ -205,6 +224,7 @@ export function createAdminGroupService(deps: { db: Db; clock: Clock }): AdminGr
       const wanted = [...new Set(userIds)];
       if ((await tenantMemberIds(db, caller.tenantId, wanted)).length !== wanted.length) throw Errors.notFound('User not found in this account');
       await assertCoversRoles(caller, ((await rolesByGroup(db, [group.id])).get(group.id) ?? []).map((r) => r.id), 'You cannot remove users from a group whose roles carry permissions you do not have');
+      await assertUsersManageable(caller, wanted);
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await removeGroupUsers(trx, group.id, wanted);

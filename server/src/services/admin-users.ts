@@ -262,11 +262,9 @@ export function createAdminUserService(deps: {
       const allowed: BulkInviteResponse['allowed'] = [];
       const unallowed: BulkInviteResponse['unallowed'] = [];
       const seen = new Set<string>();
-      // An API token grants no role beyond its own permissions (the invitation rules check its owner's).
-      if (caller.apiTokenId) {
-        const wanted = body.roleIds?.length ? (await findTenantRolesByIds(db, caller.tenantId, body.roleIds)).map((r) => r.id) : await defaultRoleIds(db, caller.tenantId);
-        assertCovers(caller, (await listRolePermissions(db, wanted)).map((p) => p.key), 'You cannot grant a role with permissions you do not have');
-      }
+      // The roles are the same for every email: a role beyond the caller's keys refuses the whole call.
+      const wanted = body.roleIds?.length ? (await findTenantRolesByIds(db, caller.tenantId, body.roleIds)).map((r) => r.id) : await defaultRoleIds(db, caller.tenantId);
+      assertCovers(caller, (await listRolePermissions(db, wanted)).map((p) => p.key), 'You cannot grant a role with permissions you do not have');
       // One by one (seed 001 section 5), each through the invitation rules (roles, limits, membership).
       for (const typed of body.emails) {
         const email = typed.trim().toLowerCase();
@@ -277,7 +275,7 @@ export function createAdminUserService(deps: {
           continue;
         }
         try {
-          const invited = await invitations.invite(caller.auth, { email, name: email.split('@')[0]!, ...(body.roleIds ? { roleIds: body.roleIds } : {}) }, appUrl);
+          const invited = await invitations.invite(caller, { email, name: email.split('@')[0]!, ...(body.roleIds ? { roleIds: body.roleIds } : {}) }, appUrl, { audit: false });
           allowed.push({ email, userId: invited.id });
         } catch (err) {
           if (!isAppError(err) || err.status >= 500) throw err;

@@ -43,6 +43,7 @@ export const AuditActions = {
   userMadePermanent: 'User made permanent',
   activationResent: 'Activation email resent',
   usersBulkInvited: 'Users invited in bulk',
+  userInvited: 'User invited',
   inviteLinkCreated: 'Invite link created',
   inviteLinkUpdated: 'Invite link updated',
   inviteLinkDeleted: 'Invite link deleted',
@@ -65,6 +66,18 @@ export const AuditActions = {
   groupRolesRemoved: 'Roles removed from group',
   groupUsersAdded: 'Users added to group',
   groupUsersRemoved: 'Users removed from group',
+  subAccountCreated: 'Sub-account created',
+  subAccountUpdated: 'Sub-account updated',
+  subAccountDeleted: 'Sub-account deleted',
+  subAccountManagementSet: 'Sub-account management updated',
+  subAccountHierarchySettings: 'Sub-account hierarchy settings updated',
+  subAccountUsersAdded: 'Users added to sub-account',
+  subAccountUserRemoved: 'User removed from sub-account',
+  subAccountUserRolesSet: 'User roles in sub-account updated',
+  subAccountAccessSet: 'Sub-account access updated',
+  accountSettingsUpdated: 'Account settings updated',
+  sessionRevoked: 'Session signed out',
+  otherSessionsRevoked: 'Other sessions signed out',
 } as const;
 
 /** The actor of an admin call. */

@@ -8,7 +8,7 @@
  * GATEHOUSE_KEY_ENCRYPTION_KEY is set) so the admin can copy it again. Updating changes the expiry,
  * deleting kills it at once; joins are rate-limited per IP like invitation acceptance.
  */
-import { AdminErrorCodes, type CreateInviteLinkRequest, type InviteLink, type JoinByInviteLinkResponse, type UpdateInviteLinkRequest } from '@gatehouse/shared/wire';
+import { AdminErrorCodes, type CreateInviteLinkRequest, type InviteLink, type JoinByInviteLinkResponse, type UpdateInviteLinkRequest, type VerifyInviteLinkResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { decrypt, encrypt, newId, newSecret, safeEqual, sha256 } from '../crypto';
@@ -16,7 +16,7 @@ import type { Db } from '../db';
 import { defaultRoleIds, grantRoles, joinTenant } from '../db/queries/invitations';
 import { deleteInviteLink, findInviteLink, findInviteLinkByToken, insertInviteLink, updateInviteLink, type InviteLinkRow } from '../db/queries/invite-links';
 import { findTenant, hasMembership } from '../db/queries/tenants';
-import { findUserById } from '../db/queries/users';
+import { findUserById, type UserRow } from '../db/queries/users';
 import { AppError, Errors } from '../errors';
 import type { AdminCaller } from './admin-access';
 import { AuditActions, recordAudit } from './audits';
@@ -32,12 +32,50 @@ export interface InviteLinkService {
   create(caller: AdminCaller, body: CreateInviteLinkRequest, appUrl: string): Promise<InviteLink>;
   update(caller: AdminCaller, body: UpdateInviteLinkRequest, appUrl: string): Promise<InviteLink>;
   remove(caller: AdminCaller): Promise<void>;
+  /** Public ("Verify invite token returns name", seed 000 section 7.3): the name of a live link's tenant. */
+  verify(token: string, client: { ip: string | null }): Promise<VerifyInviteLinkResponse>;
   /** A signed-in user joins the link's tenant with its default roles. */
   join(ctx: AuthContext, token: string, client: { ip: string | null; userAgent: string | null }): Promise<JoinByInviteLinkResponse>;
 }
 
 const invalidLink = () => new AppError(AdminErrorCodes.invalidInviteLink, 400, 'This invite link is invalid or has expired');
 const noLink = () => Errors.notFound('This account has no invite link');
+/**
+ * The one answer for an unknown, expired or deleted link (seed 000 section 8: 'We couldn't verify
+ * your invitation'), so the public calls tell nothing about which it was.
+ */
+export const unverifiedInviteLink = () => new AppError(AdminErrorCodes.invalidInviteLink, 404, "We couldn't verify your invitation");
+
+/** A live link's tenant for this token hash (the hash compared in constant time), else undefined. */
+export async function findLiveInviteLink(db: Db, tokenHash: string, now: number): Promise<{ tenantId: string; tenantName: string } | undefined> {
+  const row = await findInviteLinkByToken(db, tokenHash);
+  if (!row || !safeEqual(row.token_hash, tokenHash) || row.expires_at <= now) return undefined;
+  const tenant = await findTenant(db, row.tenant_id);
+  return tenant ? { tenantId: tenant.id, tenantName: tenant.name } : undefined;
+}
+
+/**
+ * Makes the user a member of the tenant with its default roles and writes the audit row, in the
+ * caller's transaction; used by the join call and by the activation of a sign-up made through a link.
+ */
+export async function joinByInviteLink(
+  trx: Db,
+  user: Pick<UserRow, 'id' | 'email'>,
+  tenantId: string,
+  client: { ip: string | null; userAgent: string | null },
+  now: number,
+): Promise<string[]> {
+  const roleIds = await defaultRoleIds(trx, tenantId);
+  await joinTenant(trx, user.id, tenantId, now);
+  await grantRoles(trx, user.id, tenantId, roleIds);
+  await recordAudit(
+    trx,
+    { tenantId, userId: user.id, email: user.email, ip: client.ip, userAgent: client.userAgent },
+    { action: AuditActions.joinedByInviteLink, description: `${user.email ?? user.id} joined by invite link`, json: { userId: user.id, roleIds } },
+    now,
+  );
+  return roleIds;
+}
 
 export function createInviteLinkService(deps: { db: Db; clock: Clock; limiter: RateLimiter; config: Pick<Config, 'keyEncryptionKey'> }): InviteLinkService {
   const { db, clock, limiter, config } = deps;
@@ -95,30 +133,24 @@ export function createInviteLinkService(deps: { db: Db; clock: Clock; limiter: R
       });
     },
 
+    async verify(token, client) {
+      await limiter.consume('invitationAcceptPerIp', client.ip ?? UNKNOWN_CLIENT);
+      const link = await findLiveInviteLink(db, sha256(token), clock.now());
+      if (!link) throw unverifiedInviteLink();
+      return { name: link.tenantName };
+    },
+
     async join(ctx, token, client) {
       refuseWhileImpersonating(ctx);
       await limiter.consume('invitationAcceptPerIp', client.ip ?? UNKNOWN_CLIENT);
-      const hash = sha256(token);
-      const row = await findInviteLinkByToken(db, hash);
       const now = clock.now();
-      if (!row || !safeEqual(row.token_hash, hash) || row.expires_at <= now) throw invalidLink();
-      const tenant = await findTenant(db, row.tenant_id);
-      const user = await findUserById(db, ctx.userId);
-      if (!tenant || !user) throw invalidLink();
+      const link = await findLiveInviteLink(db, sha256(token), now);
+      const user = link ? await findUserById(db, ctx.userId) : undefined;
+      if (!link || !user) throw invalidLink();
       // Already in (even a disabled or locked membership): the link changes nothing.
-      if (await hasMembership(db, user.id, tenant.id)) return { tenantId: tenant.id, tenantName: tenant.name, joined: false };
-      const roleIds = await defaultRoleIds(db, tenant.id);
-      await db.transaction().execute(async (trx) => {
-        await joinTenant(trx, user.id, tenant.id, now);
-        await grantRoles(trx, user.id, tenant.id, roleIds);
-        await recordAudit(
-          trx,
-          { tenantId: tenant.id, userId: user.id, email: user.email, ip: client.ip, userAgent: client.userAgent },
-          { action: AuditActions.joinedByInviteLink, description: `${user.email ?? user.id} joined by invite link`, json: { userId: user.id, roleIds } },
-          now,
-        );
-      });
-      return { tenantId: tenant.id, tenantName: tenant.name, joined: true };
+      if (await hasMembership(db, user.id, link.tenantId)) return { tenantId: link.tenantId, tenantName: link.tenantName, joined: false };
+      await db.transaction().execute((trx) => joinByInviteLink(trx, user, link.tenantId, client, now));
+      return { tenantId: link.tenantId, tenantName: link.tenantName, joined: true };
     },
   };
 }

@@ -6,9 +6,12 @@
  * and signs it in (services/sms-login.ts).
  *
  * Like an email sign-up, nothing here is proven: a second sign-up of the same unproven number reuses
- * the waiting account (its profile is the newest sign-up's) instead of adding accounts, and only the
- * holder of the phone can finish it. A number some account already verified answers 409, as an
- * email sign-up of an activated address does.
+ * the waiting account instead of adding accounts, and only the holder of the phone can finish it.
+ * The second sign-up changes nothing on it (anyone who knows the number could otherwise choose the
+ * profile, metadata and account name its owner ends up with). A waiting account expires after
+ * PENDING_PHONE_SIGNUP_TTL_MS and receives at most a few codes (RATE_LIMIT_PHONE_SIGNUP_CODES), so
+ * unproven numbers cannot be made lasting SMS targets; after it expires a new sign-up starts afresh.
+ * A number some account already verified answers 409, as an email sign-up of an activated address does.
  */
 import { ErrorCodes, PHONE_SIGNUP_REQUIRED_MESSAGE, phoneSignUpOpen, type PhoneSignUpRequest, type SignUpResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../clock';
@@ -17,8 +20,8 @@ import { newId } from '../crypto';
 import type { Db } from '../db';
 import { findPendingPhoneSignUp, findUserByVerifiedPhone } from '../db/queries/phone-users';
 import { assignRole } from '../db/queries/roles';
-import { addUserToTenant, listUserTenants } from '../db/queries/tenants';
-import { insertUser, updateUser } from '../db/queries/users';
+import { addUserToTenant } from '../db/queries/tenants';
+import { insertUser } from '../db/queries/users';
 import { AppError, Errors } from '../errors';
 import type { ClientInfo } from './auth';
 import { INVALID_PHONE_MESSAGE, maskPhoneNumber, normalizePhoneNumber } from './phone';
@@ -27,6 +30,14 @@ import { createTenantWithRoles } from './tenants';
 
 export interface PhoneSignUpService {
   signUp(body: PhoneSignUpRequest, client: Pick<ClientInfo, 'ip'>): Promise<SignUpResponse>;
+}
+
+/** A phone sign-up whose number is not proven by then has expired: no more codes, and a new sign-up starts afresh. */
+export const PENDING_PHONE_SIGNUP_TTL_MS = 24 * 3600_000;
+
+/** The number's phone sign-up still waiting for its code, unless it has expired. */
+export function findWaitingPhoneSignUp(db: Db, clock: Clock, e164: string) {
+  return findPendingPhoneSignUp(db, e164, clock.now() - PENDING_PHONE_SIGNUP_TTL_MS);
 }
 
 const userAlreadyExists = () => new AppError(ErrorCodes.userAlreadyExists, 409, 'User already exists');
@@ -55,20 +66,10 @@ export function createPhoneSignUpService(deps: { db: Db; clock: Clock; limiter: 
 
       const now = clock.now();
       const name = body.name ?? '';
-      const waiting = await findPendingPhoneSignUp(db, phone);
-      if (waiting) {
-        // An unfinished sign-up of this number (maybe by someone else): whoever proves the number
-        // gets the account, with the newest sign-up's profile.
-        await db.transaction().execute(async (trx) => {
-          await updateUser(trx, waiting.id, { name, metadata: body.metadata ?? null });
-          const tenants = await listUserTenants(trx, waiting.id);
-          if (body.companyName && tenants.length === 1 && tenants[0]!.id === waiting.last_tenant_id) {
-            await trx.updateTable('tenants').set({ name: body.companyName }).where('id', '=', tenants[0]!.id).execute();
-          }
-        });
-        // Fresh opaque ids: the caller has not shown it holds the number (the same shape either way).
-        return { shouldActivate: true, userId: newId(), tenantId: newId() };
-      }
+      // An unfinished sign-up of this number (maybe by someone else): whoever proves the number gets
+      // that account as it is; this sign-up's profile is not applied. Fresh opaque ids: the caller has
+      // not shown it holds the number (the same shape either way).
+      if (await findWaitingPhoneSignUp(db, clock, phone)) return { shouldActivate: true, userId: newId(), tenantId: newId() };
 
       const userId = newId();
       let tenantId = '';

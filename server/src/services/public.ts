@@ -1,9 +1,8 @@
-import { ErrorCodes, PASSKEYS_STRATEGY, type MetadataResponse, type PublicAccountSettings, type VendorPublicConfig } from '@gatehouse/shared/wire';
+import { ErrorCodes, PASSKEYS_STRATEGY, type MetadataResponse, type VendorPublicConfig } from '@gatehouse/shared/wire';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import { ensureMetadata, findMetadata } from '../db/queries/metadata';
-import { findTenant } from '../db/queries/tenants';
 import { AppError } from '../errors';
 import type { SignUpService } from './signup';
 
@@ -47,7 +46,6 @@ export interface PublicService {
   flags(): Record<string, string>;
   metadata(entityName: string): Promise<MetadataResponse>;
   vendorPublic(): VendorPublicConfig;
-  accountSettingsPublic(tenantId: string | undefined): Promise<PublicAccountSettings>;
 }
 
 export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUpService; config: Pick<Config, 'flags' | 'allowSignups' | 'password' | 'webauthn' | 'loginStrategy' | 'socialLogin'> }): PublicService {
@@ -69,9 +67,5 @@ export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUp
       secondaryLoginStrategies: [{ strategy: PASSKEYS_STRATEGY, isActive: config.webauthn.passkeysPrompt }],
       socialLogin: config.socialLogin.providers.some((p) => p.enabled),
     }),
-    async accountSettingsPublic(tenantId) {
-      const tenant = tenantId ? await findTenant(db, tenantId) : undefined;
-      return { applicationUrl: tenant?.application_url ?? null, hasCustomLogin: false, logo: null, companyName: tenant?.name ?? null };
-    },
   };
 }

@@ -4,7 +4,7 @@ import { loadConfig } from '../config';
 import { sha256 } from '../crypto';
 import { isAppError } from '../errors';
 import { describeDialects, movableClock, uniqueEmail } from '../test/harness';
-import { createRateLimiter } from './rate-limit';
+import { createRateLimiter, rateLimitSubject } from './rate-limit';
 
 /** Default limits with `overrides` (env format) applied. */
 const limits = (env: Record<string, string> = {}) => ({ rateLimits: loadConfig(env).rateLimits });
@@ -105,5 +105,32 @@ describeDialects('rate limiter', (h) => {
     expect(await stored('refreshPerIp', 'old-client')).toBe(false);
     expect(await stored('refreshPerIp', 'trigger')).toBe(true);
     expect(await stored('loginPerIp', 'recent-client')).toBe(true);
+  });
+
+  it('IPv6 address rotation (review M1c): every address of one /64 shares a per-IP counter; ::ffff:a.b.c.d counts as a.b.c.d', async () => {
+    const { db } = await h.start();
+    const limiter = createRateLimiter({ db, clock: movableClock(), config: limits({ RATE_LIMIT_SIGNUP_PER_IP: '2/3600' }) });
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:42`;
+    expect(await limiter.tryConsume('signUpPerIp', `${prefix}::1`)).toBe(true);
+    expect(await limiter.tryConsume('signUpPerIp', `${prefix}:dead:beef:0:7`)).toBe(true);
+    expect(await limiter.tryConsume('signUpPerIp', `${prefix.toUpperCase()}:ffff:ffff:ffff:ffff`)).toBe(false);
+    // The next /64 is another client.
+    expect(await limiter.tryConsume('signUpPerIp', `${prefix.slice(0, -2)}43::1`)).toBe(true);
+
+    const v4 = `198.51.100.${Math.floor(Math.random() * 250)}`;
+    expect(await limiter.tryConsume('signUpPerIp', v4)).toBe(true);
+    expect(await limiter.tryConsume('signUpPerIp', `::ffff:${v4}`)).toBe(true);
+    expect(await limiter.tryConsume('signUpPerIp', `::FFFF:${v4}`)).toBe(false);
+  });
+
+  it('rateLimitSubject: IPv6 to its /64 (any spelling), IPv4-mapped to IPv4, everything else unchanged', () => {
+    expect(rateLimitSubject('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitSubject('2001:0DB8:0001:0002::9')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitSubject('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(rateLimitSubject('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(rateLimitSubject('::1')).toBe('0:0:0:0::/64');
+    expect(rateLimitSubject('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(rateLimitSubject('::ffff:c000:207')).toBe('192.0.2.7');
+    for (const id of ['192.0.2.7', 'user@example.com', 'phoneNumber:+447700900123', 'unknown', 'abc:def']) expect(rateLimitSubject(id)).toBe(id);
   });
 });

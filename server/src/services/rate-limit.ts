@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ErrorCodes } from '@gatehouse/shared/wire';
 import type { Clock } from '../clock';
 import type { Config, RateLimitBucket } from '../config';
@@ -31,6 +32,33 @@ export function rateLimitedError(retryAfterSeconds: number): AppError {
 }
 
 /**
+ * The client a per-IP counter belongs to: an IPv6 address counts as its /64 (one host usually holds
+ * a whole /64, so counting single addresses would give it 2^64 counters), and an IPv4-mapped IPv6
+ * address as its IPv4. Any other identifier (an email, a phone number, a user id) is itself.
+ */
+export function rateLimitSubject(id: string): string {
+  const address = id.replace(/%.*$/, '').toLowerCase(); // no zone index (fe80::1%eth0)
+  if (isIP(address) !== 6) return id;
+  const hextets = (part: string): number[] =>
+    part
+      .split(':')
+      .filter(Boolean)
+      .flatMap((g) => {
+        if (!g.includes('.')) return [parseInt(g, 16)];
+        const [a, b, c, d] = g.split('.').map(Number) as [number, number, number, number]; // ::ffff:192.0.2.1
+        return [a * 256 + b, c * 256 + d];
+      });
+  const [head = '', tail] = address.split('::');
+  const left = hextets(head);
+  const right = tail === undefined ? [] : hextets(tail);
+  const groups = [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
+  }
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+}
+
+/**
  * Fixed-window rate limits kept in the database, so every server process on it shares the counts.
  * Identifiers are stored only as `<bucket>:<sha-256>`: emails never sit in the table in clear text.
  */
@@ -38,7 +66,7 @@ export function createRateLimiter(deps: { db: Db; clock: Clock; config: Pick<Con
   const { db, clock, config } = deps;
   let lastCleanup = Number.NEGATIVE_INFINITY;
 
-  const keyOf = (bucket: RateLimitBucket, id: string) => `${bucket}:${sha256(id)}`;
+  const keyOf = (bucket: RateLimitBucket, id: string) => `${bucket}:${sha256(rateLimitSubject(id))}`;
 
   /** At most once a minute per process: drops counters whose window ended more than a window ago. */
   async function cleanupIfDue(now: number): Promise<void> {

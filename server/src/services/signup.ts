@@ -6,7 +6,7 @@ import { newId, newSecret, safeEqual, sha256 } from '../crypto';
 import type { Db } from '../db';
 import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens, type OneTimeTokenRow } from '../db/queries/one-time-tokens';
 import { assignRole } from '../db/queries/roles';
-import { addUserToTenant, listUserTenants } from '../db/queries/tenants';
+import { addUserToTenant, hasAnyMembership, hasMembership, listUserTenants } from '../db/queries/tenants';
 import { findUserByEmail, findUserById, hasEmail, insertUser, updateUser, type UserRow } from '../db/queries/users';
 import { AppError } from '../errors';
 import type { AuthService, ClientInfo, IssuedSession } from './auth';
@@ -16,6 +16,7 @@ import { checkPasswordPolicy, hashPassword } from './passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
 import { createTenantWithRoles } from './tenants';
 import { signUpPhoneNumber } from './phone-signup';
+import { findLiveInviteLink, joinByInviteLink, unverifiedInviteLink } from './invite-links';
 
 const ACTIVATION = 'activation';
 
@@ -28,6 +29,8 @@ interface PendingProfile {
   phoneNumber?: string;
   companyName?: string;
   metadata?: string;
+  /** SHA-256 of the invite link the sign-up came through (never the token): re-checked at activation. */
+  inviteLinkHash?: string;
 }
 
 /** What a sign-up hands back: the response body and the browser-binding secret for the `gatehouse-signup` cookie. */
@@ -146,12 +149,23 @@ export function createSignUpService(deps: {
       const existing = await findUserByEmail(db, body.email);
       if (existing?.verified === 1) throw new AppError(ErrorCodes.userAlreadyExists, 409, 'User already exists');
       const passwordHash = await signUpPasswordHash(body.password);
+      // Through an invite link: the account will join the link's tenant instead of getting its own.
+      // A dead link is refused before anything is created, with the one uniform answer.
+      let invite: { hash: string; tenantId: string } | undefined;
+      if (body.invitationToken) {
+        await limiter.consume('invitationAcceptPerIp', client.ip ?? UNKNOWN_CLIENT);
+        const hash = sha256(body.invitationToken);
+        const link = await findLiveInviteLink(db, hash, clock.now());
+        if (!link) throw unverifiedInviteLink();
+        invite = { hash, tenantId: link.tenantId };
+      }
       const binding = newSecret();
       const profile: PendingProfile = {
         ...(body.name ? { name: body.name } : {}),
         ...(phoneNumber ? { phoneNumber } : {}),
         ...(body.companyName ? { companyName: body.companyName } : {}),
         ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+        ...(invite ? { inviteLinkHash: invite.hash } : {}),
       };
 
       if (existing) {
@@ -167,12 +181,14 @@ export function createSignUpService(deps: {
       const now = clock.now();
       const [local, domain] = body.email.split('@') as [string, string];
       const userId = newId();
-      let tenantId = '';
+      let tenantId = invite?.tenantId ?? '';
       try {
         await db.transaction().execute(async (trx) => {
           // Neutral placeholders until activation: the typed profile waits on the token with the password.
-          const created = await createTenantWithRoles(trx, domain, now);
-          tenantId = created.tenantId;
+          // Through an invite link no tenant is made now: activation joins the link's (or, the link
+          // gone by then, makes the account its own).
+          const created = invite ? null : await createTenantWithRoles(trx, domain, now);
+          if (created) tenantId = created.tenantId;
           await insertUser(trx, {
             id: userId,
             email: body.email,
@@ -187,10 +203,11 @@ export function createSignUpService(deps: {
             job_title: null,
             profile_picture_id: null,
             metadata: null,
-            last_tenant_id: tenantId,
+            last_tenant_id: created ? tenantId : null,
             created_at: now,
             last_login: null,
           });
+          if (!created) return;
           await addUserToTenant(trx, userId, tenantId, now);
           await assignRole(trx, userId, tenantId, created.roleIds.Admin!);
         });
@@ -201,7 +218,8 @@ export function createSignUpService(deps: {
       }
       const user = await findUserById(db, userId);
       await sendActivation(user!, appUrl, { binding, passwordHash, profile });
-      return { response: { shouldActivate: true, userId, tenantId }, binding };
+      // Through an invite link the account is in no tenant before activation: an opaque id, never the link's tenant.
+      return { response: { shouldActivate: true, userId, tenantId: invite ? newId() : tenantId }, binding };
     },
 
     async activationStrategy(userId, token, client, binding) {
@@ -230,6 +248,10 @@ export function createSignUpService(deps: {
       if (!(await consumeOneTimeToken(db, hash, now))) throw invalidToken();
       await invalidateUserTokens(db, user.id, ACTIVATION, now);
       const profile = bound ? pendingProfile(row) : {};
+      // The link is checked again now: deleted or expired since the sign-up, the account is still
+      // activated (nothing typed is lost) with a tenant of its own, and the answer says the invitation failed.
+      const invite = profile.inviteLinkHash ? await findLiveInviteLink(db, profile.inviteLinkHash, now) : undefined;
+      const invitationFailed = Boolean(profile.inviteLinkHash && !invite);
       const patch = {
         verified: 1,
         password_hash: passwordHash,
@@ -237,16 +259,32 @@ export function createSignUpService(deps: {
         ...(profile.name ? { name: profile.name } : {}),
         ...(profile.phoneNumber ? { phone_number: profile.phoneNumber } : {}),
         ...(profile.metadata !== undefined ? { metadata: profile.metadata } : {}),
+        ...(invite ? { last_tenant_id: invite.tenantId } : {}),
       };
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, user.id, patch);
+        if (invite) {
+          // Already in (say, invited by an admin with other roles): the link changes nothing.
+          if (!(await hasMembership(trx, user.id, invite.tenantId))) await joinByInviteLink(trx, user, invite.tenantId, client, now);
+          return;
+        }
+        if (!(await hasAnyMembership(trx, user.id))) {
+          // A sign-up through a link that did not join (link gone, or activated from another browser).
+          const created = await createTenantWithRoles(trx, profile.companyName ?? user.email?.split('@')[1] ?? 'Account', now);
+          await addUserToTenant(trx, user.id, created.tenantId, now);
+          await assignRole(trx, user.id, created.tenantId, created.roleIds.Admin!);
+          await updateUser(trx, user.id, { last_tenant_id: created.tenantId });
+          return;
+        }
         if (profile.companyName) {
           // Only the tenant this sign-up created, and only while the user is its sole tenant.
           const tenants = await listUserTenants(trx, user.id);
           if (tenants.length === 1 && tenants[0]!.id === user.last_tenant_id) await trx.updateTable('tenants').set({ name: profile.companyName }).where('id', '=', tenants[0]!.id).execute();
         }
       });
-      return auth.startSession({ ...user, ...patch }, client);
+      // last_tenant_id is the link's tenant: the session starts there (unless that membership is disabled).
+      const issued = await auth.startSession({ ...user, ...patch }, client);
+      return invitationFailed ? { ...issued, response: { ...issued.response, invitationFailed: true } } : issued;
     },
 
     async resendActivation(email, appUrl, client) {

@@ -17,12 +17,13 @@ import type { Db } from '../db';
 import {
   consumePasswordless, findLatestPasswordless, insertPasswordlessCode, invalidateUserPasswordless, reservePasswordlessAttempt, spendExhaustedPasswordless,
 } from '../db/queries/passwordless-codes';
-import { findPendingPhoneSignUp, findUserByVerifiedPhone, markPhoneVerified } from '../db/queries/phone-users';
+import { findUserByVerifiedPhone, markPhoneVerified } from '../db/queries/phone-users';
 import { findUserByEmail, findUserById, findUserByUsername, type UserRow } from '../db/queries/users';
 import { AppError, Errors } from '../errors';
 import type { AuthService, ClientInfo, IssuedSession } from './auth';
 import { requireLocalLogin } from './login-policy';
 import { INVALID_PHONE_MESSAGE, maskPhoneNumber, normalizePhoneNumber } from './phone';
+import { findWaitingPhoneSignUp } from './phone-signup';
 import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
 import type { SmsSender } from './sms';
 
@@ -117,7 +118,7 @@ export function createSmsLoginService(deps: {
     if (id.kind === 'phoneNumber') {
       const user = await findUserByVerifiedPhone(db, id.value);
       if (user) return active(user) ? { user, phone: id.value, signUp: false } : undefined;
-      const signUp = await findPendingPhoneSignUp(db, id.value);
+      const signUp = await findWaitingPhoneSignUp(db, clock, id.value);
       return signUp && signUp.disabled !== 1 ? { user: signUp, phone: id.value, signUp: true } : undefined;
     }
     const user = id.kind === 'email' ? await findUserByEmail(db, id.value) : await findUserByUsername(db, id.value);
@@ -149,6 +150,10 @@ export function createSmsLoginService(deps: {
         if (!target) return;
         // Per destination too: an email and a username of one account lead to the same phone.
         if (id.kind !== 'phoneNumber' && !(await limiter.tryConsume('passwordlessPerIdentifier', `phoneNumber:${target.phone}`))) return;
+        // An unproven number is anyone's to type in: a waiting phone sign-up gets a few codes in all,
+        // and every code counts against the number's cap over all SMS flows (SMS pumping).
+        if (target.signUp && !(await limiter.tryConsume('phoneSignUpCodes', target.user.id))) return;
+        if (!(await limiter.tryConsume('smsCodesPerNumber', target.phone))) return;
         const now = clock.now();
         // Only the newest code works.
         await invalidateUserPasswordless(db, target.user.id, KIND, now);

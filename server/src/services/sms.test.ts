@@ -4,6 +4,7 @@ import { ApiPaths } from '@gatehouse/shared/wire';
 import { afterEach, expect, it, vi } from 'vitest';
 import type { GatehouseServer } from '../app';
 import { call, describeDialects, mailbox, signUpAndActivate } from '../test/harness';
+import { createRateLimiter } from './rate-limit';
 import { createSmsSender, SmsDeliveryError } from './sms';
 
 const PHONE = '+44 20 7946 0958';
@@ -78,8 +79,9 @@ describeDialects('HTTP SMS provider', (h) => {
     const provider = await fakeProvider(401);
     providers.push(provider);
     const server = await start();
-    const config = { smsHttpUrl: `${provider.url}?key=query-secret`, smsHttpToken: 'provider-secret-token' };
-    const sender = createSmsSender({ db: server.db, clock: { now: () => Date.now() }, config });
+    const config = { ...server.config, smsHttpUrl: `${provider.url}?key=query-secret`, smsHttpToken: 'provider-secret-token' };
+    const clock = { now: () => Date.now() };
+    const sender = createSmsSender({ db: server.db, clock, limiter: createRateLimiter({ db: server.db, clock, config }), config });
     expect(sender.kind).toBe('http');
     const refused = await sender.send({ to: PHONE, body: 'hello' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(SmsDeliveryError);

@@ -22,10 +22,27 @@ export async function ensurePermissionCatalogue(db: Db): Promise<void> {
   );
 }
 
-/** Creates a tenant with the built-in roles; returns the tenant id and role ids by key. */
-export async function createTenantWithRoles(db: Db, name: string, now: number): Promise<{ tenantId: string; roleIds: Record<string, string> }> {
-  const tenantId = newId();
-  await insertTenant(db, { id: tenantId, name, is_reseller: 0, application_url: null, metadata: null, created_at: now });
+/**
+ * Creates a tenant with the built-in roles; returns the tenant id and role ids by key. `opts` places a
+ * sub-account (migration 021): its chosen id, parent, metadata and type.
+ */
+export async function createTenantWithRoles(
+  db: Db,
+  name: string,
+  now: number,
+  opts: { id?: string; parentTenantId?: string; metadata?: string | null; tenantType?: string } = {},
+): Promise<{ tenantId: string; roleIds: Record<string, string> }> {
+  const tenantId = opts.id ?? newId();
+  await insertTenant(db, {
+    id: tenantId,
+    name,
+    is_reseller: 0,
+    application_url: null,
+    metadata: opts.metadata ?? null,
+    created_at: now,
+    ...(opts.parentTenantId ? { parent_tenant_id: opts.parentTenantId } : {}),
+    ...(opts.tenantType ? { tenant_type: opts.tenantType } : {}),
+  });
   const roleIds: Record<string, string> = {};
   for (const role of Object.values(BuiltInRoles)) {
     const perms = await listPermissionsByKeys(db, role.permissions);

@@ -15,7 +15,8 @@ import { loadAuthorization, toTenantSummary } from './tenants';
 /** Decoded profile pictures may be at most 1 MiB. */
 export const MAX_PROFILE_IMAGE_BYTES = 1024 * 1024;
 
-const MAGIC: Record<string, (b: Buffer) => boolean> = {
+/** Checks that image bytes start as their declared type does (shared with account logos). */
+export const MAGIC: Record<string, (b: Buffer) => boolean> = {
   'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
   'image/gif': (b) => ['GIF87a', 'GIF89a'].includes(b.subarray(0, 6).toString('latin1')),

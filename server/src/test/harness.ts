@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { refreshCookieName, type DevMailboxEntry } from '@gatehouse/shared/wire';
 import { createServer, type GatehouseServer, type ServerOverrides } from '../app';
 import { loadConfig, type Config } from '../config';
+import { dropSchema } from '../db';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -58,10 +59,7 @@ export function describeDialects(title: string, body: (h: Harness) => void): voi
           return;
         }
         if (!databaseUrl) return;
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect().catch(() => undefined);
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
-        await client.end().catch(() => undefined);
+        await dropSchema(databaseUrl, schema).catch(() => undefined);
       });
 
       body({

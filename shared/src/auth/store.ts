@@ -26,6 +26,8 @@ import type { InvitationFlow } from './flows/invitations';
 import type { ImpersonationFlow } from './flows/impersonation';
 import type { SmsLoginFlow } from './flows/sms-login';
 import type { SocialFlow } from './flows/social';
+import type { InviteLinkFlow } from './flows/invite-link';
+import { INVITE_LINK_KEY } from './flows/invite-link-key';
 import { lazyFlow } from './flows/lazy';
 import { createCaptchaFlow } from './flows/captcha';
 import { createLazyPoliciesFlow } from './flows/policies-lazy';
@@ -157,6 +159,9 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     sessionEpoch += 1;
     set(atoms.accessToken, login.accessToken);
     try {
+      // Every sign-in ends here: a kept invite link is joined first (flows/invite-link.ts, its own
+      // chunk; if that chunk cannot load, the sign-in goes on without joining).
+      if (pendingInvite()) login = (await inviteLinkFlow.joinInviteLink(login)) ?? login;
       return setUser(await loadMe(), login);
     } catch (error) {
       clearSession();
@@ -188,6 +193,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
   }
 
   const captcha = createCaptchaFlow(api);
+  const pendingInvite = () => storage?.getItem(INVITE_LINK_KEY) || undefined;
 
   const flowContext: FlowContext = {
     api,
@@ -225,6 +231,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     'startActivation', 'activate', 'resendActivation',
   ]);
   const policiesFlow = createLazyPoliciesFlow(flowContext);
+  const inviteLinkFlow = lazyFlow<InviteLinkFlow>(flowContext, () => import('./flows/invite-link').then((m) => m.createInviteLinkFlow(flowContext, storage)), ['verifyInviteLink', 'joinInviteLink']);
   const ssoFlow = lazyFlow<SsoFlow>(flowContext, () => import('./flows/sso').then((m) => m.createSsoFlow(flowContext)), ['redirectToSso', 'ssoPostLogin']);
 
   const store: GatehouseStore = {
@@ -322,7 +329,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     async signUp(input) {
       set(atoms.signUp, { ...initialSignUp, loading: true, email: input.email });
       try {
-        const response = await api.signUp({ ...input, recaptchaToken: await captcha.token('signup') });
+        const response = await api.signUp({ ...input, invitationToken: pendingInvite(), recaptchaToken: await captcha.token('signup') });
         if (!response.shouldActivate && response.authResponse) {
           if (response.authResponse.mfaRequired) {
             set(atoms.signUp, { ...initialSignUp, email: input.email });
@@ -336,6 +343,8 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
           go(afterAuthTarget());
           return;
         }
+        // The link went with the sign-up (the server joins at activation): used up, never a later sign-in's.
+        storage?.removeItem(INVITE_LINK_KEY);
         if (response.shouldActivate && response.activationToken) {
           const query = new URLSearchParams({ userId: response.userId, token: response.activationToken });
           set(atoms.signUp, { ...initialSignUp, email: input.email });
@@ -405,6 +414,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     ...policiesFlow.methods,
     ...createLazyPasswordlessFlow(flowContext),
     ...ssoFlow,
+    ...inviteLinkFlow,
     ...lazyFlow<MfaFactorsFlow>(flowContext, () => import('./flows/mfa-factors').then((m) => m.createMfaFactorsFlow(flowContext)), [
       'sendMfaSmsCode', 'verifyMfaSmsCode', 'startSmsEnrollment', 'verifyMfaWebAuthn', 'enrollMfaWebAuthn', 'loadMfaStrategies', 'removeMfaDevice',
     ]),

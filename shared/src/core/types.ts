@@ -249,6 +249,14 @@ export interface GatehouseStore extends MfaFactorMethods {
   acceptInvitation(input: { userId: string; token: string; password?: string; code?: string }): Promise<void>;
   /** Emails a new invitation link; the same answer for any address. */
   resendInvitation(email: string): Promise<void>;
+  /**
+   * Invite link (`invitationToken` in the URL): the tenant's name for a live link, which is then kept
+   * (sessionStorage) for the sign-up or the next sign-in of this tab; rejects with
+   * 'We couldn't verify your invitation' (and forgets it) otherwise.
+   */
+  verifyInviteLink(token: string): Promise<{ name: string }>;
+  /** After any sign-in with a kept invite link: joins its tenant and answers the session moved into it (else the login unchanged). */
+  joinInviteLink(login: LoginResponse): Promise<LoginResponse>;
   /** Impersonation route (seed 4.7): exchanges the token (`impersonating`), shows `success`, navigates after 1 s. */
   impersonate(token: string | null): Promise<void>;
   /** Loads the enabled social login providers (v2 and custom) into `snapshot.social`. */

@@ -24,6 +24,20 @@ export const AdminErrorCodes = {
   temporaryUsersDisabled: 'ER-02409',
   /** A permission category still has permissions; move or delete them first. */
   categoryInUse: 'ER-02410',
+  /** Sub-accounts (migration 021, ER-0245x): the tenant id chosen on create is taken. */
+  tenantIdTaken: 'ER-02451',
+  /** The account still has sub-accounts: delete or move them first. */
+  subAccountHasChildren: 'ER-02452',
+  /** The new parent is the account itself or one of its descendants (a tenant cannot become its own ancestor). */
+  subAccountCycle: 'ER-02453',
+  /** Seed 001 section 5: a hierarchy settings update needs an access type. */
+  subAccountAccessTypeRequired: 'ER-02454',
+  /** The user is already in the sub-account (change their roles instead). */
+  userAlreadyInAccount: 'ER-02455',
+  /** Usernames (ER-0247x): another account already uses this username (compared ignoring case). */
+  usernameTaken: 'ER-02471',
+  /** The account already has a username: delete it first (seed 001 section 5 "Username save"). */
+  usernameExists: 'ER-02472',
 } as const;
 
 export type AdminErrorCode = (typeof AdminErrorCodes)[keyof typeof AdminErrorCodes];

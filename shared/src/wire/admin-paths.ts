@@ -40,6 +40,8 @@ export const AdminPaths = {
   inviteLink: '/identity/resources/tenants/invites/v1/user',
   /** POST { token } (signed in): joins the invite link's tenant. */
   inviteLinkJoin: '/identity/resources/tenants/invites/v1/user/join',
+  /** POST { token } (public, rate-limited per IP): { name } of a live invite link's tenant. */
+  inviteLinkVerify: '/identity/resources/tenants/invites/v1/verify',
 
   // Roles and permissions
   rolesV1: '/identity/resources/roles/v1',
@@ -68,6 +70,18 @@ export const INACTIVE_USER_SECONDS = 7_776_000;
 
 /** The audit log's paths, columns and constants (zod-free; the portal's audits section uses them). */
 export * from './audit-paths';
+
+/** The account settings' paths, choices and checks (zod-free; the portal's account section uses them). */
+export * from './account-paths';
+
+/** The signed-in user's own login sessions (Privacy section). */
+export * from './privacy-paths';
+/** The signed-in user's username (Profile section). */
+export * from './profile-paths';
+/** The API tokens' paths and expiry constants (zod-free; the portal's API tokens sections use them). */
+export * from './api-token-paths';
+/** Sub-accounts' paths and constants (zod-free; the portal's All accounts section uses them). */
+export * from './sub-account-paths';
 
 /** Seed 001 section 3: the users list's sort fields and filter presets. */
 export const UserSortFields = ['createdAt', 'name', 'email', 'id', 'verified', 'isLocked', 'tenantId', 'provider'] as const;

@@ -159,5 +159,9 @@ export type InviteLink = z.infer<typeof InviteLink>;
 export const JoinByInviteLinkRequest = z.object({ token: z.string().trim().min(1).max(512) }).strict();
 export const JoinByInviteLinkResponse = z.object({ tenantId: z.string(), tenantName: z.string(), joined: z.boolean() });
 export type JoinByInviteLinkResponse = z.infer<typeof JoinByInviteLinkResponse>;
+/** Public: POST …/invites/v1/verify { token } answers the tenant's name (seed 000 section 7.3 "Verify invite token returns name"). */
+export const VerifyInviteLinkRequest = JoinByInviteLinkRequest;
+export const VerifyInviteLinkResponse = z.object({ name: z.string() });
+export type VerifyInviteLinkResponse = z.infer<typeof VerifyInviteLinkResponse>;
 
 export const UserIdParam = z.object({ userId: id });

@@ -28,6 +28,8 @@ export const LoginResponse = z.object({
   passwordRotation: z.object({ expired: z.boolean(), daysToExpiry: z.number().int() }).optional(),
   /** The password is on the breached list (flag breached-password on): no session; a new one must be set (seed 3). */
   isBreachedPassword: z.boolean().optional(),
+  /** Activation of a sign-up made through an invite link that was deleted or expired since: signed in to a tenant of its own instead. */
+  invitationFailed: z.boolean().optional(),
 });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 

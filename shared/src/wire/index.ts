@@ -33,3 +33,7 @@ export * from './admin-roles';
 export * from './admin-groups';
 export * from './admin-api-tokens';
 export * from './admin-audits';
+export * from './admin-sub-accounts';
+export * from './admin-account';
+export * from './sessions';
+export * from './usernames';

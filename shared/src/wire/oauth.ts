@@ -22,6 +22,8 @@ export const AuthorizeCompletionRequest = z.object({
   organization: param,
   login_hint: param,
   max_age: param,
+  /** Set by Gatehouse on the way back from the login page (prompt=login, max_age): when that page was shown, signed by the server and bound to this request (a forged or moved one counts for nothing). */
+  login_after: param,
   request: param,
   request_uri: param,
 });

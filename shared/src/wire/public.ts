@@ -14,12 +14,18 @@ export type MetadataResponse = z.infer<typeof MetadataResponse>;
 export const IpMetadataResponse = z.object({ ip: z.string(), country_code: z.string().nullable() });
 export type IpMetadataResponse = z.infer<typeof IpMetadataResponse>;
 
-/** GET /tenants/resources/account-settings/v1/public */
+/**
+ * GET /tenants/resources/account-settings/v1/public?tenantId=: what anyone may see of an account (its
+ * login page look). Without a tenant, or for an unknown one, every field is empty.
+ */
 export const PublicAccountSettings = z.object({
   applicationUrl: z.string().nullable(),
   hasCustomLogin: z.boolean(),
   logo: z.string().nullable(),
   companyName: z.string().nullable(),
+  /** Set only while custom login is on. */
+  loginTitle: z.string().nullable(),
+  loginColor: z.string().nullable(),
 });
 export type PublicAccountSettings = z.infer<typeof PublicAccountSettings>;
 

@@ -1,10 +1,11 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { Group, Role } from '@gatehouse/shared/wire';
+import { DialogFooter } from '../dialogs/dialog-footer';
+import { TextField } from '../dialogs/text-field';
+import { useSave } from '../dialogs/use-save';
 import { Modal } from '../users/modal';
 import { RolesPicker } from '../users/roles-picker';
-import { errorMessage } from '../users/users-format';
 import type { GroupInput } from './groups-api';
-import { useRefocusOnError } from '../roles/refocus';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -17,10 +18,7 @@ export function GroupDialog({ group, roles, save, onClose }: { group: Group | nu
     roleIds: group?.roles.map((r) => r.id) ?? [],
   });
   const [problems, setProblems] = useState<{ name?: string; color?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const ref = useRef<HTMLFormElement>(null);
-  useRefocusOnError(error, busy, ref);
+  const { busy, error, run } = useSave();
   const ids = useId();
   const set = (patch: Partial<GroupInput>) => setInput((current) => ({ ...current, ...patch }));
 
@@ -31,45 +29,27 @@ export function GroupDialog({ group, roles, save, onClose }: { group: Group | nu
     if (input.color && !COLOR.test(input.color)) found.color = 'Enter a color such as #3366ff';
     setProblems(found);
     if (found.name || found.color) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await save({ ...input, name: input.name.trim() });
-    } catch (thrown) {
-      setError(errorMessage(thrown));
-      setBusy(false);
-    }
+    await run(() => save({ ...input, name: input.name.trim() }));
   }
 
   return (
     <Modal title={group ? `Edit group ${group.name}` : 'Add group'} onClose={onClose} busy={busy}>
-      <form ref={ref} className="gh-ap-form" onSubmit={submit} noValidate>
-        <div className="gh-ap-field">
-          <label className="gh-ap-label" htmlFor={`${ids}-name`}>Name</label>
-          <input id={`${ids}-name`} className="gh-ap-input" value={input.name} autoComplete="off" disabled={busy} data-autofocus aria-invalid={Boolean(problems.name)} aria-describedby={problems.name ? `${ids}-name-error` : undefined} onChange={(e) => set({ name: e.target.value })} />
-          {problems.name && <p id={`${ids}-name-error`} className="gh-ap-field-error" role="alert">{problems.name}</p>}
-        </div>
-        <div className="gh-ap-field">
-          <label className="gh-ap-label" htmlFor={`${ids}-description`}>Description (optional)</label>
-          <input id={`${ids}-description`} className="gh-ap-input" value={input.description} autoComplete="off" disabled={busy} onChange={(e) => set({ description: e.target.value })} />
-        </div>
-        <div className="gh-ap-field">
-          <label className="gh-ap-label" htmlFor={`${ids}-color`}>Color (optional)</label>
-          <div className="gh-ap-color">
-            <input id={`${ids}-color`} className="gh-ap-input" value={input.color} placeholder="#3366ff" autoComplete="off" spellCheck={false} disabled={busy} aria-invalid={Boolean(problems.color)} aria-describedby={problems.color ? `${ids}-color-error` : undefined} onChange={(e) => set({ color: e.target.value.trim() })} />
-            <input type="color" aria-label="Pick a color" value={COLOR.test(input.color) ? input.color : '#5b6cff'} disabled={busy} onChange={(e) => set({ color: e.target.value })} />
-          </div>
-          {problems.color && <p id={`${ids}-color-error`} className="gh-ap-field-error" role="alert">{problems.color}</p>}
-        </div>
+      <form className="gh-ap-form" onSubmit={submit} noValidate>
+        <TextField id={`${ids}-name`} label="Name" value={input.name} busy={busy} problem={problems.name ?? ''} autofocus onChange={(name) => set({ name })} />
+        <TextField id={`${ids}-description`} label="Description (optional)" value={input.description} busy={busy} onChange={(description) => set({ description })} />
+        <TextField
+          id={`${ids}-color`}
+          label="Color (optional)"
+          value={input.color}
+          placeholder="#3366ff"
+          code
+          busy={busy}
+          problem={problems.color ?? ''}
+          onChange={(color) => set({ color: color.trim() })}
+          extra={<input type="color" aria-label="Pick a color" value={COLOR.test(input.color) ? input.color : '#5b6cff'} disabled={busy} onChange={(e) => set({ color: e.target.value })} />}
+        />
         <RolesPicker roles={roles} selected={input.roleIds} onChange={(roleIds) => set({ roleIds })} disabled={busy} idPrefix={ids} />
-        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
-        <div className="gh-ap-modal-actions">
-          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={busy}>
-            {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-            {group ? 'Save group' : 'Add group'}
-          </button>
-        </div>
+        <DialogFooter error={error} busy={busy} label={group ? 'Save group' : 'Add group'} onClose={onClose} />
       </form>
     </Modal>
   );

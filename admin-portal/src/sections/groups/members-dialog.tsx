@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { Group, GroupMember, UsersPage } from '@gatehouse/shared/wire';
+import { DialogFooter } from '../dialogs/dialog-footer';
+import { useSave } from '../dialogs/use-save';
 import { Modal } from '../users/modal';
 import { errorMessage } from '../users/users-format';
-import { useRefocusOnError } from '../roles/refocus';
 
 /** The users of a group: untick to remove, search the account's users and tick to add. */
 export function MembersDialog({ group, search, save, onClose }: {
@@ -15,10 +16,7 @@ export function MembersDialog({ group, search, save, onClose }: {
   const [known, setKnown] = useState<GroupMember[]>(group.users);
   const [typed, setTyped] = useState('');
   const [searching, setSearching] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const ref = useRef<HTMLFormElement>(null);
-  useRefocusOnError(error, busy, ref);
+  const { busy, error, setError, run } = useSave();
   const ids = useId();
 
   // The account's users matching the search, after a pause in typing; the newest answer wins.
@@ -45,19 +43,12 @@ export function MembersDialog({ group, search, save, onClose }: {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await save(selected);
-    } catch (thrown) {
-      setError(errorMessage(thrown));
-      setBusy(false);
-    }
+    await run(() => save(selected));
   }
 
   return (
     <Modal title={`Users of ${group.name}`} onClose={onClose} busy={busy}>
-      <form ref={ref} className="gh-ap-form" onSubmit={submit} noValidate>
+      <form className="gh-ap-form" onSubmit={submit} noValidate>
         <div className="gh-ap-field">
           <label className="gh-ap-label" htmlFor={`${ids}-search`}>Find users</label>
           <input id={`${ids}-search`} className="gh-ap-input" type="search" placeholder="Name or email" value={typed} autoComplete="off" disabled={busy} data-autofocus onChange={(e) => setTyped(e.target.value)} />
@@ -76,14 +67,7 @@ export function MembersDialog({ group, search, save, onClose }: {
           {searching && <p className="gh-ap-hint">Searching users…</p>}
           {!searching && shown.length === 0 && <p className="gh-ap-hint">No users found</p>}
         </fieldset>
-        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
-        <div className="gh-ap-modal-actions">
-          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={busy}>
-            {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-            Save users
-          </button>
-        </div>
+        <DialogFooter error={error} busy={busy} label="Save users" onClose={onClose} />
       </form>
     </Modal>
   );

@@ -1,9 +1,9 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { Permission, Role } from '@gatehouse/shared/wire';
+import { DialogFooter } from '../dialogs/dialog-footer';
+import { useSave } from '../dialogs/use-save';
 import { Modal } from '../users/modal';
 import { RolesPicker } from '../users/roles-picker';
-import { errorMessage } from '../users/users-format';
-import { useRefocusOnError } from './refocus';
 
 /** One permission added to many roles (seed 001 section 6). */
 export function AttachPermissionDialog({ roles, permissions, save, onClose }: {
@@ -15,10 +15,7 @@ export function AttachPermissionDialog({ roles, permissions, save, onClose }: {
   const [permissionId, setPermissionId] = useState(permissions[0]?.id ?? '');
   const [roleIds, setRoleIds] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const ref = useRef<HTMLFormElement>(null);
-  useRefocusOnError(error, busy, ref);
+  const { busy, error, run } = useSave();
   const ids = useId();
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -27,18 +24,11 @@ export function AttachPermissionDialog({ roles, permissions, save, onClose }: {
       return;
     }
     setProblem(null);
-    setBusy(true);
-    setError(null);
-    try {
-      await save(permissionId, roleIds);
-    } catch (thrown) {
-      setError(errorMessage(thrown));
-      setBusy(false);
-    }
+    await run(() => save(permissionId, roleIds));
   }
   return (
     <Modal title="Add a permission to roles" onClose={onClose} busy={busy}>
-      <form ref={ref} className="gh-ap-form" onSubmit={submit} noValidate>
+      <form className="gh-ap-form" onSubmit={submit} noValidate>
         <div className="gh-ap-field">
           <label className="gh-ap-label" htmlFor={`${ids}-permission`}>Permission</label>
           <select id={`${ids}-permission`} className="gh-ap-select" value={permissionId} disabled={busy} data-autofocus onChange={(e) => setPermissionId(e.target.value)}>
@@ -49,14 +39,7 @@ export function AttachPermissionDialog({ roles, permissions, save, onClose }: {
         </div>
         <RolesPicker roles={roles} selected={roleIds} onChange={setRoleIds} disabled={busy} idPrefix={ids} />
         {problem && <p className="gh-ap-field-error" role="alert">{problem}</p>}
-        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
-        <div className="gh-ap-modal-actions">
-          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="gh-ap-button" disabled={busy || !permissionId} aria-busy={busy}>
-            {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-            Add permission
-          </button>
-        </div>
+        <DialogFooter error={error} busy={busy} label="Add permission" onClose={onClose} disabled={!permissionId} />
       </form>
     </Modal>
   );

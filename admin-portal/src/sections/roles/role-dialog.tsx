@@ -1,10 +1,11 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { Permission, PermissionCategory, Role } from '@gatehouse/shared/wire';
+import { DialogFooter } from '../dialogs/dialog-footer';
+import { TextField } from '../dialogs/text-field';
+import { useSave } from '../dialogs/use-save';
 import { Modal } from '../users/modal';
-import { errorMessage } from '../users/users-format';
 import { PermissionsPicker } from './permissions-picker';
 import type { RoleInput } from './roles-api';
-import { useRefocusOnError } from './refocus';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
@@ -24,10 +25,7 @@ export function RoleDialog({ role, permissions, categories, save, onClose }: {
     permissionIds: role?.permissions ?? [],
   });
   const [problems, setProblems] = useState<{ key?: string; name?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const ref = useRef<HTMLFormElement>(null);
-  useRefocusOnError(error, busy, ref);
+  const { busy, error, run } = useSave();
   const ids = useId();
   const set = (patch: Partial<RoleInput>) => setInput((current) => ({ ...current, ...patch }));
 
@@ -38,33 +36,15 @@ export function RoleDialog({ role, permissions, categories, save, onClose }: {
     if (!input.name.trim()) found.name = 'Enter a name';
     setProblems(found);
     if (found.key || found.name) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await save({ ...input, key: input.key.trim(), name: input.name.trim() });
-    } catch (thrown) {
-      setError(errorMessage(thrown));
-      setBusy(false);
-    }
+    await run(() => save({ ...input, key: input.key.trim(), name: input.name.trim() }));
   }
 
   return (
     <Modal title={role ? `Edit role ${role.name}` : 'Add role'} onClose={onClose} busy={busy}>
-      <form ref={ref} className="gh-ap-form" onSubmit={submit} noValidate>
-        <div className="gh-ap-field">
-          <label className="gh-ap-label" htmlFor={`${ids}-name`}>Name</label>
-          <input id={`${ids}-name`} className="gh-ap-input" value={input.name} autoComplete="off" disabled={busy} data-autofocus aria-invalid={Boolean(problems.name)} aria-describedby={problems.name ? `${ids}-name-error` : undefined} onChange={(e) => set({ name: e.target.value })} />
-          {problems.name && <p id={`${ids}-name-error`} className="gh-ap-field-error" role="alert">{problems.name}</p>}
-        </div>
-        <div className="gh-ap-field">
-          <label className="gh-ap-label" htmlFor={`${ids}-key`}>Key</label>
-          <input id={`${ids}-key`} className="gh-ap-input" value={input.key} autoComplete="off" spellCheck={false} disabled={busy} aria-invalid={Boolean(problems.key)} aria-describedby={problems.key ? `${ids}-key-error` : undefined} onChange={(e) => set({ key: e.target.value })} />
-          {problems.key && <p id={`${ids}-key-error`} className="gh-ap-field-error" role="alert">{problems.key}</p>}
-        </div>
-        <div className="gh-ap-field">
-          <label className="gh-ap-label" htmlFor={`${ids}-description`}>Description (optional)</label>
-          <input id={`${ids}-description`} className="gh-ap-input" value={input.description} autoComplete="off" disabled={busy} onChange={(e) => set({ description: e.target.value })} />
-        </div>
+      <form className="gh-ap-form" onSubmit={submit} noValidate>
+        <TextField id={`${ids}-name`} label="Name" value={input.name} busy={busy} problem={problems.name ?? ''} autofocus onChange={(name) => set({ name })} />
+        <TextField id={`${ids}-key`} label="Key" value={input.key} busy={busy} problem={problems.key ?? ''} code onChange={(key) => set({ key })} />
+        <TextField id={`${ids}-description`} label="Description (optional)" value={input.description} busy={busy} onChange={(description) => set({ description })} />
         <label className="gh-ap-check" htmlFor={`${ids}-default`}>
           <input id={`${ids}-default`} type="checkbox" checked={input.isDefault} disabled={busy} onChange={(e) => set({ isDefault: e.target.checked })} />
           <span>
@@ -73,14 +53,7 @@ export function RoleDialog({ role, permissions, categories, save, onClose }: {
           </span>
         </label>
         <PermissionsPicker permissions={permissions} categories={categories} selected={input.permissionIds} onChange={(permissionIds) => set({ permissionIds })} disabled={busy} idPrefix={ids} />
-        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
-        <div className="gh-ap-modal-actions">
-          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={busy}>
-            {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-            {role ? 'Save role' : 'Add role'}
-          </button>
-        </div>
+        <DialogFooter error={error} busy={busy} label={role ? 'Save role' : 'Add role'} onClose={onClose} />
       </form>
     </Modal>
   );

@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { trapTab } from '../../focus';
+import { useKeepFocusWhileBusy } from '../dialogs/keep-focus';
 
 /**
  * A dialog over the users section: labelled by its title, focus moved into it and kept there (Tab
  * wraps), Escape closes it (without closing the portal behind it), and focus goes back to what had
- * it before.
+ * it before. While `busy` (a save) and after a failed save, focus stays in the dialog (keep-focus.ts).
  */
 export function Modal({ title, onClose, children, busy = false }: { title: string; onClose: () => void; children: ReactNode; busy?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -20,6 +21,7 @@ export function Modal({ title, onClose, children, busy = false }: { title: strin
     (dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog).focus();
     return () => before?.focus?.();
   }, []);
+  useKeepFocusWhileBusy(ref, busy);
 
   return (
     <div className="gh-ap-modal-backdrop">

@@ -1,5 +1,7 @@
 import type { TenantUser, UsersPage } from '@gatehouse/shared/wire';
+import type { FieldVisibility } from '../../options';
 import { Avatar } from '../../user-badge';
+import { RowAction } from '../dialogs/row-action';
 import type { UserAction } from './users-api';
 import { badgesOf, shortDate, userLabel } from './users-format';
 
@@ -7,16 +9,24 @@ interface Props {
   page: UsersPage | null;
   loading: boolean;
   currentUserId: string;
-  canWrite: boolean;
+  /** How each row action is offered ('hidden' for all when the caller may not write users). */
+  mode: (action: UserRowAction) => FieldVisibility;
   sortDirection: 'asc' | 'desc';
   onSort: () => void;
   onRoles: (user: TenantUser) => void;
   onAction: (user: TenantUser, action: UserAction) => void;
 }
 
+/** The row actions, by their field visibility names (`adminPortal.fieldVisibility.users.<name>`). */
+export type UserRowAction = 'editRoles' | 'disable' | 'lock' | 'delete';
+const ROW_ACTIONS: UserRowAction[] = ['editRoles', 'disable', 'lock', 'delete'];
+
 /** The users table (seed 001 section 2: user, groups, roles, joinedAt, lastSeen, managedBy), with row actions for admins. */
-export function UsersTable({ page, loading, currentUserId, canWrite, sortDirection, onSort, onRoles, onAction }: Props) {
+export function UsersTable({ page, loading, currentUserId, mode, sortDirection, onSort, onRoles, onAction }: Props) {
   const rows = page?.items ?? [];
+  const anyAction = ROW_ACTIONS.some((action) => mode(action) !== 'hidden');
+  const shown = (action: UserRowAction) => mode(action) !== 'hidden';
+  const viewOnly = (action: UserRowAction) => mode(action) === 'viewOnly';
   return (
     <div className="gh-ap-table-wrap" aria-busy={loading}>
       <table className="gh-ap-table">
@@ -33,7 +43,7 @@ export function UsersTable({ page, loading, currentUserId, canWrite, sortDirecti
             <th scope="col">Joined</th>
             <th scope="col">Last seen</th>
             <th scope="col">Managed by</th>
-            {canWrite && <th scope="col"><span className="gh-ap-visually-hidden">Actions</span></th>}
+            {anyAction && <th scope="col"><span className="gh-ap-visually-hidden">Actions</span></th>}
           </tr>
         </thead>
         <tbody>
@@ -60,18 +70,22 @@ export function UsersTable({ page, loading, currentUserId, canWrite, sortDirecti
               <td className="gh-ap-nowrap">{shortDate(u.joinedAt)}</td>
               <td className="gh-ap-nowrap">{shortDate(u.lastSeen)}</td>
               <td>{u.managedBy === 'scim2' ? 'SCIM' : 'Gatehouse'}</td>
-              {canWrite && (
+              {anyAction && (
                 <td>
                   {u.id !== currentUserId && (
                     <span className="gh-ap-row-actions">
-                      <button type="button" className="gh-ap-link" aria-label={`Edit roles of ${userLabel(u)}`} onClick={() => onRoles(u)}>Roles</button>
-                      <button type="button" className="gh-ap-link" aria-label={`${u.isDisabled ? 'Enable' : 'Disable'} ${userLabel(u)}`} onClick={() => onAction(u, u.isDisabled ? 'enable' : 'disable')}>
-                        {u.isDisabled ? 'Enable' : 'Disable'}
-                      </button>
-                      <button type="button" className="gh-ap-link" aria-label={`${u.isLocked ? 'Unlock' : 'Lock'} ${userLabel(u)}`} onClick={() => onAction(u, u.isLocked ? 'unlock' : 'lock')}>
-                        {u.isLocked ? 'Unlock' : 'Lock'}
-                      </button>
-                      <button type="button" className="gh-ap-link gh-ap-link-danger" aria-label={`Remove ${userLabel(u)}`} onClick={() => onAction(u, 'remove')}>Remove</button>
+                      {shown('editRoles') && <RowAction label={`Edit roles of ${userLabel(u)}`} viewOnly={viewOnly('editRoles')} onClick={() => onRoles(u)}>Roles</RowAction>}
+                      {shown('disable') && (
+                        <RowAction label={`${u.isDisabled ? 'Enable' : 'Disable'} ${userLabel(u)}`} viewOnly={viewOnly('disable')} onClick={() => onAction(u, u.isDisabled ? 'enable' : 'disable')}>
+                          {u.isDisabled ? 'Enable' : 'Disable'}
+                        </RowAction>
+                      )}
+                      {shown('lock') && (
+                        <RowAction label={`${u.isLocked ? 'Unlock' : 'Lock'} ${userLabel(u)}`} viewOnly={viewOnly('lock')} onClick={() => onAction(u, u.isLocked ? 'unlock' : 'lock')}>
+                          {u.isLocked ? 'Unlock' : 'Lock'}
+                        </RowAction>
+                      )}
+                      {shown('delete') && <RowAction label={`Remove ${userLabel(u)}`} viewOnly={viewOnly('delete')} danger onClick={() => onAction(u, 'remove')}>Remove</RowAction>}
                     </span>
                   )}
                 </td>

@@ -15,6 +15,8 @@ const PHONE_HINT = 'In international format, starting with + and the country cod
  * email (phone sign-up open: phone enabled, email not required) it signs up by phone number and
  * shows the VerifyPhone stage while the code is texted; otherwise it is the email sign-up, with the
  * phone number as a profile field. Loaded lazily: only such deployments fetch it.
+ * Its Name, Company and Password fields repeat SignUpScreen's on purpose: sharing them cost 201 B
+ * gzip on the path before the login form is interactive (measured), for about 20 lines saved.
  */
 export default function StrategySignUpForm() {
   const { store, routes } = useLoginBox();

@@ -2,11 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Migrator, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDb, type OpenedDb } from '../index';
-import { migrationProvider } from './index';
+import { dropSchema, migrate, migrateTo, openDb, type OpenedDb } from '../index';
 
 /**
  * Migration 009 on a database that already holds users: SQLite rebuilds the users table to make
@@ -25,9 +23,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       dataDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-009-'));
       if (dialect === 'postgres' && !databaseUrl) throw new Error('REQUIRE_POSTGRES=1 but DATABASE_URL is not set.');
       opened = await openDb({ dataDir, databaseUrl: dialect === 'postgres' ? databaseUrl! : null, databaseSchema: dialect === 'postgres' ? schema : null });
-      const migrator = new Migrator({ db: opened.db, provider: migrationProvider(dialect), ...(dialect === 'postgres' ? { migrationTableSchema: schema } : {}) });
-      const before = await migrator.migrateTo('008_passwordless');
-      if (before.error) throw before.error;
+      await migrateTo(opened.db, dialect, '008_passwordless');
       // Users as migration 008 left them (no phone_verified yet), with rows that reference them.
       const db = opened.db as any;
       await db.insertInto('tenants').values({ id: 't1', name: 'Acme', is_reseller: 0, application_url: null, metadata: null, created_at: now }).execute();
@@ -47,10 +43,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       await opened?.close();
       rmSync(dataDir, { recursive: true, force: true });
       if (dialect === 'postgres' && databaseUrl) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
+        await dropSchema(databaseUrl, schema);
       }
     });
 

@@ -16,6 +16,10 @@ import { ssoMigration } from './015_sso';
 import { adminPeopleMigration } from './016_admin_people';
 import { mfaTokenPrimaryMethodMigration } from './017_mfa_token_primary_method';
 import { apiTokensMigration } from './019_api_tokens';
+import { accountSettingsMigration } from './020_account_settings';
+import { subAccountsMigration } from './021_sub_accounts';
+import { securityFixesMigration } from './022_security_fixes';
+import { auditCountsMigration } from './023_audit_counts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -41,6 +45,10 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '016_admin_people': adminPeopleMigration(dialect),
         '017_mfa_token_primary_method': mfaTokenPrimaryMethodMigration,
         '019_api_tokens': apiTokensMigration,
+        '020_account_settings': accountSettingsMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
+        '021_sub_accounts': subAccountsMigration,
+        '022_security_fixes': securityFixesMigration,
+        '023_audit_counts': auditCountsMigration(dialect),
       };
     },
   };

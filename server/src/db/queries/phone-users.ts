@@ -14,9 +14,10 @@ export function findUserByVerifiedPhone(db: Db, e164: string): Promise<UserRow |
 
 /**
  * The newest phone sign-up still waiting for its number to be proven: not activated, no email, this
- * (unverified) number. A new phone sign-up for the number reuses it rather than adding another.
+ * (unverified) number, created at or after `createdSince` (older ones have expired). A new phone
+ * sign-up for the number reuses it rather than adding another.
  */
-export function findPendingPhoneSignUp(db: Db, e164: string): Promise<UserRow | undefined> {
+export function findPendingPhoneSignUp(db: Db, e164: string, createdSince: number): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
     .selectAll()
@@ -24,6 +25,7 @@ export function findPendingPhoneSignUp(db: Db, e164: string): Promise<UserRow | 
     .where('phone_verified', '=', 0)
     .where('verified', '=', 0)
     .where('email', 'is', null)
+    .where('created_at', '>=', createdSince)
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();

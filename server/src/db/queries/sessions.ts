@@ -49,3 +49,55 @@ export async function revokeUserSessions(db: Db, userId: string, now: number, ke
   const res = await query.executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
+
+/** Session ids that belong to an impersonation (an admin acting as the user), not to the user. */
+function impersonationSessionIds(db: Db) {
+  return db.selectFrom('impersonations').select('session_id').where('session_id', 'is not', null);
+}
+
+/** The user's live sessions (not revoked, not expired), newest first; impersonation sessions are the admin's and left out. */
+export function listLiveUserSessions(db: Db, userId: string, now: number): Promise<SessionRow[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('id', 'not in', impersonationSessionIds(db))
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Revokes `sessionId` only when it is a live, non-impersonation session of `userId`; false otherwise. */
+export async function revokeLiveUserSession(db: Db, userId: string, sessionId: string, now: number): Promise<boolean> {
+  const res = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('id', 'not in', impersonationSessionIds(db))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Revokes every live, non-impersonation session of `userId` except `keepSessionId`; returns their ids. */
+export async function revokeOtherLiveUserSessions(db: Db, userId: string, keepSessionId: string, now: number): Promise<string[]> {
+  const ids = (
+    await db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('id', '!=', keepSessionId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('id', 'not in', impersonationSessionIds(db))
+      .execute()
+  ).map((r) => r.id);
+  if (ids.length === 0) return [];
+  // The same conditions again: a session revoked in between is not counted twice.
+  const res = await db.updateTable('sessions').set({ revoked_at: now }).where('id', 'in', ids).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0 ? ids : [];
+}

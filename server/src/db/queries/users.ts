@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index';
 import type { UsersTable } from '../schema';
 
@@ -30,4 +30,21 @@ export async function insertUser(db: Db, row: Insertable<UsersTable>): Promise<v
 export async function updateUser(db: Db, id: string, patch: Updateable<UsersTable>): Promise<void> {
   if (Object.keys(patch).length === 0) return;
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
+}
+
+/** Whether another account than `exceptUserId` has `username`, compared ignoring case (no look-alike accounts). */
+export async function isUsernameTaken(db: Db, username: string, exceptUserId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(username)`, '=', username.toLowerCase())
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Gives the user `username` only while they have none; false when they already have one. */
+export async function setUsernameIfNone(db: Db, userId: string, username: string): Promise<boolean> {
+  const res = await db.updateTable('users').set({ username }).where('id', '=', userId).where('username', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }

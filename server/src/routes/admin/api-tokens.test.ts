@@ -1,4 +1,4 @@
-import { AdminPaths, ApiTokenPaths, ErrorCodes, OAuthPaths, Permissions, expiryDaysToMinutes } from '@gatehouse/shared/wire';
+import { AdminPaths, ApiPaths, ApiTokenPaths, ErrorCodes, OAuthPaths, Permissions, expiryDaysToMinutes } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { findPermissionByKey } from '../../db/queries/admin-roles';
@@ -146,6 +146,11 @@ describeDialects('admin API tokens', (harness) => {
     expect([beyond.status, beyond.body.errorCode]).toEqual([403, ErrorCodes.roleNotGrantable]);
     const within = await callAs(server, bearer(token.secret), 'POST', AdminPaths.bulkInvite, { body: { emails: ['new-inviter@example.com'], roleIds: [inviter] } });
     expect([within.status, within.body.allowed.map((a: { email: string }) => a.email)]).toEqual([200, ['new-inviter@example.com']]);
+    // The single invitation (POST /identity/resources/users/v1) goes through the same admin guard.
+    const single = await callAs(server, bearer(token.secret), 'POST', ApiPaths.inviteUser, { body: { email: 'one-inviter@example.com', name: 'One', roleIds: [inviter] } });
+    expect([single.status, single.body.email]).toEqual([201, 'one-inviter@example.com']);
+    const singleBeyond = await callAs(server, bearer(token.secret), 'POST', ApiPaths.inviteUser, { body: { email: 'one-admin@example.com', name: 'One', roleIds: [adminRole] } });
+    expect([singleBeyond.status, singleBeyond.body.errorCode]).toEqual([403, ErrorCodes.roleNotGrantable]);
   });
 
   it("refuses another tenant's admin: their tokens are not found, not listed, not deletable", async () => {

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { insertAudit } from '../../db/queries/audits';
 import { EXPORT_BATCH } from '../../services/admin-audits';
-import { callAs, memberWithoutPermissions, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { auditsOf, callAs, memberWithoutPermissions, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { describeDialects, movableClock } from '../../test/harness';
 
 const DAY = 86_400_000;
@@ -99,6 +99,20 @@ describeDialects('admin audits', (h) => {
     const stats = await callAs(server, admin, 'GET', AuditPaths.stats);
     expect(stats.status).toBe(200);
     expect(stats.body).toEqual({ total: before.total + 6, totalToday: before.totalToday + 3, severeThisWeek: before.severeThisWeek + 3 });
+  });
+
+  it('answers the unfiltered total and stats.total from the tenant counter (migration 023), not a count of the rows; filtered totals count', async () => {
+    const server = await h.start({}, { clock: movableClock(NOW) });
+    const admin = await tenantWithAdmin(server);
+    await seed(server, admin.tenantId, 12);
+    const exact = (await list(server, admin)).body.total as number;
+    expect(exact).toBe((await auditsOf(server, admin.tenantId)).length);
+    // Skew the counter: the calls that read it show the skew, the filtered one does not.
+    await server.db.updateTable('audit_counts').set({ n: 1_000_000 }).where('tenant_id', '=', admin.tenantId).execute();
+    expect((await list(server, admin)).body.total).toBe(1_000_000);
+    expect((await list(server, admin, '?offset=5')).body.total).toBe(1_000_000);
+    expect((await callAs(server, admin, 'GET', AuditPaths.stats)).body.total).toBe(1_000_000);
+    expect((await list(server, admin, '?severity=High')).body.total).toBe(2);
   });
 
   it('answers the column metadata with name, displayName, type, sortable, filterable and showInTable', async () => {

@@ -102,4 +102,33 @@ describeDialects('admin groups', (harness) => {
     const plain = await callAs(server, manager, 'POST', AdminPaths.groups, { body: { name: 'Plain' } });
     expect((await callAs(server, manager, 'POST', pathOf(AdminPaths.groupUsers, { groupId: plain.body.id }), { body: { userIds: [member.userId] } })).status).toBe(200);
   });
+
+  it('L4 (security review): an admin cannot demote a more privileged admin through a group, nor change their own memberships', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const groupsWrite = (await findPermissionByKey(server.db, Permissions.groupsWrite))!.id;
+    const groupsRead = (await findPermissionByKey(server.db, Permissions.groupsRead))!.id;
+    const readOnly = await roleIdByKey(server, admin, 'ReadOnly');
+    const manager = await callAs(server, admin, 'POST', AdminPaths.rolesV2, { body: { key: 'GroupKeeper', name: 'Group keeper', permissionIds: [groupsRead, groupsWrite] } });
+    const x = await activeMember(server, admin, { roleIds: [manager.body.id, readOnly] });
+    const superior = await inviteMember(server, admin, { roleIds: [await roleIdByKey(server, admin, 'Admin')] });
+    const peer = await inviteMember(server, admin, { roleIds: [readOnly] });
+    const group = await callAs(server, admin, 'POST', AdminPaths.groups, { body: { name: 'Readers', roleIds: [readOnly] } });
+    const groupId = group.body.id as string;
+    await callAs(server, admin, 'POST', pathOf(AdminPaths.groupUsers, { groupId }), { body: { userIds: [superior.userId, peer.userId] } });
+
+    const outcome = async (method: string, path: string, body?: unknown) => {
+      const res = await callAs(server, x, method, pathOf(path, { groupId }), body ? { body } : {});
+      return [res.status, res.body?.errorCode];
+    };
+    expect(await outcome('DELETE', AdminPaths.groupUsers, { userIds: [superior.userId] })).toEqual([403, 'ER-02402']);
+    expect(await outcome('DELETE', AdminPaths.groupRoles, { roleIds: [readOnly] })).toEqual([403, 'ER-02402']);
+    expect(await outcome('DELETE', AdminPaths.group)).toEqual([403, 'ER-02402']);
+    expect(await outcome('POST', AdminPaths.groupUsers, { userIds: [x.userId] })).toEqual([400, 'ER-02401']);
+    const after = await callAs(server, admin, 'GET', pathOf(AdminPaths.group, { groupId }));
+    expect(after.body.users.map((u: { id: string }) => u.id)).toContain(superior.userId);
+    expect(after.body.roles.map((r: { id: string }) => r.id)).toEqual([readOnly]);
+    // A user no higher than the caller can still be taken out.
+    expect(await outcome('DELETE', AdminPaths.groupUsers, { userIds: [peer.userId] })).toEqual([200, undefined]);
+  });
 });

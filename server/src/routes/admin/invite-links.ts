@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { AdminPaths, CreateInviteLinkRequest, InviteLink, JoinByInviteLinkRequest, JoinByInviteLinkResponse, Permissions, UpdateInviteLinkRequest } from '@gatehouse/shared/wire';
+import { AdminPaths, CreateInviteLinkRequest, InviteLink, JoinByInviteLinkRequest, JoinByInviteLinkResponse, Permissions, UpdateInviteLinkRequest, VerifyInviteLinkRequest, VerifyInviteLinkResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
@@ -72,6 +72,19 @@ export function inviteLinkRoutes(deps: RouteDeps, clock: Clock, links: InviteLin
       responses: { 200: json(JoinByInviteLinkResponse, 'Joined (or already a member)'), 400: err('Invalid or expired link'), 401: err('Not signed in'), 403: err('An impersonation session'), 429: rateLimitedResponse },
     }),
     async (c) => c.json(await links.join(c.get('auth'), c.req.valid('json').token, { ip: clientIp(c, deps.config), userAgent: c.req.header('user-agent') ?? null }), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: AdminPaths.inviteLinkVerify,
+      // Public (the login box greets the visitor with the tenant's name), so not an admin: tag.
+      tags: ['invite links'],
+      summary: "Verify invite token returns name: the invite link's tenant name (same 404 for unknown, expired or deleted)",
+      request: body(VerifyInviteLinkRequest),
+      responses: { 200: json(VerifyInviteLinkResponse, "The tenant's name"), 400: err('Invalid body'), 404: err("We couldn't verify your invitation"), 429: rateLimitedResponse },
+    }),
+    async (c) => c.json(await links.verify(c.req.valid('json').token, { ip: clientIp(c, deps.config) }), 200),
   );
 
   return app;

@@ -8,7 +8,7 @@
  * - a member of A without the permission gets 403 on every endpoint;
  * - a super user, naming tenant B, is allowed on every endpoint.
  */
-import { AdminPaths, ApiTokenPaths, AuditPaths, Permissions } from '@gatehouse/shared/wire';
+import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, AuditPaths, Permissions, SubAccountPaths } from '@gatehouse/shared/wire';
 import { beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { findPermissionByKey } from '../../db/queries/admin-roles';
@@ -30,6 +30,9 @@ interface Ids {
   tenantAccessTokenId: string;
   userTokenId: string;
   userAccessTokenId: string;
+  /** A sub-account of the tenant, and its ReadOnly role. */
+  subTenantId: string;
+  subRoleId: string;
 }
 
 interface Endpoint {
@@ -46,6 +49,7 @@ interface Endpoint {
 
 const u = (template: string) => (ids: Ids) => pathOf(template, ids as unknown as Record<string, string>);
 const fresh = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
+const subPath = (template: string, ids: Ids) => pathOf(template, { subTenantId: ids.subTenantId, userId: ids.userId });
 
 /** Every admin endpoint of this slice, in an order the super user can run them one after the other. */
 const ENDPOINTS: Endpoint[] = [
@@ -65,6 +69,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', path: u(AdminPaths.temporaryUser), superStatus: 200, targetsObjects: true },
   { method: 'GET', path: () => AdminPaths.temporaryUsersConfiguration, superStatus: 200, targetsObjects: false },
   { method: 'POST', path: () => AdminPaths.bulkInvite, body: () => ({ emails: [uniqueEmail('bulk')] }), superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ApiPaths.inviteUser, body: () => ({ email: uniqueEmail('invite'), name: 'Invited' }), superStatus: 201, targetsObjects: false },
   { method: 'GET', path: () => AdminPaths.inviteLink, superStatus: 200, targetsObjects: false },
   { method: 'PATCH', path: () => AdminPaths.inviteLink, body: () => ({ expiresInMinutes: 60 }), superStatus: 200, targetsObjects: false },
   { method: 'DELETE', path: () => AdminPaths.inviteLink, superStatus: 204, targetsObjects: false },
@@ -112,9 +117,29 @@ const ENDPOINTS: Endpoint[] = [
   // Personal tokens are their owner's alone: not even a super user deletes another user's.
   { method: 'DELETE', path: (ids) => pathOf(ApiTokenPaths.userApiToken, { tokenId: ids.userTokenId }), superStatus: 404, targetsObjects: true },
   { method: 'DELETE', path: (ids) => pathOf(ApiTokenPaths.userAccessToken, { tokenId: ids.userAccessTokenId }), superStatus: 404, targetsObjects: true },
+  { method: 'GET', path: () => AccountPaths.accountSettings, superStatus: 200, targetsObjects: false },
+  { method: 'PUT', path: () => AccountPaths.accountSettings, body: () => ({ address: fresh('address'), timezone: 'Europe/Berlin' }), superStatus: 200, targetsObjects: false },
+  // Sub-accounts: `{subTenantId}` must be the tenant acted in or a descendant of it.
+  { method: 'GET', path: () => SubAccountPaths.tree, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => `${SubAccountPaths.search}?_filter=s`, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => SubAccountPaths.metadata, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => SubAccountPaths.usersCount, body: (ids) => ({ tenantIds: [ids.subTenantId] }), superStatus: 200, targetsObjects: true, crossStatuses: [200] },
+  { method: 'GET', path: (ids) => subPath(SubAccountPaths.parents, ids), superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: (ids) => subPath(SubAccountPaths.subTenant, ids), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: () => SubAccountPaths.subTenants, body: () => ({ name: fresh('sub') }), superStatus: 201, targetsObjects: false },
+  { method: 'PATCH', path: (ids) => subPath(SubAccountPaths.subTenant, ids), body: () => ({ name: 'Renamed' }), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: (ids) => subPath(SubAccountPaths.management, ids), body: () => ({ isReseller: true }), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: (ids) => subPath(SubAccountPaths.hierarchySettings, ids), body: () => ({ subAccountAccessType: 'alwaysOn' }), superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: (ids) => subPath(SubAccountPaths.roles, ids), superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: (ids) => subPath(SubAccountPaths.users, ids), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: (ids) => subPath(SubAccountPaths.users, ids), body: (ids) => ({ userIds: [ids.userId], roleIds: [ids.subRoleId] }), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: (ids) => subPath(SubAccountPaths.userRoles, ids), body: () => ({ roleIds: [] }), superStatus: 204, targetsObjects: true },
+  { method: 'PUT', path: (ids) => subPath(SubAccountPaths.userAccess, ids), body: () => ({ allowAccess: false }), superStatus: 204, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => subPath(SubAccountPaths.user, ids), superStatus: 204, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => subPath(SubAccountPaths.subTenant, ids), superStatus: 204, targetsObjects: true },
 ];
 
-const PLACEHOLDERS: Ids = { userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}' };
+const PLACEHOLDERS: Ids = { userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}' };
 /** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
 const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
 
@@ -132,6 +157,8 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
   expect((await callAs(server, admin, 'POST', pathOf(AdminPaths.groupUsers, { groupId: group.body.id }), { body: { userIds: [member.userId, other.userId] } })).status).toBe(200);
   const link = await callAs(server, admin, 'POST', AdminPaths.inviteLink, { body: {} });
   expect(link.status).toBe(201);
+  const address = fresh('secret-address');
+  expect((await callAs(server, admin, 'PUT', AccountPaths.accountSettings, { body: { address, website: `https://${fresh('secret')}.example.com` } })).status).toBe(200);
   const tokens = await Promise.all(
     [ApiTokenPaths.tenantApiTokens, ApiTokenPaths.tenantAccessTokens, ApiTokenPaths.userApiTokens, ApiTokenPaths.userAccessTokens].map(async (path) => {
       const res = await callAs(server, admin, 'POST', path, { body: { description: 'secret token', ...(path.includes('/tenants/') ? { roleIds: [role.body.id] } : {}) } });
@@ -139,11 +166,16 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
       return res.body as { id: string; clientId: string; secret: string };
     }),
   );
+  const subName = fresh('secret-sub');
+  const subAccount = await callAs(server, admin, 'POST', SubAccountPaths.subTenants, { body: { name: subName } });
+  expect(subAccount.status).toBe(201);
+  const subRoles = await callAs(server, admin, 'GET', pathOf(SubAccountPaths.roles, { subTenantId: subAccount.body.tenantId }));
+  const subRoleId = (subRoles.body.items as { id: string; key: string }[]).find((r) => r.key === 'ReadOnly')!.id;
   return {
     admin,
-    ids: { userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id },
+    ids: { subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id },
     // Strings of this tenant that must never appear in an answer to another tenant's admin.
-    secrets: [member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret])],
+    secrets: [subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret])],
   };
 }
 
@@ -158,7 +190,9 @@ async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
     apiTokens: await Promise.all([ApiTokenPaths.tenantApiTokens, ApiTokenPaths.tenantAccessTokens, ApiTokenPaths.userApiTokens, ApiTokenPaths.userAccessTokens].map(read)),
     permissions: await read(AdminPaths.permissions),
     categories: await read(AdminPaths.permissionCategories),
+    account: await read(AccountPaths.accountSettings),
     audits: (await auditsOf(server, admin.tenantId)).length,
+    subAccounts: await read(SubAccountPaths.tree),
   };
 }
 
@@ -241,7 +275,7 @@ describeDialects('admin tenant isolation', (h) => {
     for (const endpoint of ENDPOINTS) {
       const res = await callAs(server, root, endpoint.method, endpoint.path(b.ids), { tenantId: b.admin.tenantId, ...(endpoint.body ? { body: endpoint.body(b.ids) } : {}) });
       expect(res.status, `${label(endpoint)}: ${JSON.stringify(res.body)}`).toBe(endpoint.superStatus);
-      if (endpoint.method !== 'GET' && endpoint.superStatus < 400 && !([AdminPaths.groupsBulkGet, AuditPaths.exportCsv] as string[]).includes(endpoint.path(b.ids))) changes += 1;
+      if (endpoint.method !== 'GET' && endpoint.superStatus < 400 && !([AdminPaths.groupsBulkGet, AuditPaths.exportCsv, SubAccountPaths.usersCount] as string[]).includes(endpoint.path(b.ids))) changes += 1;
     }
     const audits = await auditsOf(server, b.admin.tenantId);
     expect(audits.length - auditsBefore).toBe(changes);

@@ -95,7 +95,7 @@ export interface MessagePage {
   title: string;
   message: string;
   /** A form that posts back (the logout question): its hidden fields and button labels. */
-  form?: { action: string; fields: Record<string, string>; confirm: string; cancelHref?: string };
+  form?: { action: string; fields: Record<string, string>; confirm: string; cancelHref?: string; cancel?: string };
   /** Where that form's answer may redirect (CSP form-action covers redirects after a submit). */
   formTargets?: string[];
 }
@@ -110,7 +110,7 @@ export function renderMessagePage(page: MessagePage, alert: boolean): { html: st
             .join('\n          ')}
           <div class="actions">
             <button class="primary" type="submit" autofocus>${escapeHtml(page.form.confirm)}</button>
-            ${page.form.cancelHref ? `<a class="button" href="${escapeHtml(page.form.cancelHref)}">Stay signed in</a>` : ''}
+            ${page.form.cancelHref ? `<a class="button" href="${escapeHtml(page.form.cancelHref)}">${escapeHtml(page.form.cancel ?? 'Stay signed in')}</a>` : ''}
           </div>
         </form>`
     : '';

@@ -13,7 +13,7 @@ import { clearRefreshCookie, readRefreshCookie, sameSite } from '../../http/cook
 import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, requireAllowedOrigin, requireAuth } from '../../http/middleware';
-import { OAuthError, type OAuthParams, type OAuthService } from '../../services/oauth/provider';
+import { OAuthError, REAUTHENTICATE_PATH, type OAuthParams, type OAuthService } from '../../services/oauth/provider';
 import type { RouteDeps } from '../deps';
 import { loaderFromManifest } from '../static/demo';
 import { body, err, json } from '../openapi';
@@ -102,8 +102,36 @@ export function oauthRoutes(deps: RouteDeps, oauth: OAuthService): OpenAPIHono<A
     const outcome = await oauth.authorize(c.req.queries(), getCookie(c, browserCookie), clientIp(c, config));
     if (outcome.kind === 'page') return errorPage(c, outcome.error);
     c.header('Cache-Control', 'no-store');
-    if (outcome.kind === 'login' && outcome.signOut) clearBrowserCookies(c, config);
     return c.redirect(outcome.url, 302);
+  });
+
+  /**
+   * prompt=login or max_age with a signed-in browser: the user is asked first, and only the POST of
+   * this page (Origin = the server's own) ends the browser's session (revoked on the server) and clears
+   * its cookies so the login page asks for a sign-in. A cross-site GET can show the question but never signs anyone out.
+   */
+  const reauthenticate = async (c: Context, params: OAuthParams, confirmed: boolean) => {
+    const cookies = confirmed ? { browserCookie: getCookie(c, browserCookie), refreshCookie: readRefreshCookie(c, config) } : undefined;
+    const outcome = await oauth.reauthenticate(params, confirmed, cookies);
+    if (outcome.kind === 'page') return errorPage(c, outcome.error);
+    if (outcome.kind === 'confirm') {
+      const fields = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      return messagePage(c, {
+        title: 'Sign in again?',
+        message: 'The application asks you to sign in again before it goes on. Signing in again replaces your current sign-in in this browser.',
+        form: { action: c.req.path, fields, confirm: 'Sign in again', cancelHref: outcome.cancelUrl, cancel: 'Cancel' },
+      }, 200);
+    }
+    c.header('Cache-Control', 'no-store');
+    if (outcome.kind === 'login') clearBrowserCookies(c, config);
+    return c.redirect(outcome.url, 302);
+  };
+  app.get(REAUTHENTICATE_PATH, (c) => reauthenticate(c, c.req.queries(), false));
+  app.post(REAUTHENTICATE_PATH, async (c) => {
+    if (c.req.header('origin') !== config.publicOrigin) return messagePage(c, { title: 'Request refused', message: 'This request did not come from the Gatehouse sign-in page.' }, 403);
+    const type = c.req.header('content-type') ?? '';
+    const form = type.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(await c.req.text()) : new URLSearchParams();
+    return reauthenticate(c, paramsOf(form), true);
   });
 
   app.openapi(
@@ -139,11 +167,11 @@ export function oauthRoutes(deps: RouteDeps, oauth: OAuthService): OpenAPIHono<A
       path: OAuthPaths.authorizeSilent,
       tags: ['oauth'],
       summary: "Silent refresh of hosted login: tokens for a public client from the browser's Gatehouse session",
-      description: 'Reads the refresh cookie without spending it. The calling page must be on an origin of the client (its redirect URIs).',
+      description: 'Reads the refresh cookie without spending it, so it answers no refresh token: each renewal comes back here, where the cookie must still be the live one. The calling page must be on an origin of the client (its redirect URIs).',
       middleware: [requireAllowedOrigin(config)] as const,
       request: body(SilentAuthorizeRequest),
       responses: {
-        200: json(OAuthTokenResponse, 'Access token, ID token and refresh token of the grant'),
+        200: json(OAuthTokenResponse, 'Access token and ID token of the grant (no refresh token)'),
         400: err('Unknown or confidential client'),
         401: err('Not signed in (login required)'),
         403: err("The page's origin is not the client's"),

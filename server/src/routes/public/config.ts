@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { ApiPaths, ErrorCodes, FlagsResponse, IpMetadataResponse, MetadataResponse, PublicAccountSettings, VendorPublicConfig } from '@gatehouse/shared/wire';
+import { ApiPaths, ErrorCodes, FlagsResponse, IpMetadataResponse, MetadataResponse, VendorPublicConfig } from '@gatehouse/shared/wire';
 import { AppError } from '../../errors';
 import type { AppEnv } from '../../http/env';
 import { ErrorBodySchema, validationHook } from '../../http/errors';
@@ -36,16 +36,7 @@ export function publicRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
     },
   );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: ApiPaths.accountSettingsPublic,
-      tags: ['public'],
-      request: { query: z.object({ tenantId: z.string().max(64).optional() }) },
-      responses: { 200: json(PublicAccountSettings, 'Public account settings') },
-    }),
-    async (c) => c.json(await publicInfo.accountSettingsPublic(c.req.valid('query').tenantId), 200),
-  );
+  // GET ApiPaths.accountSettingsPublic: routes/tenants/account-settings.ts, with the account settings.
 
   app.openapi(createRoute({ method: 'get', path: ApiPaths.vendorPublic, tags: ['public'], responses: { 200: json(VendorPublicConfig, 'Deployment configuration for the login box') } }), (c) =>
     c.json(publicInfo.vendorPublic(), 200),

@@ -177,7 +177,7 @@ describeDialects('invitations: invite, verify, accept', (h) => {
     expect((await call(server, 'POST', ApiPaths.inviteUser, { body: { email: target, name: 'T' } })).status).toBe(401);
     const denied = await invite(server, reader, { email: target, name: 'T' });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ errors: ['You do not have permission to invite users (fe.secure.write.users)'], errorCode: ErrorCodes.forbidden, errorContext: { permission: 'fe.secure.write.users' } });
+    expect(denied.body).toEqual({ errors: ['You do not have permission to do this (fe.secure.write.users)'], errorCode: ErrorCodes.forbidden, errorContext: { permission: 'fe.secure.write.users' } });
     expect(await findUserByEmail(server.db, target)).toBeUndefined();
     expect(await invitationMailCount(server, target)).toBe(0);
     // Scoping the call to a tenant the caller is not in is refused before anything else.

@@ -4,6 +4,7 @@ import {
   AcceptInvitationResponse,
   AcceptInvitationWithCodeRequest,
   ApiPaths,
+  Permissions,
   InvitationTokenRequest,
   InvitedUserResponse,
   InviteUserRequest,
@@ -14,27 +15,30 @@ import type { Context } from 'hono';
 import { setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
-import { clientIp, emailLinkBase, requireAllowedOrigin, requireAuth } from '../../http/middleware';
+import { clientIp, emailLinkBase, requireAllowedOrigin } from '../../http/middleware';
+import type { Clock } from '../../clock';
 import type { InvitationService } from '../../services/invitations';
+import { guardFor, TenantQuery } from '../admin/shared';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 
 /** Inviting a user into the current tenant (admin), and the invitee's side: verify, accept, resend. */
-export function invitationRoutes(deps: RouteDeps, invitations: InvitationService): OpenAPIHono<AppEnv> {
+export function invitationRoutes(deps: RouteDeps, invitations: InvitationService, clock: Clock): OpenAPIHono<AppEnv> {
   const { config, auth } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const originGuard = requireAllowedOrigin(config);
+  // An admin call like those of routes/admin: tenant, permission, impersonation and API tokens by the admin guard.
+  const inviteGuard = guardFor(deps, clock)(Permissions.usersWrite, 'write');
   const client = (c: Context) => ({ userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
 
   app.openapi(
     createRoute({
       method: 'post',
       path: ApiPaths.inviteUser,
-      tags: ['invitations'],
+      tags: ['admin: users'],
       summary: 'Invite a user into the tenant the caller acts in (token tenant, or ?tenantId=); emails an invitation link',
-      security: [{ Bearer: [] }],
-      middleware: [requireAuth(auth)] as const,
-      request: { query: z.object({ tenantId: z.string().max(64).optional() }), ...body(InviteUserRequest) },
+      ...inviteGuard,
+      request: { query: TenantQuery, ...body(InviteUserRequest) },
       responses: {
         201: json(InvitedUserResponse, 'Invited; the invitation email was sent'),
         400: err('Invalid body, phone number or role'),
@@ -44,7 +48,7 @@ export function invitationRoutes(deps: RouteDeps, invitations: InvitationService
         429: rateLimitedResponse,
       },
     }),
-    async (c) => c.json(await invitations.invite(c.get('auth'), c.req.valid('json'), emailLinkBase(c, config)), 201),
+    async (c) => c.json(await invitations.invite(c.get('admin'), c.req.valid('json'), emailLinkBase(c, config)), 201),
   );
 
   app.openapi(

@@ -44,7 +44,8 @@ export interface Grants {
   /** A live session of an enabled user, or null. */
   liveSession(id: string | undefined): Promise<SessionRow | null>;
   createGrant(browser: SessionRow, client: OAuthClient, scope: string, tenantId: string, id?: string): Promise<SessionRow>;
-  issueTokens(grant: SessionRow, client: OAuthClient, scope: string, nonce?: string): Promise<OAuthTokenResponse>;
+  /** `refreshToken: false` leaves the refresh token out (silent authorization, which the refresh cookie must vouch for each time). */
+  issueTokens(grant: SessionRow, client: OAuthClient, scope: string, options?: { nonce?: string; refreshToken?: boolean }): Promise<OAuthTokenResponse>;
   /** RFC 6749 section 2.3.1: Basic or form credentials for a confidential client; none for a public one. */
   authenticateClient(form: Record<string, string | undefined>, basic: { id: string; secret: string } | null): Promise<OAuthClient>;
   codeGrant(form: Record<string, string | undefined>, client: OAuthClient): Promise<OAuthTokenResponse>;
@@ -79,8 +80,8 @@ export function createGrants(deps: {
     return session;
   }
 
-  /** Access token (the API's, `sid` = the grant), ID token for the client, and a new refresh token. */
-  async function issueTokens(grant: SessionRow, client: OAuthClient, scope: string, nonce?: string): Promise<OAuthTokenResponse> {
+  /** Access token (the API's, `sid` = the grant), ID token for the client, and (unless told not to) a new refresh token. */
+  async function issueTokens(grant: SessionRow, client: OAuthClient, scope: string, { nonce, refreshToken: withRefresh = true }: { nonce?: string; refreshToken?: boolean } = {}): Promise<OAuthTokenResponse> {
     const login = await auth.sessionToken(grant.id);
     const user = await findUserById(db, grant.user_id);
     if (!user) throw new OAuthError('invalid_grant', 'The user no longer exists');
@@ -102,9 +103,11 @@ export function createGrants(deps: {
       now + config.accessTokenTtl * 1000,
       client.clientId,
     );
+    const tokens: OAuthTokenResponse = { access_token: login.accessToken, token_type: 'Bearer', expires_in: login.expiresIn, id_token: idToken, scope };
+    if (!withRefresh) return tokens;
     const refreshToken = newSecret();
     await insertOAuthRefreshToken(db, { token_hash: sha256(refreshToken), session_id: grant.id, created_at: now, expires_at: grant.expires_at, used_at: null });
-    return { access_token: login.accessToken, token_type: 'Bearer', expires_in: login.expiresIn, id_token: idToken, refresh_token: refreshToken, scope };
+    return { ...tokens, refresh_token: refreshToken };
   }
 
   async function authenticateClient(form: Record<string, string | undefined>, basic: { id: string; secret: string } | null): Promise<OAuthClient> {
@@ -145,7 +148,7 @@ export function createGrants(deps: {
     const browser = await liveSession(row.browser_session_id);
     if (!browser) throw new OAuthError('invalid_grant', 'The sign-in this code came from has ended');
     const grant = await createGrant(browser, client, row.scope, row.tenant_id, grantId);
-    const tokens = await issueTokens(grant, client, row.scope, row.nonce ?? undefined);
+    const tokens = await issueTokens(grant, client, row.scope, { nonce: row.nonce ?? undefined });
     // A replay that arrived while the grant was being made revoked nothing yet: revoke it now.
     if ((await findOAuthCode(db, hash))?.reused_at) {
       await revokeSession(db, grant.id, clock.now());

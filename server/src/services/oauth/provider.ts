@@ -8,7 +8,7 @@
  * sign-on session; every code exchange makes a grant, a session of its own (the tokens' `sid`) tied
  * to it, so a grant can be revoked alone and ends when the browser session ends.
  */
-import { compactVerify, createLocalJWKSet, type JWTPayload } from 'jose';
+import { compactVerify, createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { ErrorCodes, HOSTED_LOGIN_SCOPE, HOSTED_ROUTES_PREFIX, OAuthPaths, type ErrorCode, type OAuthTokenResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
@@ -35,6 +35,21 @@ const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 /** The login redirect carries the whole request in `redirectUrl`, which the browser core caps at 2048. */
 const MAX_LOGIN_REDIRECT = 2048;
+/**
+ * Where a signed-in browser is asked to sign in again (prompt=login, max_age): a page whose
+ * confirmation POST clears this browser's cookies and shows the login page. A GET never signs out.
+ */
+export const REAUTHENTICATE_PATH = '/oauth/authorize/reauthenticate';
+/**
+ * Gatehouse's own parameter on the way back from the login page: when (epoch seconds) the login page
+ * was shown for this request, so a sign-in at or after it counts as the re-authentication asked for.
+ * It is a JWT signed with the server's keys (audience LOGIN_AFTER_AUDIENCE, so never an access or ID
+ * token), bound to this request's client, redirect URI, PKCE challenge, state, nonce, prompt and
+ * max_age, and valid LOGIN_AFTER_TTL_MS: a client cannot forge or move it to skip prompt=login or max_age.
+ */
+const LOGIN_AFTER = 'login_after';
+const LOGIN_AFTER_AUDIENCE_PATH = '/oauth/login_after';
+const LOGIN_AFTER_TTL_MS = 15 * 60_000;
 
 /** Query or form parameters; a repeated parameter is a list (and refused, RFC 6749 section 3.1). */
 export type OAuthParams = Record<string, string | string[] | undefined>;
@@ -47,6 +62,10 @@ export interface AuthorizationRequest {
   nonce?: string;
   codeChallenge: string;
   prompt: string[];
+  /** OIDC max_age: the sign-in must be at most this many seconds old. */
+  maxAge?: number;
+  /** LOGIN_AFTER of a request coming back from the login page, unchecked (see `loginAfterOf`). */
+  loginAfter?: string;
   tenantId?: string;
 }
 
@@ -56,12 +75,24 @@ export type AuthorizeOutcome =
   | { kind: 'page'; error: AppError }
   /** To the client's redirect URI, with `code` or `error`, `state` and `iss`. */
   | { kind: 'redirect'; url: string }
-  /** To the hosted login page; `signOut`: prompt=login ended the browser's session, so its cookies go too. */
-  | { kind: 'login'; url: string; signOut: boolean };
+  /** To the hosted login page. */
+  | { kind: 'login'; url: string };
+
+/** What the page asking a signed-in browser to sign in again answers (REAUTHENTICATE_PATH). */
+export type ReauthenticateOutcome =
+  | { kind: 'page'; error: AppError }
+  | { kind: 'redirect'; url: string }
+  /** The question; `cancelUrl` answers the application login_required. */
+  | { kind: 'confirm'; cancelUrl: string }
+  /** Confirmed: the browser's cookies go, and the login page asks for a sign-in. */
+  | { kind: 'login'; url: string };
 
 export type LogoutOutcome =
   | { kind: 'page'; error: AppError }
-  /** No id_token_hint proves the application asked: the user confirms first (OIDC RP-Initiated Logout 1.0 section 2). */
+  /**
+   * The user confirms first (OIDC RP-Initiated Logout 1.0 section 2): no id_token_hint proves the
+   * application asked, or the hint names another user than the one signed in to this browser.
+   */
   | { kind: 'confirm' }
   | { kind: 'done'; redirect?: string };
 
@@ -71,6 +102,8 @@ export interface OAuthService {
   authorize(params: OAuthParams, browserCookie: string | undefined, ip: string | null): Promise<AuthorizeOutcome>;
   /** The hosted page carries on a request once signed in; returns where to go and the browser-session cookie to set. */
   completeAuthorize(params: OAuthParams, ctx: AuthContext, ip: string | null): Promise<{ redirectUrl: string; browserCookie?: string }>;
+  /** REAUTHENTICATE_PATH: the question (GET), or its confirmation (the POST of the page itself). */
+  reauthenticate(params: OAuthParams, confirmed: boolean, cookies?: { browserCookie?: string; refreshCookie?: string }): Promise<ReauthenticateOutcome>;
   silent(clientId: string, refreshCookie: string | undefined, origin: string | undefined, ip: string | null): Promise<OAuthTokenResponse>;
   token(form: OAuthParams, basic: { id: string; secret: string } | null, ip: string | null): Promise<{ body: OAuthTokenResponse; client: Pick<OAuthClient, 'clientId'> }>;
   userinfo(authorization: string | undefined): Promise<Record<string, unknown>>;
@@ -145,12 +178,70 @@ export function createOAuthService(deps: {
     const prompt = (p.prompt ?? '').split(' ').filter(Boolean);
     if (prompt.some((v) => !PROMPTS.has(v))) return fail('invalid_request', 'prompt may be none, login, consent or select_account');
     if (prompt.includes('none') && prompt.length > 1) return fail('invalid_request', 'prompt=none cannot be combined with other values');
+    if (p.max_age !== undefined && !/^\d{1,10}$/.test(p.max_age)) return fail('invalid_request', 'max_age must be a non-negative whole number of seconds');
+    const maxAge = p.max_age === undefined ? undefined : Number(p.max_age);
+    const loginAfter = p[LOGIN_AFTER] || undefined;
     // `organization` names the tenant too (seed 000 section 7.2); both given must agree.
     if (p.tenantId && p.organization && p.tenantId !== p.organization) return fail('invalid_request', 'tenantId and organization name different tenants');
     const tenantId = p.tenantId || p.organization || undefined;
     if (tenantId && tenantId.length > 64) return fail('invalid_request', 'tenantId is too long');
-    return { request: { client, redirectUri: p.redirect_uri, scope, state: p.state, nonce: p.nonce, codeChallenge: p.code_challenge, prompt, tenantId } };
+    return { request: { client, redirectUri: p.redirect_uri, scope, state: p.state, nonce: p.nonce, codeChallenge: p.code_challenge, prompt, maxAge, loginAfter, tenantId } };
   }
+
+  /**
+   * Whether the browser's sign-in is recent enough for the request (OIDC Core 3.1.2.1): prompt=login
+   * wants a sign-in made for this request, max_age one at most that old. A sign-in at or after
+   * `loginAfter` (the login page was shown for this request) satisfies both.
+   */
+  function recentEnough(req: AuthorizationRequest, session: SessionRow, loginAfter: number | undefined): boolean {
+    const authTime = Math.floor(session.auth_time / 1000);
+    if (loginAfter !== undefined && authTime >= loginAfter) return true;
+    if (req.prompt.includes('login')) return false;
+    return req.maxAge === undefined || Math.floor(clock.now() / 1000) - authTime <= req.maxAge;
+  }
+
+  const loginAfterAudience = `${issuer}${LOGIN_AFTER_AUDIENCE_PATH}`;
+  /** What a LOGIN_AFTER marker is bound to: this very request of this client. */
+  const requestBinding = (req: AuthorizationRequest) =>
+    sha256(JSON.stringify([req.client.clientId, req.redirectUri, req.codeChallenge, req.state ?? null, req.nonce ?? null, req.prompt, req.maxAge ?? null, req.tenantId ?? null]));
+
+  /** A signed marker: the login page was shown for `req` now. */
+  const signLoginAfter = (req: AuthorizationRequest) =>
+    keys.sign({ la: Math.floor(clock.now() / 1000), req: requestBinding(req) }, clock.now() + LOGIN_AFTER_TTL_MS, loginAfterAudience);
+
+  /** The time of a LOGIN_AFTER marker signed by this server for this very request; undefined for anything else. */
+  async function loginAfterOf(req: AuthorizationRequest): Promise<number | undefined> {
+    if (!req.loginAfter) return undefined;
+    try {
+      const { payload } = await jwtVerify(req.loginAfter, createLocalJWKSet(await keys.jwks()), {
+        issuer,
+        audience: loginAfterAudience,
+        algorithms: ['ES256', 'RS256'],
+        currentDate: new Date(clock.now()),
+      });
+      return payload.req === requestBinding(req) && typeof payload.la === 'number' ? payload.la : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The request's own parameters as a query (without LOGIN_AFTER, which only Gatehouse sets). */
+  function requestQuery(params: OAuthParams): URLSearchParams {
+    const query = new URLSearchParams(Object.entries(single(params).values).filter((e): e is [string, string] => e[1] !== undefined));
+    query.delete(LOGIN_AFTER);
+    return query;
+  }
+
+  /** The hosted login page, which comes back to /oauth/authorize with the same request once signed in. */
+  async function loginPage(params: OAuthParams, req: AuthorizationRequest): Promise<{ kind: 'login' | 'redirect'; url: string }> {
+    const query = requestQuery(params);
+    if (req.prompt.includes('login') || req.maxAge !== undefined) query.set(LOGIN_AFTER, await signLoginAfter(req));
+    const back = `${OAuthPaths.authorize}?${query.toString()}`;
+    if (back.length > MAX_LOGIN_REDIRECT) return { kind: 'redirect', url: errorRedirect(req, 'invalid_request', 'The authorization request is too long') };
+    return { kind: 'login', url: `${issuer}${HOSTED_ROUTES_PREFIX}/account/login?redirectUrl=${encodeURIComponent(back)}` };
+  }
+
+  const reauthenticateUrl = (params: OAuthParams) => `${issuer}${REAUTHENTICATE_PATH}?${requestQuery(params).toString()}`;
 
   /** The browser session of the `/oauth` cookie, if it is still live. */
   async function sessionOfBrowserCookie(token: string | undefined): Promise<SessionRow | null> {
@@ -257,19 +348,32 @@ export function createOAuthService(deps: {
       if ('redirect' in checked) return { kind: 'redirect', url: checked.redirect };
       const req = checked.request;
       const browser = await sessionOfBrowserCookie(browserCookie);
+      // On a GET, LOGIN_AFTER is never taken from the query: only a sign-in shown by Gatehouse counts.
+      const recent = browser !== null && recentEnough(req, browser, undefined);
       if (req.prompt.includes('none')) {
-        return { kind: 'redirect', url: browser ? await issueCode(req, browser) : errorRedirect(req, 'login_required', 'The user is not signed in') };
+        return { kind: 'redirect', url: browser && recent ? await issueCode(req, browser) : errorRedirect(req, 'login_required', browser ? 'The sign-in is older than max_age' : 'The user is not signed in') };
       }
-      if (browser && !req.prompt.includes('login')) return { kind: 'redirect', url: await issueCode(req, browser) };
-      // The hosted login page takes it from here, and comes back with the same request once signed in.
-      const query = new URLSearchParams(Object.entries(single(params).values).filter((e): e is [string, string] => e[1] !== undefined));
-      const back = `${OAuthPaths.authorize}?${query.toString()}`;
-      const url = `${issuer}${HOSTED_ROUTES_PREFIX}/account/login?redirectUrl=${encodeURIComponent(back)}`;
-      if (back.length > MAX_LOGIN_REDIRECT) return { kind: 'redirect', url: errorRedirect(req, 'invalid_request', 'The authorization request is too long') };
-      const signOut = req.prompt.includes('login');
-      // prompt=login: the user must sign in again, so the session they have ends here.
-      if (signOut && browser) await revokeSession(db, browser.id, clock.now());
-      return { kind: 'login', url, signOut };
+      if (browser && recent) return { kind: 'redirect', url: await issueCode(req, browser) };
+      // prompt=login or an old sign-in: the user is asked; a cross-site GET alone never signs anyone out.
+      if (browser) return { kind: 'redirect', url: reauthenticateUrl(params) };
+      return loginPage(params, req);
+    },
+
+    async reauthenticate(params, confirmed, cookies = {}) {
+      const checked = await checkRequest(params);
+      if ('page' in checked) return { kind: 'page', error: checked.page };
+      if ('redirect' in checked) return { kind: 'redirect', url: checked.redirect };
+      const req = checked.request;
+      if (!confirmed) return { kind: 'confirm', cancelUrl: errorRedirect(req, 'login_required', 'The user did not sign in again') };
+      // "Sign in again" replaces the sign-in: the old browser session ends on the server (with the
+      // grants made from it), not only its cookies, so tokens already issued from it stop working.
+      const browser = (await sessionOfBrowserCookie(cookies.browserCookie)) ?? (await sessionOfRefreshCookie(cookies.refreshCookie));
+      if (browser) {
+        const now = clock.now();
+        await revokeSession(db, browser.id, now);
+        await revokeGrantsOfBrowserSession(db, browser.id, now);
+      }
+      return loginPage(params, req);
     },
 
     async completeAuthorize(params, ctx, ip) {
@@ -280,6 +384,8 @@ export function createOAuthService(deps: {
       if (await findOAuthGrant(db, ctx.sessionId)) throw new AppError(ErrorCodes.oauthNotBrowserSession, 403, 'Only a sign-in on the hosted login page can authorize an application');
       const browser = await liveSession(ctx.sessionId);
       if (!browser) throw new AppError(ErrorCodes.unauthorized, 401, 'Unauthorized');
+      // Signed in before this request asked for a new sign-in (prompt=login, max_age): ask the user.
+      if (!recentEnough(checked.request, browser, await loginAfterOf(checked.request))) return { redirectUrl: reauthenticateUrl(params) };
       const redirectUrl = await issueCode(checked.request, browser);
       // From now on GET /oauth/authorize recognises this browser without the page (prompt=none works too).
       const browserCookie = newSecret();
@@ -302,7 +408,9 @@ export function createOAuthService(deps: {
       const existing = await findLiveGrant(db, browser.id, client.clientId, now);
       const grant = (existing && (await findSession(db, existing.session_id))) || (await createGrant(browser, client, HOSTED_LOGIN_SCOPE, browser.tenant_id));
       await touchSession(db, grant.id, now);
-      return issueTokens(grant, client, existing?.scope ?? HOSTED_LOGIN_SCOPE);
+      // No refresh token: silent never spends the refresh cookie, so a refresh token here would be a
+      // grant that outlives a stolen cookie's rotation. Every renewal comes back here instead.
+      return issueTokens(grant, client, existing?.scope ?? HOSTED_LOGIN_SCOPE, { refreshToken: false });
     },
 
     async token(params, basic, ip) {
@@ -361,7 +469,10 @@ export function createOAuthService(deps: {
         if (grant && grant.user_id === hint.sub) ending.add(grant.session_id).add(grant.browser_session_id);
       }
       const browser = (await sessionOfBrowserCookie(browserCookie)) ?? (await sessionOfRefreshCookie(refreshCookie));
-      if (browser && (!hint || browser.user_id === hint.sub)) ending.add(browser.id);
+      // A hint of another user proves nothing about this browser's user (anyone can get an ID token
+      // of their own): only the user's confirmation ends their session and clears their cookies.
+      if (browser && hint && browser.user_id !== hint.sub && !confirmed) return { kind: 'confirm' };
+      if (browser) ending.add(browser.id);
       if (ending.size && !hint && !confirmed) return { kind: 'confirm' };
       const now = clock.now();
       for (const id of ending) {

@@ -6,7 +6,7 @@ import type { GatehouseStore } from '../../core/types';
 import type { ActivateRequest } from '../../wire';
 import { ErrorCodes } from '../../wire/error-codes';
 import { ACTIVATION_REDIRECT_DELAY_MS, MFA_REDIRECT_DELAY_MS } from '../../constants';
-import { toGatehouseError } from '../../errors';
+import { ErrorMessages, toGatehouseError } from '../../errors';
 import type { FlowContext } from '../flow-context';
 import { initialActivate } from '../state';
 
@@ -41,7 +41,8 @@ export function createActivationFlow(ctx: FlowContext): ActivationFlow {
           return;
         }
         await ctx.establishSession(response);
-        ctx.set(atoms.activate, { ...initialActivate, step: 'success' });
+        // Signed up through an invite link that was deleted or expired since: activated in a tenant of its own.
+        ctx.set(atoms.activate, { ...initialActivate, step: 'success', ...(response.invitationFailed ? { error: ErrorMessages.invitationInvalid } : {}) });
         ctx.timers.after(ACTIVATION_REDIRECT_DELAY_MS, () => ctx.go(ctx.afterAuthTarget()));
       } catch (error) {
         const gatehouseError = toGatehouseError(error);

@@ -1,0 +1,230 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import type { ApiToken, CreatedApiToken, Role } from '@gatehouse/shared/wire';
+import { holdsPermission } from '../../access';
+import { Permissions } from '../../contract';
+import { adoptCss } from '../../host-styles';
+import { fieldVisibility, type FieldVisibility } from '../../options';
+import type { SectionProps } from '../section-props';
+import { DeleteDialog } from '../roles/delete-dialog';
+import { errorMessage, shortDate } from '../users/users-format';
+import css from '../users/users.css?inline';
+import ownCss from './api-tokens.css?inline';
+import { AddTokenDialog, type AddTokenField } from './add-token-dialog';
+import { createApiTokensApi, type ApiTokenKind } from './api-tokens-api';
+import { TokenCreatedDialog } from './token-created-dialog';
+
+type Dialog = { kind: 'add' } | { kind: 'created'; token: CreatedApiToken } | { kind: 'delete'; token: ApiToken } | null;
+
+/** Actions and columns the host can hide (`adminPortal.fieldVisibility.apiTokens.delete = 'hidden'`). */
+type TokenField = 'create' | 'delete' | 'clientId' | 'type' | 'createdAt' | 'expires' | 'roles' | AddTokenField;
+
+const TYPE_LABELS: Record<ApiToken['type'], string> = { ClientCredentials: 'Client credentials', AccessToken: 'Access token' };
+
+const COPY: Record<ApiTokenKind, { intro: string; caption: string; what: string }> = {
+  user: {
+    intro: 'Personal tokens let your scripts call the API as you, in this account, with your permissions as they are at each call.',
+    caption: 'Your personal API tokens',
+    what: 'Anything using it',
+  },
+  tenant: {
+    intro: "Account tokens let your backends call this account's API with the roles you give them.",
+    caption: 'API tokens of this account',
+    what: 'Every backend using it',
+  },
+};
+
+/**
+ * Personal and account API tokens (seed 001 sections 2, 3, 4, 6, 7), one screen for both kinds:
+ * the tokens with description, client ID, type, created and expiry dates (and roles, for account
+ * tokens); holders of the write permission add tokens (the secret is shown once, in a success
+ * dialog) and delete them.
+ */
+export function TokensSection({ kind, title, headingId, user, api, options }: SectionProps & { kind: ApiTokenKind }) {
+  const tokens = useMemo(() => createApiTokensApi(api, kind), [api, kind]);
+  const sectionId = kind === 'user' ? 'personalApiTokens' : 'apiTokens';
+  const visibility = (field: TokenField): FieldVisibility => fieldVisibility(options, sectionId, field);
+  const canWrite = Boolean(user.superUser) || holdsPermission(user, kind === 'user' ? Permissions.userApiTokensWrite : Permissions.tenantApiTokensWrite);
+  const canCreate = canWrite && visibility('create') !== 'hidden';
+  const canDelete = canWrite && visibility('delete') !== 'hidden';
+  // Tenant tokens need the account's roles (names in the table, choices in the dialog): from the
+  // roles list, else from the team dialogs' list; neither when the caller may read neither.
+  const rolesSource = kind !== 'tenant' ? null : user.superUser || holdsPermission(user, Permissions.rolesRead) ? 'roles' : holdsPermission(user, Permissions.usersRead) ? 'team' : null;
+  const columns = {
+    clientId: visibility('clientId') !== 'hidden',
+    type: visibility('type') !== 'hidden',
+    createdAt: visibility('createdAt') !== 'hidden',
+    expires: visibility('expires') !== 'hidden',
+    roles: kind === 'tenant' && visibility('roles') !== 'hidden',
+  };
+
+  const [list, setList] = useState<ApiToken[] | null>(null);
+  /** Tenant tokens: the account's roles, 'loading', or null when they cannot be read. */
+  const [roles, setRoles] = useState<Role[] | 'loading' | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const sectionRef = useRef<HTMLElement>(null);
+  const behindRef = useRef<HTMLDivElement>(null);
+  const addRef = useRef<HTMLButtonElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+
+  useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, `${css}\n${ownCss}`) : undefined), []);
+  useEffect(() => {
+    behindRef.current?.toggleAttribute('inert', dialog !== null);
+    // Once the page behind is no longer inert, focus goes back to what opened the dialog (the Delete
+    // button of a deleted row is gone: then the Add button, else the heading).
+    if (dialog === null && returnFocus.current) {
+      const target = returnFocus.current;
+      returnFocus.current = null;
+      (target.isConnected ? target : addRef.current ?? headingRef.current)?.focus();
+    }
+  }, [dialog]);
+
+  const latest = useRef(0);
+  const load = useCallback(async () => {
+    const ticket = ++latest.current;
+    setLoading(true);
+    setError(null);
+    try {
+      const result = await tokens.list();
+      if (ticket === latest.current) setList(result);
+    } catch (thrown) {
+      if (ticket === latest.current) {
+        setError(errorMessage(thrown));
+        setList(null);
+      }
+    } finally {
+      if (ticket === latest.current) setLoading(false);
+    }
+  }, [tokens]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    if (!rolesSource) return;
+    let live = true;
+    setRoles('loading');
+    // Not fatal: without the roles the table shows role ids and the dialog offers none.
+    tokens.roles(rolesSource).then(
+      (found) => live && setRoles(found),
+      () => live && setRoles(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [tokens, rolesSource]);
+
+  const open = (next: Dialog) => (event: MouseEvent<HTMLElement>) => {
+    returnFocus.current = event.currentTarget;
+    setNotice(null);
+    setDialog(next);
+  };
+
+  const roleNames = new Map((Array.isArray(roles) ? roles : []).map((r) => [r.id, r.name]));
+  const columnCount = 1 + Object.values(columns).filter(Boolean).length + (canDelete ? 1 : 0);
+
+  return (
+    <section ref={sectionRef} className="gh-ap-section gh-ap-section-wide" aria-labelledby={headingId}>
+      <div ref={behindRef} className="gh-ap-users">
+        <div className="gh-ap-users-head">
+          <h2 ref={headingRef} id={headingId} className="gh-ap-section-title" tabIndex={-1}>{title}</h2>
+          {canCreate && (
+            <button ref={addRef} type="button" className="gh-ap-button gh-ap-token-add" disabled={visibility('create') === 'viewOnly'} onClick={open({ kind: 'add' })}>Add token</button>
+          )}
+        </div>
+        <p className="gh-ap-modal-text">{COPY[kind].intro}</p>
+        <p className="gh-ap-status" role="status">{notice ?? ''}</p>
+        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
+        <div className="gh-ap-table-wrap">
+          <table className="gh-ap-table" aria-busy={loading}>
+            <caption className="gh-ap-visually-hidden">{COPY[kind].caption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Description</th>
+                {columns.clientId && <th scope="col">Client ID</th>}
+                {columns.type && <th scope="col">Type</th>}
+                {columns.createdAt && <th scope="col">Created</th>}
+                {columns.expires && <th scope="col">Expires</th>}
+                {columns.roles && <th scope="col">Roles</th>}
+                {canDelete && <th scope="col"><span className="gh-ap-visually-hidden">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody>
+              {list?.map((token) => (
+                <tr key={`${token.type}-${token.id}`}>
+                  <th scope="row" className="gh-ap-token-description">{token.description}</th>
+                  {columns.clientId && <td className="gh-ap-token-client"><code className="gh-ap-mono">{token.clientId}</code></td>}
+                  {columns.type && <td>{TYPE_LABELS[token.type]}</td>}
+                  {columns.createdAt && <td className="gh-ap-nowrap">{shortDate(token.createdAt)}</td>}
+                  {columns.expires && (
+                    <td className="gh-ap-nowrap">
+                      {shortDate(token.expires)}
+                      {token.expiresInMinutes === 0 && <> <span className="gh-ap-badge">Expired</span></>}
+                    </td>
+                  )}
+                  {columns.roles && <td>{token.roleIds.map((id) => roleNames.get(id) ?? id).join(', ') || 'None'}</td>}
+                  {canDelete && (
+                    <td>
+                      <button type="button" className="gh-ap-link gh-ap-link-danger" aria-label={`Delete token ${token.description}`} disabled={visibility('delete') === 'viewOnly'} onClick={open({ kind: 'delete', token })}>Delete</button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+              {(list?.length ?? 0) === 0 ? (
+                <tr>
+                  <td colSpan={columnCount}>
+                    <div className="gh-ap-table-empty">
+                      {loading ? (<><span className="gh-ap-spinner" aria-hidden="true" /> Loading tokens…</>) : error ? 'The tokens could not be loaded' : 'No API tokens yet'}
+                    </div>
+                  </td>
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        </div>
+      </div>
+
+      {dialog?.kind === 'add' && (
+        <AddTokenDialog
+          kind={kind}
+          roles={roles}
+          visibility={visibility}
+          onClose={() => setDialog(null)}
+          save={async (input) => {
+            const created = await tokens.create(input);
+            // Seed 001 section 4: the add dialog closes and the success dialog shows the secret.
+            setDialog({ kind: 'created', token: created });
+            void load();
+          }}
+        />
+      )}
+      {dialog?.kind === 'created' && (
+        <TokenCreatedDialog
+          token={dialog.token}
+          onClose={() => {
+            // The secret leaves the page with the dialog: no state keeps it.
+            setDialog(null);
+            setNotice(`Token ${dialog.token.description} added`);
+          }}
+        />
+      )}
+      {dialog?.kind === 'delete' && (
+        <DeleteDialog
+          title={`Delete token ${dialog.token.description}`}
+          text={`${COPY[kind].what} loses access at once, including access tokens already exchanged from it. This cannot be undone.`}
+          onClose={() => setDialog(null)}
+          run={async () => {
+            await tokens.remove(dialog.token);
+            await load();
+            setDialog(null);
+            setNotice(`Token ${dialog.token.description} deleted`);
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { adoptCss } from '../../host-styles';
+import { errorMessage } from '../users/users-format';
+
+/**
+ * The state of a section that lists one kind of thing and edits it in dialogs (Roles, Groups): the
+ * list (the newest load wins; a failed load shows its error and empties the list), the open dialog
+ * (the list behind it inert), and the notice that announces a finished change.
+ */
+export function useListSection<T, D>(fetchList: () => Promise<T>, css: string) {
+  const [data, setData] = useState<T | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<D | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const sectionRef = useRef<HTMLElement>(null);
+  const behindRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, css) : undefined), [css]);
+  // While a dialog is open the list behind it is inert: no focus, no clicks (React 18 has no inert prop).
+  useEffect(() => {
+    behindRef.current?.toggleAttribute('inert', dialog !== null);
+  }, [dialog]);
+
+  const latest = useRef(0);
+  const load = useCallback(async () => {
+    const ticket = ++latest.current;
+    setLoading(true);
+    setError(null);
+    try {
+      const result = await fetchList();
+      if (ticket === latest.current) setData(result);
+    } catch (thrown) {
+      if (ticket === latest.current) {
+        setError(errorMessage(thrown));
+        setData(null);
+      }
+    } finally {
+      if (ticket === latest.current) setLoading(false);
+    }
+  }, [fetchList]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return {
+    data,
+    loading,
+    error,
+    setError,
+    dialog,
+    notice,
+    setNotice,
+    sectionRef,
+    behindRef,
+    /** Opens a dialog (clearing the last notice). */
+    open: (next: D) => {
+      setNotice(null);
+      setDialog(next);
+    },
+    close: () => setDialog(null),
+    /** After a change: the dialog stays (busy) until the list shows it, then closes and `message` is announced. */
+    finish: async (message: string) => {
+      await load();
+      setDialog(null);
+      setNotice(message);
+    },
+  };
+}
+
+export type ListSectionState = Pick<ReturnType<typeof useListSection>, 'loading' | 'error' | 'notice' | 'sectionRef' | 'behindRef'>;
+
+/**
+ * The frame of such a section: heading with the section's buttons, the notice, the load error, a
+ * table of `items` (the cells `row` renders, then `actions` when given) with its loading and empty
+ * rows, and the open dialog after the inert part.
+ */
+export function ListSection<T extends { id: string }>({ state, title, headingId, buttons, caption, columns, items, noun, row, actions, dialogs }: {
+  state: ListSectionState;
+  title: string;
+  headingId: string;
+  buttons: ReactNode;
+  caption: string;
+  /** Column titles, the row header's first. */
+  columns: string[];
+  items: T[] | null;
+  /** Plural, lower case: 'Loading roles…', 'No roles yet'. */
+  noun: string;
+  /** The cells of one row: a `<th scope="row">`, then `<td>`s. */
+  row: (item: T) => ReactNode;
+  /** The actions cell of a row; no actions column at all when not given. */
+  actions?: (item: T) => ReactNode;
+  dialogs: ReactNode;
+}) {
+  const { loading, error, notice, sectionRef, behindRef } = state;
+  const width = columns.length + (actions ? 1 : 0);
+  return (
+    <section ref={sectionRef} className="gh-ap-section gh-ap-section-wide" aria-labelledby={headingId}>
+      <div ref={behindRef} className="gh-ap-users">
+        <div className="gh-ap-users-head">
+          <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
+          {buttons}
+        </div>
+        <p className="gh-ap-status" role="status">{notice ?? ''}</p>
+        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
+        <div className="gh-ap-table-wrap">
+          <table className="gh-ap-table" aria-busy={loading}>
+            <caption className="gh-ap-visually-hidden">{caption}</caption>
+            <thead>
+              <tr>
+                {columns.map((column) => (
+                  <th key={column} scope="col">{column}</th>
+                ))}
+                {actions && <th scope="col"><span className="gh-ap-visually-hidden">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody>
+              {items?.map((item) => (
+                <tr key={item.id}>
+                  {row(item)}
+                  {actions && <td>{actions(item)}</td>}
+                </tr>
+              ))}
+              {(loading && !items) || (!loading && (items?.length ?? 0) === 0) ? (
+                <tr>
+                  <td colSpan={width}>
+                    <div className="gh-ap-table-empty">
+                      {loading && !items ? (<><span className="gh-ap-spinner" aria-hidden="true" /> Loading {noun}…</>) : `No ${noun} yet`}
+                    </div>
+                  </td>
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        </div>
+      </div>
+      {dialogs}
+    </section>
+  );
+}
