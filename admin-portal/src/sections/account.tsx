@@ -9,6 +9,7 @@ import type { AccountField, AccountTab } from './account/account-form';
 import { CustomLoginTab } from './account/custom-login-tab';
 import { SettingsTab } from './account/settings-tab';
 import { TabPanel, Tabs } from './account/tabs';
+import { useLatestLoad } from './dialogs/use-latest-load';
 import type { SectionProps } from './section-props';
 import { errorMessage } from './users/users-format';
 import css from './account/account.css?inline';
@@ -28,9 +29,6 @@ const TABS: readonly { id: AccountTab; label: string }[] = [
 export default function AccountSection({ title, headingId, user, api, options }: SectionProps) {
   const account = useMemo(() => createAccountApi(api), [api]);
   const canWrite = Boolean(user.superUser) || holdsPermission(user, Permissions.accountSettingsWrite);
-  const [settings, setSettings] = useState<AccountSettingsView | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const tabs = TABS.filter((tab) => fieldVisibility(options, 'account', tab.id) !== 'hidden');
   const [selected, setSelected] = useState<AccountTab>(tabs[0]?.id ?? 'settings');
   const sectionRef = useRef<HTMLElement>(null);
@@ -38,32 +36,14 @@ export default function AccountSection({ title, headingId, user, api, options }:
 
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, css) : undefined), []);
 
-  const latest = useRef(0);
-  const load = useCallback(async () => {
-    const ticket = ++latest.current;
-    setLoading(true);
-    setError(null);
-    try {
-      const loaded = await account.get();
-      if (ticket === latest.current) setSettings(loaded);
-    } catch (thrown) {
-      if (ticket === latest.current) setError(errorMessage(thrown));
-    } finally {
-      if (ticket === latest.current) setLoading(false);
-    }
-  }, [account]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: settings, replace, loading, error, reload: load } = useLatestLoad<AccountSettingsView>(account.get, errorMessage, { keepDataOnError: true });
 
   const save = useCallback(
     async (body: AccountSettingsUpdate) => {
-      const saved = await account.save(body);
-      latest.current += 1;
-      setSettings(saved);
+      // The saved settings win over a load still running.
+      replace(await account.save(body));
     },
-    [account],
+    [account, replace],
   );
 
   /** A tab marked view-only freezes every field in it; no write permission freezes everything. */

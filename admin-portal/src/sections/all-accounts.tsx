@@ -7,6 +7,7 @@ import { fieldVisibility } from '../options';
 import { createAccountsApi } from './all-accounts/accounts-api';
 import { AccountDialog, accessLabel, AddUsersDialog, HierarchySettingsDialog, UserRolesDialog } from './all-accounts/dialogs';
 import ownCss from './all-accounts/all-accounts.css?inline';
+import { useInertWhile } from './dialogs/use-inert';
 import { DeleteDialog } from './roles/delete-dialog';
 import type { SectionProps } from './section-props';
 import { errorMessage } from './users/users-format';
@@ -62,9 +63,7 @@ export default function AllAccountsSection({ title, headingId, user, api, option
   const behindRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, `${css}\n${ownCss}`) : undefined), []);
-  useEffect(() => {
-    behindRef.current?.toggleAttribute('inert', dialog !== null);
-  }, [dialog]);
+  useInertWhile(behindRef, dialog !== null);
 
   const loadChildren = useCallback(
     async (tenantId: string) => {

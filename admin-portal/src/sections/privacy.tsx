@@ -3,6 +3,7 @@ import { adoptCss } from '../host-styles';
 import { fieldVisibility } from '../options';
 import { LoginSessions } from './privacy/login-sessions';
 import { MfaDevicesPart } from './privacy/mfa-devices';
+import { useInertWhile } from './dialogs/use-inert';
 import { createPrivacyApi } from './privacy/privacy-api';
 import type { SectionProps } from './section-props';
 import css from './users/users.css?inline';
@@ -27,11 +28,9 @@ export default function PrivacySection({ title, headingId, api, store, options }
 
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, `${css}\n${ownCss}`) : undefined), []);
   // While one part's dialog is open, everything else behind it is inert (the dialog traps focus too).
-  useEffect(() => {
-    headRef.current?.toggleAttribute('inert', dialogIn !== null);
-    sessionsRef.current?.toggleAttribute('inert', dialogIn === 'mfa');
-    mfaRef.current?.toggleAttribute('inert', dialogIn === 'loginSessions');
-  }, [dialogIn]);
+  useInertWhile(headRef, dialogIn !== null);
+  useInertWhile(sessionsRef, dialogIn === 'mfa');
+  useInertWhile(mfaRef, dialogIn === 'loginSessions');
 
   const signInAgain = () => void store.logout();
 

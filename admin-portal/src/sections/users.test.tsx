@@ -135,7 +135,7 @@ describe('users section', () => {
   });
 
   it('drops the actions column when the host hides every row action', async () => {
-    const { view } = await openUsers([ada], undefined, { fieldVisibility: { users: { editRoles: 'hidden', disable: 'hidden', lock: 'hidden', delete: 'hidden' } } });
+    const { view } = await openUsers([ada], undefined, { fieldVisibility: { users: { editRoles: 'hidden', disable: 'hidden', lock: 'hidden', delete: 'hidden', resendActivation: 'hidden', temporary: 'hidden' } } });
     expect(view.getAllByRole('columnheader')).toHaveLength(6);
     expect(view.getByRole('button', { name: 'Invite user' })).toBeTruthy();
   });

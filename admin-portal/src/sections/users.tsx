@@ -6,12 +6,15 @@ import { Permissions } from '../contract';
 import { adoptCss } from '../host-styles';
 import type { SectionProps } from './section-props';
 import { actionMode } from './dialogs/action-mode';
+import { BulkInviteDialog } from './users/bulk-invite-dialog';
 import { ConfirmDialog } from './users/confirm-dialog';
 import { InviteDialog } from './users/invite-dialog';
+import { InviteLinkDialog } from './users/invite-link-dialog';
 import { RolesDialog } from './users/roles-dialog';
+import { TemporaryDialog } from './users/temporary-dialog';
 import { createUsersApi, type UserAction, type UsersQuery } from './users/users-api';
 import { errorMessage, userLabel } from './users/users-format';
-import { UsersTable } from './users/users-table';
+import { UsersTable, type ExtraAction } from './users/users-table';
 import css from './users/users.css?inline';
 
 const PRESETS: { value: UserFilterPreset | ''; label: string }[] = [
@@ -23,17 +26,29 @@ const PRESETS: { value: UserFilterPreset | ''; label: string }[] = [
 
 const DONE: Record<UserAction, string> = { remove: 'was removed', disable: 'was disabled', enable: 'was enabled', lock: 'was locked', unlock: 'was unlocked' };
 
-type Dialog = { kind: 'invite' } | { kind: 'roles'; user: TenantUser } | { kind: 'confirm'; user: TenantUser; action: UserAction } | null;
+type Dialog =
+  | { kind: 'invite' }
+  | { kind: 'inviteLink' }
+  | { kind: 'bulk' }
+  | { kind: 'roles'; user: TenantUser }
+  | { kind: 'confirm'; user: TenantUser; action: UserAction }
+  | { kind: 'temporary'; user: TenantUser }
+  | null;
 
 /**
  * Users (the team, seed 001 sections 2-5): the tenant's users 20 a page, sorted by name, searched by
  * name or email, filtered by the presets; admins holding fe.secure.write.users invite users, edit
- * roles, disable, lock and remove them. The host can hide or show view-only the actions `invite`,
- * `editRoles`, `disable`, `lock` and `delete` (`adminPortal.fieldVisibility.users`).
+ * roles, disable, lock and remove them, share the invite link, add users in bulk, resend activation
+ * and make users temporary or permanent; holders of fe.secure.write.impersonate impersonate them. The
+ * host can hide or show view-only the actions `invite`, `inviteLink`, `bulkInvite`, `editRoles`,
+ * `disable`, `lock`, `delete`, `resendActivation`, `temporary` and `impersonate` (`adminPortal.fieldVisibility.users`).
  */
 export default function UsersSection({ title, headingId, user, api, options }: SectionProps) {
   const users = useMemo(() => createUsersApi(api), [api]);
-  const mode = actionMode(options, 'users', Boolean(user.superUser) || holdsPermission(user, Permissions.usersWrite));
+  const writeMode = actionMode(options, 'users', Boolean(user.superUser) || holdsPermission(user, Permissions.usersWrite));
+  // Impersonation needs its own permission (no built-in role has it); super users always may (the server's rule).
+  const impersonateMode = actionMode(options, 'users', Boolean(user.superUser) || holdsPermission(user, Permissions.impersonate));
+  const mode = (action: string) => (action === 'impersonate' ? impersonateMode(action) : writeMode(action));
   const [query, setQuery] = useState<UsersQuery>({ page: 0, search: '', sortDirection: 'asc', preset: '' });
   const [typed, setTyped] = useState('');
   const [page, setPage] = useState<UsersPage | null>(null);
@@ -101,6 +116,30 @@ export default function UsersSection({ title, headingId, user, api, options }: S
     setNotice(message);
   };
 
+  // The row actions that need no dialog: each reports its outcome in the status line.
+  async function extra(target: TenantUser, action: ExtraAction) {
+    setNotice(null);
+    setError(null);
+    if (action === 'temporary') return setDialog({ kind: 'temporary', user: target });
+    try {
+      if (action === 'resend') {
+        await users.resendActivation(target.id);
+        setNotice(`Activation email sent again to ${target.email ?? userLabel(target)}`);
+      } else if (action === 'permanent') {
+        await users.setTemporary(target.id, null);
+        await load(query);
+        setNotice(`${userLabel(target)} is permanent again`);
+      } else {
+        // The login box's impersonation route spends the single-use token and signs in as the user.
+        const { url } = await users.impersonate(target.id);
+        setNotice(`Impersonating ${userLabel(target)}…`);
+        window.location.assign(url);
+      }
+    } catch (thrown) {
+      setError(errorMessage(thrown));
+    }
+  }
+
   const total = page?._metadata.totalItems ?? 0;
   const pages = Math.max(1, page?._metadata.totalPages ?? 1);
 
@@ -109,11 +148,23 @@ export default function UsersSection({ title, headingId, user, api, options }: S
       <div ref={behindRef} className="gh-ap-users">
         <div className="gh-ap-users-head">
           <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
+          <span className="gh-ap-users-head-actions">
+          {mode('inviteLink') !== 'hidden' && (
+            <button type="button" className="gh-ap-button-secondary" disabled={mode('inviteLink') === 'viewOnly'} onClick={() => { setNotice(null); setDialog({ kind: 'inviteLink' }); }}>
+              Invite link
+            </button>
+          )}
+          {mode('bulkInvite') !== 'hidden' && (
+            <button type="button" className="gh-ap-button-secondary" disabled={mode('bulkInvite') === 'viewOnly'} onClick={() => void withRoles(() => ({ kind: 'bulk' }))}>
+              Add users in bulk
+            </button>
+          )}
           {mode('invite') !== 'hidden' && (
             <button type="button" className="gh-ap-button" disabled={mode('invite') === 'viewOnly'} onClick={() => void withRoles(() => ({ kind: 'invite' }))}>
               Invite user
             </button>
           )}
+          </span>
         </div>
         <div className="gh-ap-users-tools" role="search">
           <div className="gh-ap-field">
@@ -143,6 +194,7 @@ export default function UsersSection({ title, headingId, user, api, options }: S
             setNotice(null);
             setDialog({ kind: 'confirm', user: target, action });
           }}
+          onExtra={(target, action) => void extra(target, action)}
         />
         <nav className="gh-ap-pager" aria-label="Pages of users">
           <span>{loading && !page ? 'Loading users…' : `${total} ${total === 1 ? 'user' : 'users'}`}</span>
@@ -159,6 +211,28 @@ export default function UsersSection({ title, headingId, user, api, options }: S
           invite={async (input) => {
             await users.invite(input);
             await finish(`Invitation sent to ${input.email}`);
+          }}
+        />
+      )}
+      {dialog?.kind === 'inviteLink' && <InviteLinkDialog api={users} onClose={() => setDialog(null)} onChanged={setNotice} />}
+      {dialog?.kind === 'bulk' && roles && (
+        <BulkInviteDialog
+          roles={roles}
+          onClose={() => setDialog(null)}
+          invite={(emails, roleIds) => users.bulkInvite(emails, roleIds)}
+          onDone={(result) => {
+            setNotice(`${result.allowed.length} invited, ${result.unallowed.length} not invited`);
+            void load(query);
+          }}
+        />
+      )}
+      {dialog?.kind === 'temporary' && (
+        <TemporaryDialog
+          user={dialog.user}
+          onClose={() => setDialog(null)}
+          save={async (seconds) => {
+            await users.setTemporary(dialog.user.id, seconds);
+            await finish(`${userLabel(dialog.user)} is temporary now`);
           }}
         />
       )}

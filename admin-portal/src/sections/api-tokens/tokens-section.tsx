@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { ApiToken, CreatedApiToken, Role } from '@gatehouse/shared/wire';
 import { holdsPermission } from '../../access';
 import { Permissions } from '../../contract';
 import { adoptCss } from '../../host-styles';
 import { fieldVisibility, type FieldVisibility } from '../../options';
 import type { SectionProps } from '../section-props';
+import { useInertWhile } from '../dialogs/use-inert';
+import { useLatestLoad } from '../dialogs/use-latest-load';
 import { DeleteDialog } from '../roles/delete-dialog';
 import { errorMessage, shortDate } from '../users/users-format';
 import css from '../users/users.css?inline';
@@ -57,11 +59,8 @@ export function TokensSection({ kind, title, headingId, user, api, options }: Se
     roles: kind === 'tenant' && visibility('roles') !== 'hidden',
   };
 
-  const [list, setList] = useState<ApiToken[] | null>(null);
   /** Tenant tokens: the account's roles, 'loading', or null when they cannot be read. */
   const [roles, setRoles] = useState<Role[] | 'loading' | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const sectionRef = useRef<HTMLElement>(null);
@@ -71,8 +70,8 @@ export function TokensSection({ kind, title, headingId, user, api, options }: Se
   const returnFocus = useRef<HTMLElement | null>(null);
 
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, `${css}\n${ownCss}`) : undefined), []);
+  useInertWhile(behindRef, dialog !== null);
   useEffect(() => {
-    behindRef.current?.toggleAttribute('inert', dialog !== null);
     // Once the page behind is no longer inert, focus goes back to what opened the dialog (the Delete
     // button of a deleted row is gone: then the Add button, else the heading).
     if (dialog === null && returnFocus.current) {
@@ -82,27 +81,7 @@ export function TokensSection({ kind, title, headingId, user, api, options }: Se
     }
   }, [dialog]);
 
-  const latest = useRef(0);
-  const load = useCallback(async () => {
-    const ticket = ++latest.current;
-    setLoading(true);
-    setError(null);
-    try {
-      const result = await tokens.list();
-      if (ticket === latest.current) setList(result);
-    } catch (thrown) {
-      if (ticket === latest.current) {
-        setError(errorMessage(thrown));
-        setList(null);
-      }
-    } finally {
-      if (ticket === latest.current) setLoading(false);
-    }
-  }, [tokens]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: list, reload: load, loading, error } = useLatestLoad(tokens.list, errorMessage);
 
   useEffect(() => {
     if (!rolesSource) return;

@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { adoptCss } from '../../host-styles';
 import { errorMessage } from '../users/users-format';
+import { useInertWhile } from './use-inert';
+import { useLatestLoad } from './use-latest-load';
 
 /**
  * The state of a section that lists one kind of thing and edits it in dialogs (Roles, Groups): the
@@ -8,41 +10,14 @@ import { errorMessage } from '../users/users-format';
  * (the list behind it inert), and the notice that announces a finished change.
  */
 export function useListSection<T, D>(fetchList: () => Promise<T>, css: string) {
-  const [data, setData] = useState<T | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [dialog, setDialog] = useState<D | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const sectionRef = useRef<HTMLElement>(null);
   const behindRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, css) : undefined), [css]);
-  // While a dialog is open the list behind it is inert: no focus, no clicks (React 18 has no inert prop).
-  useEffect(() => {
-    behindRef.current?.toggleAttribute('inert', dialog !== null);
-  }, [dialog]);
-
-  const latest = useRef(0);
-  const load = useCallback(async () => {
-    const ticket = ++latest.current;
-    setLoading(true);
-    setError(null);
-    try {
-      const result = await fetchList();
-      if (ticket === latest.current) setData(result);
-    } catch (thrown) {
-      if (ticket === latest.current) {
-        setError(errorMessage(thrown));
-        setData(null);
-      }
-    } finally {
-      if (ticket === latest.current) setLoading(false);
-    }
-  }, [fetchList]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  useInertWhile(behindRef, dialog !== null);
+  const { data, loading, error, setError, reload: load } = useLatestLoad(fetchList, errorMessage);
 
   return {
     data,

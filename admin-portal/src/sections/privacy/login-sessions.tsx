@@ -1,9 +1,13 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { UserSession } from '@gatehouse/shared/wire';
+import { useInertWhile } from '../dialogs/use-inert';
+import { useLatestLoad } from '../dialogs/use-latest-load';
 import { DeleteDialog } from '../roles/delete-dialog';
 import type { PrivacyApi } from './privacy-api';
 import { GENERIC_ERROR, shortDateTime } from './privacy-format';
 import { describeUserAgent } from './user-agent';
+
+const genericError = () => GENERIC_ERROR;
 
 type Dialog = { kind: 'one'; session: UserSession } | { kind: 'others'; count: number } | null;
 
@@ -13,9 +17,6 @@ type Dialog = { kind: 'one'; session: UserSession } | { kind: 'others'; count: n
  * `canWrite` false (view-only) lists them without the sign-out actions.
  */
 export function LoginSessions({ privacy, canWrite, onDialog }: { privacy: PrivacyApi; canWrite: boolean; onDialog: (open: boolean) => void }) {
-  const [sessions, setSessions] = useState<UserSession[] | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [dialog, setDialogState] = useState<Dialog>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -26,31 +27,10 @@ export function LoginSessions({ privacy, canWrite, onDialog }: { privacy: Privac
   };
 
   const contentRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    contentRef.current?.toggleAttribute('inert', dialog !== null);
-  }, [dialog]);
+  useInertWhile(contentRef, dialog !== null);
 
-  const latest = useRef(0);
-  const load = useCallback(async () => {
-    const ticket = ++latest.current;
-    setLoading(true);
-    setError(null);
-    try {
-      const list = await privacy.sessions();
-      if (ticket === latest.current) setSessions(list);
-    } catch {
-      if (ticket === latest.current) {
-        setError(GENERIC_ERROR);
-        setSessions(null);
-      }
-    } finally {
-      if (ticket === latest.current) setLoading(false);
-    }
-  }, [privacy]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const fetchSessions = useCallback(() => privacy.sessions(), [privacy]);
+  const { data: sessions, loading, error, reload: load } = useLatestLoad<UserSession[]>(fetchSessions, genericError);
 
   // Closing a dialog re-reads the list: a refused sign-out usually means the session already ended elsewhere.
   const closeDialog = () => {

@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { MfaStatusResponse, PasskeyDevice } from '@gatehouse/shared/wire';
+import { useInertWhile } from '../dialogs/use-inert';
+import { useLatestLoad } from '../dialogs/use-latest-load';
 import { DeleteDialog } from '../roles/delete-dialog';
 import type { PrivacyApi } from './privacy-api';
 import { factorRows, GENERIC_ERROR, shortDateTime, type FactorRow } from './privacy-format';
@@ -13,6 +15,8 @@ interface Loaded {
   passkeys: PasskeyDevice[];
 }
 
+const genericError = () => GENERIC_ERROR;
+
 const passkeyName = (p: PasskeyDevice) => p.name || 'Passkey';
 
 /**
@@ -21,9 +25,6 @@ const passkeyName = (p: PasskeyDevice) => p.name || 'Passkey';
  * (view-only) lists them without the remove actions.
  */
 export function MfaDevicesPart({ privacy, canWrite, onDialog, onSignInAgain }: { privacy: PrivacyApi; canWrite: boolean; onDialog: (open: boolean) => void; onSignInAgain: () => void }) {
-  const [data, setData] = useState<Loaded | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [dialog, setDialogState] = useState<Dialog>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -34,31 +35,13 @@ export function MfaDevicesPart({ privacy, canWrite, onDialog, onSignInAgain }: {
   };
 
   const contentRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    contentRef.current?.toggleAttribute('inert', dialog !== null);
-  }, [dialog]);
+  useInertWhile(contentRef, dialog !== null);
 
-  const latest = useRef(0);
-  const load = useCallback(async () => {
-    const ticket = ++latest.current;
-    setLoading(true);
-    setError(null);
-    try {
-      const [status, passkeys] = await Promise.all([privacy.mfaStatus(), privacy.passkeys()]);
-      if (ticket === latest.current) setData({ status, factors: factorRows(status.devices), passkeys: passkeys.devices });
-    } catch {
-      if (ticket === latest.current) {
-        setError(GENERIC_ERROR);
-        setData(null);
-      }
-    } finally {
-      if (ticket === latest.current) setLoading(false);
-    }
+  const fetchAll = useCallback(async (): Promise<Loaded> => {
+    const [status, passkeys] = await Promise.all([privacy.mfaStatus(), privacy.passkeys()]);
+    return { status, factors: factorRows(status.devices), passkeys: passkeys.devices };
   }, [privacy]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, loading, error, reload: load } = useLatestLoad(fetchAll, genericError);
 
   const done = async (message: string) => {
     await load();

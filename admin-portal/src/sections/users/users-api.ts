@@ -1,6 +1,6 @@
 /** The users section's calls to the identity API (seed 001 section 7 "Team"), through the portal's API client. */
 import { AdminPaths, TEAM_PAGE_SIZE, type UserFilterPreset } from '@gatehouse/shared/admin-paths';
-import type { TeamRolesResponse, TenantUser, UsersPage } from '@gatehouse/shared/wire';
+import type { BulkInviteResponse, ImpersonationResponse, InviteLink, TeamRolesResponse, TenantUser, UsersPage } from '@gatehouse/shared/wire';
 import { ApiPaths, type GatehouseApi } from '../../contract';
 
 export type UserAction = 'disable' | 'enable' | 'lock' | 'unlock' | 'remove';
@@ -49,7 +49,34 @@ export function createUsersApi(api: GatehouseApi) {
     setRoles: (userId: string, roleIds: readonly string[]) => api.request<TenantUser>('PUT', AdminPaths.teamMembers, { body: { id: userId, roleIds: roleIdsForSave(roleIds) } }),
     act: (userId: string, action: UserAction) =>
       action === 'remove' ? api.request<void>('DELETE', withUser(AdminPaths.teamMember, userId)) : api.request<TenantUser>('POST', withUser(STATE_PATHS[action], userId)),
+    /** The tenant's invite link, or null when it has none (the server answers 404). */
+    inviteLink: async (): Promise<InviteLink | null> => {
+      try {
+        return await api.request<InviteLink>('GET', AdminPaths.inviteLink);
+      } catch (thrown) {
+        if (thrown && typeof thrown === 'object' && 'statusCode' in thrown && thrown.statusCode === 404) return null;
+        throw thrown;
+      }
+    },
+    createInviteLink: (expiresInMinutes: number) => api.request<InviteLink>('POST', AdminPaths.inviteLink, { body: { expiresInMinutes } }),
+    updateInviteLink: (expiresInMinutes: number) => api.request<InviteLink>('PATCH', AdminPaths.inviteLink, { body: { expiresInMinutes } }),
+    deleteInviteLink: () => api.request<void>('DELETE', AdminPaths.inviteLink),
+    bulkInvite: (emails: readonly string[], roleIds: readonly string[]) =>
+      api.request<BulkInviteResponse>('POST', AdminPaths.bulkInvite, { body: roleIds.length > 0 ? { emails: [...emails], roleIds: [...roleIds] } : { emails: [...emails] } }),
+    resendActivation: (userId: string) => api.request<void>('POST', withUser(AdminPaths.teamResendActivation, userId)),
+    /** Seconds from now, or null: permanent again. */
+    setTemporary: (userId: string, expirationInSeconds: number | null) =>
+      expirationInSeconds === null
+        ? api.request<TenantUser>('DELETE', withUser(AdminPaths.temporaryUser, userId))
+        : api.request<TenantUser>('PUT', withUser(AdminPaths.temporaryUser, userId), { body: { expirationInSeconds } }),
+    /** A single-use token for the login box's impersonation route; `url` carries it. */
+    impersonate: (userId: string) => api.request<ImpersonationResponse>('POST', ApiPaths.impersonation, { body: { userId } }),
   };
+}
+
+/** The bulk-add textarea: addresses split on commas, semicolons, spaces and new lines, trimmed, duplicates dropped. */
+export function parseEmailList(text: string): string[] {
+  return [...new Set(text.split(/[\s,;]+/).map((e) => e.trim()).filter(Boolean))];
 }
 
 export type UsersApi = ReturnType<typeof createUsersApi>;

@@ -28,6 +28,6 @@ export function badgesOf(user: TenantUser): string[] {
   if (user.isLocked) badges.push('Locked');
   if (user.invitationPending) badges.push('Invited');
   else if (!user.verified) badges.push('Not activated');
-  if (user.temporaryExpirationDate) badges.push('Temporary');
+  if (user.temporaryExpirationDate) badges.push(`Temporary until ${shortDate(user.temporaryExpirationDate)}`);
   return badges;
 }

@@ -15,14 +15,18 @@ interface Props {
   onSort: () => void;
   onRoles: (user: TenantUser) => void;
   onAction: (user: TenantUser, action: UserAction) => void;
+  /** Resend activation, make temporary or permanent, impersonate. */
+  onExtra: (user: TenantUser, action: ExtraAction) => void;
 }
 
+export type ExtraAction = 'resend' | 'temporary' | 'permanent' | 'impersonate';
+
 /** The row actions, by their field visibility names (`adminPortal.fieldVisibility.users.<name>`). */
-export type UserRowAction = 'editRoles' | 'disable' | 'lock' | 'delete';
-const ROW_ACTIONS: UserRowAction[] = ['editRoles', 'disable', 'lock', 'delete'];
+export type UserRowAction = 'editRoles' | 'disable' | 'lock' | 'delete' | 'resendActivation' | 'temporary' | 'impersonate';
+const ROW_ACTIONS: UserRowAction[] = ['editRoles', 'disable', 'lock', 'delete', 'resendActivation', 'temporary', 'impersonate'];
 
 /** The users table (seed 001 section 2: user, groups, roles, joinedAt, lastSeen, managedBy), with row actions for admins. */
-export function UsersTable({ page, loading, currentUserId, mode, sortDirection, onSort, onRoles, onAction }: Props) {
+export function UsersTable({ page, loading, currentUserId, mode, sortDirection, onSort, onRoles, onAction, onExtra }: Props) {
   const rows = page?.items ?? [];
   const anyAction = ROW_ACTIONS.some((action) => mode(action) !== 'hidden');
   const shown = (action: UserRowAction) => mode(action) !== 'hidden';
@@ -84,6 +88,22 @@ export function UsersTable({ page, loading, currentUserId, mode, sortDirection, 
                         <RowAction label={`${u.isLocked ? 'Unlock' : 'Lock'} ${userLabel(u)}`} viewOnly={viewOnly('lock')} onClick={() => onAction(u, u.isLocked ? 'unlock' : 'lock')}>
                           {u.isLocked ? 'Unlock' : 'Lock'}
                         </RowAction>
+                      )}
+                      {shown('resendActivation') && u.invitationPending && (
+                        <RowAction label={`Resend activation to ${userLabel(u)}`} viewOnly={viewOnly('resendActivation')} onClick={() => onExtra(u, 'resend')}>Resend activation</RowAction>
+                      )}
+                      {shown('temporary') && (
+                        <RowAction
+                          label={`${u.temporaryExpirationDate ? 'Make permanent' : 'Make temporary'} ${userLabel(u)}`}
+                          viewOnly={viewOnly('temporary')}
+                          onClick={() => onExtra(u, u.temporaryExpirationDate ? 'permanent' : 'temporary')}
+                        >
+                          {u.temporaryExpirationDate ? 'Make permanent' : 'Make temporary'}
+                        </RowAction>
+                      )}
+                      {/* The server refuses disabled users and super users as targets. */}
+                      {shown('impersonate') && !u.isDisabled && !u.superUser && (
+                        <RowAction label={`Impersonate ${userLabel(u)}`} viewOnly={viewOnly('impersonate')} onClick={() => onExtra(u, 'impersonate')}>Impersonate</RowAction>
                       )}
                       {shown('delete') && <RowAction label={`Remove ${userLabel(u)}`} viewOnly={viewOnly('delete')} danger onClick={() => onAction(u, 'remove')}>Remove</RowAction>}
                     </span>
