@@ -93,7 +93,8 @@ describe('All accounts section', () => {
 
   it('creates a sub-account under the selected account, and shows the server\'s message when the tenant id is taken', async () => {
     const { view, calls } = await openAccounts(WRITE, [{ method: 'POST', path: '/tenants/resources/sub-tenants/v1', error: { message: 'An account with tenant id acme-eu already exists', statusCode: 409 } }]);
-    fireEvent.click(view.getByRole('button', { name: 'Create sub-account' }));
+    // The button waits for the selected account, which loads after the tree (a race on a busy machine).
+    fireEvent.click(await view.findByRole('button', { name: 'Create sub-account' }));
     const dialog = await view.findByRole('dialog', { name: 'Create sub-account' });
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Acme EU 2' } });
     fireEvent.change(within(dialog).getByLabelText(/Tenant id/), { target: { value: 'bad id!' } });
