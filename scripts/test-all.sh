@@ -39,7 +39,8 @@ npm run typecheck
 step "import boundaries"
 npm run lint:boundaries
 step "unit and integration tests"
-counted npx vitest run
+# Two workers: one per core (Vitest would leave one idle on a 2-core machine).
+counted npx vitest run --maxWorkers=2
 step "bundle budgets"
 counted npm run budgets
 step "end-to-end tests in Chromium"
