@@ -12,8 +12,6 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 90_000,
     hookTimeout: 60_000,
-    // Two files at a time: each starts its own server (free loopback port, own data dir) and Chromium,
-    // and mostly waits on them, so two keep a 2-core machine busy without starving either.
-    maxWorkers: 2,
+    fileParallelism: false,
   },
 });

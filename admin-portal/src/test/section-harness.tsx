@@ -1,5 +1,5 @@
 /** Helpers of the section component tests: an API that records calls and fails on demand, a section rendered in a shadow root, and the failed-delete check. */
-import { act, fireEvent, render, within } from '@testing-library/react';
+import { act, fireEvent, render, waitFor, within } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { expect } from 'vitest';
 import type { GatehouseApi } from '../contract';
@@ -41,7 +41,8 @@ export function renderSection(Section: ComponentType<SectionProps>, title: strin
 export async function expectFailedDeleteKeepsDialog(view: ReturnType<typeof within>, dialog: HTMLElement, message: string) {
   fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
   expect((await within(dialog).findByRole('alert')).textContent).toBe(message);
-  expect((dialog.getRootNode() as ShadowRoot).activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete' }));
+  // Focus returns in an effect after the failed save's render: wait for it (late on a busy machine).
+  await waitFor(() => expect((dialog.getRootNode() as ShadowRoot).activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete' })));
   let reachedDocument = false;
   const listener = () => (reachedDocument = true);
   document.addEventListener('keydown', listener);
