@@ -8,7 +8,7 @@
  * sign-on session; every code exchange makes a grant, a session of its own (the tokens' `sid`) tied
  * to it, so a grant can be revoked alone and ends when the browser session ends.
  */
-import { compactVerify, createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { compactVerify, createLocalJWKSet, type JWTPayload } from 'jose';
 import { ErrorCodes, HOSTED_LOGIN_SCOPE, HOSTED_ROUTES_PREFIX, OAuthPaths, type ErrorCode, type OAuthTokenResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
@@ -26,6 +26,7 @@ import type { KeyService } from '../keys';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../rate-limit';
 import { isClientOrigin, isRegisteredUri, type ClientRegistry, type OAuthClient } from './clients';
 import { CODE_TTL_MS, createGrants, OAuthError } from './grants';
+import { createLoginAfterMarkers, LOGIN_AFTER } from './reauthentication';
 
 export { CODE_TTL_MS, OAuthError, s256 } from './grants';
 
@@ -40,16 +41,6 @@ const MAX_LOGIN_REDIRECT = 2048;
  * confirmation POST clears this browser's cookies and shows the login page. A GET never signs out.
  */
 export const REAUTHENTICATE_PATH = '/oauth/authorize/reauthenticate';
-/**
- * Gatehouse's own parameter on the way back from the login page: when (epoch seconds) the login page
- * was shown for this request, so a sign-in at or after it counts as the re-authentication asked for.
- * It is a JWT signed with the server's keys (audience LOGIN_AFTER_AUDIENCE, so never an access or ID
- * token), bound to this request's client, redirect URI, PKCE challenge, state, nonce, prompt and
- * max_age, and valid LOGIN_AFTER_TTL_MS: a client cannot forge or move it to skip prompt=login or max_age.
- */
-const LOGIN_AFTER = 'login_after';
-const LOGIN_AFTER_AUDIENCE_PATH = '/oauth/login_after';
-const LOGIN_AFTER_TTL_MS = 15 * 60_000;
 
 /** Query or form parameters; a repeated parameter is a list (and refused, RFC 6749 section 3.1). */
 export type OAuthParams = Record<string, string | string[] | undefined>;
@@ -188,42 +179,7 @@ export function createOAuthService(deps: {
     return { request: { client, redirectUri: p.redirect_uri, scope, state: p.state, nonce: p.nonce, codeChallenge: p.code_challenge, prompt, maxAge, loginAfter, tenantId } };
   }
 
-  /**
-   * Whether the browser's sign-in is recent enough for the request (OIDC Core 3.1.2.1): prompt=login
-   * wants a sign-in made for this request, max_age one at most that old. A sign-in at or after
-   * `loginAfter` (the login page was shown for this request) satisfies both.
-   */
-  function recentEnough(req: AuthorizationRequest, session: SessionRow, loginAfter: number | undefined): boolean {
-    const authTime = Math.floor(session.auth_time / 1000);
-    if (loginAfter !== undefined && authTime >= loginAfter) return true;
-    if (req.prompt.includes('login')) return false;
-    return req.maxAge === undefined || Math.floor(clock.now() / 1000) - authTime <= req.maxAge;
-  }
-
-  const loginAfterAudience = `${issuer}${LOGIN_AFTER_AUDIENCE_PATH}`;
-  /** What a LOGIN_AFTER marker is bound to: this very request of this client. */
-  const requestBinding = (req: AuthorizationRequest) =>
-    sha256(JSON.stringify([req.client.clientId, req.redirectUri, req.codeChallenge, req.state ?? null, req.nonce ?? null, req.prompt, req.maxAge ?? null, req.tenantId ?? null]));
-
-  /** A signed marker: the login page was shown for `req` now. */
-  const signLoginAfter = (req: AuthorizationRequest) =>
-    keys.sign({ la: Math.floor(clock.now() / 1000), req: requestBinding(req) }, clock.now() + LOGIN_AFTER_TTL_MS, loginAfterAudience);
-
-  /** The time of a LOGIN_AFTER marker signed by this server for this very request; undefined for anything else. */
-  async function loginAfterOf(req: AuthorizationRequest): Promise<number | undefined> {
-    if (!req.loginAfter) return undefined;
-    try {
-      const { payload } = await jwtVerify(req.loginAfter, createLocalJWKSet(await keys.jwks()), {
-        issuer,
-        audience: loginAfterAudience,
-        algorithms: ['ES256', 'RS256'],
-        currentDate: new Date(clock.now()),
-      });
-      return payload.req === requestBinding(req) && typeof payload.la === 'number' ? payload.la : undefined;
-    } catch {
-      return undefined;
-    }
-  }
+  const { recentEnough, signLoginAfter, loginAfterOf } = createLoginAfterMarkers({ keys, clock, issuer });
 
   /** The request's own parameters as a query (without LOGIN_AFTER, which only Gatehouse sets). */
   function requestQuery(params: OAuthParams): URLSearchParams {
