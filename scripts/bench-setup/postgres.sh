@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Makes PostgreSQL from Debian's packages reachable at 127.0.0.1:5432 for the tests, idempotently:
+# installs it when missing, starts the cluster when it is down, lets the `postgres` role connect
+# over 127.0.0.1 without a password (loopback only), and creates the database `test`.
+# A second run on the same machine finds everything in place and only checks it.
+set -euo pipefail
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+as_postgres() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sudo -u postgres sh -c "$*"; fi; }
+
+if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+  echo "postgres: installing Debian's postgresql"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
+
+version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
+if ! pg_lsclusters -h 2>/dev/null | awk -v v="$version" '$1 == v && $2 == "main"' | grep -q .; then
+  echo "postgres: creating cluster $version/main"
+  as_root pg_createcluster "$version" main >/dev/null
+fi
+
+hba="/etc/postgresql/$version/main/pg_hba.conf"
+rule='host all postgres 127.0.0.1/32 trust'
+changed=0
+if ! grep -qxF "$rule" "$hba"; then
+  # First matching line wins in pg_hba.conf, so the loopback rule goes on top.
+  as_root sed -i "1i $rule" "$hba"
+  changed=1
+fi
+
+status=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" { print $4 }')
+if [ "$status" != online ]; then
+  echo "postgres: starting cluster $version/main"
+  as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start
+elif [ "$changed" = 1 ]; then
+  as_root pg_ctlcluster --skip-systemctl-redirect "$version" main reload
+fi
+
+for _ in $(seq 1 50); do
+  pg_isready -q -h 127.0.0.1 -p 5432 && break
+  sleep 0.2
+done
+pg_isready -q -h 127.0.0.1 -p 5432 || { echo "postgres: not accepting connections on 127.0.0.1:5432" >&2; exit 1; }
+
+if [ "$(psql -h 127.0.0.1 -U postgres -d postgres -Atc "select 1 from pg_database where datname = 'test'")" != 1 ]; then
+  psql -h 127.0.0.1 -U postgres -d postgres -qc 'create database test'
+fi
+echo "postgres: ready at 127.0.0.1:5432, database test"
