@@ -1,7 +1,7 @@
 /**
  * Every configuration option the server reads, with its default and meaning: the source of the
- * README's configuration table (config.test.ts regenerates it with UPDATE_CONFIG_MD=1). Kept apart
- * from config.ts, which reads and checks the values.
+ * configuration table in docs/configuration.md (config.test.ts regenerates it with
+ * UPDATE_CONFIG_MD=1). Kept apart from config.ts, which reads and checks the values.
  */
 import { LOGIN_STRATEGIES } from '@gatehouse/shared/wire';
 
@@ -99,7 +99,7 @@ export interface ConfigOption {
   description: string;
 }
 
-/** Machine-readable list of every option, for the README's configuration table. */
+/** Machine-readable list of every option, for the configuration table in docs/configuration.md. */
 export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'GATEHOUSE_CONFIG', default: '(unset)', description: 'Path to a JSON file whose keys are these variable names; real environment variables win over it.' },
   { name: 'PORT', default: '8787', description: 'TCP port to listen on.' },
@@ -191,7 +191,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   })),
 ];
 
-/** Markdown table of CONFIG_OPTIONS; the README holds its output. */
+/** Markdown table of CONFIG_OPTIONS; docs/configuration.md holds its output. */
 export function renderConfigTable(): string {
   const rows = CONFIG_OPTIONS.map((o) => `| \`${o.name}\` | ${o.default.includes('<') ? o.default.replace(/</g, '&lt;') : `\`${o.default}\``} | ${o.description} |`);
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');

@@ -33,8 +33,8 @@ const usersLabel = (n: number) => `${n} ${n === 1 ? 'user' : 'users'}`;
 const userName = (u: AccountUser) => u.name || u.email || 'This user';
 
 /**
- * All accounts (seed 001 sections 2, 3, 7; README "All accounts"): the caller's account and its
- * sub-accounts as a tree (children 50 at a time, "Load more"), a name search, and the selected
+ * All accounts (seed 001 sections 2, 3, 7; docs/users-and-admin.md "All accounts"): the caller's
+ * account and its sub-accounts as a tree (children 50 at a time, "Load more"), a name search, and the selected
  * account with its parents, counts and users (10 at a time) with their roles and sub-account access.
  * Holders of fe.account-hierarchy.write.subAccount create, update and delete sub-accounts, turn their
  * sub-account management on or off, set hierarchy settings, and add, remove and re-role their users.
