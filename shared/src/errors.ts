@@ -21,18 +21,8 @@ export const ErrorMessages = {
   failedToAuthenticate: 'Failed to authenticate',
   invitationInvalid: "We couldn't verify your invitation",
   metadataNotFound: 'metadata not found',
-  ipMetadataNotFound: 'ip metadata not found',
-  appNotFound: 'Gatehouse app not found',
-  themeSetterTimeout: 'Failed to load Renderer with themeSetter',
-  nativeBridgeUnavailable: 'Gatehouse native bridge is not available',
-  missingBaseUrl: 'Please set the baseUrl in the Gatehouse provider options (contextOptions.baseUrl)',
   invalidRedirect: 'The redirect url param is not valid, the origin is a different site',
-  invalidToken: 'Invalid token specified',
-  illegalBase64Url: 'Illegal base64url string!',
-  phoneRequired: 'Phone number is required for phone number signup',
   invalidSmsResponse: 'Invalid response from server: missing userId or token',
-  entitlementsDisabled: 'Entitlements are not loaded: enable entitlements in the Gatehouse options',
-  secureRandomMissing: 'Secure random number generation is not supported in this environment',
 } as const;
 
 /** Builds a GatehouseError. */
