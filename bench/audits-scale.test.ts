@@ -18,7 +18,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { AuditPaths } from '@gatehouse/shared/wire';
 import { auditsAfterQuery, auditsPageQuery, type AuditRowFilters } from '../server/src/db/queries/audits';
-import { EXPORT_BATCH } from '../server/src/services/admin-audits';
+import { EXPORT_BATCH } from '../server/src/services/admin/audits';
 import { describeDialects } from '../server/src/test/harness';
 import { callAs, tenantWithAdmin } from '../server/src/test/admin-helpers';
 import { queryPlan, refreshStatistics } from '../server/src/test/query-plan';

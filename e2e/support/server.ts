@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser';
-import { loaderFromManifest, renderDemoPage } from '../../server/src/routes/static/demo';
+import { loaderFromManifest, renderDemoPage } from '../../server/src/routes/platform/demo';
 
 import { repoRoot } from './paths';
 

@@ -3,9 +3,9 @@ import type { MiddlewareHandler } from 'hono';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db';
-import { authorizeAdmin, type AdminAccess } from '../services/admin-access';
-import type { AuthService } from '../services/auth';
-import type { KeyService } from '../services/keys';
+import { authorizeAdmin, type AdminAccess } from '../services/admin/access';
+import type { AuthService } from '../services/auth/auth';
+import type { KeyService } from '../services/platform/keys';
 import type { AppEnv } from './env';
 import { clientIp } from './middleware';
 

@@ -1,5 +1,5 @@
-import type { AdminCaller } from '../services/admin-access';
-import type { AuthContext } from '../services/auth';
+import type { AdminCaller } from '../services/admin/access';
+import type { AuthContext } from '../services/auth/auth';
 
 /** Per-request values set by middleware. */
 export interface AppEnv {

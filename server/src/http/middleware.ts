@@ -4,7 +4,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import type { AuthService } from '../services/auth';
+import type { AuthService } from '../services/auth/auth';
 import type { AppEnv } from './env';
 
 /** Sets a header even on responses whose headers are immutable (e.g. fetched or static ones). */

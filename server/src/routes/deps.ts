@@ -1,21 +1,34 @@
+import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db';
-import type { AuthService } from '../services/auth';
-import type { CaptchaService } from '../services/captcha';
-import type { KeyService } from '../services/keys';
-import type { PublicService } from '../services/public';
-import type { SignUpService } from '../services/signup';
-import type { UserService } from '../services/users';
+import type { UserRow } from '../db/queries/users';
+import type { AuthService, ClientInfo, IssuedSession } from '../services/auth/auth';
+import type { Mailer } from '../services/messaging/mail';
+import type { SmsSender } from '../services/messaging/sms';
+import type { CaptchaService } from '../services/platform/captcha';
+import type { KeyService } from '../services/platform/keys';
+import type { RateLimiter } from '../services/platform/rate-limit';
 
-/** What route modules get: the config and the services, never the database for rules. */
-export interface RouteDeps {
+/** What every area is built from: the config, the database, the clock, and the platform and messaging services. */
+export interface AreaContext {
   config: Config;
   db: Db;
+  clock: Clock;
   keys: KeyService;
-  auth: AuthService;
-  users: UserService;
-  signUp: SignUpService;
-  publicInfo: PublicService;
+  limiter: RateLimiter;
   /** The captcha policy: the public policy and the check of a call's recaptchaToken. */
   captcha: CaptchaService;
+  mail: Mailer;
+  sms: SmsSender;
 }
+
+/**
+ * What route modules get, and every area built after auth: the context and the auth service. An
+ * area's own services reach its route modules as arguments; the database is never used for rules.
+ */
+export interface RouteDeps extends AreaContext {
+  auth: AuthService;
+}
+
+/** The MFA gate a sign-in asks once its first factor is proven: a pending-MFA answer (no session) replaces the sign-in, null lets it through. */
+export type SecondFactor = (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { SsoPaths, type SsoConfiguration } from '@gatehouse/shared/wire';
 import type { GatehouseServer } from '../app';
-import { ssoCookieName } from '../routes/auth/sso';
+import { ssoCookieName } from '../routes/sso/login';
 import type { TestDns } from './dns-server';
 import { call, signUpAndActivate } from './harness';
 

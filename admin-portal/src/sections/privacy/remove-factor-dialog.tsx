@@ -5,7 +5,7 @@ import { Modal } from '../users/modal';
 import { errorMessage } from '../users/users-format';
 import type { FactorRow } from './privacy-format';
 
-/** The server's answers that mean "prove it is you again first" (services/recent-auth.ts). */
+/** The server's answers that mean "prove it is you again first" (services/auth/recent-auth.ts). */
 const FRESH_AUTH_CODES: readonly string[] = [ErrorCodes.recentAuthRequired, ErrorCodes.stepUpRequired];
 
 function needsFreshSignIn(error: unknown): boolean {

@@ -3,7 +3,7 @@ import { ApiTokenList, ApiTokenPaths, CreatedApiToken, CreateTenantApiTokenReque
 import type { Clock } from '../../clock';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
-import type { ApiTokenKind, ApiTokenService } from '../../services/api-tokens';
+import type { ApiTokenKind, ApiTokenService } from '../../services/admin/api-tokens';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 import { adminErrors, guardFor, TenantQuery } from './shared';

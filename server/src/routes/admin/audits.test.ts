@@ -2,7 +2,7 @@ import { AdminPaths, AUDIT_COLUMNS, AuditPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { insertAudit } from '../../db/queries/audits';
-import { EXPORT_BATCH } from '../../services/admin-audits';
+import { EXPORT_BATCH } from '../../services/admin/audits';
 import { auditsOf, callAs, memberWithoutPermissions, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { describeDialects, movableClock } from '../../test/harness';
 

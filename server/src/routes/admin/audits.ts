@@ -4,7 +4,7 @@ import { stream } from 'hono/streaming';
 import type { Clock } from '../../clock';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
-import type { AdminAuditService } from '../../services/admin-audits';
+import type { AdminAuditService } from '../../services/admin/audits';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 import { adminErrors, guardFor, TenantQuery } from './shared';

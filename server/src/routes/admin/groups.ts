@@ -3,7 +3,7 @@ import { AdminPaths, CreateGroupRequest, Group, GroupIdParam, GroupRolesRequest,
 import type { Clock } from '../../clock';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
-import type { AdminGroupService } from '../../services/admin-groups';
+import type { AdminGroupService } from '../../services/admin/groups';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 import { adminErrors, guardFor, TenantQuery } from './shared';

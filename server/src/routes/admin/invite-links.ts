@@ -4,7 +4,7 @@ import type { Clock } from '../../clock';
 import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, emailLinkBase, requireAuth } from '../../http/middleware';
-import type { InviteLinkService } from '../../services/invite-links';
+import type { InviteLinkService } from '../../services/admin/invite-links';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 import { adminErrors, guardFor, TenantQuery } from './shared';

@@ -22,7 +22,7 @@ import {
 import type { Clock } from '../../clock';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
-import type { AdminRoleService } from '../../services/admin-roles';
+import type { AdminRoleService } from '../../services/admin/roles';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 import { adminErrors, guardFor, TenantQuery } from './shared';

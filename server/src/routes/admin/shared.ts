@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import type { PermissionKey } from '@gatehouse/shared/wire';
 import { adminGuard } from '../../http/admin-guard';
 import type { Clock } from '../../clock';
-import type { AdminAccess } from '../../services/admin-access';
+import type { AdminAccess } from '../../services/admin/access';
 import type { RouteDeps } from '../deps';
 import { err } from '../openapi';
 

@@ -27,7 +27,7 @@ import {
 import type { Clock } from '../../clock';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
-import type { SubAccountService } from '../../services/sub-accounts';
+import type { SubAccountService } from '../../services/admin/sub-accounts';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 import { adminErrors, guardFor, TenantQuery } from './shared';
@@ -37,7 +37,7 @@ const tags = ['admin: sub-accounts'];
 /**
  * Sub-accounts (seed 001 section 7 "Tenants: Hierarchy ... Sub-tenants ..."): fe.account-hierarchy.read.subAccount
  * for the structure and the users of accounts, fe.account-hierarchy.write.subAccount for every change.
- * `{subTenantId}` is the caller's tenant or a descendant of it; anything else is 404 (services/sub-accounts.ts).
+ * `{subTenantId}` is the caller's tenant or a descendant of it; anything else is 404 (services/admin/sub-accounts.ts).
  */
 export function subAccountRoutes(deps: RouteDeps, clock: Clock, accounts: SubAccountService): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -6,7 +6,7 @@ import { ApiPaths, ErrorCodes } from '@gatehouse/shared/wire';
 import { describe, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { findUserByEmail } from '../../db/queries/users';
-import { rotationStatus } from '../../services/password-policies';
+import { rotationStatus } from '../../services/auth/password-policies';
 import { call, describeDialects, mailbox, movableClock, PASSWORD, signUpAndActivate, uniqueEmail } from '../../test/harness';
 
 const WRONG = 'not the password at all';

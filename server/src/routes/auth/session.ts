@@ -7,9 +7,9 @@ import { readMfaRememberCookie } from '../../http/mfa-cookie';
 import { rateLimitedResponse, validationHook, zodMessages } from '../../http/errors';
 import { clientIp, emailLinkBase, requireAllowedOrigin } from '../../http/middleware';
 import { Errors, isAppError } from '../../errors';
-import { requireLocalLogin } from '../../services/login-policy';
+import { requireLocalLogin } from '../../services/auth/login-policy';
 import type { RouteDeps } from '../deps';
-import { captchaUnavailableResponse, checkCaptcha } from '../configurations/captcha-policy';
+import { captchaUnavailableResponse, checkCaptcha } from '../platform/captcha-policy';
 import { json, err } from '../openapi';
 
 /** Login, refresh and logout: the calls that own the refresh cookie. */

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { HOSTED_ROUTES_PREFIX, OAuthPaths } from '@gatehouse/shared/wire';
 import { defaultRoutes } from '../../../../shared/src/routes';
 import type { Config } from '../../config';
-import { demoCsp } from '../static/demo';
+import { demoCsp } from '../platform/demo';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 /** JSON inside a script element: `<` escaped so no value can close the element. */

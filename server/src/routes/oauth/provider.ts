@@ -15,7 +15,7 @@ import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, requireAllowedOrigin, requireAuth } from '../../http/middleware';
 import { OAuthError, REAUTHENTICATE_PATH, type OAuthParams, type OAuthService } from '../../services/oauth/provider';
 import type { RouteDeps } from '../deps';
-import { loaderFromManifest } from '../static/demo';
+import { loaderFromManifest } from '../platform/demo';
 import { body, err, json } from '../openapi';
 import { renderHostedPage, renderMessagePage, type MessagePage } from './pages';
 

@@ -2,7 +2,7 @@ import { ApiPaths, ErrorCodes } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { findInvitation } from '../../db/queries/invitations';
-import { INVITATION_CODE_MAX_ATTEMPTS } from '../../services/invitations';
+import { INVITATION_CODE_MAX_ATTEMPTS } from '../../services/users/invitations';
 import { call, describeDialects, signUpAndActivate, uniqueEmail } from '../../test/harness';
 import { claimsOf, invitationMailFor, invite } from '../../test/invitation-helpers';
 

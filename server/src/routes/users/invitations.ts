@@ -17,7 +17,7 @@ import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, emailLinkBase, requireAllowedOrigin } from '../../http/middleware';
 import type { Clock } from '../../clock';
-import type { InvitationService } from '../../services/invitations';
+import type { InvitationService } from '../../services/users/invitations';
 import { guardFor, TenantQuery } from '../admin/shared';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';

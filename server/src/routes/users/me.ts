@@ -3,6 +3,7 @@ import { ApiPaths, LoginResponse, MeAuthorizationResponse, MeResponse, MeTenants
 import type { AppEnv } from '../../http/env';
 import { ErrorBodySchema, validationHook } from '../../http/errors';
 import { requireAuth } from '../../http/middleware';
+import type { UserService } from '../../services/users/users';
 import type { RouteDeps } from '../deps';
 import { json } from '../openapi';
 
@@ -10,8 +11,8 @@ const unauthorized = json(ErrorBodySchema, 'Missing, invalid or expired access t
 const query = z.object({ tenantId: z.string().max(64).optional() });
 
 /** The signed-in user's own profile, authorization and tenants. */
-export function meRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
-  const { auth, users } = deps;
+export function meRoutes(deps: RouteDeps, users: UserService): OpenAPIHono<AppEnv> {
+  const { auth } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const authed = [requireAuth(auth)];
   const security = [{ Bearer: [] }];

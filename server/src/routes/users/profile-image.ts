@@ -4,12 +4,13 @@ import type { AppEnv } from '../../http/env';
 import { ErrorBodySchema, validationHook } from '../../http/errors';
 import { requireAuth } from '../../http/middleware';
 import { Errors } from '../../errors';
+import type { UserService } from '../../services/users/users';
 import type { RouteDeps } from '../deps';
 import { json } from '../openapi';
 
 /** Upload of the user's picture (seed 001 team profile image) and its public, immutable URL. */
-export function profileImageRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
-  const { auth, users } = deps;
+export function profileImageRoutes(deps: RouteDeps, users: UserService): OpenAPIHono<AppEnv> {
+  const { auth } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.openapi(

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
 import { clientIp, requireAuth } from '../../http/middleware';
-import type { SessionService } from '../../services/sessions';
+import type { SessionService } from '../../services/users/sessions';
 import type { RouteDeps } from '../deps';
 import { err, json } from '../openapi';
 

@@ -3,8 +3,8 @@ import { ApiPaths, PhoneSignUpRequest, SignUpResponse } from '@gatehouse/shared/
 import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp } from '../../http/middleware';
-import type { PhoneSignUpService } from '../../services/phone-signup';
-import { captchaUnavailableResponse, checkCaptcha } from '../configurations/captcha-policy';
+import type { PhoneSignUpService } from '../../services/users/phone-signup';
+import { captchaUnavailableResponse, checkCaptcha } from '../platform/captcha-policy';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 

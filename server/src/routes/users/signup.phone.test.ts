@@ -4,7 +4,7 @@ import type { GatehouseServer } from '../../app';
 import { loadConfig } from '../../config';
 import { findUserByVerifiedPhone, markPhoneVerified } from '../../db/queries/phone-users';
 import { findUserById, updateUser } from '../../db/queries/users';
-import { INVALID_PHONE_MESSAGE } from '../../services/phone';
+import { INVALID_PHONE_MESSAGE } from '../../services/platform/phone';
 import { activationLinkFor, call, describeDialects, mailbox, PASSWORD, signUpAndActivate, uniqueEmail } from '../../test/harness';
 import { claimsOf } from '../../test/mfa-helpers';
 

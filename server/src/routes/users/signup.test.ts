@@ -128,7 +128,7 @@ describeDialects('sign-up and activation', (h) => {
     const login = await call(server, 'POST', ApiPaths.login, { body: { email, password: PASSWORD } });
     expect(login.status).toBe(200);
     const me = await call(server, 'GET', ApiPaths.me, { token: login.body.accessToken });
-    // The phone number is stored in E.164 (services/phone.ts).
+    // The phone number is stored in E.164 (services/platform/phone.ts).
     expect(me.body).toMatchObject({ name: 'Ada', phoneNumber: '+442079460958' });
     expect(me.body.tenants[0]).toMatchObject({ tenantId: signUp.body.tenantId, name: 'Analytical Engines' });
   });

@@ -17,8 +17,9 @@ import { sameSite, setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, requireAllowedOrigin, emailLinkBase } from '../../http/middleware';
+import type { SignUpService } from '../../services/users/signup';
 import type { RouteDeps } from '../deps';
-import { captchaUnavailableResponse, checkCaptcha } from '../configurations/captcha-policy';
+import { captchaUnavailableResponse, checkCaptcha } from '../platform/captcha-policy';
 import { json, err, body } from '../openapi';
 
 /** Binds a sign-up to the browser that made it; sent only to the activation endpoints. */
@@ -45,8 +46,8 @@ function clearSignUpCookie(c: Context, config: CookieConfig): void {
 }
 
 /** Sign-up, activation and the public password/sign-up configuration. */
-export function signUpRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
-  const { signUp, config } = deps;
+export function signUpRoutes(deps: RouteDeps, signUp: SignUpService): OpenAPIHono<AppEnv> {
+  const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.openapi(

@@ -3,7 +3,7 @@ import { CreateUsernameRequest, UsernamePaths } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
 import { requireAuth } from '../../http/middleware';
-import type { UsernameService } from '../../services/usernames';
+import type { UsernameService } from '../../services/users/usernames';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 

@@ -14,8 +14,8 @@ import { findOAuthCode, findOAuthGrant, findOAuthRefreshToken, insertOAuthGrant,
 import { findSession, insertSession, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
 import { isMember, listUserTenants } from '../../db/queries/tenants';
 import { findUserById } from '../../db/queries/users';
-import type { AuthService } from '../auth';
-import type { KeyService } from '../keys';
+import type { AuthService } from '../auth/auth';
+import type { KeyService } from '../platform/keys';
 import { verifyClientSecret, type ClientRegistry, type OAuthClient } from './clients';
 
 /** Authorization codes live at most this long (the task's bound: 60 s). */

@@ -20,10 +20,10 @@ import { findRefreshToken, findSession, revokeSession, touchSession, type Sessio
 import { isMember } from '../../db/queries/tenants';
 import { findUserById } from '../../db/queries/users';
 import { AppError } from '../../errors';
-import type { ApiTokenService } from '../api-tokens';
-import type { AuthContext, AuthService } from '../auth';
-import type { KeyService } from '../keys';
-import { UNKNOWN_CLIENT, type RateLimiter } from '../rate-limit';
+import type { ApiTokenService } from '../admin/api-tokens';
+import type { AuthContext, AuthService } from '../auth/auth';
+import type { KeyService } from '../platform/keys';
+import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { isClientOrigin, isRegisteredUri, type ClientRegistry, type OAuthClient } from './clients';
 import { CODE_TTL_MS, createGrants, OAuthError } from './grants';
 import { createLoginAfterMarkers, LOGIN_AFTER } from './reauthentication';

@@ -5,7 +5,7 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { Clock } from '../../clock';
 import type { SessionRow } from '../../db/queries/sessions';
 import { sha256 } from '../../crypto';
-import type { KeyService } from '../keys';
+import type { KeyService } from '../platform/keys';
 import type { AuthorizationRequest } from './provider';
 
 /**

@@ -30,9 +30,9 @@ import {
 import { addUserToTenant } from '../../db/queries/tenants';
 import { findUserByEmail, findUserById, insertUser, updateUser, type UserRow } from '../../db/queries/users';
 import { AppError } from '../../errors';
-import type { AuthService, ClientInfo, IssuedSession } from '../auth';
-import { UNKNOWN_CLIENT, type RateLimiter } from '../rate-limit';
-import { createTenantWithRoles } from '../tenants';
+import type { AuthService, ClientInfo, IssuedSession } from '../auth/auth';
+import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import { createTenantWithRoles } from '../admin/tenants';
 import type { SocialProviderSettings } from './config';
 import { createProviderClient, type ProviderClient } from './oauth';
 import type { SocialProfile } from './providers';

@@ -1,7 +1,7 @@
 /**
  * The built-in providers that cannot be reached from tests (no internet): how each one's account is
  * read, which emails count as verified, how SOCIAL_LOGIN_PROVIDERS is checked, and Apple's client
- * secret. The whole flow runs against a real OpenID Connect provider in routes/auth/social.test.ts.
+ * secret. The whole flow runs against a real OpenID Connect provider in routes/social/login.test.ts.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';

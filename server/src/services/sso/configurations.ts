@@ -16,8 +16,8 @@ import {
 } from '../../db/queries/sso-configurations';
 import { listRolePermissions } from '../../db/queries/roles';
 import { AppError, Errors } from '../../errors';
-import type { AuthContext } from '../auth';
-import { covers, grantsOf, refuseWhileImpersonating, requirePermission } from '../permissions';
+import type { AuthContext } from '../auth/auth';
+import { covers, grantsOf, refuseWhileImpersonating, requirePermission } from '../admin/permissions';
 import type { TxtResolver } from './dns';
 import { certificatePem, parseIdpMetadata } from './saml-metadata';
 import { acsUrl, checkIdpUrl, spEntityId } from './urls';

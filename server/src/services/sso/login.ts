@@ -19,8 +19,8 @@ import {
 } from '../../db/queries/sso-logins';
 import type { UserRow } from '../../db/queries/users';
 import { AppError, Errors } from '../../errors';
-import type { AuthService, ClientInfo, IssuedSession } from '../auth';
-import { UNKNOWN_CLIENT, type RateLimiter } from '../rate-limit';
+import type { AuthService, ClientInfo, IssuedSession } from '../auth/auth';
+import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { createOidcRelyingParty, OidcRejected, type OidcRelyingParty } from './oidc';
 import { provisionSsoUser, ProvisioningRefused } from './provisioning';
 import { authnRequestUrl, SamlRejected, verifySamlResponse, type ServiceProvider, type SsoIdentity } from './saml';

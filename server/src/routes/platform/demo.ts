@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Hono, type Context } from 'hono';
+import type { Config } from '../../config';
+import { Errors } from '../../errors';
+import type { AppEnv } from '../../http/env';
+import { captchaFrameSources } from './captcha-policy';
+
+/** The CSP the demo page runs under; the bundles must work with it (DESIGN.md security baseline). */
+export function demoCsp(nonce: string, publicUrl: string): string {
+  const origin = new URL(publicUrl).origin;
+  return [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}' 'strict-dynamic'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    `img-src 'self' data: ${origin}`,
+    `connect-src 'self' ${origin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The loader's entry and integrity from the live manifest, so the page's script tag carries SRI. */
+export async function loaderFromManifest(cdnDir: string): Promise<{ entry: string; integrity: string }> {
+  const manifest = JSON.parse(await readFile(path.join(cdnDir, 'cdn-manifest.json'), 'utf8')) as { bundles?: Record<string, { entry?: string; integrity?: string }> };
+  const loader = manifest.bundles?.loader;
+  if (!loader?.entry || !loader.integrity) throw Errors.notFound('The CDN manifest lists no loader; run npm run build');
+  return { entry: loader.entry, integrity: loader.integrity };
+}
+
+/**
+ * Fills the demo page template for a server at `publicUrl`, with a fresh CSP nonce. With
+ * `hostedLogin` the page signs in through hosted login as that OAuth client (e.g. demo-spa).
+ */
+export function renderDemoPage(
+  template: string,
+  config: Pick<Config, 'publicUrl' | 'clientId'>,
+  loader: { entry: string; integrity: string },
+  hostedLogin?: { clientId: string },
+): { html: string; csp: string } {
+  const nonce = randomBytes(16).toString('base64');
+  const html = template
+    .replaceAll('%GATEHOUSE_HOSTED_LOGIN%', hostedLogin ? 'true' : 'false')
+    .replaceAll('%LOADER_SRC%', `${config.publicUrl}/cdn/${loader.entry}`)
+    .replaceAll('%LOADER_INTEGRITY%', loader.integrity)
+    .replaceAll('%GATEHOUSE_BASE_URL%', config.publicUrl)
+    .replaceAll('%GATEHOUSE_CLIENT_ID%', hostedLogin?.clientId ?? config.clientId)
+    .replaceAll('%CSP_NONCE%', nonce);
+  return { html, csp: demoCsp(nonce, config.publicUrl) };
+}
+
+/** Dev mode only: the demo host page at `/`, the auth routes and the hosted-login callback. */
+export function demoRoutes(config: Pick<Config, 'demoDir' | 'publicUrl' | 'clientId' | 'cdnDir' | 'captcha'>): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const serve = async (c: Context<AppEnv>) => {
+    // Read per request so edits to the demo page show up without a restart.
+    const template = await readFile(path.join(config.demoDir, 'index.html'), 'utf8').catch(() => null);
+    if (template === null) throw Errors.notFound('Demo page not found; set GATEHOUSE_DEMO_DIR');
+    const { html, csp } = renderDemoPage(template, config, await loaderFromManifest(config.cdnDir));
+    // With a captcha policy, reCAPTCHA runs its checks in frames from the script's site.
+    const frames = captchaFrameSources(config.captcha);
+    return c.html(html, 200, {
+      'Content-Security-Policy': frames.length ? `${csp}; frame-src ${frames.join(' ')}` : csp,
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+    });
+  };
+  app.get('/', serve);
+  app.get('/account/*', serve);
+  app.get('/oauth/callback', serve);
+  return app;
+}

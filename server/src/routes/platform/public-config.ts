@@ -1,0 +1,61 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { ApiPaths, ErrorCodes, FlagsResponse, IpMetadataResponse, MetadataResponse, VendorPublicConfig } from '@gatehouse/shared/wire';
+import { AppError } from '../../errors';
+import type { AppEnv } from '../../http/env';
+import { ErrorBodySchema, validationHook } from '../../http/errors';
+import { clientIp } from '../../http/middleware';
+import type { PublicService } from '../../services/platform/public';
+import type { RouteDeps } from '../deps';
+import { json } from '../openapi';
+
+/** Unauthenticated calls the loader makes at start: flags, metadata, vendor and account settings. */
+export function publicRoutes(deps: RouteDeps, publicInfo: PublicService): OpenAPIHono<AppEnv> {
+  const { config } = deps;
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  app.openapi(createRoute({ method: 'get', path: ApiPaths.flags, tags: ['public'], responses: { 200: json(FlagsResponse, 'Feature flags') } }), (c) =>
+    c.json(publicInfo.flags(), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: ApiPaths.metadata,
+      tags: ['public'],
+      request: { query: z.object({ entityName: z.string().min(1).max(64) }) },
+      responses: { 200: json(MetadataResponse, 'Stored metadata'), 404: json(ErrorBodySchema, 'metadata not found') },
+    }),
+    async (c) => c.json(await publicInfo.metadata(c.req.valid('query').entityName), 200),
+  );
+
+  app.openapi(
+    createRoute({ method: 'get', path: ApiPaths.metadataIp, tags: ['public'], responses: { 200: json(IpMetadataResponse, "The caller's IP"), 404: json(ErrorBodySchema, 'ip metadata not found') } }),
+    (c) => {
+      const ip = clientIp(c, config);
+      if (!ip) throw new AppError(ErrorCodes.metadataNotFound, 404, 'ip metadata not found');
+      return c.json({ ip, country_code: null }, 200);
+    },
+  );
+
+  // GET ApiPaths.accountSettingsPublic: routes/account/settings.ts, with the account settings.
+
+  app.openapi(createRoute({ method: 'get', path: ApiPaths.vendorPublic, tags: ['public'], responses: { 200: json(VendorPublicConfig, 'Deployment configuration for the login box') } }), (c) =>
+    c.json(publicInfo.vendorPublic(), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: ApiPaths.jwks,
+      tags: ['public'],
+      responses: { 200: json(z.object({ keys: z.array(z.record(z.string(), z.unknown())) }), 'Public signing keys (active and recently retired)') },
+    }),
+    async (c) => {
+      c.header('Cache-Control', 'public, max-age=300');
+      c.header('Access-Control-Allow-Origin', '*');
+      return c.json((await deps.keys.jwks()) as { keys: Record<string, unknown>[] }, 200);
+    },
+  );
+
+  return app;
+}

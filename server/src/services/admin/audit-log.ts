@@ -1,0 +1,104 @@
+/**
+ * The audit log (seed 001 section 3 "Audit log": createdAt, email, action, description, ip, severity,
+ * userAgent, json, tenantId). Every state-changing admin call writes its record through
+ * `recordAudit`, the only writer of the `audits` table; the audits list and CSV export read it.
+ * Records hold ids, names and the fields changed, never a secret (no tokens, codes or passwords).
+ */
+import { newId } from '../../crypto';
+import type { Db } from '../../db';
+import { insertAudit } from '../../db/queries/audits';
+import type { AdminCaller } from './access';
+
+/** Seed 001: severities seen in the audit log. */
+export type AuditSeverity = 'Info' | 'High';
+
+/** Who acted and from where: an admin caller, or a user acting for themselves (e.g. joining by invite link). */
+export interface AuditActor {
+  tenantId: string;
+  userId: string | null;
+  email: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface AuditEvent {
+  /** Short, fixed name of what happened (one of AuditActions), filterable in the list. */
+  action: string;
+  /** One sentence for people, naming the object. */
+  description: string;
+  severity?: AuditSeverity;
+  /** Details: ids and changed fields. */
+  json?: Record<string, unknown>;
+}
+
+/** The actions this slice records. */
+export const AuditActions = {
+  userRolesUpdated: 'User roles updated',
+  userRemoved: 'User removed from account',
+  userDisabled: 'User disabled',
+  userEnabled: 'User enabled',
+  userLocked: 'User locked',
+  userUnlocked: 'User unlocked',
+  userMadeTemporary: 'User made temporary',
+  userMadePermanent: 'User made permanent',
+  activationResent: 'Activation email resent',
+  usersBulkInvited: 'Users invited in bulk',
+  userInvited: 'User invited',
+  inviteLinkCreated: 'Invite link created',
+  inviteLinkUpdated: 'Invite link updated',
+  inviteLinkDeleted: 'Invite link deleted',
+  joinedByInviteLink: 'User joined by invite link',
+  roleCreated: 'Role created',
+  roleUpdated: 'Role updated',
+  roleDeleted: 'Role deleted',
+  rolePermissionsSet: 'Role permissions updated',
+  permissionAttachedToRoles: 'Permission added to roles',
+  permissionCreated: 'Permission created',
+  permissionUpdated: 'Permission updated',
+  permissionDeleted: 'Permission deleted',
+  categoryCreated: 'Permission category created',
+  categoryUpdated: 'Permission category updated',
+  categoryDeleted: 'Permission category deleted',
+  groupCreated: 'Group created',
+  groupUpdated: 'Group updated',
+  groupDeleted: 'Group deleted',
+  groupRolesAdded: 'Roles added to group',
+  groupRolesRemoved: 'Roles removed from group',
+  groupUsersAdded: 'Users added to group',
+  groupUsersRemoved: 'Users removed from group',
+  subAccountCreated: 'Sub-account created',
+  subAccountUpdated: 'Sub-account updated',
+  subAccountDeleted: 'Sub-account deleted',
+  subAccountManagementSet: 'Sub-account management updated',
+  subAccountHierarchySettings: 'Sub-account hierarchy settings updated',
+  subAccountUsersAdded: 'Users added to sub-account',
+  subAccountUserRemoved: 'User removed from sub-account',
+  subAccountUserRolesSet: 'User roles in sub-account updated',
+  subAccountAccessSet: 'Sub-account access updated',
+  accountSettingsUpdated: 'Account settings updated',
+  sessionRevoked: 'Session signed out',
+  otherSessionsRevoked: 'Other sessions signed out',
+} as const;
+
+/** The actor of an admin call. */
+export function actorOf(caller: AdminCaller): AuditActor {
+  return { tenantId: caller.tenantId, userId: caller.userId, email: caller.email, ip: caller.ip, userAgent: caller.userAgent };
+}
+
+/** Writes one audit record; `db` may be a transaction, so the record commits with the change it describes. */
+export async function recordAudit(db: Db, actor: AuditActor | AdminCaller, event: AuditEvent, now: number): Promise<void> {
+  const who = 'auth' in actor ? actorOf(actor) : actor;
+  await insertAudit(db, {
+    id: newId(),
+    tenant_id: who.tenantId,
+    user_id: who.userId,
+    email: who.email,
+    action: event.action,
+    description: event.description.slice(0, 1000),
+    ip: who.ip,
+    user_agent: who.userAgent?.slice(0, 512) ?? null,
+    severity: event.severity ?? 'Info',
+    json: event.json ? JSON.stringify(event.json) : null,
+    created_at: now,
+  });
+}

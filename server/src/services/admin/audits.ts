@@ -1,0 +1,108 @@
+/**
+ * The audit log as admins read it (seed 001 sections 3 "Audit log", 7 "Audits", 9): one page with
+ * offset, count, sort and column filters; stats (total, totalToday, severeThisWeek); the column
+ * metadata; and the CSV export `audits.csv`, produced in keyset batches so the server never holds
+ * the whole result (tenants reach 1,000,000 records). Always the caller's tenant only.
+ */
+import { AUDIT_COLUMNS, type AuditColumnName, type AuditRecord, type AuditsMetadata, type AuditsQuery, type AuditsResponse, type AuditsStats, type ExportAuditsRequest } from '@gatehouse/shared/wire';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db';
+import { auditsAfter, countTenantAudits, pageTenantAudits, tenantAuditTotal, type AuditRowFilters } from '../../db/queries/audits';
+import type { AuditsTable } from '../../db/schema-admin';
+import type { AdminCaller } from './access';
+
+const DAY = 86_400_000;
+/** Records per keyset batch of the export. */
+export const EXPORT_BATCH = 1000;
+
+export interface AdminAuditService {
+  list(caller: AdminCaller, query: AuditsQuery): Promise<AuditsResponse>;
+  stats(caller: AdminCaller): Promise<AuditsStats>;
+  metadata(): AuditsMetadata;
+  /** The CSV text, header line first, in chunks of up to EXPORT_BATCH records. */
+  exportCsv(caller: AdminCaller, request: ExportAuditsRequest): AsyncGenerator<string>;
+}
+
+/** Where a keyset batch of the export starts: after this record. */
+type Cursor = { createdAt: number; id: string };
+
+type Row = Pick<AuditsTable, 'id' | 'tenant_id' | 'email' | 'action' | 'description' | 'ip' | 'severity' | 'user_agent' | 'json' | 'created_at'>;
+
+export function present(row: Row): AuditRecord {
+  return {
+    id: row.id,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    email: row.email,
+    action: row.action,
+    description: row.description,
+    ip: row.ip,
+    severity: row.severity,
+    userAgent: row.user_agent,
+    json: row.json,
+    tenantId: row.tenant_id,
+  };
+}
+
+/**
+ * One CSV cell (RFC 4180): always quoted, quotes doubled. A cell a spreadsheet would run as a
+ * formula (starting with = + - @, tab or carriage return) gets a leading apostrophe first.
+ */
+export function csvCell(value: string | null | undefined): string {
+  let text = value ?? '';
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+function filtersOf(query: Partial<AuditsQuery>): AuditRowFilters {
+  const { createdAtFrom, createdAtTo, email, action, description, ip, severity, userAgent } = query;
+  return { createdAtFrom, createdAtTo, email, action, description, ip, severity, userAgent };
+}
+
+export function createAdminAuditService(deps: { db: Db; clock: Clock }): AdminAuditService {
+  const { db, clock } = deps;
+  return {
+    async list(caller, query) {
+      const { rows, total } = await pageTenantAudits(db, caller.tenantId, filtersOf(query), query.sortDirection, query.offset, query.count);
+      return { data: rows.map(present), total };
+    },
+
+    async stats(caller) {
+      const now = clock.now();
+      const startOfDay = now - (now % DAY); // UTC midnight
+      const [total, totalToday, severeThisWeek] = await Promise.all([
+        tenantAuditTotal(db, caller.tenantId), // the counter of migration 023, not a count of the rows
+        countTenantAudits(db, caller.tenantId, { createdAtFrom: startOfDay }),
+        countTenantAudits(db, caller.tenantId, { severity: 'High', createdAtFrom: now - 7 * DAY }),
+      ]);
+      return { total, totalToday, severeThisWeek };
+    },
+
+    metadata() {
+      return { columns: AUDIT_COLUMNS.map((c) => ({ ...c })) };
+    },
+
+    async *exportCsv(caller, request) {
+      const header: { name: AuditColumnName; displayName: string }[] =
+        request.headerProps ?? AUDIT_COLUMNS.filter((c) => c.showInTable).map((c) => ({ name: c.name as AuditColumnName, displayName: c.displayName }));
+      yield `${header.map((h) => csvCell(h.displayName)).join(',')}\r\n`;
+      const filters = filtersOf(request.filters);
+      // One batch as CSV text and the cursor after it. The rows die inside this function, so the
+      // generator holds only the text while it waits for the reader and the next batch.
+      const batch = async (after: Cursor | null) => {
+        const rows = await auditsAfter(db, caller.tenantId, filters, request.sortDirection, after, EXPORT_BATCH);
+        const lines = rows.map((row) => {
+          const record = present(row);
+          return header.map((h) => csvCell(record[h.name])).join(',');
+        });
+        const last = rows[rows.length - 1];
+        return { text: lines.length ? `${lines.join('\r\n')}\r\n` : '', next: rows.length === EXPORT_BATCH && last ? { createdAt: Number(last.created_at), id: last.id } : null };
+      };
+      let next: Cursor | null = null;
+      do {
+        const { text, next: cursor } = await batch(next);
+        if (text) yield text;
+        next = cursor;
+      } while (next);
+    },
+  };
+}

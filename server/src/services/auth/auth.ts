@@ -1,0 +1,297 @@
+import { AuthContextClasses, AuthMethods, ErrorCodes, type AccessTokenClaims, type LoginRequest, type LoginResponse } from '@gatehouse/shared/wire';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { newId, newSecret, sha256 } from '../../crypto';
+import type { Db } from '../../db';
+import { findRefreshToken, findSession, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
+import { hasAnyMembership, isMember, listUserTenants } from '../../db/queries/tenants';
+import { findImpersonationBySession } from '../../db/queries/impersonations';
+import { findUserByEmail, findUserById, findUserByUsername, updateUser, type UserRow } from '../../db/queries/users';
+import { AppError, Errors } from '../../errors';
+import type { KeyService } from '../platform/keys';
+import type { PasswordPolicyService } from './password-policies';
+import { verifyPassword } from '../platform/passwords';
+import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import { loadAuthorization } from '../admin/tenants';
+
+/** Authentication method reference and context class for a password sign-in (claims amr/acr). */
+export const AMR_PASSWORD = AuthMethods.password;
+export const ACR_PASSWORD = AuthContextClasses.password;
+
+/** Where a request came from; kept on the session for the sessions list. */
+export interface ClientInfo {
+  userAgent: string | null;
+  ip: string | null;
+  /** The remember-this-device cookie (MFA), if the browser sent one. */
+  mfaRememberToken?: string;
+  /** Where emailed links (the unlock link) point: the asking page's allowed origin, else the app URL. */
+  appUrl?: string;
+  /** How the sign-in began (seed 000 section 2.2): social-login, custom-social-login; direct when unset. Kept on the session. */
+  loginOrigin?: string;
+}
+
+/** A signed-in call: who, which session, and the tenant it acts in (token tenant or scoped). */
+export interface AuthContext {
+  userId: string;
+  sessionId: string;
+  tenantId: string;
+  tenantIds: string[];
+  claims: AccessTokenClaims;
+}
+
+/** A LoginResponse plus the refresh token the HTTP layer puts into the cookie. */
+export interface IssuedSession {
+  response: LoginResponse;
+  refreshToken: string;
+}
+
+export interface AuthService {
+  login(body: LoginRequest, client: ClientInfo): Promise<IssuedSession>;
+  /** Starts a session for a user already proven (activation auto sign-in). */
+  startSession(user: UserRow, client: ClientInfo, amr?: string[], options?: SessionOptions): Promise<IssuedSession>;
+  refresh(refreshToken: string | undefined, tenantId: string | undefined, client: Pick<ClientInfo, 'ip'>): Promise<IssuedSession>;
+  logout(refreshToken: string | undefined): Promise<void>;
+  authenticate(authorization: string | undefined, scopedTenantId: string | undefined): Promise<AuthContext>;
+  switchTenant(ctx: AuthContext, tenantId: string): Promise<LoginResponse>;
+  /** A fresh access token for a session as stored now (after an MFA step-up changed its amr). */
+  sessionToken(sessionId: string): Promise<LoginResponse>;
+}
+
+/** How a session differs from a plain sign-in's. */
+export interface SessionOptions {
+  /** The tenant the session acts in (default: the user's last, else first, tenant). */
+  tenantId?: string;
+  /** A lifetime shorter than REFRESH_TOKEN_TTL, in seconds. */
+  ttlSeconds?: number;
+  /**
+   * An impersonation session: `link` records it (impersonations.session_id) before the first token is
+   * signed, so every token of the session carries `act` and stays in its tenant. The user's last
+   * sign-in is left alone: they did not sign in.
+   */
+  impersonation?: { link(sessionId: string): Promise<void> };
+}
+
+const impersonationPinned = () => new AppError(ErrorCodes.notWhileImpersonating, 403, 'An impersonation session cannot switch to another tenant');
+
+const invalidCredentials = () => new AppError(ErrorCodes.invalidCredentials, 401, 'Invalid email or password');
+const invalidRefresh = () => new AppError(ErrorCodes.invalidRefreshToken, 401, 'Session expired, please sign in again');
+
+/**
+ * The failure counter of a sign-in: the account's id when it exists (so its email and username share
+ * one counter), else the typed identifier, normalized. Unknown identifiers are limited just like real
+ * accounts, so the answers never tell whether an account exists.
+ */
+function failureKey(body: LoginRequest, user: UserRow | undefined): string {
+  if (user) return `user:${user.id}`;
+  return body.email ? `email:${body.email.trim().toLowerCase()}` : `username:${(body.username ?? '').trim().toLowerCase()}`;
+}
+
+export function createAuthService(deps: {
+  db: Db;
+  keys: KeyService;
+  clock: Clock;
+  limiter: RateLimiter;
+  /** Asked after the password is proven: a pending-MFA answer (no session) replaces the sign-in, null lets it through. */
+  secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
+  /** Lockout, rotation and breached-password policies around the password check. */
+  policies?: PasswordPolicyService;
+  config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
+}): AuthService {
+  const { db, keys, clock, limiter, config } = deps;
+
+  async function accessToken(user: UserRow, session: SessionRow, tenantId: string): Promise<LoginResponse> {
+    const tenants = await listUserTenants(db, user.id, clock.now());
+    const authz = await loadAuthorization(db, user.id, tenantId);
+    // Impersonation (RFC 8693 `act`): the token names the impersonator, lists only the session's
+    // tenant, and dies with the (short) session.
+    const actor = await findImpersonationBySession(db, session.id);
+    const actorEmail = actor ? (await findUserById(db, actor.impersonator_id))?.email : undefined;
+    const expiresAt = Math.min(clock.now() + config.accessTokenTtl * 1000, actor ? session.expires_at : Infinity);
+    const claims = {
+      ...(actor ? { act: { sub: actor.impersonator_id, ...(actorEmail ? { email: actorEmail } : {}) } } : {}),
+      sub: user.id,
+      // An account made by phone sign-up has no email: no email claim, and email_verified false.
+      ...(user.email ? { email: user.email } : {}),
+      email_verified: user.email !== null && user.verified === 1,
+      name: user.name,
+      tenantId,
+      tenantIds: actor ? [tenantId] : tenants.map((t) => t.id),
+      roles: authz.roles.map((r) => r.key),
+      permissions: authz.permissions.map((p) => p.key),
+      amr: JSON.parse(session.amr) as string[],
+      // The session's amr decides: a second factor (sign-in or step-up) raises it to the MFA class.
+      acr: (JSON.parse(session.amr) as string[]).includes(AuthMethods.mfa) ? AuthContextClasses.mfa : ACR_PASSWORD,
+      auth_time: Math.floor(session.auth_time / 1000),
+      sid: session.id,
+      superUser: user.super_user === 1,
+    };
+    const token = await keys.sign(claims, expiresAt);
+    return {
+      accessToken: token,
+      expiresIn: actor ? Math.max(0, Math.floor((expiresAt - clock.now()) / 1000)) : config.accessTokenTtl,
+      expires: new Date(expiresAt).toISOString(),
+      mfaRequired: false,
+      tenantId,
+      userId: user.id,
+    };
+  }
+
+  async function newRefreshToken(sessionId: string): Promise<string> {
+    const token = newSecret();
+    const now = clock.now();
+    await insertRefreshToken(db, { token_hash: sha256(token), session_id: sessionId, created_at: now, expires_at: now + config.refreshTokenTtl * 1000, used_at: null });
+    return token;
+  }
+
+  async function activeTenantFor(user: UserRow): Promise<string> {
+    const tenants = await listUserTenants(db, user.id, clock.now());
+    const preferred = tenants.find((t) => t.id === user.last_tenant_id) ?? tenants[0];
+    // Memberships an admin disabled, locked or let expire (migration 016) do not count.
+    if (!preferred && (await hasAnyMembership(db, user.id))) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+    if (!preferred) throw new AppError(ErrorCodes.tenantNotFound, 403, 'User has no tenant');
+    return preferred.id;
+  }
+
+  async function startSession(user: UserRow, client: ClientInfo, amr: string[] = [AMR_PASSWORD], options: SessionOptions = {}): Promise<IssuedSession> {
+    const now = clock.now();
+    const tenantId = options.tenantId ?? (await activeTenantFor(user));
+    const session: SessionRow = {
+      id: newId(),
+      user_id: user.id,
+      tenant_id: tenantId,
+      user_agent: client.userAgent?.slice(0, 512) ?? null,
+      ip: client.ip,
+      created_at: now,
+      last_used_at: now,
+      expires_at: now + Math.min(options.ttlSeconds ?? config.refreshTokenTtl, config.refreshTokenTtl) * 1000,
+      revoked_at: null,
+      auth_time: now,
+      amr: JSON.stringify(amr),
+      login_origin: client.loginOrigin ?? 'direct',
+    };
+    await insertSession(db, session);
+    if (options.impersonation) await options.impersonation.link(session.id);
+    else await updateUser(db, user.id, { last_login: now });
+    const refreshToken = await newRefreshToken(session.id);
+    return { response: await accessToken(user, session, tenantId), refreshToken };
+  }
+
+  return {
+    startSession,
+
+    async sessionToken(sessionId) {
+      const session = await findSession(db, sessionId);
+      const user = session ? await findUserById(db, session.user_id) : undefined;
+      if (!session || !user || session.revoked_at !== null || user.disabled === 1) throw Errors.unauthorized();
+      return accessToken(user, session, session.tenant_id);
+    },
+
+    async login(body, client) {
+      await limiter.consume('loginPerIp', client.ip ?? UNKNOWN_CLIENT);
+      const user = body.email ? await findUserByEmail(db, body.email) : await findUserByUsername(db, body.username ?? '');
+      // Counted as a failure before the password is checked, so parallel guesses cannot all slip in
+      // under the limit, and a locked account costs no argon2 work; a right password clears it below.
+      const failures = failureKey(body, user);
+      await limiter.consume('loginFailuresPerAccount', failures);
+      deps.policies?.assertNotLocked(user);
+      const ok = await verifyPassword(user?.password_hash, body.password);
+      if (user && !ok) await deps.policies?.recordFailure(user, client);
+      if (!user || !ok) throw invalidCredentials();
+      await limiter.reset('loginFailuresPerAccount', failures);
+      // Verification and disabled state are told only to someone who knows the password.
+      if (user.verified !== 1) throw new AppError(ErrorCodes.userNotVerified, 400, 'User is not verified');
+      if (user.disabled === 1) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+      // Expired or breached: no session, and no second factor asked for a password that must be replaced first.
+      const policy = await deps.policies?.afterPassword(user, body.password);
+      if (policy?.blocked) return policy.blocked;
+      const pendingMfa = await deps.secondFactor?.(user, client);
+      if (pendingMfa) return pendingMfa;
+      const issued = await startSession(user, client);
+      return policy?.notice ? { ...issued, response: { ...issued.response, passwordRotation: policy.notice } } : issued;
+    },
+
+    async refresh(refreshToken, tenantId, client) {
+      await limiter.consume('refreshPerIp', client.ip ?? UNKNOWN_CLIENT);
+      if (!refreshToken) throw invalidRefresh();
+      const hash = sha256(refreshToken);
+      const row = await findRefreshToken(db, hash);
+      if (!row) throw invalidRefresh();
+      const now = clock.now();
+      const session = await findSession(db, row.session_id);
+      if (!session || session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw invalidRefresh();
+      // An impersonation session stays in its tenant (no way into the target's other tenants).
+      const impersonated = await findImpersonationBySession(db, session.id);
+      if (impersonated && tenantId && tenantId !== session.tenant_id) throw impersonationPinned();
+      // Checked before the token is spent, so a bad tenantId does not sign the user out.
+      if (tenantId && tenantId !== session.tenant_id && !(await isMember(db, session.user_id, tenantId, now))) {
+        throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+      }
+      if (row.used_at !== null || !(await markRefreshTokenUsed(db, hash, now))) {
+        // A used token came back: someone holds a copy. Kill the whole family (the session).
+        await revokeSession(db, session.id, now);
+        throw new AppError(ErrorCodes.refreshTokenReused, 401, 'Refresh token was already used; the session has been revoked');
+      }
+      const user = await findUserById(db, session.user_id);
+      if (!user || user.disabled === 1) {
+        await revokeSession(db, session.id, now);
+        throw invalidRefresh();
+      }
+      let activeTenant = session.tenant_id;
+      if (tenantId && tenantId !== activeTenant) {
+        activeTenant = tenantId;
+        await updateUser(db, user.id, { last_tenant_id: tenantId });
+      } else if (!(await isMember(db, user.id, activeTenant, now))) {
+        // Removed from the session's tenant since sign-in: never mint another token for it.
+        if (impersonated) {
+          await revokeSession(db, session.id, now);
+          throw invalidRefresh();
+        }
+        activeTenant = await activeTenantFor(user);
+      }
+      await touchSession(db, session.id, now, activeTenant);
+      const next = await newRefreshToken(session.id);
+      return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant), refreshToken: next };
+    },
+
+    async logout(refreshToken) {
+      if (!refreshToken) return;
+      const row = await findRefreshToken(db, sha256(refreshToken));
+      if (row) await revokeSession(db, row.session_id, clock.now());
+    },
+
+    async authenticate(authorization, scopedTenantId) {
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+      if (!match) throw Errors.unauthorized();
+      let claims: AccessTokenClaims;
+      try {
+        claims = (await keys.verify(match[1]!)) as unknown as AccessTokenClaims;
+      } catch {
+        throw Errors.unauthorized();
+      }
+      // Access tokens die with their session (logout, reuse detection), not only at exp.
+      const session = claims.sid ? await findSession(db, claims.sid) : undefined;
+      if (!session || session.revoked_at !== null || session.user_id !== claims.sub) throw Errors.unauthorized();
+      let tenantId = claims.tenantId;
+      let tenantIds = claims.tenantIds ?? [claims.tenantId];
+      if (scopedTenantId && scopedTenantId !== tenantId) {
+        if (claims.act) throw impersonationPinned();
+        // Membership is re-read: the token's list may predate a removal.
+        if (!(await isMember(db, claims.sub, scopedTenantId, clock.now()))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+        tenantId = scopedTenantId;
+        tenantIds = (await listUserTenants(db, claims.sub, clock.now())).map((t) => t.id);
+      }
+      return { userId: claims.sub, sessionId: session.id, tenantId, tenantIds, claims };
+    },
+
+    async switchTenant(ctx, tenantId) {
+      if (ctx.claims.act && tenantId !== ctx.tenantId) throw impersonationPinned();
+      if (!(await isMember(db, ctx.userId, tenantId, clock.now()))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+      const user = await findUserById(db, ctx.userId);
+      const session = await findSession(db, ctx.sessionId);
+      if (!user || !session) throw Errors.unauthorized();
+      await setSessionTenant(db, session.id, tenantId);
+      await updateUser(db, user.id, { last_tenant_id: tenantId });
+      return accessToken(user, { ...session, tenant_id: tenantId }, tenantId);
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { ErrorCodes, type LoginResponse } from '@gatehouse/shared/wire';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { newSecret, sha256 } from '../../crypto';
+import type { Db } from '../../db';
+import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens } from '../../db/queries/one-time-tokens';
+import { clearFailedLogins, countFailedLogin, lockUser, unlockUser } from '../../db/queries/password-policies';
+import { findUserById, hasEmail, updateUser, type UserRow, type UserWithEmail } from '../../db/queries/users';
+import { AppError } from '../../errors';
+import type { ClientInfo, IssuedSession } from './auth';
+import { breachedPasswordError, isBreachedPassword } from '../platform/breached-passwords';
+import { escapeHtml, type Mailer, type MailMessage } from '../messaging/mail';
+import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import { RESET_PASSWORD } from '../recovery/recovery';
+
+/** one_time_tokens.purpose of an emailed unlock link (seed 000 sections 4.7, 7.1). */
+export const UNLOCK_ACCOUNT = 'unlock-account';
+/** Feature flag that turns on the breached-password check at sign-in (seed 000 section 4.2). */
+export const BREACHED_PASSWORD_FLAG = 'breached-password';
+/** Lifetime of the reset token an expired password is exchanged for at sign-in: long enough to type a new one. */
+export const ROTATION_RESET_TOKEN_TTL_MS = 10 * 60_000;
+const DAY_MS = 86_400_000;
+
+/** The sentence a locked account gets at every sign-in until it is unlocked. */
+export const accountLockedError = () => new AppError(ErrorCodes.accountLocked, 403, 'Your account is locked. Check your email to unlock it.');
+const invalidUnlockToken = () => new AppError(ErrorCodes.invalidUnlockToken, 400, 'The unlock link is invalid or has expired');
+
+export type PasswordRotation = NonNullable<LoginResponse['passwordRotation']>;
+type Policies = Config['passwordPolicies'];
+
+/**
+ * Rotation state of a password set at `changedAt` (seed 000 section 4.2): expired, or the whole days
+ * left when they are at or below the notification period, else null (rotation off or nothing to say).
+ */
+export function rotationStatus(changedAt: number, now: number, policy: Pick<Policies, 'expiresInDays' | 'notificationDays'>): PasswordRotation | null {
+  if (policy.expiresInDays <= 0) return null;
+  const expiresAt = changedAt + policy.expiresInDays * DAY_MS;
+  if (now >= expiresAt) return { expired: true, daysToExpiry: 0 };
+  const daysToExpiry = Math.ceil((expiresAt - now) / DAY_MS);
+  return daysToExpiry <= policy.notificationDays ? { expired: false, daysToExpiry } : null;
+}
+
+/** What sign-in does once the password is proven: stop without a session, or go on (with a rotation notice). */
+export type AfterPassword = { blocked: IssuedSession } | { blocked?: undefined; notice: PasswordRotation | null };
+
+export interface PasswordPolicyService {
+  /** Before the password is checked: a locked account is told so whatever the password (else a right guess would show). */
+  assertNotLocked(user: UserRow | undefined): void;
+  /** A wrong password for a known account; the attempt that uses up the policy locks it, emails the link and throws locked. */
+  recordFailure(user: UserRow, client: Pick<ClientInfo, 'appUrl'>): Promise<void>;
+  /** The password is right: failures cleared; an expired or breached password stops the sign-in without a session. */
+  afterPassword(user: UserRow, password: string): Promise<AfterPassword>;
+  /** The emailed link: unlocks the account (single use, expiring). */
+  unlock(token: string, client: Pick<ClientInfo, 'ip'>): Promise<void>;
+  /** Refusal of a password on the breached list (sign-up, activation, reset, change), or null. */
+  breachedPasswordError(password: string): AppError | null;
+}
+
+function unlockEmail(user: UserWithEmail, link: string, ttlSeconds: number): MailMessage {
+  const hours = Math.max(1, Math.round(ttlSeconds / 3600));
+  const text = `Hi ${user.name},\n\nYour Gatehouse account was locked after too many wrong passwords. To unlock it, open this link within ${hours} hours:\n${link}\n\nIf these attempts were not yours, someone may be guessing your password: after unlocking, consider changing it.\n`;
+  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>Your Gatehouse account was locked after too many wrong passwords. This link works once, within ${hours} hours:</p><p><a href="${escapeHtml(link)}">Unlock my account</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If these attempts were not yours, someone may be guessing your password: after unlocking, consider changing it.</p></body></html>`;
+  return { to: user.email, subject: 'Unlock your Gatehouse account', text, html };
+}
+
+/** Lockout and unlock, password rotation and breached passwords around a password sign-in. */
+export function createPasswordPolicyService(deps: {
+  db: Db;
+  mail: Mailer;
+  clock: Clock;
+  limiter: RateLimiter;
+  config: Pick<Config, 'passwordPolicies' | 'flags' | 'appUrl'>;
+}): PasswordPolicyService {
+  const { db, mail, clock, limiter, config } = deps;
+  const policy = config.passwordPolicies;
+
+  async function issueToken(userId: string, purpose: string, ttlMs: number): Promise<string> {
+    const now = clock.now();
+    await invalidateUserTokens(db, userId, purpose, now);
+    const token = newSecret();
+    await insertOneTimeToken(db, {
+      token_hash: sha256(token),
+      user_id: userId,
+      purpose,
+      created_at: now,
+      expires_at: now + ttlMs,
+      used_at: null,
+      binding_hash: null,
+      pending_password_hash: null,
+      pending_profile: null,
+    });
+    return token;
+  }
+
+  /** A sign-in that ends without a session: the user id and what the browser needs for the next step. */
+  const noSession = (user: UserRow, extra: Partial<LoginResponse>): IssuedSession => ({
+    response: { accessToken: '', expiresIn: 0, expires: '', mfaRequired: false, userId: user.id, ...extra },
+    refreshToken: '',
+  });
+
+  return {
+    assertNotLocked(user) {
+      if (user?.locked_at != null) throw accountLockedError();
+    },
+
+    async recordFailure(user, client) {
+      if (policy.lockoutMaxAttempts <= 0) return;
+      const failures = await countFailedLogin(db, user.id);
+      if (failures < policy.lockoutMaxAttempts) return;
+      // Only the request that locked it sends the email; parallel ones just answer locked.
+      if (await lockUser(db, user.id, clock.now())) {
+        const token = await issueToken(user.id, UNLOCK_ACCOUNT, policy.unlockTokenTtl * 1000);
+        const link = `${client.appUrl ?? config.appUrl}/account/unlock?token=${encodeURIComponent(token)}`;
+        try {
+          // An account without an email (phone sign-up) has no password to lock either; kept for safety.
+          if (hasEmail(user)) await mail.send(unlockEmail(user, link, policy.unlockTokenTtl));
+        } catch (err) {
+          // The lock stands; a password reset unlocks too, so the user is never stuck without this email.
+          console.error('Unlock email failed:', err instanceof Error ? err.message : String(err));
+        }
+      }
+      throw accountLockedError();
+    },
+
+    async afterPassword(user, password) {
+      await clearFailedLogins(db, user.id);
+      const rotation = rotationStatus(user.password_changed_at ?? user.created_at, clock.now(), policy);
+      if (rotation?.expired) {
+        const resetPasswordToken = await issueToken(user.id, RESET_PASSWORD, ROTATION_RESET_TOKEN_TTL_MS);
+        return { blocked: noSession(user, { resetPasswordToken, passwordRotation: rotation }) };
+      }
+      if (config.flags[BREACHED_PASSWORD_FLAG] === 'on' && isBreachedPassword(password)) {
+        // Kept on the user for the admin portal's filter; cleared when a new password is set.
+        await updateUser(db, user.id, { is_breached_password: 1 });
+        return { blocked: noSession(user, { isBreachedPassword: true }) };
+      }
+      return { notice: rotation };
+    },
+
+    async unlock(token, client) {
+      await limiter.consume('unlockPerIp', client.ip ?? UNKNOWN_CLIENT);
+      const hash = sha256(token);
+      const row = await findOneTimeToken(db, hash, UNLOCK_ACCOUNT);
+      const now = clock.now();
+      if (!row || row.used_at !== null || row.expires_at <= now) throw invalidUnlockToken();
+      if (!(await consumeOneTimeToken(db, hash, now))) throw invalidUnlockToken();
+      const user = await findUserById(db, row.user_id);
+      if (!user) throw invalidUnlockToken();
+      await unlockUser(db, user.id);
+      // The owner proved the inbox: the per-account rate limit an attacker ran up must not keep them out either.
+      await limiter.reset('loginFailuresPerAccount', `user:${user.id}`);
+    },
+
+    breachedPasswordError: (password) => breachedPasswordError(password, policy),
+  };
+}

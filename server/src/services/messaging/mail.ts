@@ -1,0 +1,51 @@
+import nodemailer from 'nodemailer';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { newId } from '../../crypto';
+import type { Db } from '../../db';
+import { insertOutbox } from '../../db/queries/outbox';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** SMTP when SMTP_URL is set, otherwise the database outbox shown at /dev/mailbox. */
+export function createMailer(deps: { db: Db; clock: Clock; config: Pick<Config, 'smtpUrl' | 'mailFrom'> }): Mailer {
+  const { db, clock, config } = deps;
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(m) {
+        await transport.sendMail({ from: config.mailFrom, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      },
+      async close() {
+        transport.close();
+      },
+    };
+  }
+  return {
+    async send(m) {
+      await insertOutbox(db, { id: newId(), to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html, created_at: clock.now() });
+    },
+    async close() {},
+  };
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+}
+
+/** The activation email (seed 000: activate account). */
+export function activationEmail(to: string, name: string, link: string): MailMessage {
+  const text = `Hi ${name},\n\nActivate your Gatehouse account by opening this link:\n${link}\n\nIf you did not sign up, ignore this email.\n`;
+  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(name)},</p><p>Activate your Gatehouse account:</p><p><a href="${escapeHtml(link)}">Activate account</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If you did not sign up, ignore this email.</p></body></html>`;
+  return { to, subject: 'Activate your Gatehouse account', text, html };
+}

@@ -1,0 +1,35 @@
+/**
+ * What the SMS and WebAuthn second factors (sms.ts, webauthn.ts) share with the MFA service
+ * (mfa.ts), which implements it: the mfaToken checks, the shared attempt limits, finishing a
+ * sign-in or step-up, recovery codes and removal.
+ */
+import type { MfaStrategy } from '@gatehouse/shared/wire';
+import type { MfaDeviceRow } from '../../db/queries/mfa-devices';
+import type { MfaTokenRow } from '../../db/queries/mfa-tokens';
+import type { AppError } from '../../errors';
+import type { ClientInfo } from '../auth/auth';
+import type { MfaCompletion } from './mfa';
+
+/** The steps every second factor shares. */
+export interface MfaCore {
+  /** Methods on in the config (MFA_STRATEGIES; SMS only when texts can be sent). */
+  readonly active: ReadonlySet<MfaStrategy>;
+  /** A live (unused, unexpired) mfaToken of one of the purposes; else 401. */
+  liveToken(mfaToken: string, purposes: MfaTokenPurpose[]): Promise<MfaTokenRow>;
+  /** Reserve-first: one hit on the per-user limiter (429 over it) and one attempt on the token (401 when spent). */
+  beginAttempt(row: MfaTokenRow): Promise<void>;
+  /** After a wrong proof: spends an exhausted token and throws (invalid code unless `error` is given). */
+  wrongCode(row: MfaTokenRow, error?: AppError): Promise<never>;
+  /** Spends the token; a new session (sign-in) or an upgraded one (step-up) with `methods` in amr. */
+  complete(row: MfaTokenRow, methods: string[], client: ClientInfo, remember?: boolean): Promise<MfaCompletion>;
+  newRecoveryCodes(userId: string): Promise<string[]>;
+  hasActiveFactor(userId: string): Promise<boolean>;
+  /** Removes one of `devices` (all of them, with recovery codes and remembered browsers, when it is the last one). */
+  removeFactor(userId: string, devices: MfaDeviceRow[], deviceId: string | null): Promise<void>;
+}
+
+export type MfaTokenPurpose = 'login' | 'enroll' | 'step-up';
+
+/** The per-user brake on second-factor guessing, across all of the user's mfaTokens. */
+export const MFA_ATTEMPTS_BUCKET = 'mfaAttemptsPerUser';
+

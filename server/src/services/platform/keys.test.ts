@@ -1,0 +1,94 @@
+import { createLocalJWKSet, decodeProtectedHeader, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
+import { KeyObject } from 'node:crypto';
+import { ApiPaths } from '@gatehouse/shared/wire';
+import { expect, it } from 'vitest';
+import { call, describeDialects, movableClock, signUpAndActivate } from '../../test/harness';
+
+describeDialects('signing keys', (h) => {
+  it('issues ES256 tokens with a kid that the published JWKS verifies', async () => {
+    const server = await h.start();
+    const { accessToken } = await signUpAndActivate(server);
+    const header = decodeProtectedHeader(accessToken);
+    expect(header.alg).toBe('ES256');
+    expect(header.kid).toBeTruthy();
+    const jwks = await call<{ keys: JWK[] }>(server, 'GET', ApiPaths.jwks);
+    expect(jwks.body.keys.every((k) => k.d === undefined)).toBe(true);
+    const { payload } = await jwtVerify(accessToken, createLocalJWKSet(jwks.body), { issuer: 'http://localhost:8787', audience: 'demo-client' });
+    expect(payload.sub).toBeTruthy();
+  });
+
+  it('keeps the same key across restarts on the same database', async () => {
+    const a = await h.start();
+    const kidA = (await call(a, 'GET', ApiPaths.jwks)).body.keys.map((k: JWK) => k.kid);
+    await a.close();
+    const b = await h.start();
+    const kidB = (await call(b, 'GET', ApiPaths.jwks)).body.keys.map((k: JWK) => k.kid);
+    expect(kidB).toEqual(kidA);
+  });
+
+  it('uses RS256 keys of at least 2048 bits when configured', async () => {
+    const server = await h.start({ GATEHOUSE_SIGNING_ALG: 'RS256' });
+    const { accessToken } = await signUpAndActivate(server);
+    const header = decodeProtectedHeader(accessToken);
+    expect(header.alg).toBe('RS256');
+    const jwk = (await call(server, 'GET', ApiPaths.jwks)).body.keys.find((k: JWK) => k.kid === header.kid) as JWK;
+    const key = (await importJWK(jwk, 'RS256', { extractable: true })) as unknown as Parameters<typeof KeyObject.from>[0];
+    const bits = KeyObject.from(key).asymmetricKeyDetails?.modulusLength;
+    expect(bits).toBeGreaterThanOrEqual(2048);
+    await jwtVerify(accessToken, createLocalJWKSet((await call(server, 'GET', ApiPaths.jwks)).body));
+  });
+
+  // Regression (security review M4): every token with an unknown kid re-read the key set, so forged
+  // kids could make each request hit the database. Re-reads are now at most one per 5 s.
+  it('re-reads the key set for an unknown kid at most once per 5 s, and then sees keys another process created', async () => {
+    const clock = movableClock();
+    const a = await h.start({}, { clock });
+    const b = await h.start({}, { clock });
+    const user = await signUpAndActivate(b);
+    const forger = await generateKeyPair('ES256');
+    const forged = await new SignJWT({ sub: user.userId, sid: 'x' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'f'.repeat(32) })
+      .setIssuer('http://localhost:8787')
+      .setAudience('demo-client')
+      .setExpirationTime('5m')
+      .sign(forger.privateKey);
+    expect((await call(a, 'GET', ApiPaths.me, { token: forged })).status).toBe(401); // forces the one re-read
+    expect((await call(a, 'GET', ApiPaths.me, { token: 'x.y.z' })).status).toBe(401);
+
+    await b.rotateKeys();
+    const fresh = await call(b, 'POST', ApiPaths.login, { body: { email: user.email, password: 'correct horse battery' } });
+    clock.advance(1000);
+    expect((await call(a, 'GET', ApiPaths.me, { token: fresh.body.accessToken })).status).toBe(401); // within the interval
+    clock.advance(5000);
+    expect((await call(a, 'GET', ApiPaths.me, { token: fresh.body.accessToken })).status).toBe(200); // re-read, new kid found
+  });
+
+  it('rotates with overlap: old tokens verify until their keys retire, new tokens use the new kid', async () => {
+    const clock = movableClock();
+    const server = await h.start({ GATEHOUSE_SIGNING_ALG: 'ES256' }, { clock });
+    const before = await signUpAndActivate(server);
+    const oldKid = decodeProtectedHeader(before.accessToken).kid;
+    const newKid = await server.rotateKeys();
+    const after = await call(server, 'POST', ApiPaths.login, { body: { email: before.email, password: 'correct horse battery' } });
+    expect(decodeProtectedHeader(after.body.accessToken).kid).toBe(newKid);
+    const jwks = (await call(server, 'GET', ApiPaths.jwks)).body;
+    expect(jwks.keys.map((k: JWK) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
+    expect((await call(server, 'GET', ApiPaths.me, { token: before.accessToken })).status).toBe(200);
+    clock.advance(60 * 60 * 1000);
+    const later = (await call(server, 'GET', ApiPaths.jwks)).body.keys.map((k: JWK) => k.kid);
+    expect(later).not.toContain(oldKid);
+  });
+
+  it('stores private keys encrypted when a key encryption key is set', async () => {
+    const kek = 'ab'.repeat(32);
+    const server = await h.start({ GATEHOUSE_KEY_ENCRYPTION_KEY: kek });
+    await server.rotateKeys();
+    const rows = await server.db.selectFrom('signing_keys').select(['kid', 'private_jwk', 'status']).where('status', '=', 'active').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.private_jwk.startsWith('enc:v1:')).toBe(true);
+    const { accessToken } = await signUpAndActivate(server);
+    await jwtVerify(accessToken, createLocalJWKSet((await call(server, 'GET', ApiPaths.jwks)).body));
+    await server.close();
+    await expect(h.start({ GATEHOUSE_KEY_ENCRYPTION_KEY: 'cd'.repeat(32) })).rejects.toThrow(/GATEHOUSE_KEY_ENCRYPTION_KEY differs/);
+  });
+});

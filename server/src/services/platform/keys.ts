@@ -1,0 +1,121 @@
+import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { decrypt, encrypt, newId } from '../../crypto';
+import type { Db } from '../../db';
+import { insertSigningKey, listPublishedKeys, retireActiveKeys, type SigningKeyRow } from '../../db/queries/signing-keys';
+
+/** Access tokens are verified only with these algorithms, never with what a token header claims. */
+const ACCEPTED_ALGS = ['ES256', 'RS256'];
+/** Other processes sharing the database pick up a rotation within this time. */
+const CACHE_MS = 60_000;
+/** Key ids are newId() values: 32 lowercase hex characters. */
+const KID_FORMAT = /^[0-9a-f]{32}$/;
+/** How often a token with an unknown kid may force a re-read of the key set. */
+const FORCED_RELOAD_INTERVAL_MS = 5_000;
+/** Seed 000 section 9: relying parties cache the key set for up to 10 minutes. */
+const JWKS_CLIENT_CACHE_MS = 10 * 60_000;
+
+export interface KeyService {
+  /** Creates the first key (or one for a newly configured algorithm); called at start. */
+  ensureKeys(): Promise<void>;
+  /** Makes a new active key; the previous ones stay published until their tokens have expired. */
+  rotateKeys(): Promise<string>;
+  /** Signs with the active key; `audience` defaults to the API's client id (an ID token names the application). */
+  sign(claims: JWTPayload, expiresAt: number, audience?: string): Promise<string>;
+  verify(token: string): Promise<JWTPayload>;
+  jwks(): Promise<{ keys: JWK[] }>;
+}
+
+type ImportedKey = Awaited<ReturnType<typeof importJWK>>;
+
+interface LoadedKey {
+  row: SigningKeyRow;
+  publicKey: ImportedKey;
+}
+
+export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Config, 'signingAlg' | 'keyEncryptionKey' | 'publicUrl' | 'clientId' | 'accessTokenTtl'> }): KeyService {
+  const { db, clock, config } = deps;
+  let lastForcedReload = Number.NEGATIVE_INFINITY;
+  let cache: { at: number; keys: LoadedKey[]; signer: { kid: string; alg: string; key: ImportedKey } | null } | null = null;
+
+  async function load(force = false) {
+    if (!force && cache && clock.now() - cache.at < CACHE_MS) return cache;
+    const rows = await listPublishedKeys(db, clock.now());
+    const keys = await Promise.all(rows.map(async (row) => ({ row, publicKey: await importJWK(JSON.parse(row.public_jwk) as JWK, row.alg) })));
+    const active = rows.find((r) => r.status === 'active' && r.alg === config.signingAlg) ?? rows.find((r) => r.status === 'active');
+    const signer = active
+      ? { kid: active.kid, alg: active.alg, key: await importJWK(JSON.parse(decrypt(active.private_jwk, config.keyEncryptionKey)) as JWK, active.alg) }
+      : null;
+    cache = { at: clock.now(), keys, signer };
+    return cache;
+  }
+
+  async function rotateKeys(): Promise<string> {
+    const alg = config.signingAlg;
+    const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
+    const kid = newId();
+    const pub = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+    const priv = JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg });
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      await insertSigningKey(trx, {
+        kid,
+        alg,
+        public_jwk: JSON.stringify(pub),
+        private_jwk: config.keyEncryptionKey ? encrypt(priv, config.keyEncryptionKey) : priv,
+        status: 'active',
+        created_at: now,
+        not_after: null,
+      });
+      // Keep old keys verifiable for as long as a token they signed can live, plus client caching.
+      await retireActiveKeys(trx, kid, now + config.accessTokenTtl * 1000 + JWKS_CLIENT_CACHE_MS);
+    });
+    await load(true);
+    return kid;
+  }
+
+  return {
+    async ensureKeys() {
+      const { signer } = await load(true);
+      if (!signer || signer.alg !== config.signingAlg) await rotateKeys();
+    },
+    rotateKeys,
+    async sign(claims, expiresAt, audience) {
+      let { signer } = await load();
+      if (!signer) signer = (await load(true)).signer;
+      if (!signer) throw new Error('No active signing key; ensureKeys() was not called.');
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: 'JWT' })
+        .setIssuer(config.publicUrl)
+        .setAudience(audience ?? config.clientId)
+        .setIssuedAt(Math.floor(clock.now() / 1000))
+        .setExpirationTime(Math.floor(expiresAt / 1000))
+        .sign(signer.key);
+    },
+    async verify(token) {
+      const { payload } = await jwtVerify(
+        token,
+        async (header) => {
+          if (typeof header.kid !== 'string' || !KID_FORMAT.test(header.kid)) throw new Error('malformed kid');
+          const find = (c: Awaited<ReturnType<typeof load>>) => c.keys.find((k) => k.row.kid === header.kid && k.row.alg === header.alg);
+          // An unknown kid may be a key another process just created, so the key set is re-read;
+          // at most once per interval, or forged kids would make every request hit the database.
+          let hit = find(await load());
+          if (!hit && clock.now() - lastForcedReload >= FORCED_RELOAD_INTERVAL_MS) {
+            lastForcedReload = clock.now();
+            hit = find(await load(true));
+          }
+          if (!hit) throw new Error('unknown kid');
+          return hit.publicKey;
+        },
+        { issuer: config.publicUrl, audience: config.clientId, algorithms: ACCEPTED_ALGS, currentDate: new Date(clock.now()) },
+      );
+      return payload;
+    },
+    async jwks() {
+      const { keys } = await load();
+      return { keys: keys.map((k) => JSON.parse(k.row.public_jwk) as JWK) };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { isIP } from 'node:net';
+import { ErrorCodes } from '@gatehouse/shared/wire';
+import type { Clock } from '../../clock';
+import type { Config, RateLimitBucket } from '../../config';
+import { sha256 } from '../../crypto';
+import type { Db } from '../../db';
+import { deleteExpiredRateLimits, hitRateLimit, resetRateLimit } from '../../db/queries/rate-limits';
+import { AppError } from '../../errors';
+
+/** How often one process sweeps expired counters out of the table. */
+const CLEANUP_INTERVAL_MS = 60_000;
+
+/** The identifier used when a request's client IP is unknown (e.g. app.fetch in tests). */
+export const UNKNOWN_CLIENT = 'unknown';
+
+export interface RateLimiter {
+  /**
+   * Counts one hit of `id` in `bucket`; over the bucket's limit it throws a 429 AppError whose
+   * context carries `retryAfterSeconds`.
+   */
+  consume(bucket: RateLimitBucket, id: string): Promise<void>;
+  /** Counts one hit like consume, but answers false instead of throwing when over the limit. */
+  tryConsume(bucket: RateLimitBucket, id: string): Promise<boolean>;
+  /** Forgets the count of `id` in `bucket`. */
+  reset(bucket: RateLimitBucket, id: string): Promise<void>;
+}
+
+/** The 429 every bucket raises; the HTTP layer turns `retryAfterSeconds` into a Retry-After header. */
+export function rateLimitedError(retryAfterSeconds: number): AppError {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return new AppError(ErrorCodes.rateLimited, 429, `Too many attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`, { retryAfterSeconds });
+}
+
+/**
+ * The client a per-IP counter belongs to: an IPv6 address counts as its /64 (one host usually holds
+ * a whole /64, so counting single addresses would give it 2^64 counters), and an IPv4-mapped IPv6
+ * address as its IPv4. Any other identifier (an email, a phone number, a user id) is itself.
+ */
+export function rateLimitSubject(id: string): string {
+  const address = id.replace(/%.*$/, '').toLowerCase(); // no zone index (fe80::1%eth0)
+  if (isIP(address) !== 6) return id;
+  const hextets = (part: string): number[] =>
+    part
+      .split(':')
+      .filter(Boolean)
+      .flatMap((g) => {
+        if (!g.includes('.')) return [parseInt(g, 16)];
+        const [a, b, c, d] = g.split('.').map(Number) as [number, number, number, number]; // ::ffff:192.0.2.1
+        return [a * 256 + b, c * 256 + d];
+      });
+  const [head = '', tail] = address.split('::');
+  const left = hextets(head);
+  const right = tail === undefined ? [] : hextets(tail);
+  const groups = [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
+  }
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+}
+
+/**
+ * Fixed-window rate limits kept in the database, so every server process on it shares the counts.
+ * Identifiers are stored only as `<bucket>:<sha-256>`: emails never sit in the table in clear text.
+ */
+export function createRateLimiter(deps: { db: Db; clock: Clock; config: Pick<Config, 'rateLimits'> }): RateLimiter {
+  const { db, clock, config } = deps;
+  let lastCleanup = Number.NEGATIVE_INFINITY;
+
+  const keyOf = (bucket: RateLimitBucket, id: string) => `${bucket}:${sha256(rateLimitSubject(id))}`;
+
+  /** At most once a minute per process: drops counters whose window ended more than a window ago. */
+  async function cleanupIfDue(now: number): Promise<void> {
+    if (now - lastCleanup < CLEANUP_INTERVAL_MS) return;
+    lastCleanup = now;
+    try {
+      for (const [bucket, rule] of Object.entries(config.rateLimits)) {
+        await deleteExpiredRateLimits(db, bucket, now - 2 * rule.windowSeconds * 1000);
+      }
+    } catch (err) {
+      // Housekeeping only: a failed sweep must not fail the request; the next one retries.
+      console.error('Rate-limit cleanup failed:', err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /** Counts the hit; returns the seconds to wait when it went over the limit, else null. */
+  async function hit(bucket: RateLimitBucket, id: string): Promise<number | null> {
+    const rule = config.rateLimits[bucket];
+    const now = clock.now();
+    const windowMs = rule.windowSeconds * 1000;
+    const { count, windowStart } = await hitRateLimit(db, keyOf(bucket, id), now, windowMs);
+    await cleanupIfDue(now);
+    if (count <= rule.limit) return null;
+    return Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+  }
+
+  return {
+    async consume(bucket, id) {
+      const wait = await hit(bucket, id);
+      if (wait !== null) throw rateLimitedError(wait);
+    },
+    async tryConsume(bucket, id) {
+      return (await hit(bucket, id)) === null;
+    },
+    async reset(bucket, id) {
+      await resetRateLimit(db, keyOf(bucket, id));
+    },
+  };
+}

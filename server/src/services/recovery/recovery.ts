@@ -1,0 +1,256 @@
+import { randomInt } from 'node:crypto';
+import {
+  ErrorCodes,
+  type ChangePasswordRequest,
+  type PasswordRecoveryStrategiesResponse,
+  type RecoveryIdentifierType,
+  type ResetPasswordSmsVerifyResponse,
+  type ResetPasswordVerifyRequest,
+} from '@gatehouse/shared/wire';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { newSecret, safeEqual, sha256 } from '../../crypto';
+import type { Db } from '../../db';
+import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens } from '../../db/queries/one-time-tokens';
+import { forgetRememberedDevices } from '../../db/queries/mfa-tokens';
+import { revokeUserSessions } from '../../db/queries/sessions';
+import {
+  consumeSmsResetSession,
+  countSmsResetAttempt,
+  findSmsResetSession,
+  findUniqueUserIdByPhone,
+  insertSmsResetSession,
+  invalidateUserSmsResetSessions,
+} from '../../db/queries/sms-reset-sessions';
+import { findUserByEmail, findUserById, findUserByUsername, hasEmail, updateUser, type UserRow, type UserWithEmail } from '../../db/queries/users';
+import { unlockUser } from '../../db/queries/password-policies';
+import { AppError } from '../../errors';
+import type { AuthContext, ClientInfo } from '../auth/auth';
+import { escapeHtml, type Mailer, type MailMessage } from '../messaging/mail';
+import { breachedPasswordError } from '../platform/breached-passwords';
+import { checkPasswordPolicy, hashPassword, verifyPassword } from '../platform/passwords';
+import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import type { SmsSender } from '../messaging/sms';
+
+/** one_time_tokens.purpose of a password-reset link (and of the token an SMS code is exchanged for). */
+export const RESET_PASSWORD = 'reset-password';
+/** Wrong SMS codes allowed per recovery session; then the session is dead. */
+export const SMS_CODE_MAX_ATTEMPTS = 5;
+
+const invalidToken = () => new AppError(ErrorCodes.invalidResetToken, 400, 'The password reset link is invalid or has expired');
+// One message for a wrong, expired, used, exhausted or made-up session, so no answer tells them apart.
+const invalidCode = () => new AppError(ErrorCodes.invalidResetCode, 400, 'The code is invalid or has expired');
+const wrongCurrentPassword = () => new AppError(ErrorCodes.invalidCurrentPassword, 400, 'The current password is incorrect');
+
+type Client = Pick<ClientInfo, 'ip'>;
+
+export interface RecoveryService {
+  /** Which recovery channels are on; the same for every user, so it reveals no account. */
+  strategies(): PasswordRecoveryStrategiesResponse;
+  /** Emails a reset link to a known, active user; returns at once and the same way for anyone. */
+  requestEmailReset(identifier: string, identifierType: RecoveryIdentifierType, appUrl: string, client: Client): Promise<void>;
+  /** Texts a code to a known, active user's phone; every caller gets a session id either way. */
+  requestSmsReset(identifier: string, identifierType: RecoveryIdentifierType, client: Client): Promise<{ sessionId: string }>;
+  /** The right code of a live session becomes a reset token (single use, attempts limited). */
+  verifySmsCode(sessionId: string, code: string, client: Client): Promise<ResetPasswordSmsVerifyResponse>;
+  /** Sets the new password with a reset token and revokes every session of the user. */
+  resetPassword(body: ResetPasswordVerifyRequest, client: Client): Promise<void>;
+  /** The signed-in user's change: current password checked; other sessions revoked, this one kept. */
+  changePassword(ctx: AuthContext, body: ChangePasswordRequest): Promise<void>;
+  /** Resolves once every background delivery started so far has finished (shutdown and tests). */
+  idle(): Promise<void>;
+}
+
+function resetEmail(user: UserWithEmail, link: string, ttlSeconds: number): MailMessage {
+  const minutes = Math.round(ttlSeconds / 60);
+  const text = `Hi ${user.name},\n\nSomeone asked to reset the password of your Gatehouse account. To choose a new password, open this link within ${minutes} minutes:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n`;
+  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>Someone asked to reset the password of your Gatehouse account. This link works once, within ${minutes} minutes:</p><p><a href="${escapeHtml(link)}">Choose a new password</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If it was not you, ignore this email: your password stays as it is.</p></body></html>`;
+  return { to: user.email, subject: 'Reset your Gatehouse password', text, html };
+}
+
+/** Normalized identifier for the per-identifier limit (so case and spacing do not buy more tries). */
+function identifierKey(identifier: string, type: RecoveryIdentifierType): string {
+  const value = type === 'phoneNumber' ? identifier.replace(/[\s()-]/g, '') : identifier.trim().toLowerCase();
+  return `${type}:${value}`;
+}
+
+/**
+ * Password recovery by email link or SMS code (seed 000 sections 4.6, 7.3), and password change.
+ * Request answers never depend on whether the account exists: the lookup and delivery run after the
+ * answer, in the background, so even the response time is the same for known and unknown identifiers.
+ */
+export function createRecoveryService(deps: {
+  db: Db;
+  mail: Mailer;
+  sms: SmsSender;
+  clock: Clock;
+  limiter: RateLimiter;
+  config: Pick<Config, 'password' | 'resetPasswordTokenTtl' | 'resetPasswordSmsCodeTtl' | 'dev' | 'passwordPolicies'>;
+}): RecoveryService {
+  const { db, mail, sms, clock, limiter, config } = deps;
+  const pending = new Set<Promise<void>>();
+
+  function inBackground(what: string, task: () => Promise<void>): void {
+    const run = task()
+      .catch((err: unknown) => {
+        // Only the error's message: never the token, the code or the address.
+        console.error(`Password recovery: ${what} failed:`, err instanceof Error ? err.message : String(err));
+      })
+      .finally(() => pending.delete(run));
+    pending.add(run);
+  }
+
+  /** A user recovery may reach: known, activated and not disabled. */
+  async function findRecoverableUser(identifier: string, type: RecoveryIdentifierType): Promise<UserRow | undefined> {
+    const value = identifier.trim();
+    let user: UserRow | undefined;
+    if (type === 'email') user = await findUserByEmail(db, value.toLowerCase());
+    else if (type === 'username') user = await findUserByUsername(db, value);
+    else {
+      const id = await findUniqueUserIdByPhone(db, value);
+      user = id ? await findUserById(db, id) : undefined;
+    }
+    return user && user.verified === 1 && user.disabled !== 1 ? user : undefined;
+  }
+
+  /** A fresh reset token; every older one of the user dies (seed 4.6: only the newest link works). */
+  async function issueResetToken(userId: string): Promise<string> {
+    const now = clock.now();
+    await invalidateUserTokens(db, userId, RESET_PASSWORD, now);
+    const token = newSecret();
+    await insertOneTimeToken(db, {
+      token_hash: sha256(token),
+      user_id: userId,
+      purpose: RESET_PASSWORD,
+      created_at: now,
+      expires_at: now + config.resetPasswordTokenTtl * 1000,
+      used_at: null,
+      binding_hash: null,
+      pending_password_hash: null,
+      pending_profile: null,
+    });
+    return token;
+  }
+
+  /** Per IP throws 429; per identifier it only tells whether to send (the answer stays the same). */
+  async function allowRequest(identifier: string, type: RecoveryIdentifierType, client: Client): Promise<boolean> {
+    await limiter.consume('passwordResetPerIp', client.ip ?? UNKNOWN_CLIENT);
+    return limiter.tryConsume('passwordResetPerIdentifier', identifierKey(identifier, type));
+  }
+
+  function policyError(password: string): AppError | null {
+    const message = checkPasswordPolicy(password, config.password);
+    return message ? new AppError(ErrorCodes.passwordPolicy, 400, message) : breachedPasswordError(password, config.passwordPolicies);
+  }
+
+  /** The new password is in place: every way back in with the old state ends. */
+  async function afterPasswordChange(userId: string, now: number, keepSessionId?: string): Promise<void> {
+    await invalidateUserTokens(db, userId, RESET_PASSWORD, now);
+    await invalidateUserSmsResetSessions(db, userId, now);
+    await revokeUserSessions(db, userId, now, keepSessionId);
+    // Browsers remembered for MFA were trusted under the old password: they must prove the second factor again.
+    await forgetRememberedDevices(db, userId);
+    // The owner proved themselves; a lockout an attacker caused must not keep them out.
+    await limiter.reset('loginFailuresPerAccount', `user:${userId}`);
+    await unlockUser(db, userId);
+  }
+
+  // The outbox is read only in dev mode, so without a provider SMS recovery is off in production.
+  const smsActive = () => sms.kind === 'http' || config.dev;
+
+  return {
+    strategies: () => ({
+      strategies: [
+        { strategy: 'email', isActive: true },
+        { strategy: 'sms', isActive: smsActive() },
+      ],
+    }),
+
+    async requestEmailReset(identifier, identifierType, appUrl, client) {
+      if (!(await allowRequest(identifier, identifierType, client))) return;
+      inBackground('reset email', async () => {
+        const user = await findRecoverableUser(identifier, identifierType);
+        // An account made by phone sign-up has no email to send a link to.
+        if (!hasEmail(user)) return;
+        const token = await issueResetToken(user.id);
+        const link = `${appUrl}/account/reset-password?userId=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
+        await mail.send(resetEmail(user, link, config.resetPasswordTokenTtl));
+      });
+    },
+
+    async requestSmsReset(identifier, identifierType, client) {
+      const sessionId = newSecret();
+      // SMS recovery off: the same answer as always (it names no account), and nothing is looked up or sent.
+      if (!smsActive()) return { sessionId };
+      if (!(await allowRequest(identifier, identifierType, client))) return { sessionId };
+      inBackground('reset SMS', async () => {
+        const user = await findRecoverableUser(identifier, identifierType);
+        if (!user?.phone_number) return;
+        const now = clock.now();
+        const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+        await invalidateUserSmsResetSessions(db, user.id, now);
+        await insertSmsResetSession(db, {
+          session_hash: sha256(sessionId),
+          user_id: user.id,
+          // Keyed by the session id, which only the browser holds: a leaked table cannot be brute-forced.
+          code_hash: sha256(`${sessionId}:${code}`),
+          attempts: 0,
+          created_at: now,
+          expires_at: now + config.resetPasswordSmsCodeTtl * 1000,
+          used_at: null,
+        });
+        const minutes = Math.max(1, Math.round(config.resetPasswordSmsCodeTtl / 60));
+        await sms.send({ to: user.phone_number, body: `Your Gatehouse password reset code is ${code}. It expires in ${minutes} minutes. Never share it.` });
+      });
+      return { sessionId };
+    },
+
+    async verifySmsCode(sessionId, code, client) {
+      await limiter.consume('passwordResetVerifyPerIp', client.ip ?? UNKNOWN_CLIENT);
+      const hash = sha256(sessionId);
+      const row = await findSmsResetSession(db, hash);
+      if (!row || row.used_at !== null || row.expires_at <= clock.now()) throw invalidCode();
+      // Counted before the comparison, atomically, so parallel guesses cannot exceed the limit.
+      if (!(await countSmsResetAttempt(db, hash, SMS_CODE_MAX_ATTEMPTS))) throw invalidCode();
+      if (!safeEqual(row.code_hash, sha256(`${sessionId}:${code}`))) throw invalidCode();
+      if (!(await consumeSmsResetSession(db, hash, clock.now()))) throw invalidCode();
+      const user = await findUserById(db, row.user_id);
+      if (!user || user.disabled === 1) throw invalidCode();
+      return { userId: user.id, token: await issueResetToken(user.id) };
+    },
+
+    async resetPassword(body, client) {
+      await limiter.consume('passwordResetVerifyPerIp', client.ip ?? UNKNOWN_CLIENT);
+      const hash = sha256(body.token);
+      const row = await findOneTimeToken(db, hash, RESET_PASSWORD);
+      const now = clock.now();
+      if (!row || row.used_at !== null || row.expires_at <= now || !safeEqual(row.user_id, body.userId)) throw invalidToken();
+      const user = await findUserById(db, row.user_id);
+      if (!user || user.disabled === 1) throw invalidToken();
+      // Checked before the token is spent, so a refused password can be fixed with the same link.
+      const bad = policyError(body.password);
+      if (bad) throw bad;
+      const passwordHash = await hashPassword(body.password);
+      if (!(await consumeOneTimeToken(db, hash, clock.now()))) throw invalidToken();
+      // A new password restarts rotation and is not on the breached list (refused above).
+      await updateUser(db, user.id, { password_hash: passwordHash, password_changed_at: clock.now(), is_breached_password: 0 });
+      await afterPasswordChange(user.id, clock.now());
+    },
+
+    async changePassword(ctx, body) {
+      // Counted before the check (a right password clears it), so guesses in parallel cannot slip in.
+      await limiter.consume('passwordChangeFailuresPerUser', ctx.userId);
+      const user = await findUserById(db, ctx.userId);
+      if (!(await verifyPassword(user?.password_hash, body.password)) || !user) throw wrongCurrentPassword();
+      await limiter.reset('passwordChangeFailuresPerUser', ctx.userId);
+      const bad = policyError(body.newPassword);
+      if (bad) throw bad;
+      await updateUser(db, user.id, { password_hash: await hashPassword(body.newPassword), password_changed_at: clock.now(), is_breached_password: 0 });
+      await afterPasswordChange(user.id, clock.now(), ctx.sessionId);
+    },
+
+    async idle() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+  };
+}

@@ -1,0 +1,299 @@
+import { timingSafeEqual } from 'node:crypto';
+import { ErrorCodes, type ActivateRequest, type SignUpRequest, type SignUpResponse, type SignUpStrategiesResponse } from '@gatehouse/shared/wire';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { newId, newSecret, safeEqual, sha256 } from '../../crypto';
+import type { Db } from '../../db';
+import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens, type OneTimeTokenRow } from '../../db/queries/one-time-tokens';
+import { assignRole } from '../../db/queries/roles';
+import { addUserToTenant, hasAnyMembership, hasMembership, listUserTenants } from '../../db/queries/tenants';
+import { findUserByEmail, findUserById, hasEmail, insertUser, updateUser, type UserRow } from '../../db/queries/users';
+import { AppError } from '../../errors';
+import type { AuthService, ClientInfo, IssuedSession } from '../auth/auth';
+import { activationEmail, type Mailer } from '../messaging/mail';
+import { breachedPasswordError } from '../platform/breached-passwords';
+import { checkPasswordPolicy, hashPassword } from '../platform/passwords';
+import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import { createTenantWithRoles } from '../admin/tenants';
+import { signUpPhoneNumber } from './phone-signup';
+import { findLiveInviteLink, joinByInviteLink, unverifiedInviteLink } from '../admin/invite-links';
+
+const ACTIVATION = 'activation';
+
+const invalidToken = () => new AppError(ErrorCodes.invalidActivationToken, 400, 'The activation link is invalid or has expired');
+const passwordRequired = () => new AppError(ErrorCodes.passwordPolicy, 400, 'Password is required');
+
+/** Profile fields of one sign-up, kept on its activation token until that sign-up is proven to be the owner's. */
+interface PendingProfile {
+  name?: string;
+  phoneNumber?: string;
+  companyName?: string;
+  metadata?: string;
+  /** SHA-256 of the invite link the sign-up came through (never the token): re-checked at activation. */
+  inviteLinkHash?: string;
+}
+
+/** What a sign-up hands back: the response body and the browser-binding secret for the `gatehouse-signup` cookie. */
+export interface SignUpResult {
+  response: SignUpResponse;
+  binding: string;
+}
+
+export interface SignUpService {
+  strategies(): SignUpStrategiesResponse;
+  /** `appUrl` is where the emailed link points (an allowed request origin or the configured app URL). */
+  signUp(body: SignUpRequest, appUrl: string, client: Pick<ClientInfo, 'ip'>): Promise<SignUpResult>;
+  /** `binding` is the `gatehouse-signup` cookie of the calling browser, if any. */
+  activationStrategy(userId: string, token: string, client: Pick<ClientInfo, 'ip'>, binding?: string): Promise<{ shouldSetPassword: boolean }>;
+  activate(body: ActivateRequest, client: ClientInfo, binding?: string): Promise<IssuedSession>;
+  /** Over the per-email limit it sends nothing, yet answers like any other resend. */
+  resendActivation(email: string, appUrl: string, client: Pick<ClientInfo, 'ip'>): Promise<void>;
+}
+
+/**
+ * Sign-up and activation, safe against pre-sign-up account takeover: whoever signs up first with an
+ * address gets no say over the account. The sign-up's password and profile live on its activation
+ * token (not on the user) and only become the account's when the emailed link is opened in the very
+ * browser that signed up (it holds the `gatehouse-signup` cookie whose hash is on the token). Opened
+ * anywhere else, the link makes its holder (the inbox owner) choose the password.
+ */
+export function createSignUpService(deps: {
+  db: Db;
+  mail: Mailer;
+  clock: Clock;
+  auth: AuthService;
+  limiter: RateLimiter;
+  config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl' | 'passwordPolicies' | 'signUpStrategies'>;
+}): SignUpService {
+  const { db, mail, clock, auth, limiter, config } = deps;
+
+  function policyError(password: string): AppError | null {
+    const message = checkPasswordPolicy(password, config.password);
+    return message ? new AppError(ErrorCodes.passwordPolicy, 400, message) : breachedPasswordError(password, config.passwordPolicies);
+  }
+
+  /** The sign-up's password, checked against the policy and hashed (argon2id). */
+  async function signUpPasswordHash(password: string | undefined): Promise<string> {
+    if (!password) throw passwordRequired();
+    const bad = policyError(password);
+    if (bad) throw bad;
+    return hashPassword(password);
+  }
+
+  /**
+   * Kills every older activation link of the user, stores a new token and emails it. A sign-up passes
+   * its binding and pending password/profile; a plain resend passes none, so its link always asks for
+   * a password.
+   */
+  async function sendActivation(user: UserRow, appUrl: string, bound?: { binding: string; passwordHash: string; profile: PendingProfile }): Promise<void> {
+    const now = clock.now();
+    await invalidateUserTokens(db, user.id, ACTIVATION, now);
+    const token = newSecret();
+    await insertOneTimeToken(db, {
+      token_hash: sha256(token),
+      user_id: user.id,
+      purpose: ACTIVATION,
+      created_at: now,
+      expires_at: now + config.activationTokenTtl * 1000,
+      used_at: null,
+      binding_hash: bound ? sha256(bound.binding) : null,
+      pending_password_hash: bound?.passwordHash ?? null,
+      pending_profile: bound ? JSON.stringify(bound.profile) : null,
+    });
+    const link = `${appUrl}/account/activate?userId=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
+    // The greeting uses the user row, never the (possibly someone else's) name typed at this sign-up.
+    // Users reach here by their email; a phone sign-up account (no email) is proven by SMS instead.
+    if (hasEmail(user)) await mail.send(activationEmail(user.email, user.name, link));
+  }
+
+  /** Finds the user behind a live activation token without using it up. */
+  async function checkToken(userId: string, token: string): Promise<{ user: UserRow; row: OneTimeTokenRow; hash: string }> {
+    const hash = sha256(token);
+    const row = await findOneTimeToken(db, hash, ACTIVATION);
+    if (!row || row.used_at !== null || row.expires_at <= clock.now() || !safeEqual(row.user_id, userId) || !safeEqual(row.token_hash, hash)) throw invalidToken();
+    const user = await findUserById(db, row.user_id);
+    if (!user) throw invalidToken();
+    return { user, row, hash };
+  }
+
+  /** True only when this browser made the sign-up behind this token (constant-time compare of the hashes). */
+  function isBound(row: OneTimeTokenRow, binding: string | undefined): boolean {
+    if (!binding || !row.binding_hash || !row.pending_password_hash) return false;
+    const expected = Buffer.from(row.binding_hash, 'hex');
+    const actual = Buffer.from(sha256(binding), 'hex');
+    return expected.length === 32 && actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+
+  function pendingProfile(row: OneTimeTokenRow): PendingProfile {
+    if (!row.pending_profile) return {};
+    try {
+      const parsed = JSON.parse(row.pending_profile) as unknown;
+      return parsed && typeof parsed === 'object' ? (parsed as PendingProfile) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  return {
+    // SIGNUP_EMAIL / SIGNUP_PHONE_NUMBER; the same for everyone.
+    strategies: () => structuredClone(config.signUpStrategies),
+
+    async signUp(body, appUrl, client) {
+      if (!config.allowSignups) throw new AppError(ErrorCodes.signUpDisabled, 403, 'Sign up is disabled');
+      const strategies = config.signUpStrategies;
+      if (!strategies.email.enabled) throw new AppError(ErrorCodes.signUpStrategyDisabled, 403, 'Sign-up with an email address is disabled; sign up with your phone number');
+      // The phone number of an email sign-up is a profile field: stored in E.164, never verified here.
+      const phoneNumber = (body.phoneNumber?.trim() || strategies.phoneNumber.required) ? signUpPhoneNumber(body.phoneNumber, 'Phone number is required') : undefined;
+      // Before any argon2 work or mail.
+      await limiter.consume('signUpPerIp', client.ip ?? UNKNOWN_CLIENT);
+      const existing = await findUserByEmail(db, body.email);
+      if (existing?.verified === 1) throw new AppError(ErrorCodes.userAlreadyExists, 409, 'User already exists');
+      const passwordHash = await signUpPasswordHash(body.password);
+      // Through an invite link: the account will join the link's tenant instead of getting its own.
+      // A dead link is refused before anything is created, with the one uniform answer.
+      let invite: { hash: string; tenantId: string } | undefined;
+      if (body.invitationToken) {
+        await limiter.consume('invitationAcceptPerIp', client.ip ?? UNKNOWN_CLIENT);
+        const hash = sha256(body.invitationToken);
+        const link = await findLiveInviteLink(db, hash, clock.now());
+        if (!link) throw unverifiedInviteLink();
+        invite = { hash, tenantId: link.tenantId };
+      }
+      const binding = newSecret();
+      const profile: PendingProfile = {
+        ...(body.name ? { name: body.name } : {}),
+        ...(phoneNumber ? { phoneNumber } : {}),
+        ...(body.companyName ? { companyName: body.companyName } : {}),
+        ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+        ...(invite ? { inviteLinkHash: invite.hash } : {}),
+      };
+
+      if (existing) {
+        // An unfinished sign-up (maybe by someone else): this sign-up gets its own link, bound to this
+        // browser, and older links die. The user row is left untouched; nothing typed here applies
+        // unless this sign-up's link is opened in this browser.
+        await sendActivation(existing, appUrl, { binding, passwordHash, profile });
+        // Fresh opaque ids: the caller has not shown it owns the address, so the real ids of an
+        // account it did not create are not disclosed (the response has the same shape either way).
+        return { response: { shouldActivate: true, userId: newId(), tenantId: newId() }, binding };
+      }
+
+      const now = clock.now();
+      const [local, domain] = body.email.split('@') as [string, string];
+      const userId = newId();
+      let tenantId = invite?.tenantId ?? '';
+      try {
+        await db.transaction().execute(async (trx) => {
+          // Neutral placeholders until activation: the typed profile waits on the token with the password.
+          // Through an invite link no tenant is made now: activation joins the link's (or, the link
+          // gone by then, makes the account its own).
+          const created = invite ? null : await createTenantWithRoles(trx, domain, now);
+          if (created) tenantId = created.tenantId;
+          await insertUser(trx, {
+            id: userId,
+            email: body.email,
+            username: null,
+            name: local,
+            password_hash: null,
+            verified: 0,
+            super_user: 0,
+            disabled: 0,
+            phone_number: null,
+            address: null,
+            job_title: null,
+            profile_picture_id: null,
+            metadata: null,
+            last_tenant_id: created ? tenantId : null,
+            created_at: now,
+            last_login: null,
+          });
+          if (!created) return;
+          await addUserToTenant(trx, userId, tenantId, now);
+          await assignRole(trx, userId, tenantId, created.roleIds.Admin!);
+        });
+      } catch (err) {
+        // Two sign-ups for one email raced; the loser hits the unique index.
+        if (await findUserByEmail(db, body.email)) throw new AppError(ErrorCodes.userAlreadyExists, 409, 'User already exists');
+        throw err;
+      }
+      const user = await findUserById(db, userId);
+      await sendActivation(user!, appUrl, { binding, passwordHash, profile });
+      // Through an invite link the account is in no tenant before activation: an opaque id, never the link's tenant.
+      return { response: { shouldActivate: true, userId, tenantId: invite ? newId() : tenantId }, binding };
+    },
+
+    async activationStrategy(userId, token, client, binding) {
+      await limiter.consume('activationPerIp', client.ip ?? UNKNOWN_CLIENT);
+      const { row } = await checkToken(userId, token);
+      return { shouldSetPassword: !isBound(row, binding) };
+    },
+
+    async activate(body, client, binding) {
+      await limiter.consume('activationPerIp', client.ip ?? UNKNOWN_CLIENT);
+      const { user, row, hash } = await checkToken(body.userId, body.token);
+      const bound = isBound(row, binding);
+      let passwordHash: string;
+      if (body.password) {
+        const bad = policyError(body.password);
+        if (bad) throw bad;
+        passwordHash = await hashPassword(body.password);
+      } else if (bound) {
+        passwordHash = row.pending_password_hash!;
+      } else {
+        // Not the browser that signed up: whoever holds the link (the inbox owner) chooses the password.
+        throw passwordRequired();
+      }
+      if (user.disabled === 1) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+      const now = clock.now();
+      if (!(await consumeOneTimeToken(db, hash, now))) throw invalidToken();
+      await invalidateUserTokens(db, user.id, ACTIVATION, now);
+      const profile = bound ? pendingProfile(row) : {};
+      // The link is checked again now: deleted or expired since the sign-up, the account is still
+      // activated (nothing typed is lost) with a tenant of its own, and the answer says the invitation failed.
+      const invite = profile.inviteLinkHash ? await findLiveInviteLink(db, profile.inviteLinkHash, now) : undefined;
+      const invitationFailed = Boolean(profile.inviteLinkHash && !invite);
+      const patch = {
+        verified: 1,
+        password_hash: passwordHash,
+        password_changed_at: now,
+        ...(profile.name ? { name: profile.name } : {}),
+        ...(profile.phoneNumber ? { phone_number: profile.phoneNumber } : {}),
+        ...(profile.metadata !== undefined ? { metadata: profile.metadata } : {}),
+        ...(invite ? { last_tenant_id: invite.tenantId } : {}),
+      };
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, user.id, patch);
+        if (invite) {
+          // Already in (say, invited by an admin with other roles): the link changes nothing.
+          if (!(await hasMembership(trx, user.id, invite.tenantId))) await joinByInviteLink(trx, user, invite.tenantId, client, now);
+          return;
+        }
+        if (!(await hasAnyMembership(trx, user.id))) {
+          // A sign-up through a link that did not join (link gone, or activated from another browser).
+          const created = await createTenantWithRoles(trx, profile.companyName ?? user.email?.split('@')[1] ?? 'Account', now);
+          await addUserToTenant(trx, user.id, created.tenantId, now);
+          await assignRole(trx, user.id, created.tenantId, created.roleIds.Admin!);
+          await updateUser(trx, user.id, { last_tenant_id: created.tenantId });
+          return;
+        }
+        if (profile.companyName) {
+          // Only the tenant this sign-up created, and only while the user is its sole tenant.
+          const tenants = await listUserTenants(trx, user.id);
+          if (tenants.length === 1 && tenants[0]!.id === user.last_tenant_id) await trx.updateTable('tenants').set({ name: profile.companyName }).where('id', '=', tenants[0]!.id).execute();
+        }
+      });
+      // last_tenant_id is the link's tenant: the session starts there (unless that membership is disabled).
+      const issued = await auth.startSession({ ...user, ...patch }, client);
+      return invitationFailed ? { ...issued, response: { ...issued.response, invitationFailed: true } } : issued;
+    },
+
+    async resendActivation(email, appUrl, client) {
+      await limiter.consume('resendPerIp', client.ip ?? UNKNOWN_CLIENT);
+      // Counted for every address, known or not; over the limit nothing is sent but the answer is the
+      // same, so this call can neither bomb an inbox nor probe for accounts.
+      if (!(await limiter.tryConsume('resendPerEmail', email.trim().toLowerCase()))) return;
+      const user = await findUserByEmail(db, email);
+      if (user && user.verified !== 1) await sendActivation(user, appUrl);
+    },
+  };
+}
