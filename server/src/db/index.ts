@@ -56,6 +56,10 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchem
 
 /** Applies every pending migration; fails loudly with the migration's name. */
 export async function migrate(db: Db, dialect: DialectName): Promise<void> {
+  // Most starts find the database current (every further server process, every restart). Kysely's
+  // Migrator would still introspect every table of every schema and take the lock; one read of the
+  // migration table answers that case without either.
+  if (await isCurrent(db, dialect)) return;
   // Kysely looks for its migration tables in every schema unless told which one; with several
   // schemas in one database (a test file each, or tenants of one server) it could find another
   // schema's lock table, skip creating its own, and fail with 'relation "kysely_migration_lock"
@@ -91,6 +95,19 @@ export async function migrateTo(db: Db, dialect: DialectName, name: string): Pro
   };
   if (dialect === 'sqlite') return run(db, undefined);
   await withSchemaLock(db, async (conn) => run(conn, (await sql<{ schema: string }>`select current_schema() as schema`.execute(conn)).rows[0]?.schema));
+}
+
+/** True when the connection's own schema has applied exactly the migrations this server knows. */
+async function isCurrent(db: Db, dialect: DialectName): Promise<boolean> {
+  const exists =
+    dialect === 'postgres'
+      ? (await sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`.execute(db)).rows[0]?.found
+      : (await sql<{ found: string }>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(db)).rows[0]?.found;
+  if (!exists) return false;
+  const applied = new Set((await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows.map((r) => r.name));
+  const known = Object.keys(await migrationProvider(dialect).getMigrations());
+  // A database migrated by a newer server has names this one lacks: the Migrator refuses that.
+  return applied.size === known.length && known.every((name) => applied.has(name));
 }
 
 /** The advisory lock that migrations and schema drops share (an arbitrary, fixed 32-bit key). */
