@@ -6,7 +6,6 @@
 set -euo pipefail
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-as_postgres() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sudo -u postgres sh -c "$*"; fi; }
 
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
   echo "postgres: installing Debian's postgresql"
