@@ -7,10 +7,10 @@ export type { LoginResponse, MeResponse, SignUpRequest, SignUpResponse, UpdateMe
 
 export { ApiPaths } from './wire/paths';
 export type { MfaStep, MfaState } from './core/types';
-export type { MfaDevices, MfaStrategyState } from './wire/mfa';
-export { isSteppedUp, STEP_UP_METHODS, type StepUpClaims } from './wire/step-up';
+export type { MfaDevices, MfaStrategyState } from './wire/mfa/mfa';
+export { isSteppedUp, STEP_UP_METHODS, type StepUpClaims } from './wire/mfa/step-up';
 export { ErrorCodes, TRACE_ID_HEADER, GENERIC_ERROR_MESSAGE, type ErrorCode, type ErrorBody } from './wire/error-codes';
-export { Permissions, permissionMatches, type PermissionKey } from './wire/permissions';
+export { Permissions, permissionMatches, type PermissionKey } from './wire/admin/permissions';
 
 export { createApiClient, buildQuery, errorFromResponse, type ApiClientOptions, type HttpMethod, type ResponseType } from './api';
 export { createGatehouseStore, createGatehouse, systemTimers, type GatehouseStoreOptions, type CreateGatehouseOptions, type KeyValueStorage, type Timers } from './auth';
@@ -20,9 +20,9 @@ export { ErrorMessages, GENERIC_ERROR_CODE, createGatehouseError, isGatehouseErr
 export { isFlagOn } from './flags';
 export type { PasskeysState, PasskeyLoginCeremony, PasskeyRegistrationCeremony } from './core/types';
 export type { CaptchaPolicy, CaptchaTokenProvider } from './core/types';
-export type { CaptchaAction } from './wire/captcha';
-export type { PasskeyDevice, PasskeyAuthenticationOptions, PasskeyRegistrationOptions } from './wire/webauthn';
-export { PASSKEYS_FLAG, PASSKEYS_STRATEGY } from './wire/passkeys';
+export type { CaptchaAction } from './wire/platform/captcha';
+export type { PasskeyDevice, PasskeyAuthenticationOptions, PasskeyRegistrationOptions } from './wire/passwordless/webauthn';
+export { PASSKEYS_FLAG, PASSKEYS_STRATEGY } from './wire/passwordless/passkeys';
 export { shouldPromptPasskeys, PASSKEYS_DONT_SHOW_AGAIN_KEY, PREFERRED_LOGIN_METHOD_KEY, type PasskeyPromptFacts } from './auth/passkeys-prompt';
 export { defaultTheme, themeToCssVariables, resolveTheme, applyThemeToElement } from './theme';
 export * from './constants';

@@ -11,7 +11,7 @@
 import { HOSTED_LOGIN_VERIFIER_KEY, REDIRECT_URL_PARAM, getValidRedirectUrl, matchRoute } from '@gatehouse/shared';
 import type { AuthRoutes, GatehouseApi, GatehouseStore, LoginResponse, MeResponse } from '@gatehouse/shared';
 import type { GatehouseOptions } from '../types';
-import { HOSTED_LOGIN_SCOPE, OAuthPaths } from '../../../shared/src/wire/oauth-paths';
+import { HOSTED_LOGIN_SCOPE, OAuthPaths } from '../../../shared/src/wire/oauth/paths';
 import { BootPaths } from '../../../shared/src/wire/paths';
 
 /** What `/oauth/token` and silent authorization answer (RFC 6749 section 5.1). */

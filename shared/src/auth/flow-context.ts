@@ -7,7 +7,7 @@
 import type { PrimitiveAtom } from 'jotai/vanilla';
 import type { AuthRoutes, AuthUser, GatehouseApi } from '../core/types';
 import type { LoginResponse } from '../wire';
-import type { CaptchaAction } from '../wire/captcha';
+import type { CaptchaAction } from '../wire/platform/captcha';
 import type { AuthAtoms } from './state';
 import type { TrackedTimers } from './timers';
 

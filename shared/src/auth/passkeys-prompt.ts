@@ -3,7 +3,7 @@
  * tested on its own. The flow gathers the facts; this only decides.
  */
 import { isFlagOn } from '../flags';
-import { PASSKEYS_FLAG, PASSKEYS_STRATEGY } from '../wire/passkeys';
+import { PASSKEYS_FLAG, PASSKEYS_STRATEGY } from '../wire/passwordless/passkeys';
 
 /** localStorage key of the "Don't show again" choice (per browser, for every user of it). */
 export const PASSKEYS_DONT_SHOW_AGAIN_KEY = 'gatehouse-passkeys-dont-show-again';

@@ -33,9 +33,9 @@ import { createCaptchaFlow } from './flows/captcha';
 import { createLazyPoliciesFlow } from './flows/policies-lazy';
 import { createLazyPasswordlessFlow } from './flows/passwordless-lazy';
 import type { SsoFlow } from './flows/sso';
-import type { SsoPreLoginResponse } from '../wire/sso';
-import { SSO_PRELOGIN_PATH } from '../wire/sso-prelogin-path';
-import { passwordlessTypeOf, usesUsername } from '../wire/login-strategies';
+import type { SsoPreLoginResponse } from '../wire/sso/sso';
+import { SSO_PRELOGIN_PATH } from '../wire/sso/prelogin-path';
+import { passwordlessTypeOf, usesUsername } from '../wire/auth/login-strategies';
 
 /** The part of Web Storage the store uses. */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;

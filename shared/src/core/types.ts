@@ -4,11 +4,11 @@
  * No React in this folder: bundles wrap the store with `useSyncExternalStore`.
  */
 import type { LoginResponse, MeResponse, SignUpRequest, SignUpResponse, UpdateMeRequest, ActivateRequest, PasswordConfig, VendorPublicConfig, MeTenantsV3Response } from '../wire';
-import type { MfaDevices, MfaStrategyState } from '../wire/mfa';
-import type { PhoneSignUpRequest } from '../wire/signup';
-import type { SocialLoginResult } from '../wire/social-login';
-import type { CaptchaAction, CaptchaPolicyResponse } from '../wire/captcha';
-import type { PasskeyAuthenticationCredential, PasskeyAuthenticationOptions, PasskeyDevice, PasskeyRegistrationCredential, PasskeyRegistrationOptions } from '../wire/webauthn';
+import type { MfaDevices, MfaStrategyState } from '../wire/mfa/mfa';
+import type { PhoneSignUpRequest } from '../wire/users/signup';
+import type { SocialLoginResult } from '../wire/social/login';
+import type { CaptchaAction, CaptchaPolicyResponse } from '../wire/platform/captcha';
+import type { PasskeyAuthenticationCredential, PasskeyAuthenticationOptions, PasskeyDevice, PasskeyRegistrationCredential, PasskeyRegistrationOptions } from '../wire/passwordless/webauthn';
 
 /** Error object of seed 000 section 3, produced by the API client for every failed call. */
 export interface GatehouseError {

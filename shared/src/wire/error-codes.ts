@@ -3,8 +3,8 @@
  * `{ errors, errorCode, errorContext }` and the browser shows the message it receives.
  * Plain data, no zod: the browser may import this file.
  */
-import type { AdminErrorCode } from './admin-error-codes';
-import type { PhoneErrorCode } from './phone-error-codes';
+import type { AdminErrorCode } from './admin/error-codes';
+import type { PhoneErrorCode } from './recovery/error-codes';
 
 export const ErrorCodes = {
   generic: 'ER-ADMIN-PORTAL-GENERIC-ERROR',
@@ -112,7 +112,7 @@ export const ErrorCodes = {
   oauthNotBrowserSession: 'ER-02304',
 } as const;
 
-/** Every code: the ones above, and the admin codes of admin-error-codes.ts and phone-error-codes.ts (kept apart so the login box does not carry them). */
+/** Every code: the ones above, and the admin codes of admin/error-codes.ts and recovery/error-codes.ts (kept apart so the login box does not carry them). */
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes] | AdminErrorCode | PhoneErrorCode;
 
 /** The error body every failed API call returns (DESIGN.md "Contracts"). */

@@ -8,7 +8,7 @@ import { RolesPicker } from '../users/roles-picker';
 import { errorMessage } from '../users/users-format';
 import type { ApiTokenKind, TokenInput } from './api-tokens-api';
 
-/** The server's limits (shared/src/wire/admin-api-tokens.ts): 200 characters, up to 10 years. */
+/** The server's limits (shared/src/wire/admin/api-tokens.ts): 200 characters, up to 10 years. */
 const MAX_DESCRIPTION = 200;
 const MAX_DAYS = 3650;
 

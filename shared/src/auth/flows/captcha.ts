@@ -6,7 +6,7 @@
  * module is the small part that must run on every sign-in to learn whether captcha is on at all.
  */
 import type { CaptchaPolicy, CaptchaTokenProvider, GatehouseApi, GatehouseStore } from '../../core/types';
-import type { CaptchaAction } from '../../wire/captcha';
+import type { CaptchaAction } from '../../wire/platform/captcha';
 import { ApiPaths } from '../../wire/paths';
 
 export interface CaptchaFlow {

@@ -6,7 +6,7 @@
 import type { GatehouseStore } from '../../core/types';
 import { IMPERSONATION_REDIRECT_DELAY_MS } from '../../constants';
 import { toGatehouseError } from '../../errors';
-import type { LoginResponse } from '../../wire/auth';
+import type { LoginResponse } from '../../wire/auth/auth';
 import { ApiPaths } from '../../wire/paths';
 import type { FlowContext } from '../flow-context';
 

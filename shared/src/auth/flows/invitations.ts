@@ -8,7 +8,7 @@
 import type { GatehouseStore } from '../../core/types';
 import { ACTIVATION_REDIRECT_DELAY_MS, MFA_REDIRECT_DELAY_MS } from '../../constants';
 import { ErrorMessages, toGatehouseError } from '../../errors';
-import type { AcceptInvitationResponse, VerifyInvitationResponse } from '../../wire/invitations';
+import type { AcceptInvitationResponse, VerifyInvitationResponse } from '../../wire/users/invitations';
 import { ErrorCodes } from '../../wire/error-codes';
 import { ApiPaths } from '../../wire/paths';
 import type { FlowContext } from '../flow-context';

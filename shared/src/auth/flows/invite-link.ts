@@ -15,9 +15,9 @@
  */
 import type { GatehouseStore } from '../../core/types';
 import { ErrorMessages, toGatehouseError } from '../../errors';
-import type { JoinByInviteLinkResponse, VerifyInviteLinkResponse } from '../../wire/admin-users';
-import { AdminPaths } from '../../wire/admin-paths';
-import type { LoginResponse } from '../../wire/auth';
+import type { JoinByInviteLinkResponse, VerifyInviteLinkResponse } from '../../wire/admin/users';
+import { AdminPaths } from '../../wire/admin/paths';
+import type { LoginResponse } from '../../wire/auth/auth';
 import type { KeyValueStorage } from '../store';
 import type { FlowContext } from '../flow-context';
 import { INVITE_LINK_KEY } from './invite-link-key';

@@ -8,10 +8,10 @@
 import type { GatehouseStore, MfaState, PasskeyLoginCeremony } from '../../core/types';
 import { MFA_REDIRECT_DELAY_MS } from '../../constants';
 import { createGatehouseError, toGatehouseError } from '../../errors';
-import type { LoginResponse } from '../../wire/auth';
-import type { LoginEnrollResponse, MfaDevices, RecoveryCodesResponse } from '../../wire/mfa';
-import { MfaFactorPaths } from '../../wire/mfa-factor-paths';
-import type { MfaStrategiesConfigResponse, SmsCodeSentResponse, WebAuthnChallengeResponse, WebAuthnCreationResponse } from '../../wire/mfa-factors';
+import type { LoginResponse } from '../../wire/auth/auth';
+import type { LoginEnrollResponse, MfaDevices, RecoveryCodesResponse } from '../../wire/mfa/mfa';
+import { MfaFactorPaths } from '../../wire/mfa/paths';
+import type { MfaStrategiesConfigResponse, SmsCodeSentResponse, WebAuthnChallengeResponse, WebAuthnCreationResponse } from '../../wire/mfa/factors';
 import { ApiPaths } from '../../wire/paths';
 import type { FlowContext } from '../flow-context';
 import { initialMfa } from '../state';

@@ -3,7 +3,7 @@ import { createGatehouse } from '../create-gatehouse';
 import { createFetchStub, json, type Handler } from '../../testing/fetch-stub';
 import { createManualTimers } from '../../testing/manual-timers';
 import type { GatehouseStore } from '../../core/types';
-import { AuthContextClasses } from '../../wire/claims';
+import { AuthContextClasses } from '../../wire/auth/claims';
 import { readClaims } from './mfa';
 
 const P = {

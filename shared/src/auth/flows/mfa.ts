@@ -7,11 +7,11 @@
 import type { GatehouseStore, MfaState, MfaStep } from '../../core/types';
 import { MFA_REDIRECT_DELAY_MS } from '../../constants';
 import { toGatehouseError } from '../../errors';
-import type { LoginResponse } from '../../wire/auth';
+import type { LoginResponse } from '../../wire/auth/auth';
 import { ErrorCodes } from '../../wire/error-codes';
-import type { AuthenticatorEnrollResponse, LoginEnrollResponse, MfaDevices, MfaEmailCodePreVerifyResponse, MfaRequiredResponse, RecoveryCodesResponse, StepUpGenerateResponse } from '../../wire/mfa';
+import type { AuthenticatorEnrollResponse, LoginEnrollResponse, MfaDevices, MfaEmailCodePreVerifyResponse, MfaRequiredResponse, RecoveryCodesResponse, StepUpGenerateResponse } from '../../wire/mfa/mfa';
 import { ApiPaths } from '../../wire/paths';
-import { isSteppedUp, type StepUpClaims } from '../../wire/step-up';
+import { isSteppedUp, type StepUpClaims } from '../../wire/mfa/step-up';
 import type { FlowContext } from '../flow-context';
 import { initialLogin, initialMfa } from '../state';
 

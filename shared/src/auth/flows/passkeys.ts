@@ -6,9 +6,9 @@
 import type { GatehouseStore, PasskeyLoginCeremony, PasskeyRegistrationCeremony } from '../../core/types';
 import { toGatehouseError } from '../../errors';
 import type { LoginResponse } from '../../wire';
-import { PASSKEYS_STRATEGY } from '../../wire/passkeys';
+import { PASSKEYS_STRATEGY } from '../../wire/passwordless/passkeys';
 import { ApiPaths } from '../../wire/paths';
-import type { PasskeyDevice, PasskeyDevicesResponse, PasskeyPreLoginResponse, PasskeyRegistrationOptionsResponse } from '../../wire/webauthn';
+import type { PasskeyDevice, PasskeyDevicesResponse, PasskeyPreLoginResponse, PasskeyRegistrationOptionsResponse } from '../../wire/passwordless/webauthn';
 import type { FlowContext } from '../flow-context';
 import { PASSKEYS_DONT_SHOW_AGAIN_KEY, PREFERRED_LOGIN_METHOD_KEY, shouldPromptPasskeys } from '../passkeys-prompt';
 import type { KeyValueStorage } from '../store';

@@ -4,7 +4,7 @@
  */
 import { MAGIC_LINK_SUCCESS_DELAY_MS } from '../../constants';
 import { toGatehouseError } from '../../errors';
-import { passwordlessTypeOf, usesUsername } from '../../wire/login-strategies';
+import { passwordlessTypeOf, usesUsername } from '../../wire/auth/login-strategies';
 import { ApiPaths } from '../../wire/paths';
 import type { FlowContext } from '../flow-context';
 import type { PasswordlessFlow } from './passwordless';

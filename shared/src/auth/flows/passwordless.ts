@@ -8,8 +8,8 @@
  */
 import type { GatehouseStore } from '../../core/types';
 import type { toGatehouseError } from '../../errors';
-import type { LoginResponse } from '../../wire/auth';
-import type { passwordlessTypeOf, PasswordlessType, usesUsername } from '../../wire/login-strategies';
+import type { LoginResponse } from '../../wire/auth/auth';
+import type { passwordlessTypeOf, PasswordlessType, usesUsername } from '../../wire/auth/login-strategies';
 import type { FlowContext } from '../flow-context';
 
 /** The store methods this flow adds. */

@@ -10,8 +10,8 @@
 import type { GatehouseError, GatehouseStore, ResetPhoneNumberState } from '../../core/types';
 import { toGatehouseError } from '../../errors';
 import { ErrorCodes } from '../../wire/error-codes';
-import { MfaFactorPaths } from '../../wire/mfa-factor-paths';
-import type { ChangePhoneNumberResponse, ResetPhoneNumberResponse, VerifyPhoneNumberResponse, VerifyResetPhoneNumberResponse } from '../../wire/mfa-factors';
+import { MfaFactorPaths } from '../../wire/mfa/paths';
+import type { ChangePhoneNumberResponse, ResetPhoneNumberResponse, VerifyPhoneNumberResponse, VerifyResetPhoneNumberResponse } from '../../wire/mfa/factors';
 import type { FlowContext } from '../flow-context';
 import { initialLogin, initialMfa, initialResetPhoneNumber } from '../state';
 

@@ -2,7 +2,7 @@
  * The store's side of the password-policies flow: a check of the sign-in answer that costs a few
  * bytes, and thin methods that load flows/policies.ts (its own chunk) the first time they are used.
  */
-import type { LoginResponse } from '../../wire/auth';
+import type { LoginResponse } from '../../wire/auth/auth';
 import type { FlowContext } from '../flow-context';
 import type { PoliciesFlow, PoliciesFlowModule } from './policies';
 

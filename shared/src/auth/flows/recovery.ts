@@ -14,7 +14,7 @@ import type {
   ResetPasswordSmsResponse,
   ResetPasswordSmsVerifyResponse,
   ResetPasswordVerifyRequest,
-} from '../../wire/recovery';
+} from '../../wire/recovery/recovery';
 import type { FlowContext } from '../flow-context';
 import { initialForgotPassword } from '../state';
 

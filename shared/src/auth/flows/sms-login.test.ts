@@ -3,7 +3,7 @@ import { createGatehouse } from '../create-gatehouse';
 import { createFetchStub, json, type Handler } from '../../testing/fetch-stub';
 import { createManualTimers } from '../../testing/manual-timers';
 import type { GatehouseStore } from '../../core/types';
-import { PHONE_SIGNUP_REQUIRED_MESSAGE } from '../../wire/sign-up-strategies';
+import { PHONE_SIGNUP_REQUIRED_MESSAGE } from '../../wire/users/sign-up-strategies';
 
 const P = {
   vendor: 'GET /vendors/public',

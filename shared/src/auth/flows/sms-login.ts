@@ -8,11 +8,11 @@
  */
 import type { GatehouseStore, LoginMode } from '../../core/types';
 import { toGatehouseError } from '../../errors';
-import type { LoginResponse } from '../../wire/auth';
-import { usesUsername } from '../../wire/login-strategies';
-import type { PasswordlessPreLoginResponse } from '../../wire/passwordless';
+import type { LoginResponse } from '../../wire/auth/auth';
+import { usesUsername } from '../../wire/auth/login-strategies';
+import type { PasswordlessPreLoginResponse } from '../../wire/passwordless/passwordless';
 import { ApiPaths } from '../../wire/paths';
-import { PHONE_SIGNUP_REQUIRED_MESSAGE } from '../../wire/sign-up-strategies';
+import { PHONE_SIGNUP_REQUIRED_MESSAGE } from '../../wire/users/sign-up-strategies';
 import type { FlowContext } from '../flow-context';
 import { initialLogin, initialSignUp } from '../state';
 

@@ -3,7 +3,7 @@ import { createGatehouse } from '../create-gatehouse';
 import { createFetchStub, json, type Handler } from '../../testing/fetch-stub';
 import { createManualTimers } from '../../testing/manual-timers';
 import type { GatehouseStore } from '../../core/types';
-import { SOCIAL_LOGIN_ERROR_KEY } from '../../wire/social-login-paths';
+import { SOCIAL_LOGIN_ERROR_KEY } from '../../wire/social/paths';
 
 const P = {
   me: 'GET /identity/resources/users/v2/me',

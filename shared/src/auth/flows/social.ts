@@ -9,8 +9,8 @@
 import type { GatehouseStore, SocialLoginState, SocialProviderView } from '../../core/types';
 import { SSO_FAILURE_REDIRECT_DELAY_MS } from '../../constants';
 import { ErrorMessages, toGatehouseError } from '../../errors';
-import type { CustomSocialProvidersResponse, SocialPostLoginResponse, SocialProvidersV2Response } from '../../wire/social-login';
-import { SOCIAL_LOGIN_ERROR_KEY, SocialLoginPaths, socialProviderOfState } from '../../wire/social-login-paths';
+import type { CustomSocialProvidersResponse, SocialPostLoginResponse, SocialProvidersV2Response } from '../../wire/social/login';
+import { SOCIAL_LOGIN_ERROR_KEY, SocialLoginPaths, socialProviderOfState } from '../../wire/social/paths';
 import type { FlowContext } from '../flow-context';
 import { initialLogin } from '../state';
 

@@ -8,9 +8,9 @@
 import type { GatehouseStore } from '../../core/types';
 import { SSO_FAILURE_REDIRECT_DELAY_MS, SSO_REDIRECT_DELAY_MS } from '../../constants';
 import { toGatehouseError } from '../../errors';
-import type { LoginResponse } from '../../wire/auth';
-import type { SsoPreLoginResponse, SsoStartResponse } from '../../wire/sso';
-import { SsoPaths } from '../../wire/sso-paths';
+import type { LoginResponse } from '../../wire/auth/auth';
+import type { SsoPreLoginResponse, SsoStartResponse } from '../../wire/sso/sso';
+import { SsoPaths } from '../../wire/sso/paths';
 import type { FlowContext } from '../flow-context';
 import { initialLogin } from '../state';
 

@@ -1,6 +1,6 @@
 /** Wire schemas of the account settings (seed 001 sections 3 "Account settings", 7 "Tenants"). */
 import { z } from 'zod';
-import { ACCOUNT_DATE_FORMATS, ACCOUNT_TIME_FORMATS, isCurrency, isTimeZone, isWebAddress } from './account-paths';
+import { ACCOUNT_DATE_FORMATS, ACCOUNT_TIME_FORMATS, isCurrency, isTimeZone, isWebAddress } from './paths';
 
 const httpUrl = (field: string) => z.string().trim().max(2048).refine(isWebAddress, `${field} must be a web address starting with http:// or https://`);
 

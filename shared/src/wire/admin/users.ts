@@ -3,8 +3,8 @@
  * the server; the portal imports only the types.
  */
 import { z } from 'zod';
-import { INVITE_LINK_DEFAULT_EXPIRY_MINUTES, TEAM_PAGE_SIZE, UserFilterPresets, UserSortFields } from './admin-paths';
-import { RoleSummary } from './users';
+import { INVITE_LINK_DEFAULT_EXPIRY_MINUTES, TEAM_PAGE_SIZE, UserFilterPresets, UserSortFields } from './paths';
+import { RoleSummary } from '../users/users';
 
 const id = z.string().trim().min(1).max(64);
 const pageSize = z.coerce.number().int().min(1).max(100);

@@ -69,4 +69,4 @@ export const SwitchTenantRequest = z.object({ tenantId: z.string().min(1).max(64
 export type SwitchTenantRequest = z.infer<typeof SwitchTenantRequest>;
 
 /** PUT /identity/resources/users/v1/tenant answers with an access token for the new tenant. */
-export { LoginResponse as SwitchTenantResponse } from './auth';
+export { LoginResponse as SwitchTenantResponse } from '../auth/auth';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LoginResponse } from './auth';
+import { LoginResponse } from '../auth/auth';
 
 /** POST /identity/resources/users/v1/signUp */
 export const SignUpRequest = z.object({

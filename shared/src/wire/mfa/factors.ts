@@ -1,12 +1,12 @@
 /**
  * Wire schemas of SMS and WebAuthn second factors, the MFA strategies config, and phone-number
- * reset and change (seed 000 sections 2.2, 3, 7.2, 7.3). Paths live in mfa-factor-paths.ts.
+ * reset and change (seed 000 sections 2.2, 3, 7.2, 7.3). Paths live in paths.ts.
  */
 import { z } from 'zod';
 import { MfaStrategyState } from './mfa';
-import { PasskeyAuthenticationCredential, PasskeyAuthenticationOptions, PasskeyRegistrationCredential, PasskeyRegistrationOptions } from './webauthn';
+import { PasskeyAuthenticationCredential, PasskeyAuthenticationOptions, PasskeyRegistrationCredential, PasskeyRegistrationOptions } from '../passwordless/webauthn';
 
-export * from './mfa-factor-paths';
+export * from './paths';
 
 const OneTimeCode = z.string().trim().regex(/^\d{6}$/, 'The code must be 6 digits');
 const MfaTokenField = z.string().min(16).max(128);

@@ -1,10 +1,10 @@
 /**
  * Social login calls (seed 000 sections 3, 7.2): zod schemas shared by the server routes and, as
- * types, the browser flow. Paths and provider names are plain data in social-login-paths.ts.
+ * types, the browser flow. Paths and provider names are plain data in paths.ts.
  */
 import { z } from 'zod';
-import { LoginResponse } from './auth';
-import { SOCIAL_LOGIN_PROVIDERS, SOCIAL_PROVIDER_ID } from './social-login-paths';
+import { LoginResponse } from '../auth/auth';
+import { SOCIAL_LOGIN_PROVIDERS, SOCIAL_PROVIDER_ID } from './paths';
 
 /** The `{provider}` path parameter: a built-in provider or a custom provider's id. */
 export const SocialProviderParam = z.object({ provider: z.string().regex(SOCIAL_PROVIDER_ID, 'Unknown social login provider') });

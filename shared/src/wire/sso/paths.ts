@@ -1,9 +1,9 @@
 /**
  * API paths of enterprise SSO (seed 000 section 7.2; seed 001 section 7 "SSO"). Plain data, kept apart
- * from `ApiPaths` (and from the preLogin lookup's path, sso-prelogin-path.ts) so the browser loads
+ * from `ApiPaths` (and from the preLogin lookup's path, prelogin-path.ts) so the browser loads
  * them only with the SSO flow's own chunk.
  */
-import { SSO_PRELOGIN_PATH } from './sso-prelogin-path';
+import { SSO_PRELOGIN_PATH } from './prelogin-path';
 
 export { SSO_PRELOGIN_PATH };
 

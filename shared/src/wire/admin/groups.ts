@@ -1,6 +1,6 @@
 /** Wire schemas of groups (seed 001 sections 3 "Group", 6, 7): name, description, color, roles and users. */
 import { z } from 'zod';
-import { RoleSummary } from './users';
+import { RoleSummary } from '../users/users';
 
 const id = z.string().trim().min(1).max(64);
 const color = z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex color such as #3366ff');

@@ -2,7 +2,7 @@
  * Seed 000 section 4.9: when a user counts as stepped up. Pure and plain (no zod), so the browser
  * store, the login box and the server all ask the same question the same way.
  */
-import { AuthContextClasses, AuthMethods } from './claims';
+import { AuthContextClasses, AuthMethods } from '../auth/claims';
 
 /** The claims the rule reads (a subset of AccessTokenClaims). */
 export interface StepUpClaims {

@@ -1,6 +1,6 @@
 /**
  * Paths and constants of API tokens (seed 001 sections 5, 7): plain data, no zod, so the admin
- * portal can import them without the schemas (admin-api-tokens.ts re-exports them for the server).
+ * portal can import them without the schemas (api-tokens.ts re-exports them for the server).
  */
 const tokenId = '{tokenId}';
 export const ApiTokenPaths = {

@@ -57,7 +57,7 @@ export function isWebAddress(value: string): boolean {
   }
 }
 
-/** The account settings as the API answers them (the zod schema is wire/admin-account.ts). */
+/** The account settings as the API answers them (the zod schema is wire/account/settings.ts). */
 export interface AccountSettingsView {
   tenantId: string;
   /** The tenant's name. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LoginResponse } from './auth';
+import { LoginResponse } from '../auth/auth';
 
 const userId = z.string().min(1).max(64);
 const token = z.string().min(1).max(512);

@@ -4,7 +4,7 @@
  * constants are plain data the browser may use.
  */
 import { z } from 'zod';
-import { LoginResponse } from './auth';
+import { LoginResponse } from '../auth/auth';
 
 /** MFA methods of seed 000 section 3 (the ones Gatehouse implements so far are marked by the server). */
 export const MfaStrategies = {
@@ -16,7 +16,7 @@ export const MfaStrategies = {
 } as const;
 export type MfaStrategy = (typeof MfaStrategies)[keyof typeof MfaStrategies];
 
-/** `amr` values added by a second factor beyond AuthMethods (claims.ts): an emailed code, a recovery code. */
+/** `amr` values added by a second factor beyond AuthMethods (auth/claims.ts): an emailed code, a recovery code. */
 export const MfaAuthMethods = { email: 'email', recoveryCode: 'rc' } as const;
 
 /** MFA enforcement of a tenant (or the vendor default): `force` makes users enrol at sign-in. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthContextClasses } from './claims';
+import { AuthContextClasses } from '../auth/claims';
 import { isSteppedUp } from './step-up';
 
 const now = 1_700_000_000_000;

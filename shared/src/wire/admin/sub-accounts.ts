@@ -1,7 +1,7 @@
 /** Wire schemas of sub-accounts (seed 001 sections 3 "Account", "Account user", "Selected account"; 7 "Tenants"). */
 import { z } from 'zod';
 import { AccountSortKeys, ACCOUNT_USERS_LIMIT, ACCOUNTS_PAGE_LIMIT, SubAccountAccessTypes, TENANT_ID_PATTERN, TenantTypes } from './sub-account-paths';
-import { RoleSummary } from './users';
+import { RoleSummary } from '../users/users';
 
 export * from './sub-account-paths';
 
