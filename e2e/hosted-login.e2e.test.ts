@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loaderFromManifest, renderDemoPage } from '../server/src/routes/static/demo';
+import { loaderFromManifest, renderDemoPage } from '../server/src/routes/platform/demo';
 import { launchChromium, screenshotPath } from './support/browser';
 import { PASSWORD, signIn, visible } from './support/journey';
 import { linkIn, waitForMail } from './support/mailbox';

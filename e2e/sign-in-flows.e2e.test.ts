@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPaths } from '@gatehouse/shared/wire';
-import { hashPassword } from '../server/src/services/passwords';
+import { hashPassword } from '../server/src/services/platform/passwords';
 import { screenshotPath } from './support/browser';
 import { linkIn, type OutboxMessage } from './support/mailbox';
 import { startGatehouse, useBrowserAndServer, type RunningServer } from './support/server';

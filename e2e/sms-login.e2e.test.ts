@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { maskPhoneNumber } from '../server/src/services/phone';
+import { maskPhoneNumber } from '../server/src/services/platform/phone';
 import { useBrowserAndServer } from './support/server';
 import { visible } from './support/journey';
 

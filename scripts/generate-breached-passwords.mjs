@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Regenerates server/src/services/breached-passwords.list.ts from the password list of the npm
+ * Regenerates server/src/services/platform/breached-passwords.list.ts from the password list of the npm
  * package @zxcvbn-ts/language-common (MIT; passwords collected from public breach corpora).
  *
  *   cd /tmp && npm pack @zxcvbn-ts/language-common@4.1.3 && tar xzf zxcvbn-ts-language-common-4.1.3.tgz
@@ -29,6 +29,6 @@ ${licence.split('\n').map((l) => `// ${l}`.trimEnd()).join('\n')}
 export const BREACHED_PASSWORDS_SOURCE = ${JSON.stringify(`${meta.name}@${meta.version}`)};
 export const BREACHED_PASSWORDS = ${JSON.stringify(unique.join('\n'))};
 `;
-const target = new URL('../server/src/services/breached-passwords.list.ts', import.meta.url);
+const target = new URL('../server/src/services/platform/breached-passwords.list.ts', import.meta.url);
 writeFileSync(target, out);
 console.log(`wrote ${unique.length} passwords to ${target.pathname}`);

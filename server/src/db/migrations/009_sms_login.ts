@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { normalizePhoneNumber } from '../../services/phone';
+import { normalizePhoneNumber } from '../../services/platform/phone';
 import type { DialectName } from './index';
 
 /**
