@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../index';
+import { changesOf } from '../patch';
 import type { TenantAccountSettingsTable, TenantLogosTable } from '../schema-account';
 
 export type AccountSettingsRow = Selectable<TenantAccountSettingsTable>;
@@ -9,18 +10,20 @@ export function findAccountSettings(db: Db, tenantId: string): Promise<AccountSe
   return db.selectFrom('tenant_account_settings').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
 }
 
-/** Writes the tenant's row: inserts it on the first save, else updates the given columns. */
+/** Writes the tenant's row: inserts it on the first save, else updates the given columns (none given: keeps it). */
 export async function upsertAccountSettings(db: Db, row: Insertable<TenantAccountSettingsTable>, patch: Updateable<TenantAccountSettingsTable>): Promise<void> {
+  const changes = changesOf(patch);
   await db
     .insertInto('tenant_account_settings')
     .values(row)
-    .onConflict((oc) => oc.column('tenant_id').doUpdateSet(patch))
+    .onConflict((oc) => (changes ? oc.column('tenant_id').doUpdateSet(changes) : oc.column('tenant_id').doNothing()))
     .execute();
 }
 
 export async function updateTenantNameAndUrl(db: Db, tenantId: string, patch: { name?: string; application_url?: string | null }): Promise<void> {
-  if (Object.keys(patch).length === 0) return;
-  await db.updateTable('tenants').set(patch).where('id', '=', tenantId).execute();
+  const changes = changesOf(patch);
+  if (!changes) return;
+  await db.updateTable('tenants').set(changes).where('id', '=', tenantId).execute();
 }
 
 export async function insertTenantLogo(db: Db, row: Insertable<TenantLogosTable>): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../index';
+import { changesOf } from '../patch';
 import type { PermissionsTable, RolesTable } from '../schema';
 import type { PermissionCategoriesTable } from '../schema-admin';
 import type { PermissionRow, RoleRow } from './roles';
@@ -24,8 +25,9 @@ export function findTenantRolesByIds(db: Db, tenantId: string, roleIds: readonly
 }
 
 export async function updateTenantRole(db: Db, tenantId: string, roleId: string, patch: Updateable<RolesTable>): Promise<void> {
-  if (Object.keys(patch).length === 0) return;
-  await db.updateTable('roles').set(patch).where('tenant_id', '=', tenantId).where('id', '=', roleId).execute();
+  const changes = changesOf(patch);
+  if (!changes) return;
+  await db.updateTable('roles').set(changes).where('tenant_id', '=', tenantId).where('id', '=', roleId).execute();
 }
 
 /** Only one default role per tenant: the others stop being default. */
@@ -92,8 +94,9 @@ export async function insertPermission(db: Db, row: Insertable<PermissionsTable>
 }
 
 export async function updatePermission(db: Db, id: string, patch: Updateable<PermissionsTable>): Promise<void> {
-  if (Object.keys(patch).length === 0) return;
-  await db.updateTable('permissions').set(patch).where('id', '=', id).execute();
+  const changes = changesOf(patch);
+  if (!changes) return;
+  await db.updateTable('permissions').set(changes).where('id', '=', id).execute();
 }
 
 export async function deletePermission(db: Db, id: string): Promise<void> {
@@ -118,8 +121,9 @@ export async function insertCategory(db: Db, row: Insertable<PermissionCategorie
 }
 
 export async function updateCategory(db: Db, id: string, patch: Updateable<PermissionCategoriesTable>): Promise<void> {
-  if (Object.keys(patch).length === 0) return;
-  await db.updateTable('permission_categories').set(patch).where('id', '=', id).execute();
+  const changes = changesOf(patch);
+  if (!changes) return;
+  await db.updateTable('permission_categories').set(changes).where('id', '=', id).execute();
 }
 
 export async function deleteCategory(db: Db, id: string): Promise<void> {

@@ -6,6 +6,7 @@
 import { sql, type Selectable } from 'kysely';
 import { INACTIVE_USER_SECONDS, type UsersListQuery } from '@gatehouse/shared/wire';
 import type { Db } from '../index';
+import { changesOf } from '../patch';
 import type { UserTenantsTable } from '../schema';
 import type { UserRow } from './users';
 
@@ -85,10 +86,12 @@ export async function updateMembershipState(
   userId: string,
   patch: { disabled_at?: number | null; admin_locked_at?: number | null; expires_at?: number | null },
 ): Promise<void> {
+  const changes = changesOf(patch);
+  if (!changes) return;
   await db
     .updateTable('user_tenants')
     .set({
-      ...patch,
+      ...changes,
       ...(patch.admin_locked_at !== undefined
         ? { locked: patch.admin_locked_at !== null ? 1 : sql<number>`(select case when u.locked_at is not null then 1 else 0 end from users u where u.id = ${userId})` }
         : {}),

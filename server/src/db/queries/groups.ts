@@ -1,6 +1,7 @@
 /** Groups of a tenant (migration 016). Every function takes the tenant id or a group already found in it. */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../index';
+import { changesOf } from '../patch';
 import type { GroupsTable } from '../schema-admin';
 import type { RoleRow } from './roles';
 
@@ -28,7 +29,9 @@ export async function insertGroup(db: Db, row: Insertable<GroupsTable>): Promise
 }
 
 export async function updateGroup(db: Db, tenantId: string, groupId: string, patch: Updateable<GroupsTable>): Promise<void> {
-  await db.updateTable('groups').set(patch).where('tenant_id', '=', tenantId).where('id', '=', groupId).execute();
+  const changes = changesOf(patch);
+  if (!changes) return;
+  await db.updateTable('groups').set(changes).where('tenant_id', '=', tenantId).where('id', '=', groupId).execute();
 }
 
 export async function deleteGroup(db: Db, tenantId: string, groupId: string): Promise<void> {

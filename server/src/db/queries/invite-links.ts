@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../index';
+import { changesOf } from '../patch';
 import type { InviteLinksTable } from '../schema-admin';
 
 export type InviteLinkRow = Selectable<InviteLinksTable>;
@@ -17,7 +18,9 @@ export async function insertInviteLink(db: Db, row: Insertable<InviteLinksTable>
 }
 
 export async function updateInviteLink(db: Db, tenantId: string, patch: Updateable<InviteLinksTable>): Promise<void> {
-  await db.updateTable('invite_links').set(patch).where('tenant_id', '=', tenantId).execute();
+  const changes = changesOf(patch);
+  if (!changes) return;
+  await db.updateTable('invite_links').set(changes).where('tenant_id', '=', tenantId).execute();
 }
 
 export async function deleteInviteLink(db: Db, tenantId: string): Promise<number> {

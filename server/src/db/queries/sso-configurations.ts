@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../index';
+import { changesOf } from '../patch';
 import type { SsoConfigurationsTable, SsoDomainsTable, SsoGroupMappingsTable } from '../schema-sso';
 
 export type SsoConfigurationRow = Selectable<SsoConfigurationsTable>;
@@ -19,7 +20,9 @@ export function listSsoConfigurations(db: Db, tenantId: string): Promise<SsoConf
 }
 
 export async function updateSsoConfiguration(db: Db, id: string, patch: Updateable<SsoConfigurationsTable>): Promise<void> {
-  await db.updateTable('sso_configurations').set(patch).where('id', '=', id).execute();
+  const changes = changesOf(patch);
+  if (!changes) return;
+  await db.updateTable('sso_configurations').set(changes).where('id', '=', id).execute();
 }
 
 export async function deleteSsoConfiguration(db: Db, id: string): Promise<void> {

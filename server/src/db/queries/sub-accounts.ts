@@ -3,8 +3,9 @@
  * on SQLite and PostgreSQL), each bounded by MAX_DEPTH so even a corrupted cycle ends; lists are
  * pages of at most 50 by the `tenants_by_parent` index; counts are grouped over one page of ids.
  */
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index';
+import { changesOf } from '../patch';
 import type { TenantsTable } from '../schema';
 
 export type AccountRow = Selectable<TenantsTable>;
@@ -44,6 +45,13 @@ export async function memberAncestors(db: Db, userId: string, tenantId: string, 
 
 export function findAccount(db: Db, tenantId: string): Promise<AccountRow | undefined> {
   return db.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
+}
+
+/** Renames, moves or retypes an account; a patch that sets nothing writes nothing. */
+export async function updateAccount(db: Db, tenantId: string, patch: Pick<Updateable<TenantsTable>, 'name' | 'parent_tenant_id' | 'metadata' | 'tenant_type'>): Promise<void> {
+  const changes = changesOf(patch);
+  if (!changes) return;
+  await db.updateTable('tenants').set(changes).where('id', '=', tenantId).execute();
 }
 
 const SORT_COLUMN = { createdAt: 'created_at', name: 'name', tenantId: 'id' } as const;

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index';
+import { changesOf } from '../patch';
 import type { UsersTable } from '../schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -28,8 +29,9 @@ export async function insertUser(db: Db, row: Insertable<UsersTable>): Promise<v
 }
 
 export async function updateUser(db: Db, id: string, patch: Updateable<UsersTable>): Promise<void> {
-  if (Object.keys(patch).length === 0) return;
-  await db.updateTable('users').set(patch).where('id', '=', id).execute();
+  const changes = changesOf(patch);
+  if (!changes) return;
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
 
 /** Whether another account than `exceptUserId` has `username`, compared ignoring case (no look-alike accounts). */

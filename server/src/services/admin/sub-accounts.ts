@@ -48,6 +48,7 @@ import {
   MAX_DEPTH,
   searchDescendants,
   tenantIdHasHistory,
+  updateAccount,
   usersCounts,
   type AccountRow,
 } from '../../db/queries/sub-accounts';
@@ -246,6 +247,8 @@ export function createSubAccountService(deps: { db: Db; clock: Clock }): SubAcco
 
     async update(caller, tenantId, body) {
       const account = await inside(caller, tenantId, { self: false });
+      // An empty PATCH changes nothing: the account as it is, nothing written or audited.
+      if (Object.values(body).every((value) => value === undefined)) return presentOne(account);
       const now = clock.now();
       const moveTo = body.parentTenantId !== undefined && body.parentTenantId !== account.parent_tenant_id ? body.parentTenantId : null;
       // A tenant cannot become its own ancestor: not under itself, not under one of its descendants.
@@ -271,16 +274,7 @@ export function createSubAccountService(deps: { db: Db; clock: Clock }): SubAcco
           await trx.updateTable('tenants').set((eb) => ({ name: eb.ref('name') })).where('id', '=', root).execute();
           assertMovable(moveTo, await ancestorsOf(trx, moveTo));
         }
-        await trx
-          .updateTable('tenants')
-          .set({
-            ...(body.name !== undefined ? { name: body.name } : {}),
-            ...(body.parentTenantId !== undefined ? { parent_tenant_id: body.parentTenantId } : {}),
-            ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
-            ...(body.tenantType !== undefined ? { tenant_type: body.tenantType } : {}),
-          })
-          .where('id', '=', account.id)
-          .execute();
+        await updateAccount(trx, account.id, { name: body.name, parent_tenant_id: body.parentTenantId, metadata: body.metadata, tenant_type: body.tenantType });
         await audit(trx, caller, account.id, { action: AuditActions.subAccountUpdated, description: `Sub-account ${body.name ?? account.name} updated`, json: { tenantId: account.id, ...body } }, now);
       });
       return presentOne((await findAccount(db, account.id))!);
