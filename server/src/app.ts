@@ -7,6 +7,7 @@ import { migrate, openDb, type Db } from './db';
 import { AppError } from './errors';
 import type { AppEnv } from './http/env';
 import { notFound, onError, validationHook } from './http/errors';
+import { refuseControlCharacters } from './http/control-characters';
 import { corsForAllowedOrigins, securityHeaders, traceId } from './http/middleware';
 import { accountArea } from './routes/account';
 import { adminArea } from './routes/admin';
@@ -157,5 +158,6 @@ function httpApp(config: Config): OpenAPIHono<AppEnv> {
       },
     }),
   );
+  app.use('*', refuseControlCharacters());
   return app;
 }

@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { isAppError } from '../errors';
 import type { AppEnv } from './env';
+import { log } from '../log';
 
 /** The error body in the OpenAPI document (the plain type lives in the wire's error-codes.ts). */
 export const ErrorBodySchema = z
@@ -56,9 +57,22 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     const message = status === 413 ? 'Error request is too large' : err.message || 'Bad request';
     return errorJson(c, status, { errors: [message], errorCode: status === 413 ? ErrorCodes.payloadTooLarge : ErrorCodes.validation });
   }
+  if (clientClosed(err)) {
+    // Not a server error: the client went away while its request was being read.
+    log.info(`[${c.get('traceId') ?? '-'}] ${c.req.method} ${c.req.path}: the client closed the connection before its request was read`);
+    return errorJson(c, 400, { errors: ['The request was aborted'], errorCode: ErrorCodes.validation });
+  }
   // Only the stack and trace id: request bodies, cookies and headers may hold secrets.
-  console.error(`[${c.get('traceId') ?? '-'}] ${c.req.method} ${c.req.path} failed:`, err instanceof Error ? err.stack : String(err));
+  log.error(`[${c.get('traceId') ?? '-'}] ${c.req.method} ${c.req.path} failed:`, err);
   return errorJson(c, 500, { errors: [GENERIC_ERROR_MESSAGE], errorCode: ErrorCodes.generic });
 };
+
+/**
+ * True for node's error of a request body whose client closed the connection mid-way. Only that
+ * error: a real failure of a request whose client has left meanwhile is still logged as one.
+ */
+function clientClosed(err: unknown): boolean {
+  return err instanceof Error && (err as NodeJS.ErrnoException).code === 'ECONNRESET' && err.message === 'aborted';
+}
 
 export const notFound: NotFoundHandler<AppEnv> = (c) => errorJson(c, 404, { errors: ['Not found'], errorCode: ErrorCodes.notFound });

@@ -19,6 +19,7 @@ import { AppError } from '../../errors';
 import type { AuthContext, AuthService, ClientInfo, IssuedSession } from '../auth/auth';
 import { covers, grantsOf, refuseWhileImpersonating, requirePermission } from './permissions';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import { log } from '../../log';
 
 /** Login-box route that exchanges the token (seed 000 section 2.1 impersonationUrl). */
 export const IMPERSONATION_PATH = '/account/impersonate';
@@ -68,7 +69,7 @@ export function createImpersonationService(deps: { db: Db; clock: Clock; auth: A
 
   /** One line per started impersonation, for operators: ids only, never the token. */
   function logStart(row: ImpersonationRow, sessionId: string): void {
-    console.info(`Impersonation ${row.id}: user ${row.impersonator_id} acts as user ${row.target_user_id} in tenant ${row.tenant_id} (session ${sessionId})`);
+    log.info(`Impersonation ${row.id}: user ${row.impersonator_id} acts as user ${row.target_user_id} in tenant ${row.tenant_id} (session ${sessionId})`);
   }
 
   return {

@@ -12,6 +12,7 @@ import { breachedPasswordError, isBreachedPassword } from '../platform/breached-
 import { escapeHtml, type Mailer, type MailMessage } from '../messaging/mail';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { RESET_PASSWORD } from '../recovery/recovery';
+import { log, reasonOf } from '../../log';
 
 /** one_time_tokens.purpose of an emailed unlock link (seed 000 sections 4.7, 7.1). */
 export const UNLOCK_ACCOUNT = 'unlock-account';
@@ -116,7 +117,7 @@ export function createPasswordPolicyService(deps: {
           if (hasEmail(user)) await mail.send(unlockEmail(user, link, policy.unlockTokenTtl));
         } catch (err) {
           // The lock stands; a password reset unlocks too, so the user is never stuck without this email.
-          console.error('Unlock email failed:', err instanceof Error ? err.message : String(err));
+          log.error('Unlock email failed:', reasonOf(err));
         }
       }
       throw accountLockedError();

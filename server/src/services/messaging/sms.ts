@@ -6,6 +6,7 @@ import type { Db } from '../../db';
 import { insertOutbox } from '../../db/queries/outbox';
 import { AppError } from '../../errors';
 import type { RateLimiter } from '../platform/rate-limit';
+import { log } from '../../log';
 
 /** One text message: `to` is a phone number as the user gave it (digits, spaces, dashes, leading +). */
 export interface SmsMessage {
@@ -91,7 +92,7 @@ export function createSmsSender(deps: {
         if (now - lastLogged >= BUDGET_LOG_INTERVAL_MS) {
           lastLogged = now;
           const { limit, windowSeconds } = config.rateLimits.smsGlobal;
-          console.error(`SMS budget exhausted: ${limit} text messages per ${windowSeconds} s (RATE_LIMIT_SMS_GLOBAL) are spent, so no SMS is sent until the window ends; an unexpected rise may be SMS pumping.`);
+          log.error(`SMS budget exhausted: ${limit} text messages per ${windowSeconds} s (RATE_LIMIT_SMS_GLOBAL) are spent, so no SMS is sent until the window ends; an unexpected rise may be SMS pumping.`);
         }
         throw new AppError(PhoneErrorCodes.smsBudgetExhausted, 503, 'Text messages cannot be sent right now. Please try again later.');
       }

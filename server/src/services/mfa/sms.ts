@@ -22,6 +22,7 @@ import { INVALID_PHONE_MESSAGE, maskPhoneNumber, normalizePhoneNumber } from '..
 import type { RateLimiter } from '../platform/rate-limit';
 import { requireFreshAuthForNewFactor, requireRecentAuth } from '../auth/recent-auth';
 import { SmsDeliveryError, type SmsSender } from '../messaging/sms';
+import { log } from '../../log';
 
 /** A texted code lives this long. */
 export const SMS_CODE_TTL_MS = 5 * 60_000;
@@ -74,7 +75,7 @@ export function createMfaSmsService(deps: { db: Db; clock: Clock; sms: SmsSender
       await sms.send({ to, body: `Your Gatehouse verification code is ${code}. It expires in ${SMS_CODE_TTL_MS / 60_000} minutes. Never share it.` });
     } catch (err) {
       if (err instanceof SmsDeliveryError) {
-        console.error('MFA SMS:', err.message);
+        log.error('MFA SMS:', err.message);
         throw undelivered();
       }
       throw err;

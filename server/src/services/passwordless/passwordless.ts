@@ -21,6 +21,7 @@ import { requireLocalLogin } from '../auth/login-policy';
 import { escapeHtml, type Mailer, type MailMessage } from '../messaging/mail';
 import { newEmailCode } from '../mfa/factors';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import { log, reasonOf } from '../../log';
 
 export const MAGIC_LINK_TTL_MS = 15 * 60_000;
 export const CODE_TTL_MS = 10 * 60_000;
@@ -83,7 +84,7 @@ export function createPasswordlessService(deps: {
     const run = task()
       .catch((err: unknown) => {
         // Only the error's message: never the link, the code or the address.
-        console.error(`Passwordless sign-in: ${what} failed:`, err instanceof Error ? err.message : String(err));
+        log.error(`Passwordless sign-in: ${what} failed:`, reasonOf(err));
       })
       .finally(() => pending.delete(run));
     pending.add(run);

@@ -26,6 +26,7 @@ import { INVALID_PHONE_MESSAGE, maskPhoneNumber, normalizePhoneNumber } from '..
 import { findWaitingPhoneSignUp } from '../users/phone-signup';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import type { SmsSender } from '../messaging/sms';
+import { log, reasonOf } from '../../log';
 
 /** A texted sign-in code lives this long. */
 export const SMS_CODE_TTL_MS = 5 * 60_000;
@@ -84,7 +85,7 @@ export function createSmsLoginService(deps: {
     const run = task()
       .catch((err: unknown) => {
         // Only the error's message: never the code or the number.
-        console.error('SMS sign-in: code delivery failed:', err instanceof Error ? err.message : String(err));
+        log.error('SMS sign-in: code delivery failed:', reasonOf(err));
       })
       .finally(() => pending.delete(run));
     pending.add(run);

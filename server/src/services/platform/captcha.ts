@@ -2,6 +2,7 @@ import { ErrorCodes, type CaptchaAction, type CaptchaPolicyResponse } from '@gat
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
 import { UNKNOWN_CLIENT, type RateLimiter } from './rate-limit';
+import { log as serverLog } from '../../log';
 
 /** What a protected call is checked against: the action its token must be made for, and who asks. */
 export interface CaptchaCheck {
@@ -50,13 +51,13 @@ export function createCaptchaService(deps: {
   config: Pick<Config, 'captcha' | 'allowedOrigins' | 'publicOrigin'>;
   limiter: RateLimiter;
   fetch?: typeof globalThis.fetch;
-  /** Where operator-facing problems go (default console.warn). */
+  /** Where operator-facing problems go (default: the server log, as a warning). */
   log?: (message: string) => void;
 }): CaptchaService {
   const { limiter } = deps;
   const captcha = deps.config.captcha;
   const doFetch = deps.fetch ?? globalThis.fetch;
-  const log = deps.log ?? ((message: string) => console.warn(message));
+  const log = deps.log ?? ((message: string) => serverLog.warn(message));
   // Tokens are made on the pages that show the login box: the public URL's host and the allowed origins'.
   const hostnames = new Set([deps.config.publicOrigin, ...deps.config.allowedOrigins].map((o) => new URL(o).hostname.toLowerCase()));
   const ignored = new Set(captcha?.ignoredEmails ?? []);

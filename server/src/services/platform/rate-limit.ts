@@ -6,6 +6,7 @@ import { sha256 } from '../../crypto';
 import type { Db } from '../../db';
 import { deleteExpiredRateLimits, hitRateLimit, resetRateLimit } from '../../db/queries/rate-limits';
 import { AppError } from '../../errors';
+import { log, reasonOf } from '../../log';
 
 /** How often one process sweeps expired counters out of the table. */
 const CLEANUP_INTERVAL_MS = 60_000;
@@ -78,7 +79,7 @@ export function createRateLimiter(deps: { db: Db; clock: Clock; config: Pick<Con
       }
     } catch (err) {
       // Housekeeping only: a failed sweep must not fail the request; the next one retries.
-      console.error('Rate-limit cleanup failed:', err instanceof Error ? err.message : String(err));
+      log.error('Rate-limit cleanup failed:', reasonOf(err));
     }
   }
 

@@ -46,6 +46,7 @@ import { INVALID_PHONE_MESSAGE, maskPhoneNumber, normalizePhoneNumber } from '..
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { requireFreshAuthForNewFactor } from '../auth/recent-auth';
 import { SmsDeliveryError, type SmsSender } from '../messaging/sms';
+import { log, reasonOf } from '../../log';
 
 /** The emailed reset code lives this long. */
 export const PHONE_RESET_CODE_TTL_MS = 15 * 60_000;
@@ -112,7 +113,7 @@ export function createPhoneChangeService(deps: { db: Db; clock: Clock; mail: Mai
     const run = task()
       .catch((err: unknown) => {
         // Only the error's message: never the code, the number or the address.
-        console.error(`Phone number: ${what} failed:`, err instanceof Error ? err.message : String(err));
+        log.error(`Phone number: ${what} failed:`, reasonOf(err));
       })
       .finally(() => pending.delete(run));
     pending.add(run);
@@ -171,7 +172,7 @@ export function createPhoneChangeService(deps: { db: Db; clock: Clock; mail: Mai
       await sms.send({ to: phoneNumber, body: `Your Gatehouse code to confirm this phone number is ${code}. It expires in ${PHONE_SMS_CODE_TTL_MS / 60_000} minutes. Never share it.` });
     } catch (err) {
       if (err instanceof SmsDeliveryError) {
-        console.error('Phone verification SMS:', err.message);
+        log.error('Phone verification SMS:', err.message);
         throw undelivered();
       }
       throw err;

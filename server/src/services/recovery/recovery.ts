@@ -31,6 +31,7 @@ import { breachedPasswordError } from '../platform/breached-passwords';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../platform/passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import type { SmsSender } from '../messaging/sms';
+import { log, reasonOf } from '../../log';
 
 /** one_time_tokens.purpose of a password-reset link (and of the token an SMS code is exchanged for). */
 export const RESET_PASSWORD = 'reset-password';
@@ -94,7 +95,7 @@ export function createRecoveryService(deps: {
     const run = task()
       .catch((err: unknown) => {
         // Only the error's message: never the token, the code or the address.
-        console.error(`Password recovery: ${what} failed:`, err instanceof Error ? err.message : String(err));
+        log.error(`Password recovery: ${what} failed:`, reasonOf(err));
       })
       .finally(() => pending.delete(run));
     pending.add(run);

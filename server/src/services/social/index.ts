@@ -36,6 +36,7 @@ import { createTenantWithRoles } from '../admin/tenants';
 import type { SocialProviderSettings } from './config';
 import { createProviderClient, type ProviderClient } from './oauth';
 import type { SocialProfile } from './providers';
+import { log } from '../../log';
 
 /**
  * amr of a social login session: the provider authenticated the user ('social' is our own value, as
@@ -255,7 +256,7 @@ export function createSocialLoginService(deps: {
         url = await clientFor(provider).authorizationUrl({ redirectUri: providerRedirect, state, nonce, codeVerifier });
       } catch (err) {
         // Discovery failed (provider down or misconfigured): said once in the log, 503 to the browser.
-        console.error(`Social login (${provider.id}): the provider's metadata could not be read:`, reasonOf(err));
+        log.error(`Social login (${provider.id}): the provider's metadata could not be read:`, reasonOf(err));
         throw new AppError(ErrorCodes.socialLoginFailed, 503, `${provider.displayName} cannot be reached right now, please try again later`);
       }
       await insertSocialLoginState(db, {
@@ -306,7 +307,7 @@ export function createSocialLoginService(deps: {
         });
       } catch (err) {
         // Only the reason, never the code, tokens or secrets.
-        console.error(`Social login (${provider.id}) refused:`, reasonOf(err));
+        log.error(`Social login (${provider.id}) refused:`, reasonOf(err));
         throw failed();
       }
 

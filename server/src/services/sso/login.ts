@@ -26,6 +26,7 @@ import { provisionSsoUser, ProvisioningRefused } from './provisioning';
 import { authnRequestUrl, SamlRejected, verifySamlResponse, type ServiceProvider, type SsoIdentity } from './saml';
 import { serviceProviderMetadata } from './saml-metadata';
 import { acsUrl, checkAppRedirect, emailDomain, spEntityId } from './urls';
+import { log, reasonOf } from '../../log';
 
 /** How long a started sign-in may take at the IdP, and how long the ACS's one-time code lives. */
 export const SSO_REQUEST_TTL_MS = 10 * 60_000;
@@ -95,12 +96,12 @@ export function createSsoLoginService(deps: {
   async function sweep(now: number): Promise<void> {
     if (now - lastSweep < 60_000) return;
     lastSweep = now;
-    await deleteExpiredSsoRows(db, now).catch((err: unknown) => console.error('SSO cleanup failed:', err instanceof Error ? err.message : String(err)));
+    await deleteExpiredSsoRows(db, now).catch((err: unknown) => log.error('SSO cleanup failed:', reasonOf(err)));
   }
 
   function refuse(what: string, reason: string): AppError {
     // The reason helps the IdP's admin; it never carries tokens, codes or assertions.
-    console.warn(`SSO sign-in refused (${what}): ${reason}`);
+    log.warn(`SSO sign-in refused (${what}): ${reason}`);
     return ssoFailed();
   }
 
@@ -152,7 +153,7 @@ export function createSsoLoginService(deps: {
         return { address: url, binding: cookie };
       } catch (err) {
         if (err instanceof AppError) throw err;
-        console.warn(`SSO sign-in could not start (configuration ${row.id}):`, err instanceof Error ? err.message : String(err));
+        log.warn(`SSO sign-in could not start (configuration ${row.id}):`, reasonOf(err));
         throw new AppError(ErrorCodes.ssoFailed, 502, 'The identity provider could not be reached');
       }
     },
@@ -183,7 +184,7 @@ export function createSsoLoginService(deps: {
         return { redirect: target.href };
       } catch (err) {
         if (!(err instanceof SamlRejected)) throw err;
-        console.warn(`SSO sign-in refused (configuration ${row.id}): SAML response: ${err.message}`);
+        log.warn(`SSO sign-in refused (configuration ${row.id}): SAML response: ${err.message}`);
         // Back to the login box that started it, when RelayState names a pending request of ours (it
         // is spent: a forged answer must not leave it usable); otherwise there is nowhere safe to go.
         const relay = typeof form.RelayState === 'string' && form.RelayState.length <= 64 ? form.RelayState : '';

@@ -58,6 +58,7 @@ import { AuditActions, recordAudit } from '../admin/audit-log';
 import { covers } from '../admin/permissions';
 import { INVALID_PHONE_MESSAGE, normalizePhoneNumber } from '../platform/phone';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import { log, reasonOf } from '../../log';
 
 /** Login-box routes the emailed link opens (seed 000 section 2.1 acceptInvitationUrl / acceptInvitationWithOTCUrl). */
 export const ACCEPT_INVITATION_PATH = '/account/invitation/accept';
@@ -143,7 +144,7 @@ export function createInvitationService(deps: {
     const run = task()
       .catch((err: unknown) => {
         // Only the error's message: never the link, the code or the address.
-        console.error(`Invitations: ${what} failed:`, err instanceof Error ? err.message : String(err));
+        log.error(`Invitations: ${what} failed:`, reasonOf(err));
       })
       .finally(() => pending.delete(run));
     pending.add(run);

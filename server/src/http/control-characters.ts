@@ -1,0 +1,75 @@
+import { ErrorCodes } from '@gatehouse/shared/wire';
+import type { MiddlewareHandler } from 'hono';
+import { AppError } from '../errors';
+import type { AppEnv } from './env';
+
+/**
+ * Refuses, once for every route, input holding characters that no field of the API means: a NUL
+ * or another control character anywhere in the path or the query, and in JSON or form bodies any
+ * control character but tab, line feed and carriage return (descriptions may span lines). Without
+ * it each database would decide for itself: PostgreSQL fails on a NUL in text (a 500), SQLite
+ * stores it, and a log line could be forged with one.
+ */
+
+/** C0 controls, DEL and C1 controls: nothing in a URL means them. */
+const IN_URL = /[\u0000-\u001f\u007f-\u009f]/;
+/** The same, except tab, line feed and carriage return, which text fields may hold. */
+const IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+/** Bodies nest little; a deeper one is refused rather than walked. */
+const MAX_DEPTH = 64;
+
+function refuse(field: string): never {
+  throw new AppError(ErrorCodes.validation, 400, `${field}: must not contain control characters`);
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // malformed percent-encoding: the route's own validation answers it
+  }
+}
+
+/** The first field (dotted path) of a parsed JSON value whose key or string holds a control character. */
+export function controlCharacterField(value: unknown): string | null {
+  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, path, depth } = pending.pop()!;
+    if (typeof current === 'string') {
+      if (IN_TEXT.test(current)) return path || 'body';
+    } else if (current !== null && typeof current === 'object') {
+      if (depth >= MAX_DEPTH) return path || 'body';
+      const entries = Array.isArray(current) ? current.map((item, i) => [String(i), item] as const) : Object.entries(current);
+      for (const [key, item] of entries) {
+        const itemPath = path ? `${path}.${key}` : key;
+        if (IN_TEXT.test(key)) return itemPath;
+        pending.push({ value: item, path: itemPath, depth: depth + 1 });
+      }
+    }
+  }
+  return null;
+}
+
+export function refuseControlCharacters(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const url = new URL(c.req.url);
+    if (IN_URL.test(decoded(url.pathname))) refuse('path');
+    for (const [key, value] of url.searchParams) {
+      if (IN_URL.test(key) || IN_URL.test(value)) refuse(IN_URL.test(key) ? 'query' : key);
+    }
+    const type = c.req.header('content-type') ?? '';
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      // Parsed once here; the route's validator reads the same cached result.
+      if (/\bjson\b/i.test(type)) {
+        const body = await c.req.json().catch(() => undefined);
+        const field = body === undefined ? null : controlCharacterField(body);
+        if (field) refuse(field);
+      } else if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+        const form = await c.req.parseBody().catch(() => ({}));
+        const field = controlCharacterField(form);
+        if (field) refuse(field);
+      }
+    }
+    await next();
+  };
+}
