@@ -4,6 +4,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
+import { isUniqueViolation } from '../db/unique-violation';
 import { isAppError } from '../errors';
 import type { AppEnv } from './env';
 import { log } from '../log';
@@ -56,6 +57,10 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     const status = err.status;
     const message = status === 413 ? 'Error request is too large' : err.message || 'Bad request';
     return errorJson(c, status, { errors: [message], errorCode: status === 413 ? ErrorCodes.payloadTooLarge : ErrorCodes.validation });
+  }
+  if (isUniqueViolation(err)) {
+    // A unique index refused a write that no service mapped to its own 409 (a race its check missed).
+    return errorJson(c, 409, { errors: ['This already exists'], errorCode: ErrorCodes.alreadyExists });
   }
   if (clientClosed(err)) {
     // Not a server error: the client went away while its request was being read.

@@ -27,6 +27,8 @@ export const ErrorCodes = {
   invalidImage: 'ER-01017',
   userDisabled: 'ER-01018',
   rateLimited: 'ER-01019',
+  /** A unique rule refused the write (e.g. two identical creates at once) and no more specific code applies. */
+  alreadyExists: 'ER-01020',
   // Passkeys (WebAuthn): numbered apart so parallel additions above never collide.
   passkeyVerificationFailed: 'ER-01201',
   passkeyChallengeInvalid: 'ER-01202',

@@ -35,6 +35,7 @@ import {
   type GroupRow,
 } from '../../db/queries/groups';
 import { listRolePermissions } from '../../db/queries/roles';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { AppError, Errors } from '../../errors';
 import { assertCovers, assertManageable, type AdminCaller } from './access';
 import { AuditActions, recordAudit } from './audit-log';
@@ -93,9 +94,11 @@ export function createAdminGroupService(deps: { db: Db; clock: Clock }): AdminGr
     return group;
   }
 
+  const nameTaken = (name: string) => new AppError(AdminErrorCodes.groupNameTaken, 409, `A group named ${name} already exists in this account`);
+
   async function assertNameFree(tenantId: string, name: string, exceptId?: string): Promise<void> {
     const other = await findGroupByName(db, tenantId, name);
-    if (other && other.id !== exceptId) throw new AppError(AdminErrorCodes.groupNameTaken, 409, `A group named ${name} already exists in this account`);
+    if (other && other.id !== exceptId) throw nameTaken(name);
   }
 
   /** These ids, all of them roles of the tenant (else 404, like any object of another tenant). */
@@ -139,11 +142,17 @@ export function createAdminGroupService(deps: { db: Db; clock: Clock }): AdminGr
       await assertCoversRoles(caller, roles.map((r) => r.id), 'You cannot give a group roles with permissions you do not have');
       const now = clock.now();
       const id = newId();
-      await db.transaction().execute(async (trx) => {
-        await insertGroup(trx, { id, tenant_id: caller.tenantId, name: body.name, description: body.description ?? null, color: body.color ?? null, metadata: body.metadata ?? null, managed_by: null, created_at: now, updated_at: now });
-        await addGroupRoles(trx, id, roles.map((r) => r.id));
-        await recordAudit(trx, caller, { action: AuditActions.groupCreated, description: `Group ${body.name} created`, json: { groupId: id, roleIds: roles.map((r) => r.id) } }, now);
-      });
+      try {
+        await db.transaction().execute(async (trx) => {
+          await insertGroup(trx, { id, tenant_id: caller.tenantId, name: body.name, description: body.description ?? null, color: body.color ?? null, metadata: body.metadata ?? null, managed_by: null, created_at: now, updated_at: now });
+          await addGroupRoles(trx, id, roles.map((r) => r.id));
+          await recordAudit(trx, caller, { action: AuditActions.groupCreated, description: `Group ${body.name} created`, json: { groupId: id, roleIds: roles.map((r) => r.id) } }, now);
+        });
+      } catch (err) {
+        // Two creates of one name at once both pass the check: the (tenant_id, name) index decides.
+        if (isUniqueViolation(err)) throw nameTaken(body.name);
+        throw err;
+      }
       return one(caller.tenantId, id);
     },
 

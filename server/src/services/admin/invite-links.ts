@@ -17,6 +17,7 @@ import { defaultRoleIds, grantRoles, joinTenant } from '../../db/queries/invitat
 import { deleteInviteLink, findInviteLink, findInviteLinkByToken, insertInviteLink, updateInviteLink, type InviteLinkRow } from '../../db/queries/invite-links';
 import { findTenant, hasMembership } from '../../db/queries/tenants';
 import { findUserById, type UserRow } from '../../db/queries/users';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { AppError, Errors } from '../../errors';
 import type { AdminCaller } from './access';
 import { AuditActions, recordAudit } from './audit-log';
@@ -40,6 +41,7 @@ export interface InviteLinkService {
 
 const invalidLink = () => new AppError(AdminErrorCodes.invalidInviteLink, 400, 'This invite link is invalid or has expired');
 const noLink = () => Errors.notFound('This account has no invite link');
+const linkExists = () => new AppError(AdminErrorCodes.inviteLinkExists, 409, 'This account already has an invite link; update or delete it');
 /**
  * The one answer for an unknown, expired or deleted link (seed 000 section 8: 'We couldn't verify
  * your invitation'), so the public calls tell nothing about which it was.
@@ -104,14 +106,20 @@ export function createInviteLinkService(deps: { db: Db; clock: Clock; limiter: R
       const minutes = body.expiresInMinutes ?? 43200;
       const existing = await findInviteLink(db, caller.tenantId);
       // A live link is changed with update; an expired one is simply replaced.
-      if (existing && existing.expires_at > now) throw new AppError(AdminErrorCodes.inviteLinkExists, 409, 'This account already has an invite link; update or delete it');
+      if (existing && existing.expires_at > now) throw linkExists();
       const token = newSecret();
       const row = { id: newId(), tenant_id: caller.tenantId, token_hash: sha256(token), token_sealed: seal(token), created_by: caller.userId, created_at: now, updated_at: now, expires_at: now + minutes * 60_000 };
-      await db.transaction().execute(async (trx) => {
-        if (existing) await deleteInviteLink(trx, caller.tenantId);
-        await insertInviteLink(trx, row);
-        await recordAudit(trx, caller, { action: AuditActions.inviteLinkCreated, description: `Invite link created, valid for ${minutes} minutes`, json: { expiresInMinutes: minutes } }, now);
-      });
+      try {
+        await db.transaction().execute(async (trx) => {
+          if (existing) await deleteInviteLink(trx, caller.tenantId);
+          await insertInviteLink(trx, row);
+          await recordAudit(trx, caller, { action: AuditActions.inviteLinkCreated, description: `Invite link created, valid for ${minutes} minutes`, json: { expiresInMinutes: minutes } }, now);
+        });
+      } catch (err) {
+        // Two creates at once both find no live link: the one-link-per-tenant index decides.
+        if (isUniqueViolation(err)) throw linkExists();
+        throw err;
+      }
       return present(row, appUrl);
     },
 

@@ -56,6 +56,7 @@ import {
   type CategoryRow,
 } from '../../db/queries/admin-roles';
 import { findRoleByKey, insertRole, listRolePermissions, type PermissionRow, type RoleRow } from '../../db/queries/roles';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { AppError, Errors } from '../../errors';
 import { assertCovers, type AdminCaller } from './access';
 import { AuditActions, recordAudit } from './audit-log';
@@ -142,9 +143,11 @@ export function createAdminRoleService(deps: { db: Db; clock: Clock }): AdminRol
     return found;
   }
 
+  const keyTaken = (key: string) => new AppError(AdminErrorCodes.roleKeyTaken, 409, `A role with the key ${key} already exists in this account`);
+
   async function assertKeyFree(tenantId: string, key: string, exceptId?: string): Promise<void> {
     const other = await findRoleByKey(db, tenantId, key);
-    if (other && other.id !== exceptId) throw new AppError(AdminErrorCodes.roleKeyTaken, 409, `A role with the key ${key} already exists in this account`);
+    if (other && other.id !== exceptId) throw keyTaken(key);
   }
 
   function vendorOnly(caller: AdminCaller): void {
@@ -170,11 +173,17 @@ export function createAdminRoleService(deps: { db: Db; clock: Clock }): AdminRol
       await assertKeyFree(caller.tenantId, body.key);
       const now = clock.now();
       const id = newId();
-      await db.transaction().execute(async (trx) => {
-        await insertRole(trx, { id, tenant_id: caller.tenantId, key: body.key, name: body.name, description: body.description ?? null, is_default: body.isDefault ? 1 : 0, created_at: now }, perms.map((p) => p.id));
-        if (body.isDefault) await clearDefaultRoles(trx, caller.tenantId, id);
-        await recordAudit(trx, caller, { action: AuditActions.roleCreated, description: `Role ${body.key} created`, json: { roleId: id, key: body.key, permissions: perms.map((p) => p.key), isDefault: Boolean(body.isDefault) } }, now);
-      });
+      try {
+        await db.transaction().execute(async (trx) => {
+          await insertRole(trx, { id, tenant_id: caller.tenantId, key: body.key, name: body.name, description: body.description ?? null, is_default: body.isDefault ? 1 : 0, created_at: now }, perms.map((p) => p.id));
+          if (body.isDefault) await clearDefaultRoles(trx, caller.tenantId, id);
+          await recordAudit(trx, caller, { action: AuditActions.roleCreated, description: `Role ${body.key} created`, json: { roleId: id, key: body.key, permissions: perms.map((p) => p.key), isDefault: Boolean(body.isDefault) } }, now);
+        });
+      } catch (err) {
+        // Two creates of one key at once both pass the check: the (tenant_id, key) index decides.
+        if (isUniqueViolation(err)) throw keyTaken(body.key);
+        throw err;
+      }
       return oneRole(caller.tenantId, id);
     },
 

@@ -7,6 +7,7 @@
 import { AdminErrorCodes } from '@gatehouse/shared/wire';
 import type { Db } from '../../db';
 import { isUsernameTaken, setUsernameIfNone, updateUser } from '../../db/queries/users';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { AppError } from '../../errors';
 import type { AuthContext } from '../auth/auth';
 import { refuseWhileImpersonating } from '../admin/permissions';
@@ -17,12 +18,6 @@ export interface UsernameService {
 }
 
 const taken = () => new AppError(AdminErrorCodes.usernameTaken, 409, 'This username is already taken');
-
-/** Unique-constraint violations of SQLite and PostgreSQL. */
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || (typeof e?.message === 'string' && /UNIQUE constraint failed/.test(e.message));
-}
 
 export function createUsernameService(deps: { db: Db }): UsernameService {
   const { db } = deps;
