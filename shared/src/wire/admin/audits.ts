@@ -15,12 +15,27 @@ export const AuditColumnSchema = z.object({
   showInTable: z.boolean(),
 });
 
+/** The last instant a Date holds (ECMA-262): a safe integer, well inside PostgreSQL's bigint. */
+const MAX_TIME_MS = 8_640_000_000_000_000;
+const EPOCH_MS = /^\d{1,16}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * Epoch milliseconds (a whole number from 0 to MAX_TIME_MS) or an ISO 8601 date; undefined for
+ * anything else. Date.parse alone takes "1.5" or "-1" as dates, and an unbounded number reaches SQL
+ * as an out-of-range bigint (a 500 on PostgreSQL).
+ */
+function timeOf(v: string): number | undefined {
+  const t = EPOCH_MS.test(v) ? Number(v) : ISO_DATE.test(v) ? Date.parse(v) : NaN;
+  return Number.isSafeInteger(t) && Math.abs(t) <= MAX_TIME_MS ? t : undefined;
+}
+
 const time = z
   .string()
   .trim()
   .max(40)
-  .refine((v) => !Number.isNaN(/^\d+$/.test(v) ? Number(v) : Date.parse(v)), 'must be an ISO date or epoch milliseconds')
-  .transform((v) => (/^\d+$/.test(v) ? Number(v) : Date.parse(v)));
+  .refine((v) => timeOf(v) !== undefined, `must be an ISO 8601 date or epoch milliseconds (a whole number from 0 to ${MAX_TIME_MS})`)
+  .transform((v) => timeOf(v)!);
 
 /** The column filters (all optional, combined with AND). */
 export const AuditFilters = z.object({
