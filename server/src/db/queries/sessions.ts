@@ -13,6 +13,20 @@ export function findSession(db: Db, id: string): Promise<SessionRow | undefined>
   return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * The session, with when its user's membership of `tenantId` ends (`membership_expires_at`: null when
+ * permanent or absent): one read for the access-token check, which runs on every call.
+ */
+export function findSessionWithMembership(db: Db, id: string, tenantId: string): Promise<(SessionRow & { membership_expires_at: number | null }) | undefined> {
+  return db
+    .selectFrom('sessions')
+    .leftJoin('user_tenants', (join) => join.onRef('user_tenants.user_id', '=', 'sessions.user_id').on('user_tenants.tenant_id', '=', tenantId))
+    .selectAll('sessions')
+    .select('user_tenants.expires_at as membership_expires_at')
+    .where('sessions.id', '=', id)
+    .executeTakeFirst();
+}
+
 export async function touchSession(db: Db, id: string, now: number, tenantId?: string): Promise<void> {
   await db.updateTable('sessions').set({ last_used_at: now, ...(tenantId ? { tenant_id: tenantId } : {}) }).where('id', '=', id).execute();
 }

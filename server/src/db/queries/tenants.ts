@@ -49,6 +49,17 @@ export async function isMember(db: Db, userId: string, tenantId: string, now = D
   return Boolean(row);
 }
 
+/** True when the user's membership of the tenant is a temporary one whose end has come. */
+export async function isMembershipExpired(db: Db, userId: string, tenantId: string, now: number): Promise<boolean> {
+  const row = await db.selectFrom('user_tenants').select('expires_at').where('user_id', '=', userId).where('tenant_id', '=', tenantId).executeTakeFirst();
+  return membershipEnded(row?.expires_at ?? null, now);
+}
+
+/** The rule of activeMemberships for one expiry: a temporary membership ends at `expires_at`. */
+export function membershipEnded(expiresAt: number | null, now: number): boolean {
+  return expiresAt !== null && expiresAt <= now;
+}
+
 /** True when the user has any membership row at all, active or not. */
 export async function hasAnyMembership(db: Db, userId: string): Promise<boolean> {
   const row = await db.selectFrom('user_tenants').select('tenant_id').where('user_id', '=', userId).limit(1).executeTakeFirst();

@@ -3,8 +3,9 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId, newSecret, sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { findRefreshToken, findSession, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
-import { hasAnyMembership, isMember, listUserTenants } from '../../db/queries/tenants';
+import { findRefreshToken, findSession, findSessionWithMembership, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
+import { hasAnyMembership, isMember, isMembershipExpired, listUserTenants, membershipEnded } from '../../db/queries/tenants';
+import { revokeTenantSessions } from '../../db/queries/admin-users';
 import { findImpersonationBySession } from '../../db/queries/impersonations';
 import { findUserByEmail, findUserById, findUserByUsername, updateUser, type UserRow } from '../../db/queries/users';
 import { AppError, Errors } from '../../errors';
@@ -219,6 +220,11 @@ export function createAuthService(deps: {
       const now = clock.now();
       const session = await findSession(db, row.session_id);
       if (!session || session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw invalidRefresh();
+      // The session's temporary membership has ended: its sessions there end with it, as on a disable.
+      if (await isMembershipExpired(db, session.user_id, session.tenant_id, now)) {
+        await revokeTenantSessions(db, session.tenant_id, session.user_id, now);
+        throw invalidRefresh();
+      }
       // An impersonation session stays in its tenant (no way into the target's other tenants).
       const impersonated = await findImpersonationBySession(db, session.id);
       if (impersonated && tenantId && tenantId !== session.tenant_id) throw impersonationPinned();
@@ -269,8 +275,14 @@ export function createAuthService(deps: {
         throw Errors.unauthorized();
       }
       // Access tokens die with their session (logout, reuse detection), not only at exp.
-      const session = claims.sid ? await findSession(db, claims.sid) : undefined;
+      const session = claims.sid ? await findSessionWithMembership(db, claims.sid, claims.tenantId) : undefined;
       if (!session || session.revoked_at !== null || session.user_id !== claims.sub) throw Errors.unauthorized();
+      // ...and with the temporary membership they were minted for. A disable, lock or removal revokes
+      // the tenant's sessions when the admin acts; an expiry has no such moment, so its first use does.
+      if (membershipEnded(session.membership_expires_at, clock.now())) {
+        await revokeTenantSessions(db, claims.tenantId, claims.sub, clock.now());
+        throw Errors.unauthorized();
+      }
       let tenantId = claims.tenantId;
       let tenantIds = claims.tenantIds ?? [claims.tenantId];
       if (scopedTenantId && scopedTenantId !== tenantId) {
