@@ -46,11 +46,17 @@ export function isCurrency(value: string): boolean {
   return currencies.has(value);
 }
 
-/** True for an absolute http(s) address with a real host name (a dot in it, or localhost). */
+/**
+ * True for an absolute http(s) address with a real host name (a dot in it, or localhost), written
+ * the way the URL parser writes it back: `https:evil.com`, `http:\\evil.com` or ` https://x.com`
+ * parse, but into another string, and a browser or mail client may read them otherwise. Only the
+ * "/" the parser adds to a bare origin (`https://example.com`) is allowed to differ.
+ */
 export function isWebAddress(value: string): boolean {
   try {
     const url = new URL(value);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+    if (url.href !== value && !(url.href === `${value}/` && url.pathname === '/' && !url.search && !url.hash)) return false;
     return url.hostname === 'localhost' || /\.[a-z0-9-]+$/i.test(url.hostname) || /^\[[0-9a-f:.]+\]$/i.test(url.hostname);
   } catch {
     return false;

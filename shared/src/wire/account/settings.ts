@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { ACCOUNT_DATE_FORMATS, ACCOUNT_TIME_FORMATS, isCurrency, isTimeZone, isWebAddress } from './paths';
 
-const httpUrl = (field: string) => z.string().trim().max(2048).refine(isWebAddress, `${field} must be a web address starting with http:// or https://`);
+/** Not trimmed: the address is stored exactly as written, so it must be written exactly (isWebAddress). */
+const httpUrl = (field: string) =>
+  z.string().max(2048).refine(isWebAddress, `${field} must be a web address starting with http:// or https://, written out in full (such as https://example.com)`);
 
 export const AccountSettings = z.object({
   tenantId: z.string(),
