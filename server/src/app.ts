@@ -8,6 +8,7 @@ import { AppError } from './errors';
 import type { AppEnv } from './http/env';
 import { notFound, onError, validationHook } from './http/errors';
 import { refuseControlCharacters } from './http/control-characters';
+import { serveOpenApiDocument } from './http/openapi-document';
 import { corsForAllowedOrigins, securityHeaders, traceId } from './http/middleware';
 import { accountArea } from './routes/account';
 import { adminArea } from './routes/admin';
@@ -103,7 +104,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   }
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-  app.doc(ApiPaths.openapi, {
+  serveOpenApiDocument(app, ApiPaths.openapi, {
     openapi: '3.0.3',
     info: { title: 'Gatehouse identity API', version: '7.78.0', description: 'Generated from the zod schemas that validate requests.' },
     servers: [{ url: config.publicUrl }],

@@ -3,6 +3,13 @@ import { createServer } from './app';
 import { runCli } from './cli';
 import { ConfigError, loadConfig } from './config';
 
+/**
+ * Node's limit on the request line and headers (16 KiB by default) is below the longest query the
+ * API documents: `?ids=` takes 100 ids (6,600 characters), up to 79 KiB once percent-encoded.
+ * Longer requests get node's 431 before any route runs.
+ */
+const MAX_HEADER_BYTES = 96 * 1024;
+
 /** Process entry: config, server, listener, graceful shutdown. */
 async function main(): Promise<void> {
   // `npm run gatehouse -- clients ...` (hosted-login applications) runs and exits instead of serving.
@@ -18,7 +25,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const server = await createServer(config);
-  const listener = serve({ fetch: server.fetch, port: config.port, hostname: config.host }, () => {
+  const listener = serve({ fetch: server.fetch, port: config.port, hostname: config.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, () => {
     console.log(`Gatehouse listening on ${config.publicUrl}`);
     if (config.dev) {
       console.log(`Demo host page: ${config.publicUrl}/`);

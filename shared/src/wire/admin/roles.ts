@@ -5,7 +5,7 @@ const id = z.string().trim().min(1).max(64);
 const name = z.string().trim().min(1).max(200);
 const description = z.string().trim().max(500);
 const roleKey = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, 'key may hold letters, digits and . _ : - (starting with a letter or digit)');
-const permissionKey = z.string().trim().min(1).max(200).regex(/^[a-z0-9][a-z0-9._*-]*$/i, 'key may hold letters, digits and . _ - * (starting with a letter or digit)');
+const permissionKey = z.string().trim().min(1).max(200).regex(/^[A-Za-z0-9][A-Za-z0-9._*-]*$/, 'key may hold letters, digits and . _ - * (starting with a letter or digit)');
 
 /** A role of the tenant; `permissions` are permission ids. */
 export const Role = z.object({

@@ -1,0 +1,44 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from './env';
+
+type Document = ReturnType<OpenAPIHono<AppEnv>['getOpenAPIDocument']>;
+type Operation = { parameters?: unknown[]; requestBody?: unknown; security?: unknown[]; responses?: Record<string, unknown> };
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const errorBody = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+
+/**
+ * Answers that come from the server's shared layers rather than from a route, added to every
+ * operation they apply to unless the route describes its own: a route file cannot forget them,
+ * and the document says what a client really receives.
+ * - 400: the validation hook (any parameter or body), and the refusal of control characters, which
+ *   applies to the path and query of every operation;
+ * - 413: the body limit, for operations with a body;
+ * - 431: node's limit on the request line and headers, before any route runs;
+ * - 401 and 404 for bearer operations: no valid token, or a tenant (the token's, or `?tenantId=`)
+ *   that is not one of the caller's.
+ */
+export function withSharedResponses(document: Document): Document {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = (item as Record<string, Operation | undefined>)[method];
+      if (!operation) continue;
+      const responses = (operation.responses ??= {});
+      const add = (status: string, response: unknown) => void (responses[status] ??= response);
+      add('400', errorBody('Invalid request: a parameter or the body fails validation, or holds control characters'));
+      if (operation.requestBody) add('413', errorBody('Error request is too large'));
+      add('431', { description: 'The request line or headers are over the server limit (no body)' });
+      if (operation.security?.length) {
+        add('401', errorBody('Missing, invalid or expired bearer token, or a session that ended'));
+        add('404', errorBody('Tenant not found: the tenant asked for is not one of the caller’s'));
+      }
+    }
+  }
+  return document;
+}
+
+/** Serves the OpenAPI document at `path`, built once on first request from the registered routes. */
+export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>, path: string, config: Parameters<OpenAPIHono<AppEnv>['getOpenAPIDocument']>[0]): void {
+  let document: Document | undefined;
+  app.get(path, (c) => c.json((document ??= withSharedResponses(app.getOpenAPIDocument(config)))));
+}
