@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 import { resolve } from 'node:path';
 
 // End-to-end tests: the built server and bundles in Debian's Chromium. Run after `npm run build`.
+// Files run in parallel: each starts its own server (own SQLite data directory, own port) and its
+// own browser, so they share nothing. Most of their time is spent waiting (timers of the seed's
+// redirect delays, TOTP time steps), so three workers keep two cores busy.
 export default defineConfig({
   resolve: { conditions: ['dev-source'] },
   ssr: { resolve: { conditions: ['dev-source'] } },
@@ -12,6 +15,10 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 90_000,
     hookTimeout: 60_000,
-    fileParallelism: false,
+    fileParallelism: true,
+    maxWorkers: 3,
+    // No module state is kept between files (each builds its own server and browser in beforeAll),
+    // so a worker keeps playwright and the helpers loaded instead of importing them per file.
+    isolate: false,
   },
 });

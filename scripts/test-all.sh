@@ -1,36 +1,51 @@
 #!/usr/bin/env bash
-# The README's test command: every test, from a clean checkout. Installs Debian's chromium when it
-# is missing, installs dependencies, builds, type-checks, runs unit/integration tests (SQLite, and
-# PostgreSQL when DATABASE_URL is set), checks the bundle budgets, then runs e2e in Chromium.
+# The README's test command: every test, from a clean checkout, on a machine where nothing runs yet.
+# It sets up its own bench first (scripts/test-bench/): Debian's chromium and PostgreSQL when
+# missing, PostgreSQL started with the database `test` on 127.0.0.1:5432, the pinned Python and Go
+# peers in .peers/, and npm dependencies. Then it builds, type-checks, checks import boundaries,
+# runs the unit and integration tests (every server suite on SQLite and on PostgreSQL), the bundle
+# budgets, the end-to-end tests in Chromium, and the schemathesis fuzzing of the whole API.
+# Stages run one after the other: each keeps both cores busy on its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
 step() { printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - started ))"; }
-summary=$(mktemp)
-trap 'rm -f "$summary"' EXIT
-# Runs a Vitest command, keeping its "Tests  N passed | M skipped" line for the total at the end.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+summary="$work/summary"
+touch "$summary"
+
+# Keeps a Vitest run's "Tests  N passed | M skipped" line for the total at the end.
+keep_counts() { sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -E '^ +Tests ' >> "$summary" || true; }
 counted() {
-  local log
-  log=$(mktemp)
+  local log="$work/log.$RANDOM"
   "$@" 2>&1 | tee "$log"
-  sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +Tests ' >> "$summary" || true
-  rm -f "$log"
+  local status=${PIPESTATUS[0]}
+  keep_counts "$log"
+  return "$status"
 }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-if ! command -v chromium >/dev/null 2>&1 && [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
-  step "installing Debian's chromium"
-  if [ "$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi
+step "test bench: system packages, npm dependencies and pinned peers"
+missing=()
+command -v chromium >/dev/null 2>&1 || [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
+# apt, npm and pip download in parallel; each writes its own log, shown if it fails.
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing Debian's ${missing[*]}"
+  ( as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" ) > "$work/apt.log" 2>&1 &
+  apt_job=$!
 fi
-
+bash scripts/test-bench/peers.sh > "$work/peers.log" 2>&1 &
+peers_job=$!
 if [ ! -d node_modules/vitest ] || [ ! -f node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
-  step "installing dependencies"
   npm ci --no-audit --no-fund
 fi
-
-if [ "${REQUIRE_POSTGRES:-}" = 1 ]; then
-  export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
-fi
+if [ -n "${apt_job:-}" ] && ! wait "$apt_job"; then cat "$work/apt.log"; echo "apt-get install ${missing[*]} failed" >&2; exit 1; fi
+if ! wait "$peers_job"; then cat "$work/peers.log"; echo "installing the pinned peers failed" >&2; exit 1; fi
+cat "$work/peers.log"
+bash scripts/test-bench/postgres.sh
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 
 step "build"
 npm run build
@@ -39,12 +54,15 @@ npm run typecheck
 step "import boundaries"
 npm run lint:boundaries
 step "unit and integration tests"
-# Two workers: one per core (Vitest would leave one idle on a 2-core machine).
 counted npx vitest run --maxWorkers=2
 step "bundle budgets"
 counted npm run budgets
+
 step "end-to-end tests in Chromium"
 counted npm run test:e2e
+step "schemathesis on every operation of the API"
+counted npm run test:fuzz
+
 step "all tests passed"
 sum() { grep -oE "[0-9]+ $1" "$summary" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "total: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"

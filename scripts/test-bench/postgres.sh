@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes PostgreSQL from Debian's packages reachable at 127.0.0.1:5432 for the tests, idempotently:
 # installs it when missing, starts the cluster when it is down, lets the `postgres` role connect
-# over 127.0.0.1 without a password (loopback only), and creates the database `test`.
+# over 127.0.0.1 without a password (loopback only), turns off durability (a test bench: see
+# below), and creates the database `test`. Meant for test machines (CI, a developer's sandbox),
+# not for a cluster that holds data worth keeping.
 # A second run on the same machine finds everything in place and only checks it.
 set -euo pipefail
 
@@ -41,6 +43,15 @@ for _ in $(seq 1 50); do
   sleep 0.2
 done
 pg_isready -q -h 127.0.0.1 -p 5432 || { echo "postgres: not accepting connections on 127.0.0.1:5432" >&2; exit 1; }
+
+# A bench cluster holds only test data, created and dropped by the thousands: it trades durability
+# for speed (no fsync, no full-page writes, commits not waiting for the WAL flush). All three are
+# reloadable settings, applied without a restart.
+if [ "$(psql -h 127.0.0.1 -U postgres -d postgres -Atc 'show fsync')" != off ]; then
+  psql -h 127.0.0.1 -U postgres -d postgres -q \
+    -c 'alter system set fsync = off' -c 'alter system set full_page_writes = off' \
+    -c 'alter system set synchronous_commit = off' -c 'select pg_reload_conf()' >/dev/null
+fi
 
 if [ "$(psql -h 127.0.0.1 -U postgres -d postgres -Atc "select 1 from pg_database where datname = 'test'")" != 1 ]; then
   psql -h 127.0.0.1 -U postgres -d postgres -qc 'create database test'

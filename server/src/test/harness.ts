@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, inject } from 'vitest';
 import { refreshCookieName, type DevMailboxEntry } from '@gatehouse/shared/wire';
 import { createServer, type GatehouseServer, type ServerOverrides } from '../app';
 import { loadConfig, type Config } from '../config';
-import { dropSchema } from '../db';
+import { withDatabase } from './global-setup';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -24,8 +24,9 @@ export interface Harness {
 }
 
 /**
- * Runs `body` once per dialect: SQLite always; PostgreSQL when DATABASE_URL is set, each test file
- * in its own fresh schema. With REQUIRE_POSTGRES=1 a missing or unreachable PostgreSQL fails.
+ * Runs `body` once per dialect: SQLite always; PostgreSQL when DATABASE_URL is set. Each block gets
+ * a database of its own, copied from the run's migrated template (test/global-setup.ts): a file for
+ * SQLite, a database for PostgreSQL. With REQUIRE_POSTGRES=1 a missing or unreachable PostgreSQL fails.
  */
 export function describeDialects(title: string, body: (h: Harness) => void): void {
   for (const dialect of ['sqlite', 'postgres'] as const) {
@@ -34,19 +35,23 @@ export function describeDialects(title: string, body: (h: Harness) => void): voi
     const skip = dialect === 'postgres' && !databaseUrl && !required;
     (skip ? describe.skip : describe)(`${title} [${dialect}]`, () => {
       let dataDir = '';
-      const schema = `gh_${randomBytes(6).toString('hex')}`;
+      const database = `gh_${randomBytes(6).toString('hex')}`;
       const running: GatehouseServer[] = [];
 
       beforeAll(async () => {
+        dataDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-test-'));
         if (dialect === 'sqlite') {
-          dataDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-test-'));
+          copyFileSync(inject('sqliteTemplate'), path.join(dataDir, 'gatehouse.db'));
           return;
         }
         if (!databaseUrl) throw new Error('REQUIRE_POSTGRES=1 but DATABASE_URL is not set.');
         const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
         await client.connect(); // unreachable PostgreSQL fails here, which fails the tests
-        await client.query(`CREATE SCHEMA "${schema}"`);
-        await client.end();
+        try {
+          await client.query(`CREATE DATABASE "${database}" TEMPLATE "${inject('postgresTemplate')}"`);
+        } finally {
+          await client.end();
+        }
       });
 
       afterEach(async () => {
@@ -54,12 +59,11 @@ export function describeDialects(title: string, body: (h: Harness) => void): voi
       });
 
       afterAll(async () => {
-        if (dialect === 'sqlite') {
-          if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-          return;
-        }
-        if (!databaseUrl) return;
-        await dropSchema(databaseUrl, schema).catch(() => undefined);
+        if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+        if (dialect === 'sqlite' || !databaseUrl) return;
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).finally(() => client.end());
       });
 
       body({
@@ -70,7 +74,7 @@ export function describeDialects(title: string, body: (h: Harness) => void): voi
             GATEHOUSE_PUBLIC_URL: 'http://localhost:8787',
             GATEHOUSE_ALLOWED_ORIGINS: 'http://localhost:8787,http://app.test:3000',
             GATEHOUSE_DATA_DIR: dataDir,
-            ...(dialect === 'postgres' ? { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schema } : {}),
+            ...(dialect === 'postgres' ? { DATABASE_URL: withDatabase(databaseUrl!, database) } : {}),
             ...env,
           });
           const server = await createServer(config, overrides);
