@@ -15,14 +15,12 @@ trap 'rm -rf "$work"' EXIT
 summary="$work/summary"
 touch "$summary"
 
-# Keeps a Vitest run's "Tests  N passed | M skipped" line for the total at the end.
-keep_counts() { sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -E '^ +Tests ' >> "$summary" || true; }
+# Runs a Vitest command, keeping its "Tests  N passed | M skipped" line for the total at the end.
+# A failing command stops the script (errexit and pipefail).
 counted() {
   local log="$work/log.$RANDOM"
   "$@" 2>&1 | tee "$log"
-  local status=${PIPESTATUS[0]}
-  keep_counts "$log"
-  return "$status"
+  sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +Tests ' >> "$summary" || true
 }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
