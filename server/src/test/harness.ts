@@ -61,9 +61,12 @@ export function describeDialects(title: string, body: (h: Harness) => void): voi
       afterAll(async () => {
         if (dataDir) rmSync(dataDir, { recursive: true, force: true });
         if (dialect === 'sqlite' || !databaseUrl) return;
+        // Not WITH (FORCE): the servers' pools have sent their goodbyes but their backends may still
+        // be exiting, and a forced drop would kill them mid-way (an unhandled pool error). A plain
+        // drop waits up to 5 s for them; one still open after that is a leak, and fails the file.
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).finally(() => client.end());
+        await client.query(`DROP DATABASE IF EXISTS "${database}"`).finally(() => client.end());
       });
 
       body({
