@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
 import type { Config } from '../../config';
@@ -35,7 +36,58 @@ export function resolveInside(root: string, requestPath: string): string | null 
   return full.startsWith(root + path.sep) ? full : null;
 }
 
-/** `/cdn/*`: bundles are public and loaded cross-origin with SRI, so ACAO is `*` here. */
+/** The codings the build writes beside every CDN file (scripts/build-cdn.mjs), best first. */
+export const CDN_ENCODINGS = [
+  { coding: 'br', suffix: '.br' },
+  { coding: 'gzip', suffix: '.gz' },
+] as const;
+export type CdnCoding = (typeof CDN_ENCODINGS)[number]['coding'] | 'identity';
+
+/**
+ * The codings an `Accept-Encoding` header allows, best first (RFC 9110 section 12.5.3): the
+ * highest q-value wins, ties go to br, then gzip, then identity; `q=0` refuses a coding, `*` stands
+ * for every coding not named (identity included), and identity, unless refused, comes after the
+ * codings the client named. No header: identity only. A header that refuses everything still gets
+ * identity (a 406 would only break the page).
+ */
+export function negotiateEncoding(header: string | undefined): CdnCoding[] {
+  if (header === undefined) return ['identity'];
+  const q = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [rawName, ...params] = part.split(';');
+    let name = rawName!.trim().toLowerCase();
+    if (!name) continue;
+    if (name === 'x-gzip') name = 'gzip';
+    let weight = 1;
+    for (const param of params) {
+      const match = /^\s*q\s*=\s*([0-9](?:\.[0-9]{0,3})?)\s*$/i.exec(param);
+      if (match) weight = Math.min(1, Number(match[1]));
+    }
+    // The same coding named twice: the first mention counts.
+    if (!q.has(name)) q.set(name, weight);
+  }
+  const star = q.get('*');
+  // Identity not named (nor covered by `*`) stays acceptable, after every coding the client did name.
+  const weightOf = (coding: CdnCoding): number => q.get(coding) ?? star ?? (coding === 'identity' ? 0.0001 : 0);
+  const order: CdnCoding[] = ['br', 'gzip', 'identity'];
+  const ranked = order
+    .map((coding, rank) => ({ coding, rank, weight: weightOf(coding) }))
+    .filter((c) => c.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.rank - b.rank)
+    .map((c) => c.coding);
+  return ranked.includes('identity') ? ranked : [...ranked, 'identity'];
+}
+
+async function fileStat(file: string): Promise<Stats | null> {
+  const info = await stat(file).catch(() => null);
+  return info?.isFile() ? info : null;
+}
+
+/**
+ * `/cdn/*`: bundles are public and loaded cross-origin with SRI, so ACAO is `*` here. Each file is
+ * sent as the build's brotli or gzip sibling when the browser accepts it (SRI covers the decoded
+ * bytes, so the manifest's hashes hold for every coding).
+ */
 export function cdnRoutes(config: Pick<Config, 'cdnDir'>): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const root = path.resolve(config.cdnDir);
@@ -43,22 +95,43 @@ export function cdnRoutes(config: Pick<Config, 'cdnDir'>): Hono<AppEnv> {
     const rel = c.req.path.slice('/cdn/'.length);
     const file = resolveInside(root, rel);
     if (!file) throw Errors.notFound();
-    const info = await stat(file).catch(() => null);
-    if (!info?.isFile()) throw Errors.notFound();
+    const info = await fileStat(file);
+    if (!info) throw Errors.notFound();
     const segments = rel.split('/');
     const immutable = segments.slice(0, -1).some((s) => VERSION_SEGMENT.test(s));
+    const mutable = path.basename(file) === MANIFEST || !immutable;
+
+    let body = file;
+    let size = info.size;
+    let coding: CdnCoding = 'identity';
+    for (const wanted of negotiateEncoding(c.req.header('accept-encoding'))) {
+      if (wanted === 'identity') break;
+      const sibling = file + CDN_ENCODINGS.find((e) => e.coding === wanted)!.suffix;
+      const compressed = await fileStat(sibling);
+      // A file that may change in place (the manifest) is sent compressed only while its sibling
+      // is not older than it: an edit without a rebuild must never serve yesterday's bytes.
+      if (!compressed || (mutable && compressed.mtimeMs < info.mtimeMs)) continue;
+      body = sibling;
+      size = compressed.size;
+      coding = wanted;
+      break;
+    }
+
     const headers: Record<string, string> = {
       'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'Cache-Control': path.basename(file) === MANIFEST || !immutable ? 'no-cache' : 'public, max-age=31536000, immutable',
+      'Cache-Control': mutable ? 'no-cache' : 'public, max-age=31536000, immutable',
       'Access-Control-Allow-Origin': '*',
       'Cross-Origin-Resource-Policy': 'cross-origin',
-      'Content-Length': String(info.size),
+      'Content-Length': String(size),
+      // Caches keep one copy per coding; every CDN file may have siblings.
+      Vary: 'Accept-Encoding',
       // Nothing under /cdn may run as a document in the identity origin (it could call refresh).
       'Content-Security-Policy': "default-src 'none'; sandbox",
       'X-Content-Type-Options': 'nosniff',
     };
+    if (coding !== 'identity') headers['Content-Encoding'] = coding;
     if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-    return c.body(new Uint8Array(await readFile(file)), 200, headers);
+    return c.body(new Uint8Array(await readFile(body)), 200, headers);
   });
   return app;
 }
