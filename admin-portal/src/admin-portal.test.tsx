@@ -1,6 +1,6 @@
 import { fireEvent, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ThemeTokens } from './contract';
+import { resolveTheme, type ResolvedTheme } from '@gatehouse/shared';
 import { createTestStore, makeUser, portalProps, shadowMountPoint } from './test/fake-store';
 import { cleanupPortals, mountPortal, unmountPortal } from './test/mount-portal';
 
@@ -23,11 +23,11 @@ describe('admin portal shell', () => {
 
   it('adopts the stylesheet into the shadow root and applies theme tokens as --gh-* properties', async () => {
     const { root, domElement } = shadowMountPoint();
-    let setter: ((theme: ThemeTokens) => void) | undefined;
+    let setter: ((theme: ResolvedTheme) => void) | undefined;
     await mountPortal(portalProps(domElement, createTestStore(makeUser()), { setThemeSetter: (fn) => (setter = fn) }));
     expect(root.adoptedStyleSheets).toHaveLength(1);
     expect([...root.adoptedStyleSheets[0]!.cssRules].some((rule) => rule.cssText.includes('.gh-ap-dialog'))).toBe(true);
-    setter!({ primaryColor: '#ff0066', borderRadius: '4px' });
+    setter!(resolveTheme({ theme: { primaryColor: '#ff0066', borderRadius: '4px' } }));
     expect(domElement.style.getPropertyValue('--gh-primary')).toBe('#ff0066');
     expect(domElement.style.getPropertyValue('--gh-radius')).toBe('4px');
   });
@@ -102,11 +102,11 @@ describe('admin portal shell', () => {
     const removed = vi.spyOn(document, 'removeEventListener');
     const store = createTestStore(makeUser());
     const { root, domElement } = shadowMountPoint();
-    let setter: ((theme: ThemeTokens) => void) | undefined;
+    let setter: ((theme: ResolvedTheme) => void) | undefined;
     const props = portalProps(domElement, store, { setThemeSetter: (fn) => (setter = fn) });
     const parcel = await mountPortal(props);
     await within(domElement).findByLabelText('Name');
-    setter!({ primaryColor: 'red' });
+    setter!(resolveTheme({ theme: { primaryColor: 'red' } }));
     const keydownAdds = added.mock.calls.filter(([type]) => type === 'keydown');
     expect(keydownAdds).toHaveLength(1);
 
@@ -116,7 +116,7 @@ describe('admin portal shell', () => {
     expect(domElement.hasAttribute('style')).toBe(false);
     expect(store.listenerCount()).toBe(0);
     expect(removed.mock.calls.filter(([type, fn]) => type === 'keydown' && fn === keydownAdds[0]![1])).toHaveLength(1);
-    setter!({ primaryColor: 'blue' });
+    setter!(resolveTheme({ theme: { primaryColor: 'blue' } }));
     expect(domElement.hasAttribute('style')).toBe(false);
     added.mockRestore();
     removed.mockRestore();

@@ -1,10 +1,9 @@
 /**
- * Puts the portal's stylesheet into the root node it is mounted in (shadow root or document) and
- * applies theme tokens as `--gh-*` custom properties. Constructed stylesheets and CSSOM writes are
- * allowed under a strict style-src CSP, unlike inline `<style>` or `style=""` markup.
+ * Puts the portal's stylesheet into the root node it is mounted in (shadow root or document).
+ * Constructed stylesheets and CSSOM writes are allowed under a strict style-src CSP, unlike inline
+ * `<style>` or `style=""` markup.
  */
 import css from './styles.css?inline';
-import type { ThemeTokens } from './contract';
 
 type StyleRoot = Document | ShadowRoot;
 
@@ -35,26 +34,4 @@ export function adoptCss(node: Node, css: string, nonce?: string): () => void {
   style.textContent = css;
   (root.nodeType === 9 ? (root as Document).head : root).append(style);
   return () => style.remove();
-}
-
-const TOKEN_PROPERTIES: Record<keyof ThemeTokens, string> = {
-  primaryColor: '--gh-primary',
-  backgroundColor: '--gh-bg',
-  textColor: '--gh-text',
-  borderRadius: '--gh-radius',
-  fontFamily: '--gh-font',
-};
-
-/** Sets (or clears, for missing tokens) the `--gh-*` properties on `element`. */
-export function applyTheme(element: HTMLElement, theme: ThemeTokens): void {
-  for (const [token, property] of Object.entries(TOKEN_PROPERTIES) as [keyof ThemeTokens, string][]) {
-    const value = theme[token];
-    if (typeof value === 'string' && value.trim()) element.style.setProperty(property, value.trim());
-    else element.style.removeProperty(property);
-  }
-}
-
-/** Removes every theme property `applyTheme` may have set. */
-export function clearTheme(element: HTMLElement): void {
-  for (const property of Object.values(TOKEN_PROPERTIES)) element.style.removeProperty(property);
 }

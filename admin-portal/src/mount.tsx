@@ -9,7 +9,8 @@ import type { ErrorInfo } from 'react';
 import { AdminPortalApp } from './admin-portal-app';
 import type { AdminPortalProps } from './admin-portal-props';
 import { deepActiveElement } from './focus';
-import { adoptStyles, applyTheme, clearTheme } from './host-styles';
+import { createThemeApplier, defaultTheme } from '@gatehouse/shared';
+import { adoptStyles } from './host-styles';
 
 export type { AdminPortalProps } from './admin-portal-props';
 
@@ -59,13 +60,15 @@ export function createParcel(): AdminPortalParcel {
       const removeStyles = adoptStyles(domElement, nonce);
       let mounted = true;
       // The runtime may keep the setter after unmount; later calls must not touch a reused element.
-      props.setThemeSetter((theme) => {
-        if (mounted) applyTheme(domElement, theme);
+      const theme = createThemeApplier(domElement, props.options.theme);
+      theme.apply(defaultTheme);
+      props.setThemeSetter((resolved) => {
+        if (mounted) theme.apply(resolved);
       });
       teardowns.set(domElement, () => {
         mounted = false;
         removeStyles();
-        clearTheme(domElement);
+        theme.clear();
         if (!domElement.getAttribute('style')) domElement.removeAttribute('style');
         if (previousFocus instanceof HTMLElement && previousFocus.isConnected && previousFocus !== domElement.ownerDocument.body) previousFocus.focus();
       });

@@ -34,7 +34,7 @@ export type LoginBoxProps = MountProps & { name?: string };
 export function LoginBoxApp(props: LoginBoxProps) {
   const { domElement, store, api, routes, navigate, options, setThemeSetter } = props;
   const nonce = typeof options.nonce === 'string' ? options.nonce : undefined;
-  useAdoptedStyles(domElement, css, setThemeSetter, nonce);
+  useAdoptedStyles(domElement, css, setThemeSetter, nonce, options.theme);
   const { pathname, search } = useLocation();
   const route = matchRoute(pathname, routes);
   const invite = (route === 'signUpUrl' || route === 'loginUrl') && search.get('invitationToken');

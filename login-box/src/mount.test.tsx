@@ -1,6 +1,6 @@
 import { act, fireEvent, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AFTER_AUTH_REDIRECT_KEY } from '@gatehouse/shared';
+import { AFTER_AUTH_REDIRECT_KEY, resolveTheme } from '@gatehouse/shared';
 import { autoCleanup, json, mountLoginBox as mountAt, sampleMe as me } from './test/harness';
 
 const P = {
@@ -209,15 +209,20 @@ describe('mount lifecycle', () => {
     expect(m.shadow.adoptedStyleSheets).toHaveLength(1);
     expect(document.adoptedStyleSheets ?? []).toHaveLength(0);
     expect(m.shadow.querySelector('style')).toBeNull();
-    act(() => m.themeSetter()!({ primaryColor: '#ff0000', borderRadius: '2px' }));
+    // The scheme holds from mount (the system's), before the loader's first call.
+    expect(m.domElement.getAttribute('data-gh-scheme')).toBe('system');
+    act(() => m.themeSetter()!(resolveTheme({ theme: { primaryColor: '#ff0000', borderRadius: '2px', mode: 'dark' } })));
     expect(m.domElement.style.getPropertyValue('--gh-primary')).toBe('#ff0000');
+    expect(m.domElement.style.getPropertyValue('--gh-dark-primary')).toBe('#ff0000');
     expect(m.domElement.style.getPropertyValue('--gh-radius')).toBe('2px');
+    expect(m.domElement.getAttribute('data-gh-scheme')).toBe('dark');
     expect(count(add, 'popstate')).toBeGreaterThan(0);
 
     await m.unmount();
     expect(m.domElement.innerHTML).toBe('');
     expect(m.shadow.adoptedStyleSheets).toHaveLength(0);
     expect(m.domElement.style.getPropertyValue('--gh-primary')).toBe('');
+    expect(m.domElement.hasAttribute('data-gh-scheme')).toBe(false);
     expect(count(remove, 'popstate')).toBe(count(add, 'popstate'));
     expect(m.activeSubscriptions()).toBe(0);
   });

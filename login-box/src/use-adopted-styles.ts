@@ -1,10 +1,11 @@
 /**
  * Puts the bundle's stylesheet into the root node of the mount element (shadow root or document)
  * as a constructed sheet, so no inline style element is needed under a strict CSP, and hands the
- * loader a themeSetter that writes `--gh-*` variables on the mount element. Undone on unmount.
+ * loader a themeSetter that writes the theme's `--gh-*` variables and `data-gh-scheme` on the mount
+ * element, the host's `theme` option over it. Undone on unmount.
  */
 import { useLayoutEffect } from 'react';
-import { themeToCssVariables, type ThemeTokens } from '@gatehouse/shared';
+import { createThemeApplier, defaultTheme, type ResolvedTheme } from '@gatehouse/shared';
 
 type SheetRoot = (Document | ShadowRoot) & { adoptedStyleSheets: CSSStyleSheet[] };
 
@@ -31,24 +32,23 @@ function adopt(element: HTMLElement, css: string, nonce: string | undefined): ()
 export function useAdoptedStyles(
   element: HTMLElement,
   css: string,
-  setThemeSetter: (setter: (theme: ThemeTokens) => void) => void,
+  setThemeSetter: (setter: (theme: ResolvedTheme) => void) => void,
   nonce?: string,
+  hostTheme?: unknown,
 ): void {
   useLayoutEffect(() => {
     const remove = adopt(element, css, nonce);
-    const applied = new Set<string>();
+    const theme = createThemeApplier(element, hostTheme);
+    // The scheme holds from the first paint; the loader's call adds the tenant's metadata theme.
+    theme.apply(defaultTheme);
     let active = true;
-    setThemeSetter((theme) => {
-      if (!active) return;
-      for (const [name, value] of Object.entries(themeToCssVariables(theme))) {
-        element.style.setProperty(name, value);
-        applied.add(name);
-      }
+    setThemeSetter((resolved) => {
+      if (active) theme.apply(resolved);
     });
     return () => {
       active = false;
       remove();
-      for (const name of applied) element.style.removeProperty(name);
+      theme.clear();
     };
-  }, [element, css, setThemeSetter, nonce]);
+  }, [element, css, setThemeSetter, nonce, hostTheme]);
 }

@@ -24,6 +24,6 @@ export type { CaptchaAction } from './wire/platform/captcha';
 export type { PasskeyDevice, PasskeyAuthenticationOptions, PasskeyRegistrationOptions } from './wire/passwordless/webauthn';
 export { PASSKEYS_FLAG, PASSKEYS_STRATEGY } from './wire/passwordless/passkeys';
 export { shouldPromptPasskeys, PASSKEYS_DONT_SHOW_AGAIN_KEY, PREFERRED_LOGIN_METHOD_KEY, type PasskeyPromptFacts } from './auth/passkeys-prompt';
-export { defaultTheme, themeToCssVariables, resolveTheme, applyThemeToElement } from './theme';
+export { defaultTheme, themeToCssVariables, resolveTheme, withHostTheme, createThemeApplier, contrastRatio, type ColorScheme, type ThemePalette, type ResolvedTheme, type ThemedElement } from './theme';
 export * from './constants';
 export { formatMessage, createTranslator, resolveLocale, directionOf, supportedLocale, SUPPORTED_LOCALES, DEFAULT_LOCALE, type Locale, type Messages, type MessageValues, type Translator } from './i18n';

@@ -5,7 +5,7 @@
  */
 import { mountRootParcel, type Parcel } from 'single-spa';
 import { THEME_SETTER_POLL_MS, THEME_SETTER_TIMEOUT_MS, resolveTheme } from '@gatehouse/shared';
-import type { MountProps, ThemeTokens } from '@gatehouse/shared';
+import type { MountProps, ResolvedTheme } from '@gatehouse/shared';
 import type { BootContext } from '../types';
 import type { createFederation } from './federation';
 
@@ -81,12 +81,12 @@ export class BundleMount {
       const container = document.createElement('div');
       container.className = 'gatehouse-root';
       root.appendChild(container);
-      let themeSetter: ((theme: ThemeTokens) => void) | null = null;
+      let themeSetter: ((theme: ResolvedTheme) => void) | null = null;
       const parcel = mountRootParcel(factory.createParcel(), {
         ...props,
         name: `${this.bundle}-${Date.now()}`,
         domElement: container,
-        setThemeSetter: (setter: (theme: ThemeTokens) => void) => (themeSetter = setter),
+        setThemeSetter: (setter: (theme: ResolvedTheme) => void) => (themeSetter = setter),
       } as unknown as MountProps & { name: string });
       this.parcel = parcel;
       await parcel.mountPromise;

@@ -8,7 +8,7 @@
  */
 import { act, cleanup, render, within } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import { createGatehouse, type CreateGatehouseOptions, type GatehouseStore, type ThemeTokens } from '@gatehouse/shared';
+import { createGatehouse, type CreateGatehouseOptions, type GatehouseStore, type ResolvedTheme } from '@gatehouse/shared';
 import { LoginBoxApp, type LoginBoxProps } from '../LoginBoxApp';
 import { createParcel } from '../mount';
 
@@ -97,7 +97,7 @@ export interface MountedLoginBox {
   store: GatehouseStore;
   navigate: ReturnType<typeof vi.fn>;
   calls: RecordedCall[];
-  themeSetter: () => ((theme: ThemeTokens) => void) | undefined;
+  themeSetter: () => ((theme: ResolvedTheme) => void) | undefined;
   /** Store subscriptions currently open. */
   activeSubscriptions: () => number;
   /** Unmounts the parcel, disposes the store and removes the host element. */
@@ -131,7 +131,7 @@ export async function mountLoginBox(path: string, routes: Routes = {}, { shadow 
   const root = shadow ? host.attachShadow({ mode: 'open' }) : host;
   const domElement = document.createElement('div');
   root.appendChild(domElement);
-  let setter: ((theme: ThemeTokens) => void) | undefined;
+  let setter: ((theme: ResolvedTheme) => void) | undefined;
   const props = {
     name: `login-box-${mountCount++}`,
     domElement,
@@ -140,7 +140,7 @@ export async function mountLoginBox(path: string, routes: Routes = {}, { shadow 
     routes: gatehouse.routes,
     options: { flags: {}, metadata: {}, ...options.mountOptions },
     navigate,
-    setThemeSetter: (s: (theme: ThemeTokens) => void) => void (setter = s),
+    setThemeSetter: (s: (theme: ResolvedTheme) => void) => void (setter = s),
   };
   const parcel = createParcel();
   await parcel.bootstrap(props as never);

@@ -9,6 +9,7 @@ import type { PhoneSignUpRequest } from '../wire/users/signup';
 import type { SocialLoginResult } from '../wire/social/login';
 import type { CaptchaAction, CaptchaPolicyResponse } from '../wire/platform/captcha';
 import type { PasskeyAuthenticationCredential, PasskeyAuthenticationOptions, PasskeyDevice, PasskeyRegistrationCredential, PasskeyRegistrationOptions } from '../wire/passwordless/webauthn';
+import type { ResolvedTheme } from '../theme';
 
 /** Error object of seed 000 section 3, produced by the API client for every failed call. */
 export interface GatehouseError {
@@ -386,7 +387,7 @@ export interface GatehouseApi {
   metadata(entityName: string): Promise<Record<string, unknown>>;
 }
 
-/** Theme tokens the loader applies from metadata through the bundle's themeSetter. */
+/** The flat legacy theme tokens (metadata and host options may still use them; see theme.ts). */
 export interface ThemeTokens {
   primaryColor?: string;
   backgroundColor?: string;
@@ -405,5 +406,6 @@ export interface MountProps {
   options: { flags: Record<string, string>; metadata: Record<string, unknown>; adminPortal?: Record<string, unknown>; [key: string]: unknown };
   /** Navigate within the host page (pushState + popstate) or, for a full URL, assign. */
   navigate(url: string, options?: { replace?: boolean }): void;
-  setThemeSetter(setter: (theme: ThemeTokens) => void): void;
+  /** The loader calls the setter with the theme it resolved from metadata (theme.ts). */
+  setThemeSetter(setter: (theme: ResolvedTheme) => void): void;
 }
