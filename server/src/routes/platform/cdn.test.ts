@@ -144,7 +144,7 @@ describeDialects('CDN files as served', (h) => {
       expect(res.headers['content-length'], accept).toBe(String(gz(fixture.entry).length));
       expect(res.headers['vary'], accept).toBe('Accept-Encoding');
     }
-    for (const headers of [{ 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0.2, identity' }, { 'accept-encoding': '*;q=0' }, {}]) {
+    for (const headers of [{ 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0.2, identity' }, { 'accept-encoding': '*;q=0' }, {}] as Array<Record<string, string>>) {
       const res = await fetchRaw(port, url, headers);
       expect(res.headers['content-encoding'], JSON.stringify(headers)).toBeUndefined();
       expect(res.headers['content-length']).toBe(String(fixture.entry.length));
