@@ -294,7 +294,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
       // Seed 4.2: SSO first. A failed lookup is swallowed (seed 8): no SSO, sign-in goes on below.
       patch(atoms.login, { loading: true, error: null });
       const sso = await api.request<SsoPreLoginResponse>('POST', SSO_PRELOGIN_PATH, { body: { email: trimmed } }).catch(() => null);
-      if (sso?.address) return ssoFlow.redirectToSso(trimmed, sso);
+      if (sso?.address && sso.type) return ssoFlow.redirectToSso(trimmed, { address: sso.address, type: sso.type });
       // NoLocalAuthentication: no password step (the server refuses it anyway); only SSO signs in.
       if (get(atoms.vendor)?.loginStrategy === 'NoLocalAuthentication') return patch(atoms.login, { loading: false, error: 'Sign-in with a password, link or code is turned off for this application; use single sign-on instead' });
       // The login policy decides: MagicLink and Code (and their Username variants) email a link or a code, SMS strategies text one.

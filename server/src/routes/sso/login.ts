@@ -45,9 +45,8 @@ export function ssoLoginRoutes(deps: RouteDeps, sso: SsoLoginService): OpenAPIHo
       middleware: [originGuard] as const,
       request: body(SsoPreLoginRequest),
       responses: {
-        200: json(SsoPreLoginResponse, "SSO applies: the IdP's address and the protocol; the login box shows redirectToSSO"),
+        200: json(SsoPreLoginResponse, "SSO applies: the IdP's address and the protocol, and the login box shows redirectToSSO; or both null: no SSO for this identifier, go on to the password step"),
         400: err('Invalid body'),
-        404: err('No SSO for this identifier: go on to the password step'),
         429: rateLimitedResponse,
       },
     }),

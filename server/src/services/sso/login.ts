@@ -45,7 +45,7 @@ export interface AcsOutcome {
 }
 
 export interface SsoLoginService {
-  /** The SSO of the identifier's validated email domain, if its configuration is enabled and complete. */
+  /** The SSO of the identifier's validated email domain, if its configuration is enabled and complete; else both null. */
   lookup(body: SsoPreLoginRequest, client: ClientInfo): Promise<SsoPreLoginResponse>;
   /** Starts a sign-in: the IdP address to send the browser to, and the browser-binding cookie value. */
   start(type: SsoType, body: SsoStartRequest, binding: string | undefined, client: ClientInfo): Promise<{ address: string; binding: string }>;
@@ -127,7 +127,8 @@ export function createSsoLoginService(deps: {
     async lookup(body, client) {
       await limiter.consume('ssoPerIp', client.ip ?? UNKNOWN_CLIENT);
       const row = await configurationFor(body);
-      if (!row) throw noSso();
+      // No SSO is the common answer, and a success: the login box goes on to the password step.
+      if (!row) return { type: null, address: null };
       return { type: row.type as SsoType, address: row.type === 'saml' ? row.idp_sso_url! : row.oidc_issuer! };
     },
 

@@ -94,6 +94,15 @@ describe('SSO flow', () => {
     expect(stub.callsTo(P.samlStart)).toHaveLength(0);
   });
 
+  it("the server's 'no SSO' answer (200, address and type null) goes on to the password step without the SSO chunk", async () => {
+    const { store, stub, snap } = await setup({ [P.lookup]: () => json({ address: null, type: null }) });
+    await store.preLogin('ada@example.com');
+    expect(stub.callsTo(P.lookup)).toHaveLength(1);
+    expect(snap().login).toMatchObject({ step: 'loginWithPassword', email: 'ada@example.com', loading: false, error: null });
+    expect(stub.callsTo(P.samlStart)).toHaveLength(0);
+    expect(stub.callsTo(P.oidcStart)).toHaveLength(0);
+  });
+
   it('no SSO (404) under a passwordless strategy goes on to that strategy', async () => {
     const { store, snap } = await setup({ [P.linkPre]: () => json({}) }, 'MagicLink');
     await store.preLogin('ada@example.com');

@@ -9,7 +9,7 @@ import type { GatehouseStore } from '../../core/types';
 import { SSO_FAILURE_REDIRECT_DELAY_MS, SSO_REDIRECT_DELAY_MS } from '../../constants';
 import { toGatehouseError } from '../../errors';
 import type { LoginResponse } from '../../wire/auth/auth';
-import type { SsoPreLoginResponse, SsoStartResponse } from '../../wire/sso/sso';
+import type { SsoFound, SsoStartResponse } from '../../wire/sso/sso';
 import { SsoPaths } from '../../wire/sso/paths';
 import type { FlowContext } from '../flow-context';
 import { initialLogin } from '../state';
@@ -19,7 +19,7 @@ export const SSO_FAILED_MESSAGE = 'Failed to authenticate';
 
 export type SsoFlow = Pick<GatehouseStore, 'ssoPostLogin'> & {
   /** preLogin found SSO: redirectToSSO, start the sign-in, and after 2 s send the browser to the IdP. */
-  redirectToSso(identifier: string, lookup: SsoPreLoginResponse): Promise<void>;
+  redirectToSso(identifier: string, lookup: SsoFound): Promise<void>;
 };
 
 export function createSsoFlow(ctx: FlowContext): SsoFlow {

@@ -17,9 +17,14 @@ export const SsoPreLoginRequest = z
   .refine((b) => b.email || b.username, { message: 'email or username is required' });
 export type SsoPreLoginRequest = z.input<typeof SsoPreLoginRequest>;
 
-/** SSO applies: the IdP's sign-in address and the protocol. No SSO answers 404. */
-export const SsoPreLoginResponse = z.object({ address: z.string(), type: z.enum(SsoTypes) });
+/**
+ * SSO applies: the IdP's sign-in address and the protocol. No SSO is an answer too, not an error
+ * (every identifier without SSO asks, so a 404 would be a console error on every sign-in): both null.
+ */
+export const SsoPreLoginResponse = z.object({ address: z.string().nullable(), type: z.enum(SsoTypes).nullable() });
 export type SsoPreLoginResponse = z.infer<typeof SsoPreLoginResponse>;
+/** A lookup that found SSO. */
+export type SsoFound = { address: string; type: SsoType };
 
 /**
  * POST auth v1 user/saml/prelogin and user/oidc/prelogin: starts a sign-in for the email's SSO.
