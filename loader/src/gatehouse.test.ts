@@ -41,7 +41,11 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
   document.body.className = '';
+  localStorage.clear();
 });
+/** What the store leaves in the host page's localStorage once a session was established here. */
+const HINT = 'gatehouse-session:https://id.example.com';
+const signedInEarlier = () => localStorage.setItem(HINT, '1');
 
 describe('Gatehouse.initialize', () => {
   it('alerts and throws when contextOptions.baseUrl is missing', () => {
@@ -64,6 +68,7 @@ describe('Gatehouse.initialize', () => {
   });
 
   it('adds the loading body class, fetches manifest, flags, metadata and session in parallel, then boots stage 2', async () => {
+    signedInEarlier();
     const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com/' }, cdnUrl: 'https://cdn.example.com/cdn' }, 'parallel');
     const loaded = vi.fn();
     app.addOnLoadedListener(loaded);
@@ -91,12 +96,52 @@ describe('Gatehouse.initialize', () => {
   // so a reload after sign-in lost the session.
   it('restores the session: refresh, then me with the new access token as bearer', async () => {
     signedIn = true;
+    signedInEarlier();
     const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com' }, cdnUrl: 'https://id.example.com/cdn/' }, 'session');
     release();
     await app.ready;
     expect(meAuthorization).toBe('Bearer access-1');
     expect(boot.mock.calls[0]![0].session).toEqual({ login: { accessToken: 'access-1', expiresIn: 300 }, me: { id: 'u1', email: 'ada@example.com' } });
     app.destroy();
+  });
+
+  it('a browser that never signed in here (no session hint) does not ask refresh, so no 401 is logged', async () => {
+    const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com' }, cdnUrl: 'https://id.example.com/cdn/' }, 'signed-out');
+    await vi.waitFor(() => expect(calls).toHaveLength(3));
+    release();
+    await app.ready;
+    expect(calls.some((url) => url.includes('token/refresh'))).toBe(false);
+    expect(boot.mock.calls[0]![0].session).toBeNull();
+    app.destroy();
+  });
+
+  it('drops the hint when refresh answers 401, so the next load does not ask again', async () => {
+    signedInEarlier();
+    const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com' }, cdnUrl: 'https://id.example.com/cdn/' }, 'ended');
+    release();
+    await app.ready;
+    expect(calls.filter((url) => url.includes('token/refresh'))).toHaveLength(1);
+    expect(boot.mock.calls[0]![0].session).toBeNull();
+    expect(localStorage.getItem(HINT)).toBeNull();
+    app.destroy();
+  });
+
+  it('keeps the hint when refresh could not be asked (network), so a good session is not given up', async () => {
+    signedInEarlier();
+    const fetchStub = globalThis.fetch as ReturnType<typeof vi.fn>;
+    const answer = fetchStub.getMockImplementation() as (url: string, init?: RequestInit) => Promise<Response>;
+    fetchStub.mockImplementation(async (url: string, init?: RequestInit) => {
+      if (url.includes('token/refresh')) throw new TypeError('Failed to fetch');
+      return answer(url, init);
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com' }, cdnUrl: 'https://id.example.com/cdn/' }, 'offline');
+    release();
+    await app.ready;
+    expect(boot.mock.calls[0]![0].session).toBeNull();
+    expect(localStorage.getItem(HINT)).toBe('1');
+    app.destroy();
+    vi.mocked(console.error).mockRestore();
   });
 
   it("passes flags through and counts a flag as on only when its value is the string 'on'", async () => {

@@ -6,6 +6,7 @@
 import { ASSET_LOAD_TIMEOUT_MS, ASSET_VERSION, DEFAULT_APP_NAME } from '@gatehouse/shared/constants';
 import { BootPaths as ApiPaths } from '../../shared/src/wire/paths';
 import { withRefreshLock } from '../../shared/src/api/refresh-lock';
+import { createSessionHint, isNoSessionAnswer, type SessionHint } from '../../shared/src/auth/session-hint';
 import type { BootContext, CdnManifest, GatehouseOptions, RuntimeHandle } from './types';
 import { importWithIntegrity, withTimeout } from './assets';
 
@@ -87,6 +88,7 @@ export class GatehouseApp {
       const baseUrl = this.options.contextOptions.baseUrl.replace(/\/+$/, '');
       const cdnBase = resolveCdnBase(this.options, baseUrl);
       const get = (path: string, init?: RequestInit) => this.fetchJson(baseUrl + path, path, init);
+      const hint = createSessionHint(baseUrl);
       const [manifest, flags, metadata, session] = await Promise.all([
         this.fetchJson(cdnBase + 'cdn-manifest.json', 'manifest', { credentials: 'omit' }) as Promise<CdnManifest>,
         get(ApiPaths.flags).catch(() => ({})) as Promise<Record<string, string>>,
@@ -94,7 +96,8 @@ export class GatehouseApp {
           .then((m) => (m as { rows?: Array<{ configuration?: Record<string, unknown> }> }).rows?.[0]?.configuration ?? {})
           .catch(() => ({})),
         // Hosted login restores the session in the runtime (silent refresh), not with the embedded cookie call.
-        this.options.hostedLoginBox ? null : withRefreshLock(baseUrl, () => loadSession(get)),
+        // No hint: this browser holds no session here, and asking would only log a 401.
+        this.options.hostedLoginBox || !hint.mayHaveSession() ? null : withRefreshLock(baseUrl, () => loadSession(get, hint)),
       ]);
       const context: BootContext = {
         name: this.name,
@@ -144,13 +147,14 @@ export class GatehouseApp {
   }
 }
 
-/** Session call: refresh cookie -> access token -> current user. No session: null. */
-async function loadSession(get: (path: string, init?: RequestInit) => Promise<unknown>): Promise<BootContext['session']> {
+/** Session call: refresh cookie -> access token -> current user. No session: null (and no hint when the server said so). */
+async function loadSession(get: (path: string, init?: RequestInit) => Promise<unknown>, hint: SessionHint): Promise<BootContext['session']> {
   try {
     const login = (await get(ApiPaths.refresh, { method: 'POST', body: '{}' })) as NonNullable<BootContext['session']>['login'];
     const me = (await get(ApiPaths.me, { headers: { authorization: `Bearer ${login.accessToken}` } })) as NonNullable<BootContext['session']>['me'];
     return { login, me };
-  } catch {
+  } catch (error) {
+    if (isNoSessionAnswer((error as { statusCode?: number }).statusCode)) hint.clear();
     return null;
   }
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HOSTED_LOGIN_VERIFIER_KEY, createGatehouse } from '@gatehouse/shared';
 import { createHostedLogin, jwtPayload, pkceChallenge, pkceVerifier } from './hosted';
+import { createSessionHint } from '../../../shared/src/auth/session-hint';
 
 const BASE = 'https://id.example.com';
 const base64url = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -8,15 +9,18 @@ const fakeJwt = (claims: Record<string, unknown>) => `e30.${base64url(JSON.strin
 
 function setup() {
   const navigate = vi.fn();
-  const { api, store, routes } = createGatehouse({ baseUrl: BASE, clientId: 'notes-spa', source: 'test', navigate, storage: null });
+  const sessionHint = createSessionHint(BASE);
+  const { api, store, routes } = createGatehouse({ baseUrl: BASE, clientId: 'notes-spa', source: 'test', navigate, storage: null, sessionHint });
   const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
-  const hosted = createHostedLogin({ options: { contextOptions: { baseUrl: BASE, clientId: 'notes-spa' } }, baseUrl: BASE, routes, store, api, navigate });
+  const hosted = createHostedLogin({ options: { contextOptions: { baseUrl: BASE, clientId: 'notes-spa' } }, baseUrl: BASE, routes, store, api, navigate, sessionHint });
   return { hosted, api, store, navigate, assign };
 }
+const HINT = `gatehouse-session:${BASE}`;
 
 afterEach(() => {
   vi.restoreAllMocks();
   sessionStorage.clear();
+  localStorage.clear();
   document.body.replaceChildren();
   window.history.replaceState(null, '', '/');
 });
@@ -88,6 +92,33 @@ describe('hosted login in the browser', () => {
     expect(refreshed.accessToken).toBe('at2');
     expect(new URLSearchParams(bodies[1]).get('refresh_token')).toBe('rt1');
     expect(new URLSearchParams(bodies[1]).get('grant_type')).toBe('refresh_token');
+  });
+
+  it('a browser without the session hint makes no silent call at start (no 401 logged); one with it does', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(Response.json({ errors: ['login required'] }, { status: 401 }));
+    await setup().hosted.start();
+    expect(fetchSpy).not.toHaveBeenCalled();
+    localStorage.setItem(HINT, '1');
+    await setup().hosted.start();
+    expect(fetchSpy.mock.calls.map(([url]) => String(url))).toEqual([`${BASE}/identity/resources/auth/v1/oauth/authorize/silent`]);
+    // The server said there is no session: the next load does not ask either.
+    expect(localStorage.getItem(HINT)).toBeNull();
+  });
+
+  it('a completed hosted sign-in sets the hint, and logout clears it before leaving the page', async () => {
+    const { hosted, store } = setup();
+    sessionStorage.setItem(HOSTED_LOGIN_VERIFIER_KEY, JSON.stringify({ verifier: 'v'.repeat(64), state: 's', nonce: 'n1', returnTo: '/' }));
+    window.history.replaceState(null, '', '/oauth/callback?code=c&state=s');
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
+      String(input).endsWith('/oauth/token')
+        ? Response.json({ access_token: 'at', expires_in: 300, id_token: fakeJwt({ aud: 'notes-spa', nonce: 'n1', sub: 'u1' }), refresh_token: 'rt' })
+        : Response.json({ id: 'u1', email: 'ada@example.com', name: 'Ada' }),
+    );
+    await hosted.start();
+    expect(store.getSnapshot().isAuthenticated).toBe(true);
+    expect(localStorage.getItem(HINT)).toBe('1');
+    void store.logout();
+    expect(localStorage.getItem(HINT)).toBeNull();
   });
 
   it('refuses tokens whose ID token names another client or another nonce', async () => {

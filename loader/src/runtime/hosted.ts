@@ -13,6 +13,7 @@ import type { AuthRoutes, GatehouseApi, GatehouseStore, LoginResponse, MeRespons
 import type { GatehouseOptions } from '../types';
 import { HOSTED_LOGIN_SCOPE, OAuthPaths } from '../../../shared/src/wire/oauth/paths';
 import { BootPaths } from '../../../shared/src/wire/paths';
+import { isNoSessionAnswer, type SessionHint } from '../../../shared/src/auth/session-hint';
 
 /** What `/oauth/token` and silent authorization answer (RFC 6749 section 5.1). */
 interface TokenResponse {
@@ -79,6 +80,8 @@ export interface HostedLoginOptions {
   store: GatehouseStore;
   api: GatehouseApi;
   navigate: (url: string, options?: { replace?: boolean }) => void;
+  /** Whether this browser may hold a session here: without one, start() does not ask (no 401 logged). */
+  sessionHint?: SessionHint;
 }
 
 export interface HostedLogin {
@@ -90,7 +93,7 @@ export interface HostedLogin {
   sync(): boolean;
 }
 
-export function createHostedLogin({ options, baseUrl, routes, store, api, navigate }: HostedLoginOptions): HostedLogin {
+export function createHostedLogin({ options, baseUrl, routes, store, api, navigate, sessionHint }: HostedLoginOptions): HostedLogin {
   const clientId = options.contextOptions.clientId ?? '';
   let refreshToken: string | undefined;
   let idToken: string | undefined;
@@ -101,7 +104,7 @@ export function createHostedLogin({ options, baseUrl, routes, store, api, naviga
   async function call(path: string, init: RequestInit): Promise<TokenResponse> {
     const response = await fetch(baseUrl + path, init);
     const body = await json<TokenResponse>(response);
-    if (!response.ok) throw new Error(body.error_description ?? body.errors?.join(', ') ?? `Error ${response.status}`);
+    if (!response.ok) throw Object.assign(new Error(body.error_description ?? body.errors?.join(', ') ?? `Error ${response.status}`), { statusCode: response.status });
     return body;
   }
 
@@ -186,10 +189,14 @@ export function createHostedLogin({ options, baseUrl, routes, store, api, naviga
         }
         return;
       }
+      // Known signed out: no silent call. Pages that need a user go to authorize, which signs in at
+      // once when the server still has a session (so a lost hint costs one redirect, never the session).
+      if (sessionHint && !sessionHint.mayHaveSession()) return;
       try {
         await signIn(accept(await silent()));
-      } catch {
+      } catch (error) {
         // No Gatehouse session: pages that need a user redirect to authorize.
+        if (isNoSessionAnswer((error as { statusCode?: number }).statusCode)) sessionHint?.clear();
       }
     },
     sync() {

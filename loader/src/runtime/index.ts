@@ -3,6 +3,7 @@
  * the bundles as single-spa parcels into custom elements as routes and calls require.
  */
 import { REDIRECT_URL_PARAM, createGatehouse, getValidRedirectUrl, isAuthRoute, matchRoute } from '@gatehouse/shared';
+import { createSessionHint } from '../../../shared/src/auth/session-hint';
 import type { AuthRoutes, MountProps } from '@gatehouse/shared';
 import type { BootContext, GatehouseOptions, RuntimeHandle } from '../types';
 import { createFederation } from './federation';
@@ -21,6 +22,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const { options } = ctx;
   const baseUrl = options.contextOptions.baseUrl.replace(/\/+$/, '');
   const history = createHistory();
+  const sessionHint = createSessionHint(baseUrl);
   const { api, store, routes } = createGatehouse({
     baseUrl,
     clientId: options.contextOptions.clientId ?? '',
@@ -29,11 +31,12 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     navigate: history.navigate,
     flags: ctx.flags,
     allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins,
+    sessionHint,
   });
   store.hydrate(ctx.session);
   // Hosted login: users sign in on the Gatehouse server (OAuth code + PKCE); its own chunk, only in that mode.
   const hosted = options.hostedLoginBox
-    ? (await import('./hosted')).createHostedLogin({ options, baseUrl, routes, store, api, navigate: history.navigate })
+    ? (await import('./hosted')).createHostedLogin({ options, baseUrl, routes, store, api, navigate: history.navigate, sessionHint })
     : null;
   await hosted?.start();
 

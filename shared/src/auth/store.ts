@@ -15,6 +15,7 @@ import { toGatehouseError } from '../errors';
 import { getAfterAuthTarget, getValidRedirectUrl } from '../redirect';
 import { createAuthAtoms, initialLogin, initialPasskeys, initialProfile, initialSignUp } from './state';
 import { createTrackedTimers, systemTimers, type Timers } from './timers';
+import { isNoSessionAnswer, type SessionHint } from './session-hint';
 import type { FlowContext } from './flow-context';
 import type { ActivationFlow } from './flows/activation';
 import type { RecoveryFlow } from './flows/recovery';
@@ -53,6 +54,8 @@ export interface GatehouseStoreOptions {
   getCurrentUrl?: () => string;
   /** Other origins an after-auth redirect may go to. */
   allowedRedirectOrigins?: readonly string[];
+  /** The "may have a session" mark the loader reads before asking refresh (session-hint.ts); none by default. */
+  sessionHint?: SessionHint | null;
 }
 
 const BASE64_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+={0,2}$/i;
@@ -73,6 +76,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
   const now = options.now ?? Date.now;
   const timers = createTrackedTimers(options.timers ?? systemTimers);
   const getCurrentUrl = options.getCurrentUrl ?? (() => globalThis.location?.href ?? 'http://localhost/');
+  const sessionHint = options.sessionHint ?? null;
   const jotai = createStore();
   const atoms = createAuthAtoms();
   const unsubscribers = new Set<() => void>();
@@ -101,10 +105,15 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     set(atoms.user, user);
     set(atoms.isLoading, false);
     scheduleRefresh(login.expiresIn);
+    // Every way in ends here (hydrate included): the next page load asks refresh again.
+    if (!disposed) sessionHint?.set();
     return user;
   }
 
-  function clearSession(): void {
+  /** Signed out locally; `error` is why, when the server answered that there is no session. */
+  function clearSession(error?: unknown): void {
+    // Only the server's word ends the hint: a network failure leaves it, and the next load asks again.
+    if (error !== undefined && isNoSessionAnswer(toGatehouseError(error).statusCode)) sessionHint?.clear();
     sessionEpoch += 1;
     timers.cancel(refreshTimer);
     refreshTimer = null;
@@ -132,9 +141,9 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
       const user = get(atoms.user);
       if (user) set(atoms.user, { ...user, accessToken: login.accessToken, expiresAt: now() + login.expiresIn * 1000 });
       scheduleRefresh(login.expiresIn);
-    } catch {
+    } catch (error) {
       // Seed 4.10: a refresh failure clears the token and the user.
-      if (epoch === sessionEpoch) clearSession();
+      if (epoch === sessionEpoch) clearSession(error);
     }
   }
 
@@ -259,6 +268,8 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     },
 
     async loadSession() {
+      // Known signed out (no hint): asking would only earn a 401 in the console.
+      if (sessionHint && !sessionHint.mayHaveSession()) return clearSession();
       set(atoms.isLoading, true);
       const epoch = ++sessionEpoch;
       try {
@@ -268,9 +279,9 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
         const me = await loadMe();
         if (disposed || epoch !== sessionEpoch) return;
         setUser(me, login);
-      } catch {
+      } catch (error) {
         // No refresh cookie or an expired session: signed out, not an error.
-        if (epoch === sessionEpoch) clearSession();
+        if (epoch === sessionEpoch) clearSession(error);
       }
     },
 
@@ -358,6 +369,8 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     },
 
     async logout() {
+      // First: hosted login's logout leaves the page and never comes back to this method.
+      sessionHint?.clear();
       try {
         await api.logout();
       } catch {
