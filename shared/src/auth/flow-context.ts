@@ -24,6 +24,11 @@ export interface FlowContext {
   patch<T extends object>(atom: PrimitiveAtom<T>, changes: Partial<T>): void;
   /** Navigates (no-op once the store is disposed). */
   go(url: string): void;
+  /**
+   * Navigates to `target()` after `ms` (a success state the seed shows for a while), unless
+   * `store.continueNow()` goes there first; a later call replaces a pending one.
+   */
+  goAfter(ms: number, target: () => string): void;
   /** Token -> me -> user; clears the session and rethrows when `me` fails. */
   establishSession(login: LoginResponse): Promise<AuthUser>;
   /** The stored after-auth URL if valid and not a login/logout/activate route, else authenticatedUrl. */

@@ -91,10 +91,23 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     if (!disposed) jotai.set(target, value);
   }
   function patch<T extends object>(target: PrimitiveAtom<T>, changes: Partial<T>): void {
-    set(target, { ...get(target), ...changes });
+    const next = { ...get(target), ...changes };
+    // A new (or cleared) error without a code must not keep the code of the one it replaces.
+    if ('error' in changes && !('errorCode' in changes)) delete (next as { errorCode?: unknown }).errorCode;
+    set(target, next);
   }
   function go(url: string): void {
     if (!disposed) navigate(url);
+  }
+  // The one delayed navigation of a success state (seed 9's fixed waits); continueNow() takes it at once.
+  let pendingGo: { timer: unknown; target: () => string } | null = null;
+  function goAfter(ms: number, target: () => string): void {
+    if (pendingGo) timers.cancel(pendingGo.timer);
+    const entry = { target, timer: timers.after(ms, () => {
+      if (pendingGo === entry) pendingGo = null;
+      go(target());
+    }) };
+    pendingGo = entry;
   }
 
   // ---- session -------------------------------------------------------------------------------
@@ -215,6 +228,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     set,
     patch,
     go,
+    goAfter,
     establishSession,
     afterAuthTarget,
     completeLogin,
@@ -329,12 +343,21 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
         if (await policiesFlow.afterLogin(response, { email, password })) return;
         await completeLogin(response);
       } catch (error) {
-        patch(atoms.login, { loading: false, error: toGatehouseError(error).message, email });
+        const { message, errorCode } = toGatehouseError(error);
+        patch(atoms.login, { loading: false, error: message, errorCode, email });
       }
     },
 
     resetLogin() {
       set(atoms.login, { ...initialLogin, email: get(atoms.login).email });
+    },
+
+    continueNow() {
+      const pending = pendingGo;
+      if (!pending) return;
+      pendingGo = null;
+      timers.cancel(pending.timer);
+      go(pending.target());
     },
 
     async signUp(input) {
@@ -364,7 +387,8 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
         }
         set(atoms.signUp, { stage: 'SignUpSuccess', loading: false, error: null, email: input.email });
       } catch (error) {
-        set(atoms.signUp, { ...initialSignUp, email: input.email, error: toGatehouseError(error).message });
+        const { message, errorCode } = toGatehouseError(error);
+        set(atoms.signUp, { ...initialSignUp, email: input.email, error: message, ...(errorCode ? { errorCode } : {}) });
       }
     },
 

@@ -67,9 +67,13 @@ export interface ForgotPasswordState {
   identifier: string;
   loading: boolean;
   error: string | null;
+  /** The API's errorCode of `error`, when a call failed (the UI words known codes itself). */
+  errorCode?: string;
   sessionId?: string;
   userId?: string;
   token?: string;
+  /** resetPasswordSuccess: the reset also signed the user in. */
+  signedIn?: boolean;
 }
 
 /** The signed-in user: `me` plus the token the API client uses. */
@@ -84,9 +88,9 @@ export interface AuthSnapshot {
   isAuthenticated: boolean;
   user: AuthUser | null;
   /** `email` holds the typed identifier (email, username or phone number); `phoneNumber` where an SMS code went (masked). */
-  login: { step: LoginStep; email: string; loading: boolean; error: string | null; mfaToken?: string; tenants?: unknown[]; isBreachedPassword?: boolean; passwordExpiresInDays?: number; mode?: LoginMode; phoneNumber?: string };
-  signUp: { stage: SignUpStage; loading: boolean; error: string | null; email?: string; phoneNumber?: string };
-  activate: { step: ActivateStep; loading: boolean; error: string | null; resendSent: boolean };
+  login: { step: LoginStep; email: string; loading: boolean; error: string | null; errorCode?: string; mfaToken?: string; tenants?: unknown[]; isBreachedPassword?: boolean; passwordExpiresInDays?: number; mode?: LoginMode; phoneNumber?: string };
+  signUp: { stage: SignUpStage; loading: boolean; error: string | null; errorCode?: string; email?: string; phoneNumber?: string };
+  activate: { step: ActivateStep; loading: boolean; error: string | null; errorCode?: string; resendSent: boolean };
   forgotPassword: ForgotPasswordState;
   profile: { saving: boolean; error: string | null; saved: boolean };
   vendor: VendorPublicConfig | null;
@@ -156,6 +160,8 @@ export interface GatehouseStore extends MfaFactorMethods {
   login(input: { email: string; password: string }): Promise<void>;
   /** Back to preLogin, keeping the email. */
   resetLogin(): void;
+  /** A success state waiting out the seed's delay (activation, magic link, invitation, unlock, reset): navigates now instead. */
+  continueNow(): void;
   /** passwordRotationExpired: sets a new password with the sign-in's reset token, then signs in with it. */
   setRotatedPassword(password: string): Promise<void>;
   /** passwordRotationNotification: goes on to the app (after changing the password or not). */

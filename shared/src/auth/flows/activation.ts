@@ -24,7 +24,8 @@ export function createActivationFlow(ctx: FlowContext): ActivationFlow {
           return;
         }
       } catch (error) {
-        ctx.set(atoms.activate, { ...initialActivate, step: 'failed', error: toGatehouseError(error).message });
+        const { message, errorCode } = toGatehouseError(error);
+        ctx.set(atoms.activate, { ...initialActivate, step: 'failed', error: message, ...(errorCode ? { errorCode } : {}) });
         return;
       }
       await flow.activate({ userId, token });
@@ -37,18 +38,18 @@ export function createActivationFlow(ctx: FlowContext): ActivationFlow {
         const response = await ctx.api.activate(input);
         if (response.mfaRequired) {
           ctx.set(atoms.activate, { ...initialActivate, step: 'success' });
-          ctx.timers.after(MFA_REDIRECT_DELAY_MS, () => ctx.go(ctx.routes.loginUrl));
+          ctx.goAfter(MFA_REDIRECT_DELAY_MS, () => ctx.routes.loginUrl);
           return;
         }
         await ctx.establishSession(response);
         // Signed up through an invite link that was deleted or expired since: activated in a tenant of its own.
         ctx.set(atoms.activate, { ...initialActivate, step: 'success', ...(response.invitationFailed ? { error: ErrorMessages.invitationInvalid } : {}) });
-        ctx.timers.after(ACTIVATION_REDIRECT_DELAY_MS, () => ctx.go(ctx.afterAuthTarget()));
+        ctx.goAfter(ACTIVATION_REDIRECT_DELAY_MS, () => ctx.afterAuthTarget());
       } catch (error) {
         const gatehouseError = toGatehouseError(error);
         // A password the policy refuses is fixed in the form; a bad or expired link is not.
         const stayOnForm = from === 'activatingForm' && gatehouseError.errorCode !== ErrorCodes.invalidActivationToken && gatehouseError.statusCode < 500 && gatehouseError.statusCode !== 404;
-        ctx.set(atoms.activate, { ...initialActivate, step: stayOnForm ? 'activatingForm' : 'failed', error: gatehouseError.message });
+        ctx.set(atoms.activate, { ...initialActivate, step: stayOnForm ? 'activatingForm' : 'failed', error: gatehouseError.message, ...(gatehouseError.errorCode ? { errorCode: gatehouseError.errorCode } : {}) });
       }
     },
 
@@ -58,7 +59,8 @@ export function createActivationFlow(ctx: FlowContext): ActivationFlow {
         await ctx.api.resendActivation(email.trim());
         ctx.set(atoms.activate, { ...initialActivate, step: 'resend', resendSent: true });
       } catch (error) {
-        ctx.patch(atoms.activate, { loading: false, error: toGatehouseError(error).message });
+        const { message, errorCode } = toGatehouseError(error);
+        ctx.patch(atoms.activate, { loading: false, error: message, errorCode });
       }
     },
   };

@@ -50,20 +50,20 @@ export function createInvitationFlow(ctx: FlowContext): InvitationFlow {
         if (response.outcome === 'joined' || !auth) {
           // An existing account joined: it signs in as usual, in the tenant it just joined.
           set(atoms.invitation, { ...before, step: 'success', loading: false, error: null, outcome: 'joined' });
-          ctx.timers.after(ACTIVATION_REDIRECT_DELAY_MS, () => ctx.go(ctx.routes.loginUrl));
+          ctx.goAfter(ACTIVATION_REDIRECT_DELAY_MS, () => ctx.routes.loginUrl);
           return;
         }
         if (auth.mfaRequired) {
           // Seed 4.2 and 4.5: no session until the second factor; it is asked on the login route after 1 s.
           await ctx.beginMfa(auth, before.email ?? '');
           set(atoms.invitation, { ...before, step: 'success', loading: false, error: null, outcome: 'signedIn' });
-          ctx.timers.after(MFA_REDIRECT_DELAY_MS, () => ctx.go(ctx.routes.loginUrl));
+          ctx.goAfter(MFA_REDIRECT_DELAY_MS, () => ctx.routes.loginUrl);
           return;
         }
         await ctx.establishSession(auth);
         set(atoms.invitation, { ...before, step: 'success', loading: false, error: null, outcome: 'signedIn' });
         // Like an activation (seed 4.5): the new account is signed in and navigated after 5 s.
-        ctx.timers.after(ACTIVATION_REDIRECT_DELAY_MS, () => ctx.go(ctx.afterAuthTarget()));
+        ctx.goAfter(ACTIVATION_REDIRECT_DELAY_MS, () => ctx.afterAuthTarget());
       } catch (error) {
         const e = toGatehouseError(error);
         const fixable = withCode || (e.statusCode >= 400 && e.statusCode < 500 && e.errorCode !== ErrorCodes.invalidInvitation);

@@ -92,7 +92,7 @@ export function createPasswordlessFlow(ctx: FlowContext, deps: PasswordlessDeps)
         }
         set(atoms.login, { ...initialLogin, step: 'magicLinkPostLoginSuccess' });
         // Seed 4.2 and 9: the magic-link success step shows for 5000 ms, then the app navigates.
-        ctx.timers.after(deps.successDelayMs, () => ctx.go(ctx.afterAuthTarget()));
+        ctx.goAfter(deps.successDelayMs, () => ctx.afterAuthTarget());
       } catch (error) {
         fail(error);
       }

@@ -91,7 +91,7 @@ export function createPoliciesFlow(ctx: FlowContext): PoliciesFlowModule {
     async unlockAccount(token) {
       await api.request<unknown>('POST', ApiPaths.unlockAccount, { body: { token } });
       // Seed 4.7 / 9: the success message stays 5 s, then the login route.
-      ctx.timers.after(UNLOCK_REDIRECT_DELAY_MS, () => ctx.go(ctx.routes.loginUrl));
+      ctx.goAfter(UNLOCK_REDIRECT_DELAY_MS, () => ctx.routes.loginUrl);
     },
   };
 }

@@ -10,6 +10,7 @@ const P = {
   resetV1: 'POST /identity/resources/users/v1/passwords/reset',
   verify: 'POST /identity/resources/users/v1/passwords/reset/verify',
   change: 'POST /identity/resources/users/v1/passwords/change',
+  me: 'GET /identity/resources/users/v2/me',
   email: 'POST /identity/resources/users/v2/passwords/reset/email',
   sms: 'POST /identity/resources/users/v2/passwords/reset/sms',
   smsVerify: 'POST /identity/resources/users/v2/passwords/reset/sms/verify',
@@ -29,12 +30,13 @@ afterEach(() => {
 function setup(routes: Record<string, Handler | Handler[]>) {
   const stub = createFetchStub(routes);
   const clock = createManualTimers();
+  const navigate = vi.fn();
   const { store } = createGatehouse({
     baseUrl: 'http://api.test', clientId: 'c', fetch: stub.fetch, getLocationSearch: () => '', retry: { attempts: 1, delayMs: 1 },
-    navigate: vi.fn(), storage: null, now: clock.now, timers: clock.timers, getCurrentUrl: () => 'https://app.example.com/account/forget-password',
+    navigate, storage: null, now: clock.now, timers: clock.timers, getCurrentUrl: () => 'https://app.example.com/account/forget-password',
   });
   current = store;
-  return { store, stub, fp: () => store.getSnapshot().forgotPassword };
+  return { store, stub, clock, navigate, fp: () => store.getSnapshot().forgotPassword };
 }
 
 describe('recovery flow: choosing the channel', () => {
@@ -152,10 +154,42 @@ describe('recovery flow: the whole SMS path, reset and change', () => {
     expect(fp()).toEqual({ step: 'resetPasswordSuccess', identifier: 'ada@example.com', loading: false, error: null });
   });
 
-  it("resetPassword shows the server's policy sentence and stays on the page", async () => {
+  it("resetPassword shows the server's policy sentence with its code and stays on the page", async () => {
     const { store, fp } = setup({ [P.verify]: () => json({ errors: ['Password must be at least 8 characters long'], errorCode: 'ER-01010' }, { status: 400 }) });
     await store.resetPassword({ userId: 'u1', token: 't', password: 'short' });
-    expect(fp()).toMatchObject({ step: 'forgotPassword', loading: false, error: 'Password must be at least 8 characters long' });
+    expect(fp()).toMatchObject({ step: 'forgotPassword', loading: false, error: 'Password must be at least 8 characters long', errorCode: 'ER-01010' });
+  });
+
+  it('a reset answered like a login signs the user in, shows success, and goes on after 5 s or at once with continueNow', async () => {
+    const me = { id: 'u1', email: 'ada@example.com', name: 'Ada', tenantId: 't1', tenantIds: ['t1'], tenants: [], roles: [], permissions: [] };
+    const { store, fp, clock, navigate } = setup({
+      [P.verify]: () => json({ accessToken: 'new-session', expiresIn: 300, expires: '', mfaRequired: false }),
+      [P.me]: () => json(me),
+    });
+    await store.resetPassword({ userId: 'u1', token: 't', password: 'new passphrase' });
+    expect(fp()).toMatchObject({ step: 'resetPasswordSuccess', signedIn: true });
+    expect(store.getSnapshot().isAuthenticated).toBe(true);
+    expect(navigate).not.toHaveBeenCalled();
+    await clock.advance(4_999);
+    expect(navigate).not.toHaveBeenCalled();
+    store.continueNow();
+    expect(navigate).toHaveBeenCalledWith('/');
+    // The delayed navigation was taken: it does not happen a second time.
+    await clock.advance(10_000);
+    expect(navigate).toHaveBeenCalledTimes(1);
+  });
+
+  it('a reset whose account has MFA signs nothing in and asks for the second factor on the login route', async () => {
+    const { store, fp, clock, navigate } = setup({
+      [P.verify]: () => json({ accessToken: '', expiresIn: 0, expires: '', mfaRequired: true, mfaToken: 'M'.repeat(43), mfaEnrolled: true, mfaDevices: { webauthn: [], phones: [], authenticators: [{ id: 'a', createdAt: '' }], emails: [] }, mfaStrategies: [] }),
+    });
+    await store.resetPassword({ userId: 'u1', token: 't', password: 'new passphrase' });
+    expect(fp()).toMatchObject({ step: 'resetPasswordSuccess' });
+    expect(fp().signedIn).toBeUndefined();
+    expect(store.getSnapshot().isAuthenticated).toBe(false);
+    expect(store.getSnapshot().login.step).toBe('loginWithTwoFactor');
+    await clock.advance(1_000);
+    expect(navigate).toHaveBeenCalledWith('/account/login');
   });
 
   it('changePassword posts current and new password and rejects with the GatehouseError', async () => {

@@ -4,6 +4,8 @@
  * forgotPasswordEmailSuccess | resetPasswordViaSms -> resetPasswordPage -> resetPasswordSuccess.
  */
 import type { ForgotPasswordState, GatehouseStore } from '../../core/types';
+import type { LoginResponse } from '../../wire';
+import { ACTIVATION_REDIRECT_DELAY_MS, MFA_REDIRECT_DELAY_MS } from '../../constants';
 import { ErrorMessages, isGatehouseError } from '../../errors';
 import { ApiPaths } from '../../wire/paths';
 import type {
@@ -49,7 +51,9 @@ export function createRecoveryFlow(ctx: FlowContext): RecoveryFlow {
     patch(atoms.forgotPassword, { identifier: value, loading: true, error: null });
     return value;
   };
-  const fail = (message: string): void => patch(atoms.forgotPassword, { loading: false, error: message });
+  const fail = (message: string, errorCode?: string): void => patch(atoms.forgotPassword, { loading: false, error: message, ...(errorCode ? { errorCode } : {}) });
+  /** A failed call: the server's sentence (and code) for a 4xx, else the seed's message of the step. */
+  const failWith = (error: unknown, fallback: string): void => fail(messageOf(error, fallback), isGatehouseError(error) && error.statusCode < 500 ? error.errorCode : undefined);
 
   async function sendRecoveryEmail(identifier?: string): Promise<void> {
     const value = begin(identifier);
@@ -57,7 +61,7 @@ export function createRecoveryFlow(ctx: FlowContext): RecoveryFlow {
       await api.request<unknown>('POST', ApiPaths.passwordsResetEmailV2, { body: { identifier: value, identifierType: identifierTypeOf(value), recaptchaToken: await ctx.captchaToken('forgot_password') } });
       set(atoms.forgotPassword, { ...initialForgotPassword, identifier: value, step: 'forgotPasswordEmailSuccess' });
     } catch (error) {
-      fail(messageOf(error, ErrorMessages.recoveryEmail));
+      failWith(error, ErrorMessages.recoveryEmail);
     }
   }
 
@@ -67,7 +71,7 @@ export function createRecoveryFlow(ctx: FlowContext): RecoveryFlow {
       const { sessionId } = await api.request<ResetPasswordSmsResponse>('POST', ApiPaths.passwordsResetSmsV2, { body: { identifier: value, identifierType: identifierTypeOf(value), recaptchaToken: await ctx.captchaToken('forgot_password') } });
       set(atoms.forgotPassword, { ...initialForgotPassword, identifier: value, step: 'resetPasswordViaSms', sessionId });
     } catch (error) {
-      fail(messageOf(error, ErrorMessages.recoverySms));
+      failWith(error, ErrorMessages.recoverySms);
     }
   }
 
@@ -119,7 +123,7 @@ export function createRecoveryFlow(ctx: FlowContext): RecoveryFlow {
       try {
         response = await api.request<ResetPasswordSmsVerifyResponse>('POST', ApiPaths.passwordsResetSmsVerifyV2, { body: { otcToken: code.trim(), sessionId } });
       } catch (error) {
-        fail(messageOf(error, ErrorMessages.verifyPasswordSms));
+        failWith(error, ErrorMessages.verifyPasswordSms);
         return;
       }
       if (!response?.userId || !response?.token) {
@@ -131,14 +135,38 @@ export function createRecoveryFlow(ctx: FlowContext): RecoveryFlow {
 
     async resetPassword(input) {
       patch(atoms.forgotPassword, { loading: true, error: null });
+      let answer: Partial<LoginResponse> | null | undefined;
       try {
         const body: ResetPasswordVerifyRequest = { userId: input.userId, token: input.token, password: input.password };
-        await api.request<unknown>('POST', ApiPaths.passwordsResetVerify, { body });
-        // The token is spent: it does not stay in memory.
-        set(atoms.forgotPassword, { ...initialForgotPassword, identifier: state().identifier, step: 'resetPasswordSuccess' });
+        answer = await api.request<Partial<LoginResponse> | null>('POST', ApiPaths.passwordsResetVerify, { body });
       } catch (error) {
-        fail(messageOf(error, ErrorMessages.unknown));
+        failWith(error, ErrorMessages.unknown);
+        return;
       }
+      // The token is spent: it does not stay in memory.
+      const done = (signedIn: boolean) => set(atoms.forgotPassword, { ...initialForgotPassword, identifier: state().identifier, step: 'resetPasswordSuccess', ...(signedIn ? { signedIn } : {}) });
+      // The answer is a login's (seed 3): the user is signed in with the new password, unless the
+      // second factor is still to come; an answer without a session means "sign in again" (the policy's call).
+      if (answer?.mfaRequired && answer.mfaToken) {
+        done(false);
+        await ctx.beginMfa(answer as LoginResponse, state().identifier);
+        ctx.goAfter(MFA_REDIRECT_DELAY_MS, () => ctx.routes.loginUrl);
+        return;
+      }
+      if (answer?.accessToken) {
+        try {
+          await ctx.establishSession(answer as LoginResponse);
+        } catch {
+          // The password is set; only the profile load failed: signing in by hand still works.
+          done(false);
+          return;
+        }
+        done(true);
+        // Shown like an activation's success (seed 4.5), with Continue to go at once.
+        ctx.goAfter(ACTIVATION_REDIRECT_DELAY_MS, () => ctx.afterAuthTarget());
+        return;
+      }
+      done(false);
     },
 
     resetForgotPassword() {
