@@ -37,7 +37,15 @@ describeDialects('login sessions of the signed-in user', (h) => {
     const res = await list(server, firefox.accessToken);
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(2);
-    expect(res.body[0]).toEqual({ id: firefox.sessionId, userAgent: FIREFOX, createdAt: new Date(clock.now()).toISOString(), ipAddress: null, current: true });
+    expect(res.body[0]).toEqual({
+      id: firefox.sessionId,
+      userAgent: FIREFOX,
+      createdAt: new Date(clock.now()).toISOString(),
+      ipAddress: null,
+      current: true,
+      lastActiveAt: new Date(clock.now()).toISOString(),
+      device: { browser: 'Firefox', browserVersion: '128', os: 'Linux', type: 'desktop' },
+    });
     expect(res.body[1]).toMatchObject({ id: claimsOf(user.accessToken).sid, current: false });
     // The same list from the other session marks that one current.
     expect((await list(server, user.accessToken)).body.map((s: { current: boolean }) => s.current)).toEqual([false, true]);
@@ -46,6 +54,26 @@ describeDialects('login sessions of the signed-in user', (h) => {
     expect((await list(server, user.accessToken)).body.map((s: { id: string }) => s.id)).toEqual([claimsOf(user.accessToken).sid]);
     clock.advance((server.config.refreshTokenTtl + 1) * 1000);
     expect((await list(server, user.accessToken)).status).toBe(401);
+  });
+
+  it("shows each session's device read from its user agent, and when it was last active", async () => {
+    const clock = movableClock();
+    const server = await start({}, { clock });
+    const user = await signUpAndActivate(server);
+    const phone = await signInAgain(server, user.email, SAFARI);
+    const signedInAt = clock.now();
+    clock.advance(60_000);
+    const refreshed = await refresh(server, phone.cookie);
+    expect(refreshed.status).toBe(200);
+
+    const sessions = (await list(server, user.accessToken)).body as Array<{ id: string; lastActiveAt: string; createdAt: string; device: unknown }>;
+    const iphone = sessions.find((s) => s.id === phone.sessionId)!;
+    expect(iphone.device).toEqual({ browser: 'Safari', browserVersion: '17', os: 'iOS', type: 'mobile' });
+    expect(iphone.createdAt).toBe(new Date(signedInAt).toISOString());
+    expect(iphone.lastActiveAt).toBe(new Date(clock.now()).toISOString());
+    // No User-Agent at all (an API client): nothing is guessed.
+    const bare = sessions.find((s) => s.id === claimsOf(user.accessToken).sid)!;
+    expect(bare.device).toEqual({ browser: null, browserVersion: null, os: null, type: null });
   });
 
   it('signing out another session ends it for real: its refresh and access tokens stop working, an audit row is written', async () => {

@@ -13,6 +13,7 @@ import { Errors } from '../../errors';
 import { AuditActions, recordAudit, type AuditActor } from '../admin/audit-log';
 import type { AuthContext, ClientInfo } from '../auth/auth';
 import { refuseWhileImpersonating } from '../admin/permissions';
+import { deviceOf } from './user-agent';
 
 export interface SessionService {
   list(ctx: AuthContext): Promise<UserSession[]>;
@@ -23,7 +24,15 @@ export interface SessionService {
 }
 
 function view(row: SessionRow, currentId: string): UserSession {
-  return { id: row.id, userAgent: row.user_agent, createdAt: new Date(row.created_at).toISOString(), ipAddress: row.ip, current: row.id === currentId };
+  return {
+    id: row.id,
+    userAgent: row.user_agent,
+    createdAt: new Date(row.created_at).toISOString(),
+    ipAddress: row.ip,
+    current: row.id === currentId,
+    lastActiveAt: new Date(row.last_used_at).toISOString(),
+    device: deviceOf(row.user_agent),
+  };
 }
 
 function actorOf(ctx: AuthContext, client: Pick<ClientInfo, 'ip' | 'userAgent'>): AuditActor {

@@ -9,6 +9,16 @@ export const UserSession = z.object({
   ipAddress: z.string().nullable(),
   /** True for the session of the access token making the call. */
   current: z.boolean(),
+  /** When the session last refreshed its token (ISO 8601). */
+  lastActiveAt: z.string(),
+  /** The device read from the User-Agent by the server; each part null when it cannot tell. */
+  device: z.object({
+    browser: z.string().nullable(),
+    browserVersion: z.string().nullable(),
+    os: z.string().nullable(),
+    /** desktop, mobile, tablet, tv, bot, or null. */
+    type: z.string().nullable(),
+  }),
 });
 export type UserSession = z.infer<typeof UserSession>;
 
