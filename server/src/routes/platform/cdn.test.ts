@@ -202,6 +202,30 @@ describeDialects('CDN files as served', (h) => {
     }
   });
 
+  it('revalidates with the ETag of the coding sent: a match is a 304 without a body, another coding or a changed file is not', async () => {
+    const first = await fetchRaw(port, '/cdn/cdn-manifest.json', { 'accept-encoding': 'br' });
+    const etag = String(first.headers['etag']);
+    expect(etag).toMatch(/^"br-/);
+    const again = await fetchRaw(port, '/cdn/cdn-manifest.json', { 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers['etag']).toBe(etag);
+    expect(again.headers['cache-control']).toBe('no-cache');
+    expect(again.headers['vary']).toBe('Accept-Encoding');
+    expect((await fetchRaw(port, '/cdn/cdn-manifest.json', { 'accept-encoding': 'br', 'if-none-match': `W/${etag}, "other"` })).status).toBe(304);
+    // The gzip copy is another representation: its own tag.
+    const gzip = await fetchRaw(port, '/cdn/cdn-manifest.json', { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    expect(gzip.status).toBe(200);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    // A rebuilt manifest is a new tag.
+    const manifestPath = path.join(fixture.dir, 'cdn-manifest.json');
+    const later = new Date(Date.now() + 120_000);
+    for (const f of [manifestPath, manifestPath + '.br']) utimesSync(f, later, later);
+    const changed = await fetchRaw(port, '/cdn/cdn-manifest.json', { 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(decode(changed).equals(fixture.manifest)).toBe(true);
+  });
+
   it('keeps refusing paths outside the CDN folder, whatever the coding', async () => {
     writeFileSync(path.join(path.dirname(fixture.dir), 'secret.txt'), 'secret');
     writeFileSync(path.join(path.dirname(fixture.dir), 'secret.txt.br'), br(Buffer.from('secret')));

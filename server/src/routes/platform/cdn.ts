@@ -78,6 +78,13 @@ export function negotiateEncoding(header: string | undefined): CdnCoding[] {
   return ranked.includes('identity') ? ranked : [...ranked, 'identity'];
 }
 
+/** If-None-Match (RFC 9110 section 13.1.2): `*` or any listed tag, compared weakly. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
 async function fileStat(file: string): Promise<Stats | null> {
   const info = await stat(file).catch(() => null);
   return info?.isFile() ? info : null;
@@ -102,7 +109,7 @@ export function cdnRoutes(config: Pick<Config, 'cdnDir'>): Hono<AppEnv> {
     const mutable = path.basename(file) === MANIFEST || !immutable;
 
     let body = file;
-    let size = info.size;
+    let sent = info;
     let coding: CdnCoding = 'identity';
     for (const wanted of negotiateEncoding(c.req.header('accept-encoding'))) {
       if (wanted === 'identity') break;
@@ -112,17 +119,20 @@ export function cdnRoutes(config: Pick<Config, 'cdnDir'>): Hono<AppEnv> {
       // is not older than it: an edit without a rebuild must never serve yesterday's bytes.
       if (!compressed || (mutable && compressed.mtimeMs < info.mtimeMs)) continue;
       body = sibling;
-      size = compressed.size;
+      sent = compressed;
       coding = wanted;
       break;
     }
+    // A validator per coding, so the manifest (no-cache) is revalidated with a 304 and no body.
+    const etag = `"${coding}-${sent.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
 
     const headers: Record<string, string> = {
       'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
       'Cache-Control': mutable ? 'no-cache' : 'public, max-age=31536000, immutable',
       'Access-Control-Allow-Origin': '*',
       'Cross-Origin-Resource-Policy': 'cross-origin',
-      'Content-Length': String(size),
+      'Content-Length': String(sent.size),
+      ETag: etag,
       // Caches keep one copy per coding; every CDN file may have siblings.
       Vary: 'Accept-Encoding',
       // Nothing under /cdn may run as a document in the identity origin (it could call refresh).
@@ -130,6 +140,10 @@ export function cdnRoutes(config: Pick<Config, 'cdnDir'>): Hono<AppEnv> {
       'X-Content-Type-Options': 'nosniff',
     };
     if (coding !== 'identity') headers['Content-Encoding'] = coding;
+    if (matchesEtag(c.req.header('if-none-match'), etag)) {
+      const { 'Content-Length': _length, 'Content-Type': _type, 'Content-Encoding': _coding, ...unchanged } = headers;
+      return c.body(null, 304, unchanged);
+    }
     if (c.req.method === 'HEAD') return c.body(null, 200, headers);
     return c.body(new Uint8Array(await readFile(body)), 200, headers);
   });
