@@ -19,7 +19,11 @@ const P = {
   samlPost: 'POST /identity/resources/auth/v1/user/saml/postlogin',
   linkPost: 'POST /identity/resources/auth/v1/passwordless/magiclink/postlogin',
 };
-const me = { id: 'u1', email: 'ada@example.com', name: 'Ada', username: null, verified: true, tenantId: 't1', tenantIds: ['t1'], tenants: [], roles: [], permissions: [] };
+const me = {
+  id: 'u1', email: 'ada@example.com', name: 'Ada', username: null, verified: true, tenantId: 't1', tenantIds: ['t1'], tenants: [],
+  phoneNumber: null, address: null, jobTitle: null, profilePictureUrl: null, roles: [], permissions: [], superUser: false,
+  mfaEnrolled: false, metadata: null, createdAt: '2026-01-01T00:00:00Z', lastLogin: null,
+};
 const loginResponse = (token = 'tok-1') => ({ accessToken: token, expiresIn: 300, expires: '', mfaRequired: false, tenantId: 't1', userId: 'u1' });
 const unauthorized = () => json({ errors: ['Unauthorized'] }, { status: 401 });
 
