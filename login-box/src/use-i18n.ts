@@ -1,0 +1,75 @@
+/**
+ * The login box's one i18n layer (shared/src/i18n underneath): the locale from the host's `locale`
+ * option, else the browser's languages, else English. English is bundled with the login form and is
+ * the fallback per key; German, Spanish and Hebrew are chunks of their own, and only the active one
+ * is fetched. Screens read `useI18n()`: `t(key, values)` (ICU messages), the direction, `Intl` formats.
+ */
+import { createContext, useContext, useEffect, useState } from 'react';
+import { createTranslator, resolveLocale, type Locale, type MessageValues, type Translator } from '@gatehouse/shared';
+import { en, type MessageKey } from './i18n/en';
+
+export type { MessageKey };
+
+export interface LoginBoxI18n {
+  locale: Locale;
+  dir: 'ltr' | 'rtl';
+  /** The message `key`, filled in; keys are checked against the English catalog at compile time. */
+  t(key: MessageKey, values?: MessageValues): string;
+  formatNumber: Translator['formatNumber'];
+  formatDate: Translator['formatDate'];
+}
+
+type Catalog = Readonly<Record<MessageKey, string>>;
+
+// One chunk per language, fetched only for the active locale.
+const CATALOGS: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Catalog }>> = {
+  de: () => import('./i18n/de'),
+  es: () => import('./i18n/es'),
+  he: () => import('./i18n/he'),
+};
+
+function i18nOf(locale: Locale, messages: Catalog): LoginBoxI18n {
+  const translator = createTranslator(locale, messages, en);
+  return { locale, dir: translator.dir, t: (key, values) => translator.t(key, values), formatNumber: translator.formatNumber, formatDate: translator.formatDate };
+}
+
+/** English, for anything rendered outside the app's provider (and the first paint of an English box). */
+export const englishI18n: LoginBoxI18n = i18nOf('en', en);
+
+export const I18nContext = createContext<LoginBoxI18n>(englishI18n);
+
+/** The active language of the login box. */
+export function useI18n(): LoginBoxI18n {
+  return useContext(I18nContext);
+}
+
+/** The browser's preferred languages (navigator.languages), if any. */
+function browserLanguages(): readonly string[] {
+  const nav = typeof navigator === 'undefined' ? undefined : navigator;
+  return nav?.languages?.length ? nav.languages : nav?.language ? [nav.language] : [];
+}
+
+/**
+ * The i18n of the locale `option` asks for, or null while its catalog loads (the box waits rather
+ * than flashing English). A catalog that cannot load falls back to English.
+ */
+export function useLocaleI18n(option: unknown): LoginBoxI18n | null {
+  const locale = resolveLocale(option, browserLanguages());
+  const [loaded, setLoaded] = useState<LoginBoxI18n | null>(() => (locale === 'en' ? englishI18n : null));
+  useEffect(() => {
+    if (locale === 'en') {
+      setLoaded(englishI18n);
+      return;
+    }
+    let live = true;
+    setLoaded((current) => (current?.locale === locale ? current : null));
+    CATALOGS[locale]().then(
+      (m) => live && setLoaded(i18nOf(locale, m.default)),
+      () => live && setLoaded(englishI18n),
+    );
+    return () => {
+      live = false;
+    };
+  }, [locale]);
+  return loaded?.locale === locale || loaded === englishI18n ? loaded : null;
+}
