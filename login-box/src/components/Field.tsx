@@ -1,23 +1,49 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
-interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
-  hint?: string;
+  hint?: ReactNode;
+  /** The field's own error, shown under it; the input is then aria-invalid and described by it. */
+  error?: string | null;
+  /** Rendered inside the input's box at its end (e.g. the show/hide toggle of a password). */
+  addon?: ReactNode;
+  /** Rendered under the hint (e.g. the password policy and strength), and described by `describedBy`. */
+  children?: ReactNode;
+  /** Ids of elements in `children` that describe the input too. */
+  describedBy?: string;
+  inputRef?: Ref<HTMLInputElement>;
 }
 
-/** A labelled input; the hint is tied to it with aria-describedby. */
-export function Field({ label, hint, ...input }: FieldProps) {
-  const id = useId();
+/** A labelled input; its error and hint are tied to it with aria-describedby. */
+export function Field({ label, hint, error, addon, children, describedBy, inputRef, id: givenId, ...input }: FieldProps) {
+  const generated = useId();
+  const id = givenId ?? generated;
   const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describers = [error ? errorId : null, hint ? hintId : null, describedBy ?? null].filter(Boolean).join(' ');
+  const field = <input id={id} ref={inputRef} aria-invalid={error ? true : undefined} aria-describedby={describers || undefined} {...input} />;
   return (
     <div className="gh-field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? hintId : undefined} {...input} />
+      {addon ? (
+        <div className="gh-input-wrap">
+          {field}
+          {addon}
+        </div>
+      ) : (
+        field
+      )}
+      {error ? (
+        <p id={errorId} className="gh-field-error">
+          {error}
+        </p>
+      ) : null}
       {hint ? (
         <p id={hintId} className="gh-hint">
           {hint}
         </p>
       ) : null}
+      {children}
     </div>
   );
 }

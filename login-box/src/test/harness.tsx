@@ -192,3 +192,14 @@ export async function cleanupLoginBoxes(): Promise<void> {
 export function autoCleanup(): void {
   afterEach(cleanupLoginBoxes);
 }
+
+/**
+ * The error message shown under a field (the first element its aria-describedby names, when the
+ * input is aria-invalid), or null: how a user of assistive technology hears the field's problem.
+ */
+export function fieldErrorOf(input: HTMLElement): string | null {
+  if (input.getAttribute('aria-invalid') !== 'true') return null;
+  const id = input.getAttribute('aria-describedby')?.split(' ')[0];
+  const root = input.getRootNode() as Document | ShadowRoot;
+  return (id && root.getElementById(id)?.textContent) || null;
+}
