@@ -3,6 +3,8 @@ import { matchRoute, type MountProps } from '@gatehouse/shared';
 import css from './styles.css?inline';
 import { LoginBoxContext, type LoginBoxContextValue } from './context';
 import { useAdoptedStyles } from './use-adopted-styles';
+import { englishI18n, I18nContext, useLocaleI18n } from './use-i18n';
+import { useCustomLogin } from './use-custom-login';
 import { useLocation } from './use-location';
 import { LoginScreen } from './screens/LoginScreen';
 import { SignUpScreen } from './screens/SignUpScreen';
@@ -39,6 +41,8 @@ export function LoginBoxApp(props: LoginBoxProps) {
   const route = matchRoute(pathname, routes);
   const invite = (route === 'signUpUrl' || route === 'loginUrl') && search.get('invitationToken');
   const context = useMemo<LoginBoxContextValue>(() => ({ store, api, routes, navigate, options }), [store, api, routes, navigate, options]);
+  const i18n = useLocaleI18n(options.locale);
+  const look = useCustomLogin(api, search.get('tenantId'));
 
   useEffect(() => {
     void store.loadVendor();
@@ -109,16 +113,26 @@ export function LoginBoxApp(props: LoginBoxProps) {
       // Other sign-in routes arrive with their own issues.
       screen = null;
   }
-  if (!screen) return null;
+  // The active language's catalog is still loading (its own small chunk): nothing rather than a flash of English.
+  if (!screen || !i18n) return null;
 
+  // No landmark elements (main, header, footer): the box sits inside other people's pages.
   return (
     <LoginBoxContext.Provider value={context}>
-      <div className="gh-root">
-        <main className="gh-card">
-          {invite && <Suspense fallback={null}><InviteLinkBanner token={invite} /></Suspense>}
-          {screen}
-        </main>
-      </div>
+      <I18nContext.Provider value={i18n}>
+        <div className="gh-root" dir={i18n.dir} lang={i18n.locale} style={look?.style}>
+          <div className="gh-card">
+            {look && (look.logo || look.title) ? (
+              <div className="gh-brand">
+                {look.logo ? <img className="gh-brand-logo" src={look.logo} alt={look.companyName ?? ''} /> : null}
+                {look.title ? <p className="gh-brand-title">{look.title}</p> : null}
+              </div>
+            ) : null}
+            {invite && <Suspense fallback={null}><InviteLinkBanner token={invite} /></Suspense>}
+            {screen}
+          </div>
+        </div>
+      </I18nContext.Provider>
     </LoginBoxContext.Provider>
   );
 }
@@ -128,7 +142,7 @@ export function LoginBoxError() {
   return (
     <div className="gh-root">
       <div className="gh-card" role="alert">
-        We&apos;re facing some difficulties, Please try again
+        {englishI18n.t('errors.generic')}
       </div>
     </div>
   );

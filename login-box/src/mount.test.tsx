@@ -1,7 +1,7 @@
 import { act, fireEvent, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AFTER_AUTH_REDIRECT_KEY, resolveTheme } from '@gatehouse/shared';
-import { autoCleanup, json, mountLoginBox as mountAt, sampleMe as me } from './test/harness';
+import { autoCleanup, fieldErrorOf, json, mountLoginBox as mountAt, sampleMe as me } from './test/harness';
 
 const P = {
   login: 'POST /identity/resources/auth/v1/user',
@@ -160,10 +160,14 @@ describe('activate screen', () => {
     type(password, 'Secret-pass-1');
     type(confirm, 'Secret-pass-2');
     fireEvent.click(view.getByRole('button', { name: 'Activate' }));
-    expect((await view.findByRole('alert')).textContent).toBe('Passwords do not match');
+    // At its field, described by it, and focused: no alert for the form's own check.
+    await waitFor(() => expect(fieldErrorOf(confirm)).toBe('Passwords do not match'));
+    expect((confirm.getRootNode() as ShadowRoot).activeElement).toBe(confirm);
     type(confirm, 'Secret-pass-1');
     fireEvent.click(view.getByRole('button', { name: 'Activate' }));
-    expect(await view.findByText('Your account is activated, redirecting...')).toBeTruthy();
+    expect(await view.findByRole('heading', { name: 'Account activated' })).toBeTruthy();
+    expect(view.getByRole('status').textContent).toContain('Your account is activated.');
+    expect(view.getByRole('button', { name: 'Continue' })).toBeTruthy();
     expect(calls.find((c) => c.key === P.activate)?.body).toEqual({ userId: 'u1', token: 'tk', password: 'Secret-pass-1' });
     expect(store.getSnapshot().isAuthenticated).toBe(true);
   });
@@ -173,7 +177,7 @@ describe('activate screen', () => {
       [P.strategy]: () => json({ errors: ['Activation link is invalid or has expired'], errorCode: 'ER-01009' }, 400),
       [P.resend]: () => new Response(null, { status: 204 }),
     });
-    expect((await view.findByRole('alert')).textContent).toBe('Activation link is invalid or has expired');
+    expect((await view.findByRole('alert')).textContent).toBe('The activation link is invalid or has expired');
     type(view.getByLabelText('Email'), 'ada@example.com');
     fireEvent.click(view.getByRole('button', { name: 'Resend activation email' }));
     expect(await view.findByText(/we sent it a new activation link/)).toBeTruthy();

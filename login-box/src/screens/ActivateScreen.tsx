@@ -2,17 +2,24 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLoginBox } from '../context';
 import { useAuth } from '../use-auth';
 import { useLocation } from '../use-location';
+import { useI18n } from '../use-i18n';
 import { Field } from '../components/Field';
+import { PasswordField } from '../components/PasswordField';
 import { SubmitButton } from '../components/SubmitButton';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { SuccessState } from '../components/SuccessState';
 import { useFocusFirst } from '../components/use-focus-first';
-
-const INCOMPLETE_LINK = 'This activation link is incomplete. Request a new one below.';
+import { isEmail, useFieldErrors, useFocusServerField } from '../components/use-field-errors';
+import { usePasswordPolicy } from '../components/use-password-policy';
+import { confirmProblem, passwordProblem } from '../components/password-errors';
+import { describeError } from '../components/server-errors';
 
 /** Activation (seed 4.5): activating -> activatingForm -> success, or failed -> resend. */
 export function ActivateScreen() {
   const { store } = useLoginBox();
-  const { activate, vendor } = useAuth(store);
+  const { activate } = useAuth(store);
+  const i18n = useI18n();
+  const { t } = i18n;
   const { search } = useLocation();
   const userId = search.get('userId') ?? '';
   const token = search.get('token') ?? '';
@@ -21,9 +28,12 @@ export function ActivateScreen() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [email, setEmail] = useState('');
-  const [formError, setFormError] = useState<string | null>(null);
   const step = linkIncomplete && activate.step !== 'resend' ? 'failed' : activate.step;
   const ref = useFocusFirst<HTMLDivElement>(step);
+  const { errors, show, clear } = useFieldErrors(ref);
+  const policy = usePasswordPolicy();
+  const server = describeError(i18n, activate.error, activate.errorCode, step === 'activatingForm' ? ['password'] : ['email']);
+  useFocusServerField(ref, server?.field, activate.error);
 
   useEffect(() => {
     const key = `${userId}\n${token}`;
@@ -35,61 +45,88 @@ export function ActivateScreen() {
   const onActivate = (event: FormEvent) => {
     event.preventDefault();
     if (activate.loading) return;
-    if (password !== confirm) {
-      setFormError('Passwords do not match');
-      return;
-    }
-    setFormError(null);
-    void store.activate({ userId, token, password });
+    if (show({ password: passwordProblem(i18n, password, policy), confirmPassword: confirmProblem(i18n, password, confirm) })) void store.activate({ userId, token, password });
   };
 
   const onResend = (event: FormEvent) => {
     event.preventDefault();
-    if (!activate.loading) void store.resendActivation(email);
+    if (activate.loading) return;
+    const value = email.trim();
+    if (show({ email: !value ? t('errors.field.email.required') : isEmail(value) ? undefined : t('errors.field.email.invalid') })) void store.resendActivation(value);
   };
 
+  let title = t('activate.title');
   let body;
   if (step === 'activating') {
     body = (
       <p role="status" className="gh-status">
-        <span className="gh-spinner" aria-hidden="true" /> Activating your account...
+        <span className="gh-spinner" aria-hidden="true" /> {t('activate.activating')}
       </p>
     );
   } else if (step === 'activatingForm') {
-    const minLength = vendor?.passwordConfig.minLength;
     body = (
-      <form onSubmit={onActivate} aria-busy={activate.loading}>
-        <p>Choose a password to finish activating your account.</p>
-        <Field label="Password" type="password" name="password" autoComplete="new-password" required minLength={minLength} hint={minLength ? `At least ${minLength} characters` : undefined} value={password} onChange={(e) => setPassword(e.target.value)} />
-        <Field label="Confirm password" type="password" name="confirmPassword" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-        <ErrorAlert message={formError ?? activate.error} />
-        <SubmitButton busy={activate.loading}>Activate</SubmitButton>
+      <form onSubmit={onActivate} noValidate aria-busy={activate.loading}>
+        <p>{t('activate.choosePassword')}</p>
+        <PasswordField
+          label={t('field.password')}
+          name="password"
+          autoComplete="new-password"
+          required
+          policy={policy}
+          strength
+          value={password}
+          error={errors.password ?? (server?.field === 'password' ? server.text : null)}
+          onChange={(value) => {
+            setPassword(value);
+            clear('password');
+          }}
+        />
+        <PasswordField label={t('field.confirmPassword')} name="confirmPassword" autoComplete="new-password" required value={confirm} error={errors.confirmPassword} onChange={(value) => {
+          setConfirm(value);
+          clear('confirmPassword');
+        }} />
+        {server && !server.field ? <ErrorAlert message={activate.error} code={activate.errorCode} /> : null}
+        <SubmitButton busy={activate.loading}>{t('activate.submit')}</SubmitButton>
       </form>
     );
   } else if (step === 'success') {
+    title = t('activate.success.title');
     // With an error only when the invite link it signed up through died before activation.
     body = (
       <>
-        <ErrorAlert message={activate.error} />
-        <p role="status">Your account is activated, redirecting...</p>
+        <ErrorAlert message={activate.error} code={activate.errorCode} />
+        <SuccessState next={t('activate.success.next')}>{t('activate.success.text')}</SuccessState>
       </>
     );
   } else if (step === 'resend' && activate.resendSent) {
-    body = <p role="status" tabIndex={-1}>If an account is waiting for activation at that address, we sent it a new activation link.</p>;
+    body = <p role="status" tabIndex={-1}>{t('activate.resent')}</p>;
   } else {
     body = (
-      <form onSubmit={onResend} aria-busy={activate.loading}>
-        <ErrorAlert message={activate.error ?? (linkIncomplete ? INCOMPLETE_LINK : null)} />
-        <p>Enter your email and we will send you a new activation link.</p>
-        <Field label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <SubmitButton busy={activate.loading}>Resend activation email</SubmitButton>
+      <form onSubmit={onResend} noValidate aria-busy={activate.loading}>
+        {activate.error && server?.field !== 'email' ? <ErrorAlert message={activate.error} code={activate.errorCode} /> : linkIncomplete ? <ErrorAlert message={t('activate.incompleteLink')} /> : null}
+        <p>{t('activate.resendIntro')}</p>
+        <Field
+          label={t('field.email')}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={email}
+          error={errors.email ?? (server?.field === 'email' ? server.text : null)}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            clear('email');
+          }}
+        />
+        <SubmitButton busy={activate.loading}>{t('activate.resend')}</SubmitButton>
       </form>
     );
   }
 
   return (
     <div ref={ref}>
-      <h1>Activate your account</h1>
+      <h1>{title}</h1>
       {body}
     </div>
   );

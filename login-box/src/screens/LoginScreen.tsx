@@ -1,15 +1,20 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
-import { AFTER_AUTH_REDIRECT_KEY, REDIRECT_URL_PARAM, getValidRedirectUrl } from '@gatehouse/shared';
+import { AFTER_AUTH_REDIRECT_KEY, ErrorCodes, REDIRECT_URL_PARAM, getValidRedirectUrl } from '@gatehouse/shared';
 import { useLoginBox } from '../context';
 import { useAuth } from '../use-auth';
+import { useI18n } from '../use-i18n';
 import { Field } from '../components/Field';
+import { PasswordField } from '../components/PasswordField';
 import { SubmitButton } from '../components/SubmitButton';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { RouteLink } from '../components/RouteLink';
 import { useFocusFirst } from '../components/use-focus-first';
+import { isEmail, useFieldErrors, useFocusServerField } from '../components/use-field-errors';
+import { describeError } from '../components/server-errors';
 import { PasskeyLoginButton } from './passkeys/PasskeyLoginButton';
 import { PromptPasskeysScreen } from './passkeys/PromptPasskeysScreen';
 import { MfaLoginScreen } from './mfa/MfaLoginScreen';
+import { UnverifiedNotice } from './UnverifiedNotice';
 
 // Its own chunk: only passwordless strategies reach these steps (login bytes budget).
 const PasswordlessStep = lazy(() => import('./passwordless/PasswordlessStep'));
@@ -46,16 +51,36 @@ function useStoreRedirectParam(options: Record<string, unknown>): void {
 export function LoginScreen() {
   const { store, routes, options } = useLoginBox();
   const { login, vendor } = useAuth(store);
+  const i18n = useI18n();
+  const { t } = i18n;
   const [email, setEmail] = useState(login.email);
   const [password, setPassword] = useState('');
   const formRef = useFocusFirst<HTMLFormElement>(login.step);
+  const { errors, show, clear } = useFieldErrors(formRef);
   useStoreRedirectParam(options);
+
+  // Username* strategies sign in with a username (an email still works there); SmsCodeV2 with a phone number.
+  const byUsername = vendor?.loginStrategy?.startsWith('Username') === true;
+  const byPhone = vendor?.loginStrategy === 'SmsCodeV2';
+  const passwordStep = login.step === 'loginWithPassword';
+  const unverified = passwordStep && login.errorCode === ErrorCodes.userNotVerified;
+  const server = unverified ? null : describeError(i18n, login.error, login.errorCode, ['email', 'password']);
+  useFocusServerField(formRef, server?.field, login.error);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (login.loading) return;
-    if (login.step === 'preLogin') void store.preLogin(email);
-    else void store.login({ email: login.email || email, password });
+    const identifier = email.trim();
+    if (login.step === 'preLogin') {
+      const problem = !identifier
+        ? t(byPhone ? 'errors.field.phoneNumber.required' : byUsername ? 'errors.field.username.required' : 'errors.field.email.required')
+        : !byPhone && !byUsername && !isEmail(identifier)
+          ? t('errors.field.email.invalid')
+          : null;
+      if (show({ email: problem ?? undefined })) void store.preLogin(identifier);
+      return;
+    }
+    if (show({ password: password ? undefined : t('errors.field.password.required') })) void store.login({ email: login.email || identifier, password });
   };
 
   if (login.step === 'promptPasskeys') return <PromptPasskeysScreen />;
@@ -63,17 +88,18 @@ export function LoginScreen() {
   if (login.step === 'success') {
     return (
       <>
-        <h1>Sign in</h1>
-        <p role="status">Signed in, redirecting...</p>
+        <h1>{t('login.title')}</h1>
+        <p role="status">{t('login.signedIn')}</p>
       </>
     );
   }
 
   if (login.step === 'loginWithTwoFactor' || login.step === 'recoverTwoFactor' || login.step === 'forceTwoFactor') return <MfaLoginScreen />;
 
+  const loading = <p role="status">{t('common.loading')}</p>;
   if (POLICY_STEPS.includes(login.step)) {
     return (
-      <Suspense fallback={<p role="status">Loading...</p>}>
+      <Suspense fallback={loading}>
         <PolicyStep />
       </Suspense>
     );
@@ -81,58 +107,78 @@ export function LoginScreen() {
 
   if (login.step === 'loginWithSmsOtc' || login.step === 'loginWithQuickSmsOtc') {
     return (
-      <Suspense fallback={<p role="status">Loading...</p>}>
+      <Suspense fallback={loading}>
         <SmsOtcStep />
       </Suspense>
     );
   }
 
-  if (login.step === 'redirectToSSO') return <Suspense fallback={<p role="status">Loading...</p>}><RedirectToSsoStep /></Suspense>;
+  if (login.step === 'redirectToSSO') return <Suspense fallback={loading}><RedirectToSsoStep /></Suspense>;
 
   if (login.step === 'magicLinkPreLoginSuccess' || login.step === 'loginWithOtc') {
     return (
-      <Suspense fallback={<p role="status">Loading...</p>}>
+      <Suspense fallback={loading}>
         <PasswordlessStep />
       </Suspense>
     );
   }
 
-  // Username* strategies sign in with a username (an email still works there); SmsCodeV2 with a phone number.
-  const byUsername = vendor?.loginStrategy?.startsWith('Username') === true;
-  const byPhone = vendor?.loginStrategy === 'SmsCodeV2';
-
-  const passwordStep = login.step === 'loginWithPassword';
+  const passkeys = login.step === 'preLogin' && typeof window.PublicKeyCredential !== 'undefined';
+  const social = login.step === 'preLogin' && vendor?.socialLogin === true;
   return (
     <>
-      <h1>Sign in</h1>
-      <form ref={formRef} onSubmit={onSubmit} noValidate={false} aria-busy={login.loading}>
+      <h1>{t('login.title')}</h1>
+      <form ref={formRef} onSubmit={onSubmit} noValidate aria-busy={login.loading}>
         <Field
-          label={byPhone ? 'Phone number' : byUsername ? 'Username' : 'Email'}
+          label={t(byPhone ? 'field.phoneNumber' : byUsername ? 'field.username' : 'field.email')}
           type={byPhone ? 'tel' : byUsername ? 'text' : 'email'}
           name={byPhone ? 'phoneNumber' : byUsername ? 'username' : 'email'}
           autoComplete={byPhone ? 'tel' : 'username'}
+          inputMode={byPhone ? 'tel' : byUsername ? undefined : 'email'}
           required
           readOnly={passwordStep}
           value={passwordStep ? login.email : email}
-          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email ?? (server?.field === 'email' ? server.text : null)}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            clear('email');
+          }}
         />
         {passwordStep ? (
-          <Field label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <PasswordField
+            label={t('field.password')}
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            error={errors.password ?? (server?.field === 'password' ? server.text : null)}
+            onChange={(value) => {
+              setPassword(value);
+              clear('password');
+            }}
+          />
         ) : null}
-        <ErrorAlert message={login.error} />
-        <SubmitButton busy={login.loading}>{passwordStep ? 'Sign in' : 'Continue'}</SubmitButton>
+        {unverified ? <UnverifiedNotice email={login.email} /> : server && !server.field ? <ErrorAlert message={login.error} code={login.errorCode} /> : null}
+        <SubmitButton busy={login.loading}>{passwordStep ? t('login.submit') : t('common.continue')}</SubmitButton>
         {passwordStep ? (
-          <button type="button" className="gh-text-button" onClick={() => store.resetLogin()}>
-            Use a different email
-          </button>
+          <div className="gh-row">
+            <RouteLink to={routes.forgetPasswordUrl}>{t('login.forgotPassword')}</RouteLink>
+            <button type="button" className="gh-text-button" onClick={() => store.resetLogin()}>
+              {t(byPhone ? 'login.differentAccount' : 'login.differentEmail')}
+            </button>
+          </div>
         ) : null}
-        {passwordStep ? <RouteLink to={routes.forgetPasswordUrl}>Forgot password?</RouteLink> : null}
       </form>
-      {login.step === 'preLogin' && typeof window.PublicKeyCredential !== 'undefined' ? <PasskeyLoginButton email={email} /> : null}
-      {login.step === 'preLogin' && vendor?.socialLogin ? <Suspense fallback={null}><SocialLogin /></Suspense> : null}
+      {passkeys || social ? (
+        <div className="gh-divider" role="separator" aria-label={t('login.or')}>
+          <span aria-hidden="true">{t('login.or')}</span>
+        </div>
+      ) : null}
+      {passkeys ? <PasskeyLoginButton email={email} /> : null}
+      {social ? <Suspense fallback={null}><SocialLogin /></Suspense> : null}
       {vendor?.allowSignUps ? (
         <p className="gh-footer">
-          Don&apos;t have an account? <RouteLink to={routes.signUpUrl}>Sign up</RouteLink>
+          {t('login.noAccount')} <RouteLink to={routes.signUpUrl}>{t('login.signUp')}</RouteLink>
         </p>
       ) : null}
     </>

@@ -4,6 +4,7 @@ import { useAuth } from '../../use-auth';
 import { useLocation } from '../../use-location';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { RouteLink } from '../../components/RouteLink';
+import { useI18n } from '../../use-i18n';
 
 /**
  * The impersonation route (impersonationUrl, seed 000 sections 2.1, 4.7): exchanges the admin's
@@ -13,6 +14,7 @@ import { RouteLink } from '../../components/RouteLink';
 export default function ImpersonateScreen() {
   const { store, routes } = useLoginBox();
   const { impersonation, user } = useAuth(store);
+  const { t } = useI18n();
   const { search } = useLocation();
   const token = search.get('token');
 
@@ -23,21 +25,21 @@ export default function ImpersonateScreen() {
 
   return (
     <div>
-      <h1>Impersonate user</h1>
+      <h1>{t('impersonate.title')}</h1>
       {impersonation.step === 'success' ? (
         <p role="status">
-          You are now signed in as <strong>{user?.name}</strong> ({user?.email}), redirecting...
+          {t('impersonate.success', { name: user?.name ?? '', email: user?.email ?? '' })}
         </p>
       ) : impersonation.error ? (
         <>
           <ErrorAlert message={impersonation.error} />
           <p className="gh-footer">
-            <RouteLink to={routes.loginUrl}>Back to sign in</RouteLink>
+            <RouteLink to={routes.loginUrl}>{t('common.backToSignIn')}</RouteLink>
           </p>
         </>
       ) : (
         <p role="status" className="gh-status">
-          <span className="gh-spinner" aria-hidden="true" /> Signing you in as the user...
+          <span className="gh-spinner" aria-hidden="true" /> {t('impersonate.working')}
         </p>
       )}
     </div>

@@ -3,13 +3,17 @@ import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { useLocation } from '../../use-location';
 import { Field } from '../../components/Field';
+import { PasswordField } from '../../components/PasswordField';
+import { SuccessState } from '../../components/SuccessState';
+import { isEmail, useFieldErrors } from '../../components/use-field-errors';
+import { usePasswordPolicy } from '../../components/use-password-policy';
+import { confirmProblem, passwordProblem } from '../../components/password-errors';
+import { useI18n } from '../../use-i18n';
 import { SubmitButton } from '../../components/SubmitButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { RouteLink } from '../../components/RouteLink';
 import { useFocusFirst } from '../../components/use-focus-first';
-import { OneTimeCodeField } from '../mfa/OneTimeCodeField';
 
-const INCOMPLETE_LINK = 'This invitation link is incomplete. Open the link from your invitation email again, or ask for a new one below.';
 
 /**
  * Accept invitation, with and without a one-time code (acceptInvitationUrl and
@@ -20,7 +24,9 @@ const INCOMPLETE_LINK = 'This invitation link is incomplete. Open the link from 
  */
 export default function AcceptInvitationScreen() {
   const { store, routes } = useLoginBox();
-  const { invitation, vendor } = useAuth(store);
+  const { invitation } = useAuth(store);
+  const i18n = useI18n();
+  const { t } = i18n;
   const { search } = useLocation();
   const userId = search.get('userId') ?? '';
   const token = search.get('token') ?? '';
@@ -29,11 +35,12 @@ export default function AcceptInvitationScreen() {
   const [confirm, setConfirm] = useState('');
   const [code, setCode] = useState('');
   const [email, setEmail] = useState('');
-  const [formError, setFormError] = useState<string | null>(null);
   const { step } = invitation;
   // Until the link is verified (its flow chunk may still be loading) there is nobody to greet yet.
   const checking = step === 'validate' && (invitation.loading || invitation.name === undefined);
   const ref = useFocusFirst<HTMLDivElement>(checking ? 'checking' : step);
+  const { errors, show, clear } = useFieldErrors(ref);
+  const policy = usePasswordPolicy();
 
   useEffect(() => {
     // Once per link: verifying uses nothing up, but a re-render must not start it again.
@@ -46,85 +53,131 @@ export default function AcceptInvitationScreen() {
   const onAccept = (event: FormEvent) => {
     event.preventDefault();
     if (invitation.loading) return;
-    if (invitation.shouldSetPassword && password !== confirm) {
-      setFormError('Passwords do not match');
-      return;
-    }
-    setFormError(null);
+    const valid = show({
+      'one-time-code': invitation.codeRequired && !/^\d{6}$/.test(code) ? t('errors.field.code.invalid') : undefined,
+      password: invitation.shouldSetPassword ? passwordProblem(i18n, password, policy) : undefined,
+      confirmPassword: invitation.shouldSetPassword ? confirmProblem(i18n, password, confirm) : undefined,
+    });
+    if (!valid) return;
     void store.acceptInvitation({ userId, token, ...(invitation.shouldSetPassword ? { password } : {}), ...(invitation.codeRequired ? { code } : {}) });
   };
 
   const onResend = (event: FormEvent) => {
     event.preventDefault();
-    if (!invitation.loading) void store.resendInvitation(email);
+    if (invitation.loading) return;
+    const value = email.trim();
+    if (show({ email: !value ? t('errors.field.email.required') : isEmail(value) ? undefined : t('errors.field.email.invalid') })) void store.resendInvitation(value);
   };
 
-  const tenant = invitation.tenantName || 'the account';
+  const tenant = invitation.tenantName || t('invitation.theAccount');
+  let title = t('invitation.title');
   let body;
   if (checking) {
     body = (
       <p role="status" className="gh-status" tabIndex={-1}>
-        <span className="gh-spinner" aria-hidden="true" /> Checking your invitation...
+        <span className="gh-spinner" aria-hidden="true" /> {t('invitation.checking')}
       </p>
     );
   } else if (step === 'validate' || step === 'pending') {
-    const minLength = vendor?.passwordConfig.minLength;
     body = (
-      <form onSubmit={onAccept} aria-busy={invitation.loading}>
+      <form onSubmit={onAccept} noValidate aria-busy={invitation.loading}>
         <p>
-          Hi {invitation.name}, you&apos;re invited to join <strong>{tenant}</strong>.{' '}
-          {invitation.shouldSetPassword ? 'Choose a password to set up your account.' : 'Accept to join it with your existing account.'}
+          {t('invitation.greeting', { name: invitation.name ?? '', tenant })} {invitation.shouldSetPassword ? t('invitation.choosePassword') : t('invitation.acceptExisting')}
         </p>
-        {invitation.email ? <Field label="Email" type="email" name="email" autoComplete="username" readOnly value={invitation.email} /> : null}
-        {invitation.codeRequired ? <OneTimeCodeField label="Invitation code" hint="The 6-digit code in your invitation email" value={code} onChange={setCode} /> : null}
+        {invitation.email ? <Field label={t('field.email')} type="email" name="email" autoComplete="username" readOnly value={invitation.email} /> : null}
+        {invitation.codeRequired ? (
+          <Field
+            label={t('invitation.codeLabel')}
+            hint={t('invitation.codeHint')}
+            name="one-time-code"
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            required
+            value={code}
+            error={errors['one-time-code']}
+            onChange={(e) => {
+              setCode(e.target.value.replace(/\D/g, '').slice(0, 6));
+              clear('one-time-code');
+            }}
+          />
+        ) : null}
         {invitation.shouldSetPassword ? (
           <>
-            <Field label="Password" type="password" name="password" autoComplete="new-password" required minLength={minLength} hint={minLength ? `At least ${minLength} characters` : undefined} value={password} onChange={(e) => setPassword(e.target.value)} />
-            <Field label="Confirm password" type="password" name="confirmPassword" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+            <PasswordField
+              label={t('field.password')}
+              name="password"
+              autoComplete="new-password"
+              required
+              policy={policy}
+              strength
+              userInputs={[invitation.name ?? '', invitation.email ?? '', tenant]}
+              value={password}
+              error={errors.password}
+              onChange={(value) => {
+                setPassword(value);
+                clear('password');
+              }}
+            />
+            <PasswordField label={t('field.confirmPassword')} name="confirmPassword" autoComplete="new-password" required value={confirm} error={errors.confirmPassword} onChange={(value) => {
+              setConfirm(value);
+              clear('confirmPassword');
+            }} />
           </>
         ) : null}
-        <ErrorAlert message={formError ?? invitation.error} />
-        <SubmitButton busy={step === 'pending'}>Accept invitation</SubmitButton>
+        <ErrorAlert message={invitation.error} />
+        <SubmitButton busy={step === 'pending'}>{t('invitation.accept')}</SubmitButton>
       </form>
     );
   } else if (step === 'success') {
+    title = t('invitation.success.title');
     body =
       invitation.outcome === 'joined' ? (
-        <>
-          <p role="status" tabIndex={-1}>
-            You&apos;ve joined {tenant}. Sign in with your account to continue.
-          </p>
-          <p className="gh-footer">
-            <RouteLink to={routes.loginUrl}>Sign in</RouteLink>
-          </p>
-        </>
+        <SuccessState next={t('invitation.joined.next')}>{t('invitation.joined.text', { tenant })}</SuccessState>
       ) : (
-        <p role="status" tabIndex={-1}>
-          Welcome to {tenant}! Your account is ready, redirecting...
-        </p>
+        <SuccessState next={t('invitation.success.next')}>{t('invitation.success.text', { tenant })}</SuccessState>
       );
   } else if (invitation.resendSent) {
     body = (
       <p role="status" tabIndex={-1}>
-        If an invitation is waiting for that address, we sent it a new link.
+        {t('invitation.resent')}
       </p>
     );
   } else {
     // invalid or failed: say why, and offer a new invitation email.
     body = (
-      <form onSubmit={onResend} aria-busy={invitation.loading}>
-        <ErrorAlert message={invitation.error ?? (step === 'invalid' ? INCOMPLETE_LINK : null)} />
-        <p>Enter your email and we will send you a new invitation link.</p>
-        <Field label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <SubmitButton busy={invitation.loading}>Send a new invitation</SubmitButton>
+      <form onSubmit={onResend} noValidate aria-busy={invitation.loading}>
+        <ErrorAlert message={invitation.error ?? (step === 'invalid' ? t('invitation.incompleteLink') : null)} />
+        <p>{t('invitation.resendIntro')}</p>
+        <Field
+          label={t('field.email')}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={email}
+          error={errors.email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            clear('email');
+          }}
+        />
+        <SubmitButton busy={invitation.loading}>{t('invitation.resend')}</SubmitButton>
       </form>
     );
   }
 
   return (
     <div ref={ref}>
-      <h1>Accept invitation</h1>
+      <h1>{title}</h1>
       {body}
+      {step === 'success' && invitation.outcome === 'joined' ? (
+        <p className="gh-footer">
+          <RouteLink to={routes.loginUrl}>{t('signUp.signIn')}</RouteLink>
+        </p>
+      ) : null}
     </div>
   );
 }

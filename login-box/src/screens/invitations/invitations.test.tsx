@@ -1,6 +1,6 @@
 import { fireEvent, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { autoCleanup, json, ME_ROUTE, mountLoginBox, sampleMe } from '../../test/harness';
+import { autoCleanup, fieldErrorOf, json, ME_ROUTE, mountLoginBox, sampleMe } from '../../test/harness';
 
 const P = {
   verify: 'POST /identity/resources/users/v1/invitation/verify',
@@ -18,8 +18,8 @@ const type = (input: HTMLElement, value: string) => fireEvent.change(input, { ta
 describe('accept invitation screen', () => {
   it('greets the invitee by name, asks a new account for a password and signs it in', async () => {
     const { view, calls } = await mountLoginBox('/account/invitation/accept?userId=u1&token=tok', { [P.verify]: greeting(), [P.accept]: signedIn, [ME_ROUTE]: () => json(sampleMe) });
-    expect(await view.findByText(/Hi Grace, you're invited to join/)).toBeTruthy();
-    expect(view.getByText('Acme')).toBeTruthy();
+    expect(await view.findByText(/Hi Grace, you’re invited to join/)).toBeTruthy();
+    expect(view.getByText(/invited to join Acme\./)).toBeTruthy();
     const email = view.getByLabelText('Email') as HTMLInputElement;
     expect(email.readOnly).toBe(true);
     expect(email.autocomplete).toBe('username');
@@ -38,11 +38,11 @@ describe('accept invitation screen', () => {
   it('shows a loading status, and greets nobody, until the link is verified', async () => {
     let answer: (response: Response) => void = () => undefined;
     const { view } = await mountLoginBox('/account/invitation/accept?userId=u1&token=tok', { [P.verify]: () => new Promise<Response>((resolve) => (answer = resolve)) });
-    expect((await view.findByRole('status')).textContent).toContain('Checking your invitation...');
+    expect((await view.findByRole('status')).textContent).toContain('Checking your invitation…');
     expect(view.queryByText(/invited to join/)).toBeNull();
     expect(view.queryByRole('button', { name: 'Accept invitation' })).toBeNull();
     answer(greeting()());
-    expect(await view.findByText(/Hi Grace, you're invited to join/)).toBeTruthy();
+    expect(await view.findByText(/Hi Grace, you’re invited to join/)).toBeTruthy();
   });
 
   it('catches mismatched passwords before any call, and shows a refused password in an alert on the form', async () => {
@@ -54,7 +54,7 @@ describe('accept invitation screen', () => {
     type(password, 'a good passphrase');
     type(view.getByLabelText('Confirm password'), 'something else');
     fireEvent.submit((password as HTMLInputElement).form!);
-    expect((await view.findByRole('alert')).textContent).toBe('Passwords do not match');
+    await waitFor(() => expect(fieldErrorOf(view.getByLabelText('Confirm password'))).toBe('Passwords do not match'));
     expect(calls.some((c) => c.key === P.accept)).toBe(false);
     type(view.getByLabelText('Confirm password'), 'a good passphrase');
     fireEvent.submit((password as HTMLInputElement).form!);
@@ -67,7 +67,7 @@ describe('accept invitation screen', () => {
     expect(await view.findByText(/Accept to join it with your existing account/)).toBeTruthy();
     expect(view.queryByLabelText('Password')).toBeNull();
     fireEvent.click(view.getByRole('button', { name: 'Accept invitation' }));
-    expect((await view.findByRole('status')).textContent).toContain("You've joined Acme. Sign in with your account to continue.");
+    expect((await view.findByRole('status')).textContent).toContain('You’ve joined Acme. Sign in with your account to continue.');
     expect(view.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/account/login');
     expect(calls.find((c) => c.key === P.accept)!.body).toEqual({ userId: 'u1', token: 'tok' });
   });

@@ -1,19 +1,12 @@
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorMessages, toGatehouseError } from '@gatehouse/shared';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { useI18n } from '../../use-i18n';
 
 type State = { name?: string; error?: string };
 
-// Inline (this chunk only), so the login form's stylesheet, fetched on every sign-in, stays as it is.
-const boxStyle: CSSProperties = {
-  padding: '10px 12px',
-  fontSize: 14,
-  background: 'color-mix(in srgb, var(--_primary) 8%, var(--_bg))',
-  border: '1px solid color-mix(in srgb, var(--_primary) 30%, var(--_bg))',
-  borderRadius: 'var(--_radius)',
-};
 
 /**
  * "You've been invited to join <tenant>" above the sign-up and login forms when the URL carries an
@@ -25,6 +18,7 @@ const boxStyle: CSSProperties = {
 export default function InviteLinkBanner({ token }: { token: string }) {
   const { store } = useLoginBox();
   const { signUp } = useAuth(store);
+  const { t } = useI18n();
   const [state, setState] = useState<State>({});
 
   useEffect(() => {
@@ -48,7 +42,7 @@ export default function InviteLinkBanner({ token }: { token: string }) {
 
   if (state.error) {
     return (
-      <div style={{ marginBottom: 16 }}>
+      <div className="gh-banner">
         <ErrorAlert message={state.error} />
       </div>
     );
@@ -57,13 +51,13 @@ export default function InviteLinkBanner({ token }: { token: string }) {
     return (
       <p className="gh-status" role="status">
         <span className="gh-spinner" aria-hidden="true" />
-        Checking your invitation...
+        {t('invitation.checking')}
       </p>
     );
   }
   return (
-    <p style={boxStyle} role="status">
-      You&apos;ve been invited to join <strong>{state.name}</strong>
+    <p className="gh-notice gh-banner" role="status">
+      {t('inviteLink.invited', { name: state.name })}
     </p>
   );
 }

@@ -21,8 +21,8 @@ const type = (input: HTMLElement, value: string) => fireEvent.change(input, { ta
 describe('joining by invite link in the login box', () => {
   it("greets with the tenant's name on the sign-up route, asks no company, and sends the token with the sign-up", async () => {
     const { view, calls } = await mountLoginBox('/account/sign-up?invitationToken=tok', { [P.verify]: named, [P.signUp]: () => json({ shouldActivate: true, userId: 'u9', tenantId: 't2' }) });
-    expect((await view.findByRole('status')).textContent).toContain('Checking your invitation...');
-    await waitFor(() => expect(view.getByRole('status').textContent).toBe("You've been invited to join Acme Corp"));
+    expect((await view.findByRole('status')).textContent).toContain('Checking your invitation…');
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('You’ve been invited to join Acme Corp'));
     expect(calls.find((c) => c.key === P.verify)!.body).toEqual({ token: 'tok' });
     expect(view.queryByLabelText('Company name')).toBeNull();
     type(view.getByLabelText('Name'), 'Grace');
@@ -41,7 +41,7 @@ describe('joining by invite link in the login box', () => {
       [P.refresh]: session('acme.token', 't2'),
       [ME_ROUTE]: () => json({ ...sampleMe, tenantId: 't2', tenantIds: ['t1', 't2'] }),
     });
-    await view.findByText('Acme Corp');
+    await view.findByText(/Acme Corp/);
     type(view.getByLabelText('Email'), 'ada@example.com');
     fireEvent.click(view.getByRole('button', { name: 'Continue' }));
     type(await view.findByLabelText('Password'), 'pw');

@@ -6,21 +6,28 @@ import { MfaEmailCodeStep } from './MfaEmailCodeStep';
 import { MfaVerifyStep } from './MfaVerifyStep';
 import { RecoverTwoFactorStep } from './RecoverTwoFactorStep';
 import { RecoveryCodesStep } from './RecoveryCodesStep';
+import { useI18n } from '../../use-i18n';
 
 // Its own chunk: only accounts with (or enrolling) an SMS or WebAuthn factor reach it.
 const MfaFactorStep = lazy(() => import('./factors/MfaFactorStep'));
 
 /** The SMS / WebAuthn part of an MFA screen, loaded on first use. */
 export const factorPart = (part: 'enrol' | 'sms') => (
-  <Suspense fallback={<p role="status">Loading...</p>}>
+  <Suspense fallback={<Loading />}>
     <MfaFactorStep part={part} />
   </Suspense>
 );
+
+function Loading() {
+  const { t } = useI18n();
+  return <p role="status">{t('common.loading')}</p>;
+}
 
 /** The MFA part of sign-in: login steps loginWithTwoFactor, recoverTwoFactor and forceTwoFactor. */
 export function MfaLoginScreen() {
   const { store } = useLoginBox();
   const { login, mfa } = useAuth(store);
+  const { t } = useI18n();
 
   let body;
   if (mfa.step === 'recoveryCode') body = <RecoveryCodesStep />;
@@ -31,11 +38,11 @@ export function MfaLoginScreen() {
   else if (mfa.step === 'emailVerifyCode') body = <MfaEmailCodeStep />;
   else body = <MfaVerifyStep onBack={() => store.resetLogin()} />;
 
-  const title = login.step === 'forceTwoFactor' || mfa.step === 'recoveryCode' ? 'Set up two-factor authentication' : 'Two-factor authentication';
+  const title = login.step === 'forceTwoFactor' || mfa.step === 'recoveryCode' ? t('mfa.setUpTitle') : t('mfa.title');
   return (
     <>
       <h1>{title}</h1>
-      {login.step === 'forceTwoFactor' && mfa.step !== 'recoveryCode' ? <p>Your organization requires a second factor for {login.email}.</p> : null}
+      {login.step === 'forceTwoFactor' && mfa.step !== 'recoveryCode' ? <p>{t('mfa.required', { email: login.email })}</p> : null}
       {body}
     </>
   );

@@ -5,6 +5,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useFocusFirst } from '../../components/use-focus-first';
 import { OneTimeCodeField } from './OneTimeCodeField';
+import { useI18n } from '../../use-i18n';
 
 const MfaFactorStep = lazy(() => import('./factors/MfaFactorStep'));
 
@@ -12,6 +13,7 @@ const MfaFactorStep = lazy(() => import('./factors/MfaFactorStep'));
 export function MfaVerifyStep({ onBack }: { onBack?: () => void }) {
   const { store } = useLoginBox();
   const { mfa } = useAuth(store);
+  const { t } = useI18n();
   const [code, setCode] = useState('');
   const [remember, setRemember] = useState(false);
   const formRef = useFocusFirst<HTMLFormElement>('verify');
@@ -29,16 +31,16 @@ export function MfaVerifyStep({ onBack }: { onBack?: () => void }) {
     <form ref={formRef} onSubmit={onSubmit} aria-busy={mfa.loading}>
       {hasApp ? (
         <>
-          <p id="gh-mfa-verify-help">Enter the 6-digit code from your authenticator app.</p>
-          <OneTimeCodeField label="Authentication code" value={code} onChange={setCode} />
+          <p id="gh-mfa-verify-help">{t('mfa.verify.help')}</p>
+          <OneTimeCodeField label={t('mfa.verify.label')} value={code} onChange={setCode} />
           {mfa.context === 'login' && mfa.allowRememberDevice ? (
             <div className="gh-check">
               <input id="gh-mfa-remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-              <label htmlFor="gh-mfa-remember">Remember this device for {mfa.rememberDeviceDays} days</label>
+              <label htmlFor="gh-mfa-remember">{t('mfa.rememberDevice', { days: mfa.rememberDeviceDays })}</label>
             </div>
           ) : null}
           <ErrorAlert message={mfa.error} />
-          <SubmitButton busy={mfa.loading}>Verify</SubmitButton>
+          <SubmitButton busy={mfa.loading}>{t('mfa.verify')}</SubmitButton>
         </>
       ) : (
         <ErrorAlert message={mfa.error} />
@@ -50,17 +52,17 @@ export function MfaVerifyStep({ onBack }: { onBack?: () => void }) {
       ) : null}
       {hasEmail ? (
         <button type="button" className={hasApp ? 'gh-text-button' : 'gh-button'} onClick={() => void store.sendMfaEmailCode()} disabled={mfa.loading}>
-          Email me a code instead
+          {t('mfa.emailInstead')}
         </button>
       ) : null}
       {mfa.context === 'login' ? (
         <button type="button" className="gh-text-button" onClick={() => store.setLoginMfaStep('recoverTwoFactor')}>
-          Use a recovery code
+          {t('mfa.useRecoveryCode')}
         </button>
       ) : null}
       {onBack ? (
         <button type="button" className="gh-text-button" onClick={onBack}>
-          Back
+          {t('common.back')}
         </button>
       ) : null}
     </form>

@@ -5,11 +5,13 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { Field } from '../../components/Field';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useFocusFirst } from '../../components/use-focus-first';
+import { useI18n } from '../../use-i18n';
 
 /** Login step `recoverTwoFactor`: one of the recovery codes saved at enrolment (each works once). */
 export function RecoverTwoFactorStep() {
   const { store } = useLoginBox();
   const { mfa } = useAuth(store);
+  const { t } = useI18n();
   const [code, setCode] = useState('');
   const formRef = useFocusFirst<HTMLFormElement>('recoverTwoFactor');
 
@@ -20,12 +22,12 @@ export function RecoverTwoFactorStep() {
 
   return (
     <form ref={formRef} onSubmit={onSubmit} aria-busy={mfa.loading}>
-      <p>Lost access to your authenticator? Enter one of your recovery codes. Each code works once.</p>
-      <Field label="Recovery code" name="recovery-code" autoComplete="off" autoCapitalize="characters" spellCheck={false} required value={code} onChange={(e) => setCode(e.target.value)} />
+      <p>{t('mfa.recover.text')}</p>
+      <Field label={t('mfa.recover.label')} name="recovery-code" autoComplete="off" autoCapitalize="characters" spellCheck={false} required value={code} onChange={(e) => setCode(e.target.value)} />
       <ErrorAlert message={mfa.error} />
-      <SubmitButton busy={mfa.loading}>Sign in</SubmitButton>
+      <SubmitButton busy={mfa.loading}>{t('login.submit')}</SubmitButton>
       <button type="button" className="gh-text-button" onClick={() => store.setLoginMfaStep('loginWithTwoFactor')}>
-        Use your authenticator app
+        {t('mfa.recover.useApp')}
       </button>
     </form>
   );

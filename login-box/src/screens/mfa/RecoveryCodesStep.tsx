@@ -3,11 +3,13 @@ import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { useFocusFirst } from '../../components/use-focus-first';
 import { CopyButton } from './CopyButton';
+import { useI18n } from '../../use-i18n';
 
 /** MFA step `recoveryCode` (seed 4.8): the recovery codes, shown this once, until the user confirms. */
 export function RecoveryCodesStep() {
   const { store } = useLoginBox();
   const { mfa } = useAuth(store);
+  const { t } = useI18n();
   const [saved, setSaved] = useState(false);
   const ref = useFocusFirst<HTMLFormElement>('recoveryCode');
   const all = mfa.recoveryCodes.join('\n');
@@ -20,22 +22,22 @@ export function RecoveryCodesStep() {
   return (
     <form ref={ref} onSubmit={onSubmit}>
       <p role="status" tabIndex={-1}>
-        Two-factor authentication is on. Save these recovery codes somewhere safe: each one signs you in once if you lose your authenticator. They are shown only now.
+        {t('mfa.codes.text')}
       </p>
-      <ul className="gh-codes" aria-label="Recovery codes" data-testid="recovery-codes">
+      <ul className="gh-codes" aria-label={t('mfa.codes.label')} data-testid="recovery-codes">
         {mfa.recoveryCodes.map((code) => (
           <li key={code} className="gh-mono">
             {code}
           </li>
         ))}
       </ul>
-      <CopyButton value={all} label="Copy recovery codes" />
+      <CopyButton value={all} label={t('mfa.codes.label')} />
       <div className="gh-check">
         <input id="gh-codes-saved" type="checkbox" checked={saved} onChange={(e) => setSaved(e.target.checked)} />
-        <label htmlFor="gh-codes-saved">I have saved my recovery codes</label>
+        <label htmlFor="gh-codes-saved">{t('mfa.codes.saved')}</label>
       </div>
       <button type="submit" className="gh-button" disabled={!saved}>
-        Continue
+        {t('common.continue')}
       </button>
     </form>
   );

@@ -7,6 +7,7 @@ import { MfaEmailCodeStep } from './MfaEmailCodeStep';
 import { factorPart } from './MfaLoginScreen';
 import { MfaVerifyStep } from './MfaVerifyStep';
 import { RecoveryCodesStep } from './RecoveryCodesStep';
+import { useI18n } from '../../use-i18n';
 
 /** The step-up route's maxAge query parameter in seconds (seed 4.9), if valid. */
 export function readMaxAge(search: string): number | undefined {
@@ -19,6 +20,7 @@ export function readMaxAge(search: string): number | undefined {
 export function StepUpScreen() {
   const { store, routes, navigate, options } = useLoginBox();
   const { mfa, user, isLoading } = useAuth(store);
+  const { t } = useI18n();
   const signedIn = user !== null;
 
   useEffect(() => {
@@ -40,13 +42,13 @@ export function StepUpScreen() {
   }, [store, signedIn, isLoading, navigate, routes, options]);
 
   let body;
-  if (!signedIn || (mfa.context !== 'stepUp' && !mfa.steppedUp)) body = <p role="status">Loading...</p>;
-  else if (mfa.steppedUp) body = <p role="status">Verified, redirecting...</p>;
+  if (!signedIn || (mfa.context !== 'stepUp' && !mfa.steppedUp)) body = <p role="status">{t('common.loading')}</p>;
+  else if (mfa.steppedUp) body = <p role="status">{t('stepUp.verified')}</p>;
   else if (mfa.step === 'noMFAEnrolledStepUp') {
     body = (
       <>
         <p role="status" tabIndex={-1}>
-          This action needs two-factor authentication, and your account has none set up yet.
+          {t('stepUp.noMfa')}
         </p>
         {factorPart('enrol')}
       </>
@@ -55,12 +57,12 @@ export function StepUpScreen() {
   else if (mfa.step === 'recoveryCode') body = <RecoveryCodesStep />;
   else if (mfa.step === 'emailVerifyCode') body = <MfaEmailCodeStep />;
   else if (mfa.step === 'smsSetPhoneNumber' || mfa.step === 'smsVerifyCode') body = factorPart('sms');
-  else if (mfa.loading && !mfa.mfaToken) body = <p role="status">Loading...</p>;
+  else if (mfa.loading && !mfa.mfaToken) body = <p role="status">{t('common.loading')}</p>;
   else body = <MfaVerifyStep />;
 
   return (
     <>
-      <h1>Verify it&apos;s you</h1>
+      <h1>{t('stepUp.title')}</h1>
       {body}
     </>
   );

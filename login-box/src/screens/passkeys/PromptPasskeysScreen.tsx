@@ -1,5 +1,6 @@
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
+import { useI18n } from '../../use-i18n';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { passkeyRegistration } from './ceremonies';
 
@@ -7,34 +8,35 @@ import { passkeyRegistration } from './ceremonies';
 export function PromptPasskeysScreen() {
   const { store } = useLoginBox();
   const { passkeys } = useAuth(store);
+  const { t } = useI18n();
 
   if (passkeys.registered) {
     return (
       <>
-        <h1>Passkey added</h1>
-        <p role="status">Next time, sign in with your passkey: no password needed.</p>
-        <button type="button" className="gh-button" onClick={() => store.dismissPasskeyPrompt()}>
-          Continue
+        <h1>{t('passkeys.added.title')}</h1>
+        <p role="status">{t('passkeys.added.text')}</p>
+        <button type="button" className="gh-button gh-block" onClick={() => store.dismissPasskeyPrompt()}>
+          {t('common.continue')}
         </button>
       </>
     );
   }
 
   return (
-    <>
-      <h1>Use a passkey next time</h1>
-      <p>A passkey lets you sign in with your fingerprint, face, screen lock or security key instead of a password.</p>
+    <div className="gh-stack">
+      <h1>{t('passkeys.prompt.title')}</h1>
+      <p>{t('passkeys.prompt.text')}</p>
       <ErrorAlert message={passkeys.error} />
       <button type="button" className="gh-button" disabled={passkeys.loading} aria-busy={passkeys.loading} onClick={() => void store.registerPasskey(passkeyRegistration)}>
         {passkeys.loading ? <span className="gh-spinner" aria-hidden="true" /> : null}
-        <span>Add a passkey</span>
+        <span>{t('passkeys.prompt.add')}</span>
       </button>
       <button type="button" className="gh-button gh-secondary" disabled={passkeys.loading} onClick={() => store.dismissPasskeyPrompt()}>
-        Not now
+        {t('passkeys.prompt.notNow')}
       </button>
       <button type="button" className="gh-text-button" disabled={passkeys.loading} onClick={() => store.dismissPasskeyPrompt({ dontShowAgain: true })}>
-        Don&apos;t show again
+        {t('passkeys.prompt.dontShowAgain')}
       </button>
-    </>
+    </div>
   );
 }

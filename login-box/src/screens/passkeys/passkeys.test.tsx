@@ -92,7 +92,7 @@ describe('passkeys in the login box', () => {
       await store.preLogin('ada@example.com');
       await store.login({ email: 'ada@example.com', password: 'pw' });
     });
-    fireEvent.click(await screen.findByRole('button', { name: "Don't show again" }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Don’t show again' }));
     expect(local.map.get(PASSKEYS_DONT_SHOW_AGAIN_KEY)).toBe('true');
     expect(navigate).toHaveBeenCalledWith('/');
   });

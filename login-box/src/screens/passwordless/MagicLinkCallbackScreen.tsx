@@ -1,17 +1,20 @@
 import { useEffect } from 'react';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
+import { useI18n } from '../../use-i18n';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { RouteLink } from '../../components/RouteLink';
+import { SuccessState } from '../../components/SuccessState';
 
 /**
  * The magic-link callback route (magicLinkCallbackUrl, seed 000 section 2.1): signs in with the
- * link's token, shows magicLinkPostLoginSuccess for 5 s (seed 4.2), then the store navigates.
- * Loaded lazily: only passwordless strategies ever land here.
+ * link's token, shows magicLinkPostLoginSuccess for 5 s (seed 4.2) with Continue to go at once, then
+ * the store navigates. Loaded lazily: only passwordless strategies ever land here.
  */
 export default function MagicLinkCallbackScreen() {
   const { store, routes } = useLoginBox();
   const { login } = useAuth(store);
+  const { t } = useI18n();
 
   useEffect(() => {
     const token = new URLSearchParams(window.location.search).get('token') ?? '';
@@ -21,8 +24,8 @@ export default function MagicLinkCallbackScreen() {
   if (login.step === 'magicLinkPostLoginSuccess') {
     return (
       <>
-        <h1>You&apos;re signed in</h1>
-        <p role="status">Signed in with your magic link, redirecting...</p>
+        <h1>{t('magicLink.success.title')}</h1>
+        <SuccessState next={t('magicLink.success.next')}>{t('magicLink.success.text')}</SuccessState>
       </>
     );
   }
@@ -30,14 +33,14 @@ export default function MagicLinkCallbackScreen() {
   const error = login.error ?? (missing ? 'The sign-in link is invalid or has expired' : null);
   return (
     <>
-      <h1>Signing you in</h1>
+      <h1>{t('magicLink.title')}</h1>
       {error ? (
         <>
-          <ErrorAlert message={error} />
-          <RouteLink to={routes.loginUrl}>Back to sign in</RouteLink>
+          <ErrorAlert message={error} code={login.errorCode} />
+          <RouteLink to={routes.loginUrl}>{t('common.backToSignIn')}</RouteLink>
         </>
       ) : (
-        <p role="status">Checking your sign-in link...</p>
+        <p role="status">{t('magicLink.checking')}</p>
       )}
     </>
   );

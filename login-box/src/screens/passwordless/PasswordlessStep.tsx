@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
+import { useI18n } from '../../use-i18n';
 import { SubmitButton } from '../../components/SubmitButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFocusFirst } from '../../components/use-focus-first';
+import { useFieldErrors } from '../../components/use-field-errors';
 import { Field } from '../../components/Field';
 
 /**
@@ -13,26 +15,27 @@ import { Field } from '../../components/Field';
 export default function PasswordlessStep() {
   const { store } = useLoginBox();
   const { login } = useAuth(store);
+  const { t } = useI18n();
   const [code, setCode] = useState('');
   const ref = useFocusFirst<HTMLDivElement>(login.step);
+  const { errors, show, clear } = useFieldErrors(ref);
 
   const onCode = (event: FormEvent) => {
     event.preventDefault();
-    if (!login.loading) void store.loginWithOtc(code);
+    if (login.loading) return;
+    if (show({ 'one-time-code': /^\d{6}$/.test(code) ? undefined : t('errors.field.code.invalid') })) void store.loginWithOtc(code);
   };
   const other = (
     <button type="button" className="gh-text-button" onClick={() => store.resetLogin()}>
-      Use a different account
+      {t('common.differentAccount')}
     </button>
   );
 
   if (login.step === 'magicLinkPreLoginSuccess') {
     return (
       <div ref={ref}>
-        <h1>Check your email</h1>
-        <p role="status">
-          If an account exists for <strong>{login.email}</strong>, we sent it a sign-in link. Open it within 15 minutes, in this browser or any other.
-        </p>
+        <h1>{t('passwordless.link.title')}</h1>
+        <p role="status">{t('passwordless.link.text', { email: login.email })}</p>
         {other}
       </div>
     );
@@ -40,12 +43,12 @@ export default function PasswordlessStep() {
 
   return (
     <div ref={ref}>
-      <h1>Enter your code</h1>
-      <p>If an account exists for <strong>{login.email}</strong>, we emailed it a 6-digit code. It expires in 10 minutes.</p>
-      <form onSubmit={onCode} aria-busy={login.loading}>
+      <h1>{t('passwordless.code.title')}</h1>
+      <p>{t('passwordless.code.text', { email: login.email })}</p>
+      <form onSubmit={onCode} noValidate aria-busy={login.loading}>
         {/* The same input as mfa/OneTimeCodeField; importing that would split it out of the login chunk (bytes before the form). */}
         <Field
-          label="Sign-in code"
+          label={t('passwordless.code.label')}
           name="one-time-code"
           type="text"
           inputMode="numeric"
@@ -54,12 +57,16 @@ export default function PasswordlessStep() {
           maxLength={6}
           required
           value={code}
-          onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+          error={errors['one-time-code']}
+          onChange={(e) => {
+            setCode(e.target.value.replace(/\D/g, '').slice(0, 6));
+            clear('one-time-code');
+          }}
         />
-        <ErrorAlert message={login.error} />
-        <SubmitButton busy={login.loading}>Sign in</SubmitButton>
+        <ErrorAlert message={login.error} code={login.errorCode} />
+        <SubmitButton busy={login.loading}>{t('login.submit')}</SubmitButton>
         <button type="button" className="gh-text-button" disabled={login.loading} onClick={() => void store.passwordlessPreLogin(login.email)}>
-          Send a new code
+          {t('common.sendNewCode')}
         </button>
         {other}
       </form>

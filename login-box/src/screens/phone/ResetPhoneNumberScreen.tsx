@@ -19,10 +19,12 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useFocusFirst } from '../../components/use-focus-first';
 import { OneTimeCodeField } from '../mfa/OneTimeCodeField';
 import { PhoneNumberField } from '../mfa/factors/PhoneNumberField';
+import { useI18n } from '../../use-i18n';
 
 export default function ResetPhoneNumberScreen() {
   const { store, routes } = useLoginBox();
   const { resetPhoneNumber: state, login } = useAuth(store);
+  const { t } = useI18n();
   const [email, setEmail] = useState(state.email || login.email);
   const [code, setCode] = useState('');
   const [phone, setPhone] = useState('');
@@ -42,12 +44,12 @@ export default function ResetPhoneNumberScreen() {
   if (state.done) {
     return (
       <>
-        <h1>Phone number changed</h1>
+        <h1>{t('phone.changed.title')}</h1>
         <form ref={formRef} onSubmit={(e) => e.preventDefault()}>
           <p role="status" tabIndex={-1}>
-            Your phone number is now {state.phoneNumber}. Codes will be texted to it from now on.
+            {t('phone.changed.text', { phone: state.phoneNumber ?? '' })}
           </p>
-          <RouteLink to={routes.loginUrl}>Sign in</RouteLink>
+          <RouteLink to={routes.loginUrl}>{t('signUp.signIn')}</RouteLink>
         </form>
       </>
     );
@@ -57,53 +59,53 @@ export default function ResetPhoneNumberScreen() {
   if (state.step === 'ResetPhoneNumber') {
     body = (
       <form ref={formRef} onSubmit={submit(() => store.resetPhoneNumber(email))} aria-busy={state.loading}>
-        <p>Lost the phone your sign-in codes go to? Enter your account&apos;s email and we&apos;ll email you a code to set a new number.</p>
+        <p>{t('phone.intro')}</p>
         {fromSignIn ? null : (
           <p className="gh-hint">
-            If your phone also confirms your sign-ins, sign in with your password first and choose &quot;Lost your phone?&quot; when asked for the code, or sign in with a recovery code.
+            {t('phone.mfaHint')}
           </p>
         )}
-        <Field label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field label={t('field.email')} type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <ErrorAlert message={state.error} />
-        <SubmitButton busy={state.loading}>Email me a code</SubmitButton>
-        <RouteLink to={routes.loginUrl}>Back to sign in</RouteLink>
+        <SubmitButton busy={state.loading}>{t('phone.emailCode')}</SubmitButton>
+        <RouteLink to={routes.loginUrl}>{t('common.backToSignIn')}</RouteLink>
       </form>
     );
   } else if (state.step === 'VerifyResetPhoneNumber') {
     body = (
       <form ref={formRef} onSubmit={submit(() => store.verifyResetPhoneNumber(code))} aria-busy={state.loading}>
         <p role="status" tabIndex={-1}>
-          If {state.email} belongs to an account with a phone number, we emailed it a 6-digit code. It expires in 15 minutes.
+          {t('phone.codeSent', { email: state.email })}
         </p>
-        <OneTimeCodeField label="Email code" value={code} onChange={setCode} />
+        <OneTimeCodeField label={t('mfa.email.label')} value={code} onChange={setCode} />
         <ErrorAlert message={state.error} />
-        <SubmitButton busy={state.loading}>Continue</SubmitButton>
+        <SubmitButton busy={state.loading}>{t('common.continue')}</SubmitButton>
         <button type="button" className="gh-text-button" disabled={state.loading} onClick={() => void store.resetPhoneNumber(state.email)}>
-          Send a new code
+          {t('common.sendNewCode')}
         </button>
-        <RouteLink to={routes.loginUrl}>Back to sign in</RouteLink>
+        <RouteLink to={routes.loginUrl}>{t('common.backToSignIn')}</RouteLink>
       </form>
     );
   } else if (!codeSent) {
     body = (
       <form ref={formRef} onSubmit={submit(() => store.changePhoneNumber(phone).then(() => setEditing(false)))} aria-busy={state.loading}>
-        <p>Enter your new mobile number. We&apos;ll text it a code to make sure it is yours.</p>
-        <PhoneNumberField label="New phone number" value={phone} onChange={setPhone} />
+        <p>{t('phone.enterNew')}</p>
+        <PhoneNumberField label={t('field.newPhoneNumber')} value={phone} onChange={setPhone} />
         <ErrorAlert message={state.error} />
-        <SubmitButton busy={state.loading}>Send code</SubmitButton>
+        <SubmitButton busy={state.loading}>{t('common.sendCode')}</SubmitButton>
       </form>
     );
   } else {
     body = (
       <form ref={formRef} onSubmit={submit(() => store.verifyPhoneNumber(code))} aria-busy={state.loading}>
         <p role="status" tabIndex={-1}>
-          We texted a 6-digit code to {state.phoneNumber}. It expires in 5 minutes.
+          {t('mfa.sms.sentTo', { phone: state.phoneNumber ?? '' })}
         </p>
-        <OneTimeCodeField label="Text message code" value={code} onChange={setCode} />
+        <OneTimeCodeField label={t('mfa.sms.label')} value={code} onChange={setCode} />
         <ErrorAlert message={state.error} />
-        <SubmitButton busy={state.loading}>Change phone number</SubmitButton>
+        <SubmitButton busy={state.loading}>{t('phone.change')}</SubmitButton>
         <button type="button" className="gh-text-button" onClick={() => setEditing(true)}>
-          Use a different number
+          {t('phone.differentNumber')}
         </button>
       </form>
     );
@@ -111,7 +113,7 @@ export default function ResetPhoneNumberScreen() {
 
   return (
     <>
-      <h1>Reset phone number</h1>
+      <h1>{t('phone.title')}</h1>
       {body}
     </>
   );

@@ -1,5 +1,6 @@
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
+import { useI18n } from '../../use-i18n';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFocusFirst } from '../../components/use-focus-first';
 
@@ -7,27 +8,28 @@ import { useFocusFirst } from '../../components/use-focus-first';
 export function BreachedPasswordStep() {
   const { store } = useLoginBox();
   const { login } = useAuth(store);
+  const { t } = useI18n();
   const ref = useFocusFirst<HTMLDivElement>(login.step);
   if (login.step === 'breachedPasswordSuccess') {
     return (
       <div ref={ref}>
-        <h1>Check your email</h1>
+        <h1>{t('breached.sent.title')}</h1>
         <p role="status" tabIndex={-1}>
-          We sent a link to {login.email}. Open it to choose a new password, then sign in with it.
+          {t('breached.sent.text', { email: login.email })}
         </p>
       </div>
     );
   }
   return (
-    <div ref={ref}>
-      <h1>Your password needs to be changed</h1>
-      <p>This password has appeared in a known data breach, so it is no longer safe to use. We will email you a link to choose a new one.</p>
-      <ErrorAlert message={login.error} />
+    <div ref={ref} className="gh-stack">
+      <h1>{t('breached.title')}</h1>
+      <p>{t('breached.text')}</p>
+      <ErrorAlert message={login.error} code={login.errorCode} />
       <button type="button" className="gh-button" disabled={login.loading} onClick={() => void store.sendBreachedPasswordReset()}>
-        Email me a link
+        {t('breached.send')}
       </button>
       <button type="button" className="gh-text-button" onClick={() => store.resetLogin()}>
-        Back to sign in
+        {t('common.backToSignIn')}
       </button>
     </div>
   );

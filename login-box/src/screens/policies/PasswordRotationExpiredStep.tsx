@@ -1,5 +1,6 @@
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
+import { useI18n } from '../../use-i18n';
 import { useFocusFirst } from '../../components/use-focus-first';
 import { NewPasswordForm } from '../recovery/NewPasswordForm';
 
@@ -7,14 +8,15 @@ import { NewPasswordForm } from '../recovery/NewPasswordForm';
 export function PasswordRotationExpiredStep() {
   const { store } = useLoginBox();
   const { login } = useAuth(store);
+  const { t } = useI18n();
   const ref = useFocusFirst<HTMLDivElement>(login.step);
   return (
-    <div ref={ref}>
-      <h1>Your password has expired</h1>
-      <p>Your organization asks you to change your password regularly. Choose a new one to continue.</p>
-      <NewPasswordForm busy={login.loading} error={login.error} onSubmit={(password) => void store.setRotatedPassword(password)} />
+    <div ref={ref} className="gh-stack">
+      <h1>{t('rotation.expired.title')}</h1>
+      <p>{t('rotation.expired.text')}</p>
+      <NewPasswordForm busy={login.loading} error={login.error} errorCode={login.errorCode} userInputs={[login.email]} onSubmit={(password) => void store.setRotatedPassword(password)} />
       <button type="button" className="gh-text-button" onClick={() => store.resetLogin()}>
-        Back to sign in
+        {t('common.backToSignIn')}
       </button>
     </div>
   );

@@ -2,18 +2,21 @@ import { useEffect, useRef, useState } from 'react';
 import { toGatehouseError } from '@gatehouse/shared';
 import { useLoginBox } from '../../context';
 import { useLocation } from '../../use-location';
+import { useI18n } from '../../use-i18n';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { RouteLink } from '../../components/RouteLink';
+import { SuccessState } from '../../components/SuccessState';
 
 type Step = 'unlocking' | 'success' | 'failed';
 
-/** The emailed unlock link's page (unlockAccountUrl, seed 4.7): unlocks, then the store goes to sign in after 5 s. */
+/** The emailed unlock link's page (unlockAccountUrl, seed 4.7): unlocks, then the store goes to sign in after 5 s (Continue: at once). */
 export default function UnlockAccountScreen() {
   const { store, routes } = useLoginBox();
+  const { t } = useI18n();
   const { search } = useLocation();
   const token = search.get('token') ?? '';
   const [step, setStep] = useState<Step>('unlocking');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; code?: string | undefined } | null>(null);
   const posted = useRef<string | null>(null);
 
   useEffect(() => {
@@ -22,27 +25,32 @@ export default function UnlockAccountScreen() {
     posted.current = token;
     if (!token) {
       setStep('failed');
-      setError('This unlock link is incomplete.');
+      setError({ message: t('unlock.incompleteLink') });
       return;
     }
     store.unlockAccount(token).then(
       () => setStep('success'),
       (e: unknown) => {
+        const failure = toGatehouseError(e);
         setStep('failed');
-        setError(toGatehouseError(e).message);
+        setError({ message: failure.message, code: failure.errorCode });
       },
     );
-  }, [store, token]);
+  }, [store, token, t]);
 
   return (
     <div>
-      <h1>Unlock account</h1>
-      {step === 'unlocking' ? <p role="status">Unlocking your account...</p> : null}
-      {step === 'success' ? <p role="status">Your account is unlocked. Taking you to sign in...</p> : null}
-      {step === 'failed' ? <ErrorAlert message={error} /> : null}
+      <h1>{step === 'success' ? t('unlock.success.title') : t('unlock.title')}</h1>
+      {step === 'unlocking' ? (
+        <p role="status" className="gh-status">
+          <span className="gh-spinner" aria-hidden="true" /> {t('unlock.unlocking')}
+        </p>
+      ) : null}
+      {step === 'success' ? <SuccessState next={t('unlock.success.next')}>{t('unlock.success.text')}</SuccessState> : null}
+      {step === 'failed' ? <ErrorAlert message={error?.message} code={error?.code} /> : null}
       {step === 'failed' ? (
         <p className="gh-footer">
-          <RouteLink to={routes.loginUrl}>Back to sign in</RouteLink>
+          <RouteLink to={routes.loginUrl}>{t('common.backToSignIn')}</RouteLink>
         </p>
       ) : null}
     </div>

@@ -2,17 +2,18 @@ import { useEffect } from 'react';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { useLocation } from '../../use-location';
+import { useI18n } from '../../use-i18n';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { RouteLink } from '../../components/RouteLink';
 import { useFocusFirst } from '../../components/use-focus-first';
 import { NewPasswordForm } from './NewPasswordForm';
+import { ResetSuccess } from './ResetSuccess';
 
-const INCOMPLETE_LINK = 'This password reset link is incomplete. Request a new one.';
-
-/** The emailed link's page (resetPasswordUrl): resetPasswordPage, then resetPasswordSuccess. */
+/** The emailed link's page (resetPasswordUrl): resetPasswordPage, then resetPasswordSuccess (signed in unless MFA or the policy says otherwise). */
 export function ResetPasswordScreen() {
   const { store, routes } = useLoginBox();
   const { forgotPassword: fp } = useAuth(store);
+  const { t } = useI18n();
   const { search } = useLocation();
   const userId = search.get('userId') ?? '';
   const token = search.get('token') ?? '';
@@ -25,30 +26,17 @@ export function ResetPasswordScreen() {
   }, [store, userId, token]);
 
   let body;
-  if (done) {
-    body = (
-      <>
-        <p role="status" tabIndex={-1}>
-          Your password has been reset. Sign in with your new password.
-        </p>
-        <p className="gh-footer">
-          <RouteLink to={routes.loginUrl}>Sign in</RouteLink>
-        </p>
-      </>
-    );
-  } else if (!userId || !token) {
-    body = <ErrorAlert message={INCOMPLETE_LINK} />;
-  } else {
-    body = <NewPasswordForm busy={fp.loading} error={fp.error} onSubmit={(password) => void store.resetPassword({ userId, token, password })} />;
-  }
+  if (done) body = <ResetSuccess />;
+  else if (!userId || !token) body = <ErrorAlert message={t('reset.incompleteLink')} />;
+  else body = <NewPasswordForm busy={fp.loading} error={fp.error} errorCode={fp.errorCode} onSubmit={(password) => void store.resetPassword({ userId, token, password })} />;
 
   return (
     <div ref={ref}>
-      <h1>Reset password</h1>
+      <h1>{done ? t('reset.success.title') : t('reset.title')}</h1>
       {body}
       {done ? null : (
         <p className="gh-footer">
-          Link expired? <RouteLink to={routes.forgetPasswordUrl}>Request a new one</RouteLink>
+          {t('reset.linkExpired')} <RouteLink to={routes.forgetPasswordUrl}>{t('reset.requestNew')}</RouteLink>
         </p>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { fireEvent, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { autoCleanup, json, mountLoginBox as mountAt } from '../../test/harness';
+import { autoCleanup, fieldErrorOf, json, mountLoginBox as mountAt } from '../../test/harness';
 
 const P = {
   strategies: 'GET /identity/resources/users/v1/passwords/recovery/strategies',
@@ -70,7 +70,7 @@ describe('reset password screen', () => {
     type(fresh, 'new passphrase 1');
     type(view.getByLabelText('Confirm new password'), 'different');
     fireEvent.submit(fresh.form!);
-    expect((await view.findByRole('alert')).textContent).toBe('Passwords do not match');
+    await waitFor(() => expect(fieldErrorOf(view.getByLabelText('Confirm new password'))).toBe('Passwords do not match'));
     expect(calls.some((c) => c.key === P.verify)).toBe(false);
     type(view.getByLabelText('Confirm new password'), 'new passphrase 1');
     fireEvent.submit(fresh.form!);

@@ -5,6 +5,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFocusFirst } from '../../components/use-focus-first';
 import { Field } from '../../components/Field';
+import { useI18n } from '../../use-i18n';
 
 /**
  * The SMS code steps (seed 000 section 2.2): loginWithSmsOtc (SMS login strategies) and
@@ -15,6 +16,7 @@ import { Field } from '../../components/Field';
 export default function SmsOtcStep() {
   const { store, routes, navigate } = useLoginBox();
   const { login } = useAuth(store);
+  const { t } = useI18n();
   const [code, setCode] = useState('');
   const [resent, setResent] = useState(false);
   const ref = useFocusFirst<HTMLDivElement>(login.step);
@@ -34,23 +36,21 @@ export default function SmsOtcStep() {
     store.resetLogin();
     if (quick) navigate(routes.signUpUrl);
   };
-  const number = login.phoneNumber ? <strong className="gh-mono">{login.phoneNumber}</strong> : null;
+  const number = login.phoneNumber;
 
   return (
     <div ref={ref}>
-      <h1>{quick ? 'Verify your phone number' : 'Check your phone'}</h1>
+      <h1>{quick ? t('sms.verifyTitle') : t('sms.checkTitle')}</h1>
       {quick ? (
-        <p>We texted a 6-digit code to {number ?? 'your phone'}. Enter it to confirm the number and finish signing up. It expires in 5 minutes.</p>
+        <p>{login.phoneNumber ? t('sms.quickSentTo', { phone: login.phoneNumber }) : t('sms.quickSent')}</p>
       ) : number ? (
-        <p>If {number} belongs to an account, we texted it a 6-digit code. It expires in 5 minutes.</p>
+        <p>{t('sms.sentToNumber', { phone: login.phoneNumber ?? '' })}</p>
       ) : (
-        <p>
-          If <strong>{login.email}</strong> has an account with a verified phone number, we texted a 6-digit code to that number. It expires in 5 minutes.
-        </p>
+        <p>{t('sms.sentToAccount', { identifier: login.email })}</p>
       )}
       <form onSubmit={onSubmit} aria-busy={login.loading}>
         <Field
-          label="SMS code"
+          label={t('sms.label')}
           name="one-time-code"
           type="text"
           inputMode="numeric"
@@ -64,15 +64,15 @@ export default function SmsOtcStep() {
         <ErrorAlert message={login.error} />
         {resent && !login.error ? (
           <p role="status" className="gh-hint">
-            A new code is on its way; the previous one no longer works.
+            {t('sms.resent')}
           </p>
         ) : null}
-        <SubmitButton busy={login.loading}>{quick ? 'Verify and sign in' : 'Sign in'}</SubmitButton>
+        <SubmitButton busy={login.loading}>{quick ? t('sms.verifyAndSignIn') : t('login.submit')}</SubmitButton>
         <button type="button" className="gh-text-button" disabled={login.loading} onClick={() => void resend()}>
-          Text me a new code
+          {t('sms.resend')}
         </button>
         <button type="button" className="gh-text-button" onClick={back}>
-          {quick ? 'Back to sign up' : 'Use a different account'}
+          {quick ? t('sms.backToSignUp') : t('common.differentAccount')}
         </button>
       </form>
     </div>

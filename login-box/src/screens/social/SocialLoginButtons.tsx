@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { useI18n } from '../../use-i18n';
 
 /**
  * "Continue with <provider>" for every enabled social login provider (seed 000 section 1). Loaded
@@ -10,6 +11,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 export function SocialLoginButtons() {
   const { store } = useLoginBox();
   const { social } = useAuth(store);
+  const { t } = useI18n();
   const [chosen, setChosen] = useState<string | null>(null);
 
   useEffect(() => {
@@ -21,9 +23,8 @@ export function SocialLoginButtons() {
   // The error is a failed load, a refused start, or the message a failed sign-in left (seed 4.2).
   if (providers.length === 0 && !social?.error) return null;
   return (
-    <section className="gh-social" aria-label="Sign in with another account">
+    <div className="gh-social" role="group" aria-label={t('social.group')}>
       <ErrorAlert message={social?.error} />
-      <p className="gh-hint">or</p>
       {providers.map((provider) => (
         <button
           key={provider.id}
@@ -36,9 +37,9 @@ export function SocialLoginButtons() {
             void store.startSocialLogin(provider.id);
           }}
         >
-          {busy && chosen === provider.id ? `Opening ${provider.displayName}...` : `Continue with ${provider.displayName}`}
+          {busy && chosen === provider.id ? t('social.opening', { provider: provider.displayName }) : t('social.continueWith', { provider: provider.displayName })}
         </button>
       ))}
-    </section>
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { RouteLink } from '../../components/RouteLink';
+import { useI18n } from '../../use-i18n';
 
 /**
  * The social-login callback route (socialLoginCallbackUrl, seed 000 section 2.1): the provider sends
@@ -13,6 +14,7 @@ import { RouteLink } from '../../components/RouteLink';
 export function SocialLoginCallbackScreen() {
   const { store, routes } = useLoginBox();
   const { login, social } = useAuth(store);
+  const { t } = useI18n();
 
   useEffect(() => {
     void store.socialLoginPostLogin(window.location.search);
@@ -21,10 +23,10 @@ export function SocialLoginCallbackScreen() {
   if (login.step === 'loginWithSSOFailed') {
     return (
       <>
-        <h1>Sign-in failed</h1>
-        <ErrorAlert message={login.error ?? 'Failed to authenticate'} />
-        <p role="status">Taking you back...</p>
-        <RouteLink to={routes.loginUrl}>Back to sign in</RouteLink>
+        <h1>{t('social.failed')}</h1>
+        <ErrorAlert message={login.error ?? 'Failed to authenticate'} code={login.errorCode} />
+        <p role="status">{t('social.takingBack')}</p>
+        <RouteLink to={routes.loginUrl}>{t('common.backToSignIn')}</RouteLink>
       </>
     );
   }
@@ -32,16 +34,16 @@ export function SocialLoginCallbackScreen() {
     const result = social?.result;
     return (
       <>
-        <h1>{result?.isNewUser ? 'Welcome' : "You're signed in"}</h1>
-        <p role="status">{result?.isNewUser ? `Your account for ${result.email} is ready, redirecting...` : 'Signed in, redirecting...'}</p>
+        <h1>{result?.isNewUser ? t('social.welcome') : t('magicLink.success.title')}</h1>
+        <p role="status">{result?.isNewUser ? t('social.newAccount', { email: result.email }) : t('login.signedIn')}</p>
       </>
     );
   }
   return (
     <>
-      <h1>Signing you in</h1>
+      <h1>{t('magicLink.title')}</h1>
       <p role="status" aria-busy="true">
-        Finishing your sign-in...
+        {t('social.finishing')}
       </p>
     </>
   );

@@ -1,6 +1,7 @@
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { useFocusFirst } from '../../components/use-focus-first';
+import { useI18n } from '../../use-i18n';
 
 /**
  * The redirectToSSO step (seed 000 sections 2.2, 4.2): preLogin found single sign-on for the email,
@@ -10,18 +11,19 @@ import { useFocusFirst } from '../../components/use-focus-first';
 export default function RedirectToSsoStep() {
   const { store } = useLoginBox();
   const { login } = useAuth(store);
+  const { t } = useI18n();
   const ref = useFocusFirst<HTMLDivElement>(login.step);
   return (
     <div ref={ref}>
-      <h1>Single sign-on</h1>
+      <h1>{t('sso.title')}</h1>
       <p>
-        <strong>{login.email}</strong> signs in with your organization&apos;s identity provider.
+        {t('sso.text', { email: login.email })}
       </p>
       <p role="status" tabIndex={-1} className="gh-status">
-        <span className="gh-spinner" aria-hidden="true" /> Redirecting you there...
+        <span className="gh-spinner" aria-hidden="true" /> {t('sso.redirecting')}
       </p>
       <button type="button" className="gh-text-button" onClick={() => store.resetLogin()}>
-        Use a different email
+        {t('login.differentEmail')}
       </button>
     </div>
   );

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { useI18n } from '../../use-i18n';
 
 /**
  * The samlCallbackUrl and oidcRedirectUrl routes (seed 000 section 2.1): the identity provider sends
@@ -12,6 +13,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 export default function SsoCallbackScreen({ type }: { type: 'saml' | 'oidc' }) {
   const { store } = useLoginBox();
   const { login } = useAuth(store);
+  const { t } = useI18n();
 
   useEffect(() => {
     void store.ssoPostLogin(type, window.location.search);
@@ -20,16 +22,16 @@ export default function SsoCallbackScreen({ type }: { type: 'saml' | 'oidc' }) {
   if (login.step === 'loginWithSSOFailed') {
     return (
       <>
-        <h1>Single sign-on failed</h1>
-        <ErrorAlert message={login.error} />
-        <p role="status">Redirecting...</p>
+        <h1>{t('sso.failed')}</h1>
+        <ErrorAlert message={login.error} code={login.errorCode} />
+        <p role="status">{t('common.redirecting')}</p>
       </>
     );
   }
   return (
     <>
-      <h1>Signing you in</h1>
-      <p role="status">{login.step === 'success' ? 'Signed in, redirecting...' : 'Completing single sign-on...'}</p>
+      <h1>{t('magicLink.title')}</h1>
+      <p role="status">{login.step === 'success' ? t('login.signedIn') : t('sso.completing')}</p>
     </>
   );
 }

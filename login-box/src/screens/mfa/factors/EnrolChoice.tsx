@@ -4,14 +4,15 @@ import { useAuth } from '../../../use-auth';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { useFocusFirst } from '../../../components/use-focus-first';
 import { passkeyRegistration } from '../../passkeys/ceremonies';
+import { useI18n, type MessageKey } from '../../../use-i18n';
 
 /** The methods a user can enrol here, in the order offered, and the label of each choice. */
 const CHOICES = [
-  { strategy: 'AuthenticatorApp', label: 'Set up authenticator app', hint: 'Google Authenticator, 1Password, Authy...' },
-  { strategy: 'SMS', label: 'Set up text message codes', hint: 'A code is texted to your phone at each sign-in.' },
-  { strategy: 'WebAuthnCrossPlatform', label: 'Set up a security key', hint: 'A USB or NFC key, or a phone nearby.' },
-  { strategy: 'WebAuthnPlatform', label: 'Set up this device', hint: "This device's fingerprint, face or screen lock." },
-] as const;
+  { strategy: 'AuthenticatorApp', label: 'mfa.choice.app', hint: 'mfa.choice.appHint' },
+  { strategy: 'SMS', label: 'mfa.choice.sms', hint: 'mfa.choice.smsHint' },
+  { strategy: 'WebAuthnCrossPlatform', label: 'mfa.choice.key', hint: 'mfa.choice.keyHint' },
+  { strategy: 'WebAuthnPlatform', label: 'mfa.choice.device', hint: 'mfa.choice.deviceHint' },
+] as const satisfies readonly { strategy: string; label: MessageKey; hint: MessageKey }[];
 
 /**
  * Choosing the second factor to enrol (forceTwoFactor, or noMFAEnrolledStepUp): only the methods the
@@ -20,6 +21,7 @@ const CHOICES = [
 export function EnrolChoice() {
   const { store } = useLoginBox();
   const { mfa } = useAuth(store);
+  const { t } = useI18n();
   const ref = useFocusFirst<HTMLFormElement>('choose');
 
   useEffect(() => {
@@ -39,21 +41,21 @@ export function EnrolChoice() {
 
   return (
     <form ref={ref} onSubmit={(e) => e.preventDefault()} aria-busy={mfa.loading} role="group" aria-labelledby="gh-mfa-choose">
-      <p id="gh-mfa-choose">Choose how you will confirm it&apos;s you when you sign in:</p>
+      <p id="gh-mfa-choose">{t('mfa.choice.intro')}</p>
       {offered.map((c) => (
         <Fragment key={c.strategy}>
           <button type="button" className="gh-button gh-secondary" disabled={mfa.loading} aria-describedby={`gh-choice-${c.strategy}`} onClick={() => choose(c.strategy)}>
-            {c.label}
+            {t(c.label)}
           </button>
           {/* Read with the button by screen readers; the label says enough on screen. */}
           <span id={`gh-choice-${c.strategy}`} hidden>
-            {c.hint}
+            {t(c.hint)}
           </span>
         </Fragment>
       ))}
       {mfa.loading ? (
         <p role="status" className="gh-status">
-          <span className="gh-spinner" aria-hidden="true" /> Setting it up. If your browser asks, follow its prompt...
+          <span className="gh-spinner" aria-hidden="true" /> {t('mfa.choice.settingUp')}
         </p>
       ) : null}
       <ErrorAlert message={mfa.error} />

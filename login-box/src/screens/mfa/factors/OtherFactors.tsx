@@ -2,6 +2,7 @@ import { useLoginBox } from '../../../context';
 import { useAuth } from '../../../use-auth';
 import { RouteLink } from '../../../components/RouteLink';
 import { passkeyLogin } from '../../passkeys/ceremonies';
+import { useI18n } from '../../../use-i18n';
 
 /**
  * On the verify step: the user's other enrolled factors whose method is on, text message and
@@ -10,6 +11,7 @@ import { passkeyLogin } from '../../passkeys/ceremonies';
 export function OtherFactors({ primary }: { primary: boolean }) {
   const { store, routes } = useLoginBox();
   const { mfa } = useAuth(store);
+  const { t } = useI18n();
   // An empty list (older servers) does not turn anything off.
   const on = (strategy: string) => mfa.mfaStrategies.length === 0 || mfa.mfaStrategies.some((s) => s.strategy === strategy && s.isActive);
   const phone = (mfa.mfaDevices?.phones.length ?? 0) > 0 && on('SMS');
@@ -19,18 +21,18 @@ export function OtherFactors({ primary }: { primary: boolean }) {
   const thisDevice = mfa.mfaDevices?.webauthn.every((d) => d.deviceType === 'internal') === true;
   return (
     <>
-      {primary ? <p>Confirm it&apos;s you with one of your second factors:</p> : null}
+      {primary ? <p>{t('mfa.others.intro')}</p> : null}
       {key ? (
         <button type="button" className={kind} onClick={() => void store.verifyMfaWebAuthn(passkeyLogin)} disabled={mfa.loading}>
-          {thisDevice ? 'Use this device' : 'Use your security key'}
+          {thisDevice ? t('mfa.others.thisDevice') : t('mfa.others.securityKey')}
         </button>
       ) : null}
       {phone ? (
         <button type="button" className={key && primary ? 'gh-button gh-secondary' : kind} onClick={() => void store.sendMfaSmsCode()} disabled={mfa.loading}>
-          {primary ? 'Text me a code' : 'Text me a code instead'}
+          {primary ? t('mfa.others.sms') : t('mfa.others.smsInstead')}
         </button>
       ) : null}
-      {phone && mfa.context === 'login' ? <RouteLink to={routes.resetPhoneNumberUrl}>Lost your phone?</RouteLink> : null}
+      {phone && mfa.context === 'login' ? <RouteLink to={routes.resetPhoneNumberUrl}>{t('mfa.lostPhone')}</RouteLink> : null}
     </>
   );
 }

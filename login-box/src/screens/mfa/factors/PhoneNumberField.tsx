@@ -1,7 +1,9 @@
 import { Field } from '../../../components/Field';
+import { useI18n } from '../../../use-i18n';
 
 /** A mobile number in international format: telephone keypad, the browser's saved number offered (autocomplete tel). */
 export function PhoneNumberField({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+  const { t } = useI18n();
   return (
     <Field
       label={label}
@@ -11,7 +13,7 @@ export function PhoneNumberField({ label, value, onChange }: { label: string; va
       autoComplete="tel"
       required
       placeholder="+44 20 7946 0958"
-      hint="International format: + and the country code first."
+      hint={t('field.phoneNumber.hint')}
       value={value}
       onChange={(e) => onChange(e.target.value)}
     />

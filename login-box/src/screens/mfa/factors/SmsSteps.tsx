@@ -7,6 +7,7 @@ import { SubmitButton } from '../../../components/SubmitButton';
 import { useFocusFirst } from '../../../components/use-focus-first';
 import { OneTimeCodeField } from '../OneTimeCodeField';
 import { PhoneNumberField } from './PhoneNumberField';
+import { useI18n } from '../../../use-i18n';
 
 /**
  * MFA steps smsSetPhoneNumber (the number to enrol) and smsVerifyCode (the texted code, for an
@@ -15,6 +16,7 @@ import { PhoneNumberField } from './PhoneNumberField';
 export function SmsSteps() {
   const { store, routes } = useLoginBox();
   const { mfa, login } = useAuth(store);
+  const { t } = useI18n();
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [remember, setRemember] = useState(false);
@@ -29,12 +31,12 @@ export function SmsSteps() {
     };
     return (
       <form ref={formRef} onSubmit={onSubmit} aria-busy={mfa.loading}>
-        <p>Enter your mobile number. We&apos;ll text you a 6-digit code to confirm it.</p>
-        <PhoneNumberField label="Phone number" value={phone} onChange={setPhone} />
+        <p>{t('mfa.sms.enterNumber')}</p>
+        <PhoneNumberField label={t('field.phoneNumber')} value={phone} onChange={setPhone} />
         <ErrorAlert message={mfa.error} />
-        <SubmitButton busy={mfa.loading}>Send code</SubmitButton>
+        <SubmitButton busy={mfa.loading}>{t('common.sendCode')}</SubmitButton>
         <button type="button" className="gh-text-button" onClick={() => store.setMfaStep(mfa.context === 'stepUp' ? 'noMFAEnrolledStepUp' : 'authenticatorApp')}>
-          Choose another method
+          {t('mfa.sms.otherMethod')}
         </button>
       </form>
     );
@@ -50,23 +52,23 @@ export function SmsSteps() {
   return (
     <form ref={formRef} onSubmit={onSubmit} aria-busy={mfa.loading}>
       <p role="status" tabIndex={-1}>
-        We texted a 6-digit code{mfa.phoneNumber ? ` to ${mfa.phoneNumber}` : ''}. It expires in 5 minutes.
+        {mfa.phoneNumber ? t('mfa.sms.sentTo', { phone: mfa.phoneNumber }) : t('mfa.sms.sent')}
       </p>
-      <OneTimeCodeField label="Text message code" value={code} onChange={setCode} />
+      <OneTimeCodeField label={t('mfa.sms.label')} value={code} onChange={setCode} />
       {signingIn && mfa.allowRememberDevice ? (
         <div className="gh-check">
           <input id="gh-sms-remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-          <label htmlFor="gh-sms-remember">Remember this device for {mfa.rememberDeviceDays} days</label>
+          <label htmlFor="gh-sms-remember">{t('mfa.rememberDevice', { days: mfa.rememberDeviceDays })}</label>
         </div>
       ) : null}
       <ErrorAlert message={mfa.error} />
-      <SubmitButton busy={mfa.loading}>{enrolling ? 'Verify and enable' : 'Verify'}</SubmitButton>
+      <SubmitButton busy={mfa.loading}>{enrolling ? t('mfa.verifyAndEnable') : t('mfa.verify')}</SubmitButton>
       <button type="button" className="gh-text-button" onClick={resend} disabled={mfa.loading}>
-        Send a new code
+        {t('common.sendNewCode')}
       </button>
-      {signingIn ? <RouteLink to={routes.resetPhoneNumberUrl}>Lost your phone?</RouteLink> : null}
+      {signingIn ? <RouteLink to={routes.resetPhoneNumberUrl}>{t('mfa.lostPhone')}</RouteLink> : null}
       <button type="button" className="gh-text-button" onClick={() => store.setMfaStep(enrolling ? 'smsSetPhoneNumber' : 'verify')}>
-        Back
+        {t('common.back')}
       </button>
     </form>
   );
