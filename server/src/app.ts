@@ -9,7 +9,7 @@ import type { AppEnv } from './http/env';
 import { notFound, onError, validationHook } from './http/errors';
 import { refuseControlCharacters } from './http/control-characters';
 import { serveOpenApiDocument } from './http/openapi-document';
-import { corsForAllowedOrigins, securityHeaders, traceId } from './http/middleware';
+import { corsForAllowedOrigins, requestClient, securityHeaders, traceId } from './http/middleware';
 import { accountArea } from './routes/account';
 import { adminArea } from './routes/admin';
 import { authArea } from './routes/auth';
@@ -85,7 +85,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const deps: RouteDeps = { ...ctx, auth };
   const { mfa } = mfaArea(app, deps);
   const { signUp, invitations } = usersArea(app, deps, { mfa });
-  const { recovery, phoneChange } = recoveryArea(app, deps);
+  const { recovery, phoneChange } = recoveryArea(app, deps, { mfa });
   const { passwordless, smsLogin } = passwordlessArea(app, deps, { mfa });
   socialArea(app, deps, { mfa });
   ssoArea(app, deps, { mfa });
@@ -160,5 +160,6 @@ function httpApp(config: Config): OpenAPIHono<AppEnv> {
     }),
   );
   app.use('*', refuseControlCharacters());
+  app.use('*', requestClient(config));
   return app;
 }

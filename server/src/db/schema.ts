@@ -5,6 +5,7 @@ import type { OAuthTables } from './schema-oauth';
 import type { AdminTables } from './schema-admin';
 import type { ApiTokenTables } from './schema-api-tokens';
 import type { AccountTables } from './schema-account';
+import type { SelfServiceTables } from './schema-self-service';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -48,6 +49,8 @@ export interface UsersTable {
   is_breached_password: ColumnType<number, number | undefined, number>;
   /** Migration 009: 1 once a texted code proved `phone_number` (E.164); only such a number signs in, and it is unique among them. */
   phone_verified: ColumnType<number, number | undefined, number>;
+  /** Migration 024: the language of the user's emails (en, de, es, he); null: the request's. */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UserTenantsTable {
@@ -149,6 +152,10 @@ export interface OneTimeTokensTable {
   pending_password_hash: string | null;
   /** JSON of that sign-up's profile fields, applied under the same condition. */
   pending_profile: string | null;
+  /** Migration 024: SHA-256 of `<user id>:<code>`, the code printed in an activation email (activation by code). */
+  code_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 024: wrong codes tried against this token; reserved before each comparison. */
+  code_attempts: ColumnType<number, number | undefined, number>;
 }
 
 export interface OutboxTable {
@@ -306,6 +313,8 @@ export interface MfaTokensTable {
   login_origin: ColumnType<string | null, string | null | undefined, string | null>;
   /** Migration 017: how the sign-in proved the user before this second factor ('pwd': the password; null: another way). */
   primary_method: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 024: how the sign-in began, for its audit record ('password', 'magic link', 'social', ...). */
+  sign_in_method: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MfaEmailCodesTable {
@@ -349,7 +358,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

@@ -31,8 +31,10 @@ export function adminGuard(deps: { db: Db; auth: AuthService; keys?: KeyService;
         access,
         deps.clock.now(),
       );
-      c.set('auth', caller.auth);
-      c.set('admin', caller);
+      const client = c.get('client') ?? { ip: caller.ip, userAgent: caller.userAgent };
+      const authed = { ...caller.auth, client };
+      c.set('auth', authed);
+      c.set('admin', { ...caller, auth: authed });
       await next();
     };
 }

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { AuthService } from '../services/auth/auth';
 import type { AppEnv } from './env';
+import { supportedLocale } from '@gatehouse/shared/i18n';
 
 /** Sets a header even on responses whose headers are immutable (e.g. fetched or static ones). */
 function setHeader(c: Context, name: string, value: string): void {
@@ -121,7 +122,46 @@ export function requireAllowedOrigin(config: Pick<Config, 'allowedOrigins' | 'pu
 /** Bearer authentication; `?tenantId=` scopes the call to another tenant of the user (seed 000 section 7). */
 export function requireAuth(auth: AuthService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.set('auth', await auth.authenticate(c.req.header('authorization'), c.req.query('tenantId') || undefined));
+    const ctx = await auth.authenticate(c.req.header('authorization'), c.req.query('tenantId') || undefined);
+    c.set('auth', { ...ctx, client: c.get('client') ?? { ip: null, userAgent: null } });
+    await next();
+  };
+}
+
+/** Header the login box and the portal send with the language they show (the `locale` option). */
+export const LOCALE_HEADER = 'x-gatehouse-locale';
+
+/**
+ * The supported locale a request asks for: X-Gatehouse-Locale (the bundles' `locale`), else the
+ * first supported language of Accept-Language by quality; undefined when neither names one.
+ */
+export function requestLocale(c: Context): string | undefined {
+  const explicit = supportedLocale(c.req.header(LOCALE_HEADER)?.slice(0, 35));
+  if (explicit) return explicit;
+  const header = c.req.header('accept-language');
+  if (!header) return undefined;
+  const ranked = header
+    .slice(0, 512)
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = Number(/^\s*q=([0-9.]+)\s*$/.exec(params.join(';'))?.[1] ?? '1');
+      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((entry) => entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { tag } of ranked) {
+    const found = supportedLocale(tag);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Sets `client` (IP, user agent, asked-for locale) on every request, for audit records and emails. */
+export function requestClient(config: Pick<Config, 'trustProxy'>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const locale = requestLocale(c);
+    c.set('client', { ip: clientIp(c, config), userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null, ...(locale ? { locale } : {}) });
     await next();
   };
 }

@@ -20,6 +20,7 @@ import { accountSettingsMigration } from './020_account_settings';
 import { subAccountsMigration } from './021_sub_accounts';
 import { securityFixesMigration } from './022_security_fixes';
 import { auditCountsMigration } from './023_audit_counts';
+import { selfServiceMigration } from './024_self_service';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -49,6 +50,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '021_sub_accounts': subAccountsMigration,
         '022_security_fixes': securityFixesMigration,
         '023_audit_counts': auditCountsMigration(dialect),
+        '024_self_service': selfServiceMigration,
       };
     },
   };
