@@ -30,6 +30,7 @@ export const RATE_LIMIT_BUCKETS = {
   },
   passwordResetVerifyPerIp: { env: 'RATE_LIMIT_PASSWORD_RESET_VERIFY_PER_IP', default: '60/600', counts: 'Reset-link and SMS-code checks per client IP' },
   passwordChangeFailuresPerUser: { env: 'RATE_LIMIT_PASSWORD_CHANGE_FAILURES_PER_USER', default: '5/900', counts: 'Password changes with a wrong current password per user' },
+  emailChangePerUser: { env: 'RATE_LIMIT_EMAIL_CHANGE_PER_USER', default: '5/3600', counts: 'Email-change requests (each emails a link and a code to the new address) per user' },
   mfaAttemptsPerUser: {
     env: 'RATE_LIMIT_MFA_ATTEMPTS_PER_USER',
     default: '10/900',
@@ -111,6 +112,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'GATEHOUSE_CLIENT_ID', default: 'demo-client', description: 'Client id: access-token audience and refresh-cookie name suffix.' },
   { name: 'GATEHOUSE_ALLOWED_ORIGINS', default: 'origin of the public URL', description: 'Comma-separated origins allowed to call the API with credentials (CORS) and to post to cookie endpoints.' },
   { name: 'GATEHOUSE_APP_URL', default: 'the public URL', description: 'Where links in emails point, unless the request came from an allowed origin.' },
+  { name: 'GATEHOUSE_APP_NAME', default: 'Gatehouse', description: "The product's name where no tenant name applies: the sender name of emails to users in no tenant, and the authenticator-app entry of such users (otherwise both use the tenant's account name)." },
   { name: 'ACCESS_TOKEN_TTL', default: '300', description: 'Access-token lifetime in seconds.' },
   { name: 'REFRESH_TOKEN_TTL', default: '2592000', description: 'Refresh-token (session) lifetime in seconds.' },
   { name: 'ACTIVATION_TOKEN_TTL', default: '86400', description: 'Activation-link lifetime in seconds.' },

@@ -22,6 +22,8 @@ export interface Config {
   clientId: string;
   allowedOrigins: string[];
   appUrl: string;
+  /** GATEHOUSE_APP_NAME: the product's name where no tenant name applies (emails, authenticator entries). */
+  appName: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
   activationTokenTtl: number;
@@ -389,6 +391,7 @@ export function loadConfig(env: Source = process.env): Config {
     clientId: src.GATEHOUSE_CLIENT_ID?.trim() || 'demo-client',
     allowedOrigins,
     appUrl,
+    appName: (src.GATEHOUSE_APP_NAME ?? '').trim().slice(0, 100) || 'Gatehouse',
     accessTokenTtl: int(src, 'ACCESS_TOKEN_TTL', 300, 10),
     refreshTokenTtl: int(src, 'REFRESH_TOKEN_TTL', 2592000, 60),
     activationTokenTtl: int(src, 'ACTIVATION_TOKEN_TTL', 86400, 60),

@@ -4,6 +4,7 @@ import type { Db } from '../db';
 import type { UserRow } from '../db/queries/users';
 import type { AuthService, ClientInfo, IssuedSession } from '../services/auth/auth';
 import type { Mailer } from '../services/messaging/mail';
+import type { EmailService } from '../services/messaging/emails/email-service';
 import type { SmsSender } from '../services/messaging/sms';
 import type { CaptchaService } from '../services/platform/captcha';
 import type { KeyService } from '../services/platform/keys';
@@ -19,6 +20,8 @@ export interface AreaContext {
   /** The captcha policy: the public policy and the check of a call's recaptchaToken. */
   captcha: CaptchaService;
   mail: Mailer;
+  /** Renders every email in the recipient's language and tenant look. */
+  emails: EmailService;
   sms: SmsSender;
 }
 

@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { AppEnv } from '../../http/env';
 import { createMailer, type Mailer } from '../../services/messaging/mail';
+import { createEmailService, type EmailService } from '../../services/messaging/emails/email-service';
 import { createSmsSender, type SmsSender } from '../../services/messaging/sms';
 import type { RateLimiter } from '../../services/platform/rate-limit';
 import type { AreaContext } from '../deps';
@@ -12,6 +13,8 @@ import { mailboxRoutes } from './mailbox';
 
 export interface Messaging {
   mail: Mailer;
+  /** Renders every email: language, tenant look, HTML and text (services/messaging/emails). */
+  emails: EmailService;
   sms: SmsSender;
 }
 
@@ -20,7 +23,7 @@ export function createMessaging(deps: { db: Db; clock: Clock; config: Config; li
   const { db, clock, config, limiter } = deps;
   const mail = deps.mail ?? createMailer({ db, clock, config });
   const sms = createSmsSender({ db, clock, limiter, config });
-  return { mail, sms };
+  return { mail, emails: createEmailService({ db, config }), sms };
 }
 
 /** Registers the dev mailbox; in production its path does not exist (404). */

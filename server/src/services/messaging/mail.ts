@@ -39,13 +39,7 @@ export function createMailer(deps: { db: Db; clock: Clock; config: Pick<Config, 
   };
 }
 
+/** Escapes text for HTML content and double- or single-quoted attribute values. */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
-}
-
-/** The activation email (seed 000: activate account). */
-export function activationEmail(to: string, name: string, link: string): MailMessage {
-  const text = `Hi ${name},\n\nActivate your Gatehouse account by opening this link:\n${link}\n\nIf you did not sign up, ignore this email.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(name)},</p><p>Activate your Gatehouse account:</p><p><a href="${escapeHtml(link)}">Activate account</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If you did not sign up, ignore this email.</p></body></html>`;
-  return { to, subject: 'Activate your Gatehouse account', text, html };
 }

@@ -6,7 +6,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { MfaStrategies, type MfaDevices, type MfaStrategy, type MfaStrategyState } from '@gatehouse/shared/wire';
 import { safeEqual, sha256 } from '../../crypto';
 import type { MfaDeviceRow } from '../../db/queries/mfa-devices';
-import { escapeHtml, type MailMessage } from '../messaging/mail';
 import { ALL_MFA_STRATEGIES, strategyOfDevice } from './strategies';
 import { maskPhoneNumber } from '../platform/phone';
 
@@ -84,11 +83,4 @@ export function strategiesView(rows: MfaDeviceRow[], active: ReadonlySet<MfaStra
     strategy,
     isActive: active.has(strategy) && (enrolling ? strategy !== MfaStrategies.emailCode : enrolled.has(strategy)),
   }));
-}
-
-/** The email that carries a sign-in or enrolment code. */
-export function mfaCodeEmail(to: string, code: string): MailMessage {
-  const text = `Your Gatehouse verification code is ${code}\n\nIt expires in ${EMAIL_CODE_TTL_MS / 60_000} minutes and works once. If you did not try to sign in, change your password.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Your Gatehouse verification code is</p><p style="font-size:24px;letter-spacing:4px"><strong>${escapeHtml(code)}</strong></p><p style="color:#666">It expires in ${EMAIL_CODE_TTL_MS / 60_000} minutes and works once. If you did not try to sign in, change your password.</p></body></html>`;
-  return { to, subject: 'Your Gatehouse verification code', text, html };
 }

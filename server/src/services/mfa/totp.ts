@@ -12,6 +12,7 @@ export const TOTP_DIGITS = 6;
 export const TOTP_ALGORITHM = 'SHA1';
 /** Steps accepted either side of the current one. */
 export const TOTP_WINDOW = 1;
+/** The issuer when none is given (the authenticator entry is normally filed under the tenant's or the application's name). */
 export const TOTP_ISSUER = 'Gatehouse';
 
 /** A new 160-bit secret (RFC 4226 recommends 160 bits for HMAC-SHA-1), base32 encoded. */
@@ -19,13 +20,17 @@ export function newTotpSecret(): string {
   return new Secret({ buffer: randomBytes(20).buffer as ArrayBuffer }).base32;
 }
 
-function totp(secretBase32: string, label = 'user'): TOTP {
-  return new TOTP({ issuer: TOTP_ISSUER, label, algorithm: TOTP_ALGORITHM, digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secretBase32) });
+function totp(secretBase32: string, label = 'user', issuer = TOTP_ISSUER): TOTP {
+  return new TOTP({ issuer, label, algorithm: TOTP_ALGORITHM, digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secretBase32) });
 }
 
-/** The otpauth:// URI an authenticator app reads from the QR code. */
-export function totpUri(secretBase32: string, accountName: string): string {
-  return totp(secretBase32, accountName).toString();
+/**
+ * The otpauth:// URI an authenticator app reads from the QR code; `issuer` is the name the app files
+ * the entry under (the tenant's or the application's). A colon would split the label, so it is dropped.
+ */
+export function totpUri(secretBase32: string, accountName: string, issuer = TOTP_ISSUER): string {
+  const clean = issuer.replace(/:/g, ' ').trim().slice(0, 100) || TOTP_ISSUER;
+  return totp(secretBase32, accountName, clean).toString();
 }
 
 /** The QR code of a URI as a PNG data URL, for an <img>. */
