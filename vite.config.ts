@@ -1,7 +1,7 @@
 /**
  * Shared build settings for the browser bundles, and the Vitest projects list (`npx vitest run`).
  */
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
@@ -19,7 +19,23 @@ export function bundleBuild(outDir: string): UserConfig['build'] {
     minify: true,
     sourcemap: false,
     reportCompressedSize: false,
+    // .vite/manifest.json: which file imports which, for scripts/build-cdn.mjs (never served).
+    manifest: true,
   };
+}
+
+/**
+ * Vite routes every `import()` of a bundle through its module-preload helper, which (with
+ * `modulePreload: false`) only costs bytes. This plugin puts a small one in its place that lets
+ * the loader's lazy-import gate (loader/src/assets.ts) register a lazily imported file's integrity
+ * before the browser fetches it; without the gate (tests, other hosts) it imports at once.
+ */
+export function lazyImportGate(): Plugin {
+  const helperId = '\0vite/preload-helper.js';
+  const code =
+    'const gate = Symbol.for("gatehouse.lazy-import");' +
+    'export const __vitePreload = (load, _deps, importer) => { const g = globalThis[gate]; return g ? g(load, importer || import.meta.url).then(load) : load(); };';
+  return { name: 'gatehouse-lazy-import-gate', enforce: 'pre', load: (id) => (id === helperId ? code : null) };
 }
 
 /** Source (not build output) for workspace packages, in tests and builds alike. */
@@ -39,6 +55,7 @@ export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
     resolve: { conditions: resolveConditions },
     define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [
+      lazyImportGate(),
       react(),
       federation({
         name: `gatehouse_${bundle.replace(/-/g, '_')}`,

@@ -5,12 +5,15 @@
  */
 import { defineConfig } from 'vite';
 import { resolve } from 'node:path';
-import { ASSET_VERSION, bundleBuild, resolveConditions } from '../vite.config.ts';
+import { ASSET_VERSION, bundleBuild, lazyImportGate, resolveConditions } from '../vite.config.ts';
 
 const target = process.env.GATEHOUSE_TARGET === 'runtime' ? 'runtime' : 'loader';
 const outDir = resolve(import.meta.dirname, '../dist/cdn', target, ASSET_VERSION);
 
 export default defineConfig({
+  // Relative: the runtime's lazy chunks are found next to it, wherever the CDN serves it from.
+  base: './',
+  plugins: [lazyImportGate()],
   resolve: { conditions: resolveConditions },
   define: { 'process.env.NODE_ENV': '"production"' },
   build:

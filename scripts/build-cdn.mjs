@@ -3,21 +3,30 @@
  * Builds every browser bundle into dist/cdn/<bundle>/<version>/ and writes the live
  * dist/cdn/cdn-manifest.json: the versions from ./cdn-manifest.json plus, for each bundle, its
  * entry file and the sha384 integrity of the entry and of every other file it may load.
+ * Last, every file under dist/cdn gets a brotli (quality 11) and a gzip (level 9) copy beside it,
+ * `<file>.br` and `<file>.gz`, which the server sends by Accept-Encoding (routes/platform/cdn.ts).
+ * Integrity hashes are those of the uncompressed files: SRI checks the decoded body.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { extname, join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 const root = resolve(import.meta.dirname, '..');
 const cdn = join(root, 'dist/cdn');
 const vite = join(root, 'node_modules/.bin/vite');
 const source = JSON.parse(readFileSync(join(root, 'cdn-manifest.json'), 'utf8'));
 
+// `lazy`: the files the bundle imports only later go to a list of their own (see below); for a
+// module-federation remote, what its entry imports dynamically (the exposed `./mount`, shared
+// modules) is needed at once, so it counts as eager.
 const builds = [
   { bundle: 'loader', config: 'loader/vite.config.ts', env: { GATEHOUSE_TARGET: 'loader' }, entry: 'gatehouse.js' },
-  { bundle: 'runtime', config: 'loader/vite.config.ts', env: { GATEHOUSE_TARGET: 'runtime' }, entry: 'runtime.js' },
-  { bundle: 'login-box', config: 'login-box/vite.config.ts', entry: 'remoteEntry.js' },
+  { bundle: 'runtime', config: 'loader/vite.config.ts', env: { GATEHOUSE_TARGET: 'runtime' }, entry: 'runtime.js', lazy: 'app' },
+  { bundle: 'login-box', config: 'login-box/vite.config.ts', entry: 'remoteEntry.js', lazy: 'remote' },
   { bundle: 'admin-portal', config: 'admin-portal/vite.config.ts', entry: 'remoteEntry.js' },
 ];
 const only = process.argv.slice(2);
@@ -34,14 +43,40 @@ for (const b of builds) {
 }
 
 const sri = (file) => 'sha384-' + createHash('sha384').update(readFileSync(file)).digest('base64');
+// Dot folders (Vite's .vite/manifest.json) are build records: never hashed, compressed or served.
 const walk = (dir) => readdirSync(dir).flatMap((name) => {
   const path = join(dir, name);
+  if (name.startsWith('.')) return [];
   return statSync(path).isDirectory() ? walk(path) : [path];
 });
 
+/**
+ * The files of a bundle needed as soon as its entry file runs: the entry's static imports,
+ * transitively, and for a remote also what the entry itself imports dynamically (its exposed
+ * `./mount` and its shared-module map) with their static imports. What those import dynamically
+ * (lazy screens, catalogs) is lazy. Read from Vite's build manifest, starting at the chunk that is
+ * the entry file: federation marks the exposed module as an entry too, never the remote entry.
+ */
+function eagerFiles(chunks, entryFile, kind) {
+  const eager = new Set();
+  const visit = (key) => {
+    const chunk = chunks[key];
+    if (!chunk || eager.has(chunk.file)) return;
+    eager.add(chunk.file);
+    for (const next of chunk.imports ?? []) visit(next);
+  };
+  const entryKey = Object.keys(chunks).find((key) => chunks[key].file === entryFile);
+  if (!entryKey) throw new Error(`build-cdn: ${entryFile} is not in the build manifest`);
+  visit(entryKey);
+  if (kind === 'remote') for (const next of chunks[entryKey].dynamicImports ?? []) visit(next);
+  return eager;
+}
+
 // Bundles never needed before the login form is interactive keep their file hashes in their own
-// files.json (fetched with SRI when the bundle is first shown), so the manifest every page fetches
-// carries only the hashes of what the login path may load.
+// files.json (fetched with SRI when the bundle is first shown), and the runtime and the login box
+// keep those of their lazily imported files in lazy-files.json (fetched with SRI on the first such
+// import, loader/src/assets.ts), so the manifest every page fetches carries only the hashes of what
+// the login form needs before it is interactive.
 const separateFileLists = new Set(['admin-portal']);
 
 const manifest = { version: source.version, bundles: {} };
@@ -50,12 +85,24 @@ for (const b of builds) {
   const dir = join(cdn, b.bundle, version);
   const entryPath = join(dir, b.entry);
   const listPath = join(dir, 'files.json');
+  const lazyListPath = join(dir, 'lazy-files.json');
   const files = {};
-  for (const file of walk(dir)) if (file !== entryPath && /\.(m?js|css)$/.test(file)) files[relative(cdn, file)] = sri(file);
+  for (const file of walk(dir)) {
+    // The import map's integrity covers modules only, and the lazy-import gate loads no styles.
+    if (file.endsWith('.css')) throw new Error(`build-cdn: ${relative(root, file)} is a CSS file, which SRI would not cover; import styles with ?inline`);
+    if (file !== entryPath && /\.m?js$/.test(file)) files[relative(cdn, file)] = sri(file);
+  }
   const entry = { version, entry: relative(cdn, entryPath), integrity: sri(entryPath) };
   if (separateFileLists.has(b.bundle)) {
     writeFileSync(listPath, JSON.stringify(files) + '\n');
     manifest.bundles[b.bundle] = { ...entry, fileList: relative(cdn, listPath), fileListIntegrity: sri(listPath) };
+  } else if (b.lazy) {
+    const eager = eagerFiles(JSON.parse(readFileSync(join(dir, '.vite/manifest.json'), 'utf8')), b.entry, b.lazy);
+    const now = {};
+    const later = {};
+    for (const [file, hash] of Object.entries(files)) (eager.has(relative(dir, join(cdn, file))) ? now : later)[file] = hash;
+    writeFileSync(lazyListPath, JSON.stringify(later) + '\n');
+    manifest.bundles[b.bundle] = { ...entry, files: now, lazyFileList: relative(cdn, lazyListPath), lazyFileListIntegrity: sri(lazyListPath) };
   } else {
     manifest.bundles[b.bundle] = { ...entry, files };
   }
@@ -63,3 +110,44 @@ for (const b of builds) {
 mkdirSync(cdn, { recursive: true });
 writeFileSync(join(cdn, 'cdn-manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
 console.log(`wrote dist/cdn/cdn-manifest.json (${Object.keys(manifest.bundles).join(', ')})`);
+
+const COMPRESSED = /\.(br|gz)$/;
+const TEXT = new Set(['.js', '.mjs', '.css', '.json', '.map', '.txt', '.html', '.svg']);
+const brotli = promisify(brotliCompress);
+const gzip9 = promisify(gzip);
+
+/** Writes `<file>.br` and `<file>.gz` beside every file of the CDN folder (stale copies first removed). */
+async function compressTree(dir) {
+  const all = walk(dir);
+  for (const file of all) if (COMPRESSED.test(file)) rmSync(file);
+  const sources = all.filter((file) => !COMPRESSED.test(file));
+  let raw = 0;
+  let br = 0;
+  let gz = 0;
+  await Promise.all(
+    sources.map(async (file) => {
+      const bytes = await readFile(file);
+      const [b, g] = await Promise.all([
+        brotli(bytes, {
+          params: {
+            [zlib.BROTLI_PARAM_QUALITY]: 11,
+            [zlib.BROTLI_PARAM_MODE]: TEXT.has(extname(file)) ? zlib.BROTLI_MODE_TEXT : zlib.BROTLI_MODE_GENERIC,
+            [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+          },
+        }),
+        gzip9(bytes, { level: 9 }),
+      ]);
+      // Written after the file itself, so never older than it (the server checks that for the manifest).
+      await Promise.all([writeFile(file + '.br', b), writeFile(file + '.gz', g)]);
+      raw += bytes.length;
+      br += b.length;
+      gz += g.length;
+    }),
+  );
+  return { files: sources.length, raw, br, gz };
+}
+
+const started = Date.now();
+const sizes = await compressTree(cdn);
+const kb = (n) => (n / 1024).toFixed(1) + ' KB';
+console.log(`compressed ${sizes.files} CDN files in ${Date.now() - started} ms: ${kb(sizes.raw)} raw, ${kb(sizes.gz)} gzip, ${kb(sizes.br)} brotli`);

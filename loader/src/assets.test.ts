@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { addIntegrityMap, withTimeout } from './assets';
+import { LAZY_IMPORT_GATE, addIntegrityMap, addLazyFileList, withTimeout } from './assets';
 import { importBundle } from './gatehouse';
 import type { CdnManifest } from './types';
 
@@ -90,5 +90,81 @@ describe('integrity', () => {
 
   it('refuses a bundle the manifest does not list', async () => {
     await expect(importBundle(manifest, 'https://cdn.example.com/cdn/', 'checkout')).rejects.toThrow('Bundle checkout is not in the CDN manifest');
+  });
+});
+
+describe('lazily imported files', () => {
+  const CDN = 'https://cdn.example.com/cdn/';
+  const BASE = `${CDN}login-box/7.78.0/`;
+  type Gate = (load: () => unknown, importer: string) => Promise<void>;
+  const gate = () => (globalThis as unknown as Record<symbol, Gate>)[LAZY_IMPORT_GATE]!;
+  const maps = () => [...document.head.querySelectorAll('script[type="importmap"]')].map((s) => JSON.parse(s.textContent!).integrity);
+  const list = { 'login-box/7.78.0/assets/Sso-1.js': 'sha384-sso', 'login-box/7.78.0/assets/Mfa-2.js': 'sha384-mfa' };
+  /** An import function as the build emits it: its text is all the gate reads. */
+  const importOf = (code: string) => Object.assign(() => undefined, { toString: () => code });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("registers a lazy file's hash before the browser may fetch it: the list comes first, once, checked against the manifest's hash", async () => {
+    let answer!: (r: Response) => void;
+    const fetchSpy = vi.fn(() => new Promise<Response>((r) => (answer = r)));
+    vi.stubGlobal('fetch', fetchSpy);
+    addLazyFileList(CDN, BASE, 'login-box/7.78.0/lazy-files.json', 'sha384-lazy-list', 'n0nce');
+    const importer = `${BASE}assets/mount-abc.js`;
+    const first = gate()(importOf('()=>import(`./Sso-1.js`)'), importer);
+    const second = gate()(importOf('()=>import(`./Mfa-2.js`).then(e=>({default:e.MfaStep}))'), importer);
+    expect(fetchSpy).toHaveBeenCalledExactlyOnceWith(`${CDN}login-box/7.78.0/lazy-files.json`, { credentials: 'omit', integrity: 'sha384-lazy-list' });
+    // Until the list is registered neither import may start.
+    let started = false;
+    void first.then(() => (started = true));
+    await Promise.resolve();
+    expect(started).toBe(false);
+    expect(maps()).toEqual([]);
+    answer(new Response(JSON.stringify(list)));
+    await Promise.all([first, second]);
+    expect(maps()).toEqual([{ [`${BASE}assets/Sso-1.js`]: 'sha384-sso', [`${BASE}assets/Mfa-2.js`]: 'sha384-mfa' }]);
+    expect(document.head.querySelector<HTMLScriptElement>('script[type="importmap"]')!.nonce).toBe('n0nce');
+  });
+
+  it('imports a file whose hash is already registered (the exposed mount) without fetching the list', async () => {
+    const fetchSpy = vi.fn(async () => new Response('{}'));
+    vi.stubGlobal('fetch', fetchSpy);
+    addIntegrityMap(CDN, { 'runtime/7.78.0/assets/mount-eager.js': 'sha384-eager' });
+    addLazyFileList(CDN, `${CDN}runtime/7.78.0/`, 'runtime/7.78.0/lazy-files.json', 'sha384-runtime-list');
+    await gate()(importOf('()=>import("./assets/mount-eager.js")'), `${CDN}runtime/7.78.0/runtime.js`);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('fails the import when the list fails its integrity check, and tries again on the next import', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    const base = `${CDN}other/7.78.0/`;
+    addLazyFileList(CDN, base, 'other/7.78.0/lazy-files.json', 'sha384-other');
+    const load = vi.fn(importOf("()=>import('./x-1.js')"));
+    await expect(gate()(load, `${base}assets/mount.js`)).rejects.toThrow(`Failed to load ${CDN}other/7.78.0/lazy-files.json (integrity check or network error)`);
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ 'other/7.78.0/assets/x-1.js': 'sha384-x' }))));
+    await expect(gate()(load, `${base}assets/mount.js`)).resolves.toBeUndefined();
+    expect(load).not.toHaveBeenCalled(); // the gate only decides; the helper imports afterwards
+  });
+
+  it('loads the list when the function imports a registered file and an unregistered one (the first target alone never decides)', async () => {
+    const fetchSpy = vi.fn(async () => new Response(JSON.stringify({ 'mixed/7.78.0/assets/lazy-2.js': 'sha384-lazy' })));
+    vi.stubGlobal('fetch', fetchSpy);
+    const base = `${CDN}mixed/7.78.0/`;
+    addIntegrityMap(CDN, { 'mixed/7.78.0/assets/eager-1.js': 'sha384-eager' });
+    addLazyFileList(CDN, base, 'mixed/7.78.0/lazy-files.json', 'sha384-mixed');
+    await gate()(importOf('async()=>{await import("./eager-1.js");return import("./lazy-2.js")}'), `${base}assets/mount.js`);
+    expect(fetchSpy).toHaveBeenCalledOnce();
+    expect(maps().at(-1)).toEqual({ [`${base}assets/lazy-2.js`]: 'sha384-lazy' });
+  });
+
+  it('loads the list when the target cannot be read from the import (never skips a check)', async () => {
+    const fetchSpy = vi.fn(async () => new Response('{}'));
+    vi.stubGlobal('fetch', fetchSpy);
+    const base = `${CDN}computed/7.78.0/`;
+    addLazyFileList(CDN, base, 'computed/7.78.0/lazy-files.json', 'sha384-computed');
+    await gate()(importOf('()=>import(`./${e}.js`)'), `${base}assets/mount.js`);
+    expect(fetchSpy).toHaveBeenCalledOnce();
   });
 });

@@ -33,6 +33,57 @@ export function addIntegrityMap(base: string, files: Record<string, string>, non
   document.head.appendChild(script);
 }
 
+/**
+ * Files a bundle imports only later (lazy screens and flows) keep their hashes in a list of their
+ * own, so the manifest every page fetches stays small. Every `import()` of a bundle goes through
+ * this gate (vite.config.ts replaces Vite's preload helper with a call to it): a file whose hash is
+ * not registered yet waits until its bundle's list was fetched (checked against the manifest's
+ * hash) and added to the import map. No list can be skipped: when the target cannot be read from
+ * the import, the list is loaded anyway; a list that fails its check fails the import.
+ */
+export const LAZY_IMPORT_GATE = Symbol.for('gatehouse.lazy-import');
+
+interface LazyList { cdnBase: string; base: string; url: string; integrity: string; nonce?: string; ready?: Promise<void> }
+const lazyLists: LazyList[] = [];
+
+/** The dynamic imports' targets, read from the import function's own text (`() => import("./x.js")`). */
+const IMPORT_TARGETS = /\bimport\(\s*["'`]([^"'`]+)["'`]/g;
+
+function lazyImportGate(load: () => unknown, importer: string): Promise<void> {
+  const targets = [...String(load).matchAll(IMPORT_TARGETS)].map(([, specifier]) => {
+    try {
+      return new URL(specifier!, importer).href;
+    } catch {
+      return null;
+    }
+  });
+  // Skipped only when every file the function may import is registered already.
+  const unregistered = targets.find((target) => !target || !mapped.has(target));
+  if (targets.length && unregistered === undefined) return Promise.resolve();
+  const list = lazyLists.find((l) => (unregistered ?? importer).startsWith(l.base));
+  if (!list) return Promise.resolve();
+  list.ready ??= fetch(list.url, { credentials: 'omit', integrity: list.integrity })
+    .then(async (res) => {
+      if (!res.ok) throw new Error(`status ${res.status}`);
+      addIntegrityMap(list.cdnBase, (await res.json()) as Record<string, string>, list.nonce);
+    })
+    .catch((error: unknown) => {
+      list.ready = undefined; // a later import tries again
+      throw new Error(`Failed to load ${list.url} (integrity check or network error): ${(error as Error)?.message ?? error}`);
+    });
+  return list.ready;
+}
+
+/**
+ * Registers the lazy file list of the bundle in folder `base` (an absolute URL ending in `/`);
+ * `list` and the paths it holds are relative to `cdnBase`. Nothing is fetched until a file of the
+ * bundle needs it.
+ */
+export function addLazyFileList(cdnBase: string, base: string, list: string, integrity: string, nonce?: string): void {
+  if (!lazyLists.some((l) => l.base === base)) lazyLists.push({ cdnBase, base, url: new URL(list, cdnBase).href, integrity, nonce });
+  (globalThis as Record<symbol, unknown>)[LAZY_IMPORT_GATE] = lazyImportGate;
+}
+
 /** Imports `entry` after registering the integrity of its files; a mismatch rejects the import. */
 export async function importWithIntegrity<T>(base: string, entry: string, files: Record<string, string>, nonce?: string): Promise<T> {
   addIntegrityMap(base, files, nonce);

@@ -1,5 +1,5 @@
 /**
- * Stage-1 loader: the one script a host page adds. No dependencies, kept within the 4 KB budget.
+ * Stage-1 loader: the one script a host page adds. No dependencies, kept within the 3 KB budget (over the wire).
  * It reads the options, fetches the manifest, flags, metadata and session in parallel, then loads
  * the stage-2 runtime (module federation host + single-spa + shared core) with SRI and a timeout.
  */
@@ -8,7 +8,7 @@ import { BootPaths as ApiPaths } from '../../shared/src/wire/paths';
 import { withRefreshLock } from '../../shared/src/api/refresh-lock';
 import { createSessionHint, isNoSessionAnswer, type SessionHint } from '../../shared/src/auth/session-hint';
 import type { BootContext, CdnManifest, GatehouseOptions, RuntimeHandle } from './types';
-import { importWithIntegrity, withTimeout } from './assets';
+import { addLazyFileList, importWithIntegrity, withTimeout } from './assets';
 
 export const LOADING_BODY_CLASS = 'gatehouse-loading';
 export const APP_NOT_FOUND = 'GatehouseApp not found';
@@ -171,6 +171,8 @@ export function importBundle<T>(manifest: CdnManifest, cdnBase: string, bundle: 
       if (!res?.ok) throw new Error(`Failed to load ${cdnBase + entry.fileList} (integrity check or network error)`);
       listed = (await res.json()) as Record<string, string>;
     }
+    // The bundle's lazily imported files: their list is fetched on the first such import.
+    if (entry.lazyFileList) addLazyFileList(cdnBase, new URL('./', new URL(entry.entry, cdnBase)).href, entry.lazyFileList, entry.lazyFileListIntegrity ?? '', nonce);
     return importWithIntegrity<T>(cdnBase, entry.entry, { ...listed, [entry.entry]: entry.integrity }, nonce);
   };
   return withTimeout(load(), ASSET_LOAD_TIMEOUT_MS, `Failed to load ${bundle} from ${cdnBase + entry.entry}`);

@@ -41,6 +41,9 @@ export interface ManifestEntry {
   /** ... or in a separate JSON file (bundles not needed before sign-in), itself checked by SRI. */
   fileList?: string;
   fileListIntegrity?: string;
+  /** Hashes of the files the bundle imports only later (lazy screens, flows), fetched with SRI on the first such import. */
+  lazyFileList?: string;
+  lazyFileListIntegrity?: string;
 }
 /** `cdn-manifest.json`: which version of each bundle is live, with integrity hashes. */
 export interface CdnManifest { version: string; bundles: Record<string, ManifestEntry> }
