@@ -9,6 +9,7 @@ export default defineConfig({
     root: new URL('.', import.meta.url).pathname,
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup-i18n.ts'],
     // Process CSS so `styles.css?inline` yields the real stylesheet in tests.
     css: { include: [/\.css(\?|$)/] },
   },

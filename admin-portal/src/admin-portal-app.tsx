@@ -1,18 +1,24 @@
 import { Suspense, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import type { AdminPortalProps } from './admin-portal-props';
+import type { Locale } from './contract';
 import { trapTab } from './focus';
+import { useNamespaces } from './i18n/i18n-context';
+import { SECTION_NAMESPACES } from './i18n/namespaces';
 import { visibleEntries, type NavigationEntry, type SectionId } from './navigation';
 import { readAdminPortalOptions } from './options';
 import { forgetSection, sectionComponent } from './sections';
 import { SectionBoundary } from './section-boundary';
+import { SectionSkeleton } from './skeleton';
 import { useAuthSnapshot } from './use-auth-snapshot';
 import { UserBadge } from './user-badge';
 
-const GROUP_LABELS: Record<NavigationEntry['group'], string> = { personal: 'My account', workspace: 'Administration' };
-
-/** The admin portal shell: full-screen dialog with navigation and the active section. */
+/**
+ * The admin portal shell: full-screen dialog with navigation and the active section. It renders no
+ * page landmark of its own (no main, no banner): it sits inside someone else's page, which has them.
+ */
 export function AdminPortalApp(props: AdminPortalProps) {
   const { store, api, onClose } = props;
+  const t = useNamespaces(['shell']);
   const snapshot = useAuthSnapshot(store);
   const user = snapshot.user;
   const options = useMemo(() => readAdminPortalOptions(props.options.adminPortal), [props.options.adminPortal]);
@@ -22,6 +28,7 @@ export function AdminPortalApp(props: AdminPortalProps) {
   );
   const [selected, setSelected] = useState<SectionId | null>(null);
   const active = entries.find((entry) => entry.section === selected) ?? entries[0];
+  const label = (entry: NavigationEntry) => t.t(`nav.${entry.key}`);
 
   const dialogRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -54,20 +61,20 @@ export function AdminPortalApp(props: AdminPortalProps) {
   const tenantName = user?.tenants.find((tenant) => tenant.tenantId === user.tenantId)?.name ?? null;
 
   return (
-    <div className="gh-ap">
+    <div className="gh-ap" dir={t.dir} lang={t.locale}>
       <div ref={dialogRef} className="gh-ap-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
-        <header className="gh-ap-header">
-          <h1 id={titleId} className="gh-ap-title">Admin portal</h1>
+        <div className="gh-ap-header">
+          <h1 id={titleId} className="gh-ap-title">{t.t('shell.title')}</h1>
           {user && <UserBadge user={user} tenantName={tenantName} />}
-          <button type="button" className="gh-ap-close" aria-label="Close" onClick={() => onClose()}>
+          <button type="button" className="gh-ap-close" aria-label={t.t('shell.close')} onClick={() => onClose()}>
             <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18" /></svg>
           </button>
-        </header>
+        </div>
         <div className="gh-ap-body">
           {entries.length > 0 && active && (
-            <nav className="gh-ap-nav" aria-label="Admin portal sections">
+            <nav className="gh-ap-nav" aria-label={t.t('shell.sections')}>
               <div className="gh-ap-nav-compact">
-                <label htmlFor={selectId} className="gh-ap-label">Section</label>
+                <label htmlFor={selectId} className="gh-ap-label">{t.t('shell.sectionSelect')}</label>
                 <select
                   id={selectId}
                   className="gh-ap-select"
@@ -75,8 +82,8 @@ export function AdminPortalApp(props: AdminPortalProps) {
                   onChange={(event: ChangeEvent<HTMLSelectElement>) => setSelected(event.target.value as SectionId)}
                 >
                   {groups.map(({ group, items }) => (
-                    <optgroup key={group} label={GROUP_LABELS[group]}>
-                      {items.map((entry) => <option key={entry.key} value={entry.section}>{entry.label}</option>)}
+                    <optgroup key={group} label={t.t(`shell.group.${group}`)}>
+                      {items.map((entry) => <option key={entry.key} value={entry.section}>{label(entry)}</option>)}
                     </optgroup>
                   ))}
                 </select>
@@ -84,7 +91,7 @@ export function AdminPortalApp(props: AdminPortalProps) {
               <div className="gh-ap-nav-full">
                 {groups.map(({ group, items }) => (
                   <div key={group} className="gh-ap-nav-group">
-                    <p className="gh-ap-nav-heading">{GROUP_LABELS[group]}</p>
+                    <p className="gh-ap-nav-heading">{t.t(`shell.group.${group}`)}</p>
                     <ul className="gh-ap-nav-list">
                       {items.map((entry) => (
                         <li key={entry.key}>
@@ -94,7 +101,7 @@ export function AdminPortalApp(props: AdminPortalProps) {
                             aria-current={entry === active ? 'page' : undefined}
                             onClick={() => setSelected(entry.section)}
                           >
-                            {entry.label}
+                            {label(entry)}
                           </button>
                         </li>
                       ))}
@@ -106,20 +113,20 @@ export function AdminPortalApp(props: AdminPortalProps) {
           )}
           <div className="gh-ap-content">
             {user && active ? (
-              <SectionBoundary key={active.section} onRetry={() => forgetSection(active.section)}>
+              <SectionBoundary key={active.section} onRetry={() => forgetSection(active.section, t.locale)}>
                 {() => {
-                  const Section = sectionComponent(active.section);
+                  const Section = sectionComponent(active.section, t.locale as Locale, SECTION_NAMESPACES[active.section]);
                   return (
-                    <Suspense fallback={<p className="gh-ap-loading" role="status">Loading {active.label}…</p>}>
-                      <Section title={active.label} headingId={headingId} user={user} snapshot={snapshot} store={store} api={api} options={options} />
+                    <Suspense fallback={<SectionSkeleton label={t.t('shell.loadingSection', { section: label(active) })} />}>
+                      <Section title={label(active)} headingId={headingId} user={user} snapshot={snapshot} store={store} api={api} options={options} />
                     </Suspense>
                   );
                 }}
               </SectionBoundary>
             ) : (
               <section className="gh-ap-section" aria-labelledby={headingId}>
-                <h2 id={headingId} className="gh-ap-section-title">Not signed in</h2>
-                <p className="gh-ap-empty-text">Sign in to manage your account.</p>
+                <h2 id={headingId} className="gh-ap-section-title">{t.t('shell.notSignedIn.title')}</h2>
+                <p className="gh-ap-empty-text">{t.t('shell.notSignedIn.text')}</p>
               </section>
             )}
           </div>

@@ -15,10 +15,34 @@ describe('admin portal shell', () => {
     await mountPortal(portalProps(domElement, createTestStore(makeUser())));
     const dialog = within(domElement).getByRole('dialog', { name: 'Admin portal' });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
-    const header = within(dialog.querySelector('header')!);
+    const header = within(dialog.querySelector<HTMLElement>('.gh-ap-header')!);
     expect(header.getByText('Ada Lovelace')).toBeTruthy();
     expect(header.getByText('ada@example.com')).toBeTruthy();
     expect(header.getByText('Analytical Engines')).toBeTruthy();
+  });
+
+  it('renders no page landmark of its own: no main, no banner header, no contentinfo footer (the host page has them)', async () => {
+    const { domElement } = shadowMountPoint();
+    await mountPortal(portalProps(domElement, createTestStore(makeUser())));
+    await within(domElement).findByLabelText('Name');
+    expect(domElement.querySelectorAll('main, header, footer, [role="main"], [role="banner"], [role="contentinfo"]')).toHaveLength(0);
+  });
+
+  it('speaks the locale option, else the browser’s language: German labels, Hebrew right to left', async () => {
+    const { domElement } = shadowMountPoint();
+    await mountPortal(portalProps(domElement, createTestStore(makeUser()), { locale: 'de-AT' }));
+    const dialog = await within(domElement).findByRole('dialog', { name: 'Verwaltungsportal' });
+    const nav = within(domElement).getByRole('navigation', { name: 'Bereiche des Verwaltungsportals' });
+    expect(within(nav).getAllByRole('button').map((b) => b.textContent)).toEqual(['Profil', 'Datenschutz']);
+    expect(dialog.closest('.gh-ap')!.getAttribute('lang')).toBe('de');
+    expect(dialog.closest('.gh-ap')!.getAttribute('dir')).toBe('ltr');
+    await cleanupPortals();
+
+    const hebrew = shadowMountPoint();
+    await mountPortal(portalProps(hebrew.domElement, createTestStore(makeUser()), { locale: 'he' }));
+    const rtl = await within(hebrew.domElement).findByRole('dialog', { name: 'פורטל הניהול' });
+    expect(rtl.closest('.gh-ap')!.getAttribute('dir')).toBe('rtl');
+    expect(await within(hebrew.domElement).findByRole('heading', { name: 'פרופיל' })).toBeTruthy();
   });
 
   it('adopts the stylesheet into the shadow root and applies theme tokens as --gh-* properties', async () => {
@@ -60,7 +84,7 @@ describe('admin portal shell', () => {
     fireEvent.click(view.getByRole('button', { name: 'Security' }));
     const panel = await view.findByRole('region', { name: 'Security' });
     expect(within(panel).getByText('Coming soon')).toBeTruthy();
-    expect(within(panel).getByText('Security is not available in this version of Gatehouse yet.')).toBeTruthy();
+    expect(within(panel).getByText(/^Security is not available in this version of Gatehouse yet\. Ask the team/)).toBeTruthy();
     expect(view.getByRole('button', { name: 'Security' }).getAttribute('aria-current')).toBe('page');
     fireEvent.change(view.getByLabelText('Section'), { target: { value: 'privacy' } });
     expect(await view.findByRole('region', { name: 'Privacy' })).toBeTruthy();

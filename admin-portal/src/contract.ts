@@ -2,3 +2,5 @@
 export type { MountProps, GatehouseStore, GatehouseApi, AuthSnapshot, AuthUser, ThemeTokens, GatehouseError } from '@gatehouse/shared';
 export type { MeResponse, UpdateMeRequest } from '@gatehouse/shared';
 export { ApiPaths, ErrorCodes, Permissions, permissionMatches } from '@gatehouse/shared';
+export { createTranslator, resolveLocale, directionOf, DEFAULT_LOCALE, SUPPORTED_LOCALES, isSteppedUp } from '@gatehouse/shared';
+export type { Locale, Messages, MessageValues, Translator } from '@gatehouse/shared';

@@ -11,6 +11,10 @@ import type { AdminPortalProps } from './admin-portal-props';
 import { deepActiveElement } from './focus';
 import { createThemeApplier, defaultTheme } from '@gatehouse/shared';
 import { adoptStyles } from './host-styles';
+import { directionOf, resolveLocale, type Locale } from './contract';
+import { I18nProvider } from './i18n/i18n-context';
+import { translatorFor } from './i18n/registry';
+import { ShellSkeleton } from './skeleton';
 
 export type { AdminPortalProps } from './admin-portal-props';
 
@@ -22,22 +26,43 @@ export interface AdminPortalParcel {
   update(props: AdminPortalProps): Promise<void>;
 }
 
-const GENERIC_ERROR = "We're facing some difficulties, Please try again";
+/**
+ * The portal's language: the host's `locale` option when it names a supported one, else the
+ * browser's preferred languages, else English.
+ */
+export function portalLocale(options: AdminPortalProps['options']): Locale {
+  const preferred = typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+  return resolveLocale(options.locale, preferred);
+}
 
 /** Shown instead of the portal when rendering throws; still closable. */
-function PortalCrash({ onClose }: { onClose: () => void }) {
+function PortalCrash({ onClose, locale }: { onClose: () => void; locale: Locale }) {
+  // Whatever of the locale's shell catalog is in, else English (always in).
+  const t = translatorFor(locale);
   return (
-    <div className="gh-ap">
-      <div className="gh-ap-dialog gh-ap-crash" role="dialog" aria-modal="true" aria-label="Admin portal">
-        <p role="alert">{GENERIC_ERROR}</p>
-        <button type="button" className="gh-ap-button" onClick={() => onClose()}>Close</button>
+    <div className="gh-ap" dir={directionOf(locale)} lang={locale}>
+      <div className="gh-ap-dialog gh-ap-crash" role="dialog" aria-modal="true" aria-label={t.t('shell.title')}>
+        <p role="alert">{t.t('common.genericError')}</p>
+        <button type="button" className="gh-ap-button" onClick={() => onClose()}>{t.t('shell.close')}</button>
       </div>
     </div>
   );
 }
 
 function errorBoundary(_error: Error, _info: ErrorInfo, props: AdminPortalProps) {
-  return <PortalCrash onClose={props.onClose} />;
+  return <PortalCrash onClose={props.onClose} locale={portalLocale(props.options)} />;
+}
+
+/** The shell in the portal's language; until the shell's catalog is in (not English), its skeleton. */
+function PortalRoot(props: AdminPortalProps) {
+  const locale = portalLocale(props.options);
+  return (
+    <I18nProvider value={translatorFor(locale)}>
+      <React.Suspense fallback={<ShellSkeleton dir={directionOf(locale)} lang={locale} />}>
+        <AdminPortalApp {...props} />
+      </React.Suspense>
+    </I18nProvider>
+  );
 }
 
 /** Creates fresh parcel lifecycles for one showing of the admin portal. */
@@ -45,7 +70,7 @@ export function createParcel(): AdminPortalParcel {
   const lifecycles = singleSpaReact<AdminPortalProps>({
     React,
     ReactDOMClient,
-    rootComponent: AdminPortalApp,
+    rootComponent: PortalRoot,
     errorBoundary: errorBoundary as (error: Error, info: ErrorInfo, props: AdminPortalProps & object) => React.ReactElement,
   }) as unknown as AdminPortalParcel;
   // Per mounted element: what to undo on unmount (stylesheet, theme, focus to give back).

@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import { useT } from './i18n/i18n-context';
 
 interface Props {
   /** Called before retrying, so a failed lazy chunk is imported afresh. */
@@ -18,19 +19,22 @@ export class SectionBoundary extends Component<Props, { failed: boolean }> {
   override render() {
     if (!this.state.failed) return this.props.children();
     return (
-      <div className="gh-ap-empty">
-        <p className="gh-ap-empty-title" role="alert">We're facing some difficulties, Please try again</p>
-        <button
-          type="button"
-          className="gh-ap-button"
-          onClick={() => {
-            this.props.onRetry();
-            this.setState({ failed: false });
-          }}
-        >
-          Try again
-        </button>
-      </div>
+      <SectionFailed
+        onRetry={() => {
+          this.props.onRetry();
+          this.setState({ failed: false });
+        }}
+      />
     );
   }
+}
+
+function SectionFailed({ onRetry }: { onRetry: () => void }) {
+  const t = useT();
+  return (
+    <div className="gh-ap-empty">
+      <p className="gh-ap-empty-title" role="alert">{t.t('common.genericError')}</p>
+      <button type="button" className="gh-ap-button" onClick={onRetry}>{t.t('common.tryAgain')}</button>
+    </div>
+  );
 }

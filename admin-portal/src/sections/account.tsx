@@ -11,12 +11,14 @@ import { SettingsTab } from './account/settings-tab';
 import { TabPanel, Tabs } from './account/tabs';
 import { useLatestLoad } from './dialogs/use-latest-load';
 import type { SectionProps } from './section-props';
-import { errorMessage } from './users/users-format';
+import { useErrorText } from '../i18n/errors';
+import { useT } from '../i18n/i18n-context';
+import { SectionSkeleton } from '../skeleton';
 import css from './account/account.css?inline';
 
 const TABS: readonly { id: AccountTab; label: string }[] = [
-  { id: 'settings', label: 'Settings' },
-  { id: 'customLogin', label: 'Custom login' },
+  { id: 'settings', label: 'account.tab.settings' },
+  { id: 'customLogin', label: 'account.tab.customLogin' },
 ];
 
 /**
@@ -27,16 +29,18 @@ const TABS: readonly { id: AccountTab; label: string }[] = [
  * hide or freeze each field and tab: `fieldVisibility.account.<field or tab>`.
  */
 export default function AccountSection({ title, headingId, user, api, options }: SectionProps) {
+  const t = useT();
+  const toError = useErrorText();
   const account = useMemo(() => createAccountApi(api), [api]);
   const canWrite = Boolean(user.superUser) || holdsPermission(user, Permissions.accountSettingsWrite);
-  const tabs = TABS.filter((tab) => fieldVisibility(options, 'account', tab.id) !== 'hidden');
+  const tabs = TABS.filter((tab) => fieldVisibility(options, 'account', tab.id) !== 'hidden').map((tab) => ({ ...tab, label: t.t(tab.label) }));
   const [selected, setSelected] = useState<AccountTab>(tabs[0]?.id ?? 'settings');
   const sectionRef = useRef<HTMLElement>(null);
   const idPrefix = `gh-account-${useId().replace(/:/g, '')}`;
 
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, css) : undefined), []);
 
-  const { data: settings, replace, loading, error, reload: load } = useLatestLoad<AccountSettingsView>(account.get, errorMessage, { keepDataOnError: true });
+  const { data: settings, replace, loading, error, reload: load } = useLatestLoad<AccountSettingsView>(account.get, toError, { keepDataOnError: true });
 
   const save = useCallback(
     async (body: AccountSettingsUpdate) => {
@@ -59,19 +63,19 @@ export default function AccountSection({ title, headingId, user, api, options }:
     <section ref={sectionRef} className="gh-ap-section" aria-labelledby={headingId} aria-busy={loading}>
       <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
       {loading && !settings && (
-        <p className="gh-ap-loading" role="status"><span className="gh-ap-spinner" aria-hidden="true" /> Loading account settings…</p>
+        <SectionSkeleton label={t.t('account.loading')} />
       )}
       {error && !settings && (
         <div className="gh-ap-form">
           <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>
-          <div className="gh-ap-actions"><button type="button" className="gh-ap-button" onClick={() => void load()}>Try again</button></div>
+          <div className="gh-ap-actions"><button type="button" className="gh-ap-button" onClick={() => void load()}>{t.t('common.tryAgain')}</button></div>
         </div>
       )}
-      {settings && tabs.length === 0 && <p className="gh-ap-readonly-note">There is nothing to show here.</p>}
+      {settings && tabs.length === 0 && <p className="gh-ap-readonly-note">{t.t('account.nothing')}</p>}
       {settings && current && (
         <>
-          {!canWrite && <p className="gh-ap-readonly-note gh-ap-hint">You can view these settings. Changing them needs the permission to manage account settings.</p>}
-          <Tabs label="Account details" tabs={tabs} selected={current} onSelect={setSelected} idPrefix={idPrefix} />
+          {!canWrite && <p className="gh-ap-readonly-note gh-ap-hint">{t.t('account.readOnly')}</p>}
+          <Tabs label={t.t('account.tabs')} tabs={tabs} selected={current} onSelect={setSelected} idPrefix={idPrefix} />
           {tabs.map((tab) => (
             <TabPanel key={tab.id} idPrefix={idPrefix} id={tab.id} selected={tab.id === current}>
               {tab.id === 'settings' ? (

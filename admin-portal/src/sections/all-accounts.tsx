@@ -10,8 +10,10 @@ import ownCss from './all-accounts/all-accounts.css?inline';
 import { useInertWhile } from './dialogs/use-inert';
 import { DeleteDialog } from './roles/delete-dialog';
 import type { SectionProps } from './section-props';
-import { errorMessage } from './users/users-format';
+import { useErrorText } from '../i18n/errors';
+import { useT } from '../i18n/i18n-context';
 import css from './users/users.css?inline';
+import { TableSkeleton } from './users/users-table';
 
 interface Children {
   items: Account[];
@@ -29,8 +31,6 @@ type Dialog =
   | { kind: 'roles'; user: AccountUser; roles: RoleSummary[] }
   | null;
 
-const usersLabel = (n: number) => `${n} ${n === 1 ? 'user' : 'users'}`;
-const userName = (u: AccountUser) => u.name || u.email || 'This user';
 
 /**
  * All accounts (seed 001 sections 2, 3, 7; docs/users-and-admin.md "All accounts"): the caller's
@@ -41,6 +41,10 @@ const userName = (u: AccountUser) => u.name || u.email || 'This user';
  */
 export default function AllAccountsSection({ title, headingId, user, api, options }: SectionProps) {
   const accounts = useMemo(() => createAccountsApi(api), [api]);
+  const errorMessage = useErrorText();
+  const t = useT();
+  const usersLabel = (count: number) => t.t('allAccounts.users', { count });
+  const userName = (u: AccountUser) => u.name || u.email || t.t('common.thisUser');
   const vis = (field: string) => fieldVisibility(options, 'allAccounts', field);
   const canWrite = Boolean(user.superUser) || holdsPermission(user, Permissions.subAccountsWrite);
   const may = (action: string) => canWrite && vis(action) === 'editable';
@@ -88,7 +92,7 @@ export default function AllAccountsSection({ title, headingId, user, api, option
     } finally {
       setLoading(false);
     }
-  }, [accounts]);
+  }, [accounts, errorMessage]);
 
   useEffect(() => {
     void loadTree();
@@ -115,7 +119,7 @@ export default function AllAccountsSection({ title, headingId, user, api, option
         }
       }
     },
-    [accounts, usersHidden],
+    [accounts, usersHidden, errorMessage],
   );
 
   useEffect(() => {
@@ -136,7 +140,7 @@ export default function AllAccountsSection({ title, headingId, user, api, option
       live = false;
       clearTimeout(timer);
     };
-  }, [search, accounts]);
+  }, [search, accounts, errorMessage]);
 
   async function toggle(account: Account) {
     const open = new Set(expanded);
@@ -201,7 +205,7 @@ export default function AllAccountsSection({ title, headingId, user, api, option
       <li key={account.tenantId} className="gh-ap-acct-node">
         <div className="gh-ap-acct-row" style={{ paddingInlineStart: `${depth * 20}px` }}>
           {account.numberOfSubAccounts > 0 ? (
-            <button type="button" className="gh-ap-acct-toggle" aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${account.name}`} onClick={() => void toggle(account)}>
+            <button type="button" className="gh-ap-acct-toggle" aria-expanded={open} aria-label={t.t(open ? 'allAccounts.collapse' : 'allAccounts.expand', { name: account.name })} onClick={() => void toggle(account)}>
               {open ? '▾' : '▸'}
             </button>
           ) : (
@@ -211,14 +215,14 @@ export default function AllAccountsSection({ title, headingId, user, api, option
             {account.name}
           </button>
           <span className="gh-ap-hint gh-ap-nowrap">{usersLabel(account.numberOfUsers)}</span>
-          {account.isReseller && <span className="gh-ap-badge">Reseller</span>}
+          {account.isReseller && <span className="gh-ap-badge">{t.t('allAccounts.reseller')}</span>}
         </div>
         {open && kids && (kids.items.length > 0 || kids.loadMoreLink) && (
-          <ul className="gh-ap-acct-list" aria-label={`Sub-accounts of ${account.name}`}>
+          <ul className="gh-ap-acct-list" aria-label={t.t('allAccounts.subAccountsOf', { name: account.name })}>
             {kids.items.map((child) => renderNode(child, depth + 1))}
             {kids.loadMoreLink && (
               <li style={{ paddingInlineStart: `${(depth + 1) * 20 + 28}px` }}>
-                <button type="button" className="gh-ap-link" onClick={() => void loadMore(account.tenantId)}>Load more</button>
+                <button type="button" className="gh-ap-link" onClick={() => void loadMore(account.tenantId)}>{t.t('allAccounts.loadMore')}</button>
               </li>
             )}
           </ul>
@@ -237,23 +241,23 @@ export default function AllAccountsSection({ title, headingId, user, api, option
         <div className="gh-ap-users-head">
           <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
           {may('createSubAccount') && selected && (
-            <button type="button" className="gh-ap-button" onClick={() => { setNotice(null); setDialog({ kind: 'create' }); }}>Create sub-account</button>
+            <button type="button" className="gh-ap-button" onClick={() => { setNotice(null); setDialog({ kind: 'create' }); }}>{t.t('allAccounts.create')}</button>
           )}
         </div>
         <p className="gh-ap-status" role="status">{notice ?? ''}</p>
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
         <div className="gh-ap-acct-layout">
-          <nav className="gh-ap-acct-tree" aria-label="Accounts">
+          <nav className="gh-ap-acct-tree" aria-label={t.t('allAccounts.tree')}>
             {vis('search') !== 'hidden' && (
               <div className="gh-ap-field">
-                <label className="gh-ap-label" htmlFor={`${headingId}-search`}>Search accounts</label>
-                <input id={`${headingId}-search`} className="gh-ap-input" type="search" placeholder="Name starts with…" value={search} maxLength={100} onChange={(e) => setSearch(e.target.value)} />
+                <label className="gh-ap-label" htmlFor={`${headingId}-search`}>{t.t('allAccounts.search')}</label>
+                <input id={`${headingId}-search`} className="gh-ap-input" type="search" placeholder={t.t('allAccounts.searchPlaceholder')} value={search} maxLength={100} onChange={(e) => setSearch(e.target.value)} />
               </div>
             )}
-            {loading && !root && <div className="gh-ap-table-empty"><span className="gh-ap-spinner" aria-hidden="true" /> Loading accounts…</div>}
+            {loading && !root && (<><p className="gh-ap-visually-hidden" role="status">{t.t('allAccounts.loading')}</p><TableSkeleton rows={3} /></>)}
             {results ? (
-              <ul className="gh-ap-acct-list" aria-label="Search results">
-                {results.length === 0 && <li className="gh-ap-hint">No accounts found</li>}
+              <ul className="gh-ap-acct-list" aria-label={t.t('allAccounts.results')}>
+                {results.length === 0 && <li className="gh-ap-hint">{t.t('allAccounts.noResults')}</li>}
                 {results.map((account) => renderNode({ ...account, numberOfSubAccounts: 0 }, 0))}
               </ul>
             ) : (
@@ -264,7 +268,7 @@ export default function AllAccountsSection({ title, headingId, user, api, option
           <div className="gh-ap-acct-panel" aria-live="polite">
             {selected && (
               <>
-                <nav aria-label="Parents">
+                <nav aria-label={t.t('allAccounts.parents')}>
                   <ol className="gh-ap-acct-crumbs">
                     {selected.parentsAccounts.map((p) => (
                       <li key={p.tenantId}><button type="button" className="gh-ap-link" onClick={() => select(p.tenantId)}>{p.name}</button></li>
@@ -274,66 +278,66 @@ export default function AllAccountsSection({ title, headingId, user, api, option
                 </nav>
                 <h3 className="gh-ap-acct-title">{selected.name}</h3>
                 <dl className="gh-ap-acct-facts">
-                  <div><dt>Tenant id</dt><dd><code>{selected.tenantId}</code></dd></div>
-                  <div><dt>Users</dt><dd data-testid="users-count">{selected.numberOfUsers}</dd></div>
-                  <div><dt>Sub-accounts</dt><dd>{selected.numberOfSubAccounts}</dd></div>
-                  <div><dt>Sub-account access</dt><dd>{accessLabel(selected.subAccountAccessType)}</dd></div>
-                  <div><dt>Sub-account management</dt><dd>{selected.isReseller ? 'Enabled' : 'Disabled'}</dd></div>
-                  <div><dt>Type</dt><dd>{selected.tenantType}</dd></div>
+                  <div><dt>{t.t('allAccounts.fact.tenantId')}</dt><dd><code>{selected.tenantId}</code></dd></div>
+                  <div><dt>{t.t('allAccounts.fact.users')}</dt><dd data-testid="users-count">{selected.numberOfUsers}</dd></div>
+                  <div><dt>{t.t('allAccounts.fact.subAccounts')}</dt><dd>{selected.numberOfSubAccounts}</dd></div>
+                  <div><dt>{t.t('allAccounts.fact.access')}</dt><dd>{t.t(accessLabel(selected.subAccountAccessType))}</dd></div>
+                  <div><dt>{t.t('allAccounts.fact.management')}</dt><dd>{t.t(selected.isReseller ? 'allAccounts.enabled' : 'allAccounts.disabled')}</dd></div>
+                  <div><dt>{t.t('allAccounts.fact.type')}</dt><dd>{selected.tenantType}</dd></div>
                 </dl>
                 <div className="gh-ap-acct-actions">
-                  {!isOwn && may('updateSubAccount') && <button type="button" className="gh-ap-button-secondary" onClick={() => setDialog({ kind: 'update' })}>Update</button>}
+                  {!isOwn && may('updateSubAccount') && <button type="button" className="gh-ap-button-secondary" onClick={() => setDialog({ kind: 'update' })}>{t.t('allAccounts.update')}</button>}
                   {!isOwn && may('management') && (
-                    <button type="button" className="gh-ap-button-secondary" onClick={() => setDialog({ kind: 'management' })}>{selected.isReseller ? 'Disable sub-account management' : 'Enable sub-account management'}</button>
+                    <button type="button" className="gh-ap-button-secondary" onClick={() => setDialog({ kind: 'management' })}>{t.t(selected.isReseller ? 'allAccounts.disableManagement' : 'allAccounts.enableManagement')}</button>
                   )}
-                  {may('hierarchySettings') && <button type="button" className="gh-ap-button-secondary" onClick={() => setDialog({ kind: 'settings' })}>Hierarchy settings</button>}
-                  {!isOwn && may('addUsers') && <button type="button" className="gh-ap-button-secondary" onClick={() => void withRoles((roles) => ({ kind: 'addUsers', roles }))}>Add users</button>}
-                  {!isOwn && may('deleteSubAccount') && <button type="button" className="gh-ap-button-secondary gh-ap-acct-danger" onClick={() => setDialog({ kind: 'delete' })}>Delete</button>}
+                  {may('hierarchySettings') && <button type="button" className="gh-ap-button-secondary" onClick={() => setDialog({ kind: 'settings' })}>{t.t('allAccounts.hierarchySettings')}</button>}
+                  {!isOwn && may('addUsers') && <button type="button" className="gh-ap-button-secondary" onClick={() => void withRoles((roles) => ({ kind: 'addUsers', roles }))}>{t.t('allAccounts.addUsers')}</button>}
+                  {!isOwn && may('deleteSubAccount') && <button type="button" className="gh-ap-button-secondary gh-ap-acct-danger" onClick={() => setDialog({ kind: 'delete' })}>{t.t('allAccounts.delete')}</button>}
                 </div>
 
                 {vis('users') !== 'hidden' && users && (
                   <>
                     <div className="gh-ap-table-wrap">
                       <table className="gh-ap-table">
-                        <caption className="gh-ap-visually-hidden">Users of {selected.name}</caption>
+                        <caption className="gh-ap-visually-hidden">{t.t('allAccounts.usersOf', { name: selected.name })}</caption>
                         <thead>
                           <tr>
-                            <th scope="col">User</th>
-                            <th scope="col">Roles</th>
-                            <th scope="col">Access</th>
-                            {canWrite && <th scope="col"><span className="gh-ap-visually-hidden">Actions</span></th>}
+                            <th scope="col">{t.t('allAccounts.column.user')}</th>
+                            <th scope="col">{t.t('allAccounts.column.roles')}</th>
+                            <th scope="col">{t.t('allAccounts.column.access')}</th>
+                            {canWrite && <th scope="col"><span className="gh-ap-visually-hidden">{t.t('common.actions')}</span></th>}
                           </tr>
                         </thead>
                         <tbody>
                           {userRows.map((u) => (
                             <tr key={u.id}>
                               <th scope="row"><div className="gh-ap-acct-user"><span>{u.name}</span>{u.email && <span className="gh-ap-hint">{u.email}</span>}</div></th>
-                              <td>{u.roles.map((r) => r.name).join(', ') || 'None'}</td>
-                              <td>{u.subAccountAccessAllowed ? 'Allowed' : 'Not allowed'}</td>
+                              <td>{u.roles.map((r) => r.name).join(', ') || t.t('allAccounts.noRoles')}</td>
+                              <td>{t.t(u.subAccountAccessAllowed ? 'allAccounts.allowed' : 'allAccounts.notAllowed')}</td>
                               {canWrite && (
                                 <td>
                                   <div className="gh-ap-row-actions">
                                     {!isOwn && may('editUserRoles') && (
-                                      <button type="button" className="gh-ap-link" aria-label={`Edit roles of ${userName(u)}`} onClick={() => void withRoles((roles) => ({ kind: 'roles', user: u, roles }))}>Roles</button>
+                                      <button type="button" className="gh-ap-link" aria-label={t.t('allAccounts.editRolesOf', { who: userName(u) })} onClick={() => void withRoles((roles) => ({ kind: 'roles', user: u, roles }))}>{t.t('allAccounts.rolesButton')}</button>
                                     )}
                                     {/* Nobody changes their own access (the server answers 400). */}
                                     {may('hierarchySettings') && selected.subAccountAccessType !== 'alwaysOn' && u.id !== user.id && (
                                       <button
                                         type="button"
                                         className="gh-ap-link"
-                                        aria-label={`${u.subAccountAccessAllowed ? 'Revoke' : 'Grant'} sub-account access of ${userName(u)}`}
+                                        aria-label={t.t(u.subAccountAccessAllowed ? 'allAccounts.revokeAccessOf' : 'allAccounts.grantAccessOf', { who: userName(u) })}
                                         onClick={() => {
                                           accounts.setUserAccess(selected.tenantId, u.id, !u.subAccountAccessAllowed).then(
-                                            () => finish(`Sub-account access ${u.subAccountAccessAllowed ? 'revoked from' : 'granted to'} ${userName(u)}`),
+                                            () => finish(t.t(u.subAccountAccessAllowed ? 'allAccounts.done.accessRevoked' : 'allAccounts.done.accessGranted', { who: userName(u) })),
                                             (thrown) => setError(errorMessage(thrown)),
                                           );
                                         }}
                                       >
-                                        {u.subAccountAccessAllowed ? 'Revoke' : 'Grant'}
+                                        {t.t(u.subAccountAccessAllowed ? 'allAccounts.revoke' : 'allAccounts.grant')}
                                       </button>
                                     )}
                                     {!isOwn && may('deleteUser') && (
-                                      <button type="button" className="gh-ap-link gh-ap-link-danger" aria-label={`Remove ${userName(u)} from ${selected.name}`} onClick={() => setDialog({ kind: 'removeUser', user: u })}>Remove</button>
+                                      <button type="button" className="gh-ap-link gh-ap-link-danger" aria-label={t.t('allAccounts.removeFrom', { who: userName(u), name: selected.name })} onClick={() => setDialog({ kind: 'removeUser', user: u })}>{t.t('allAccounts.remove')}</button>
                                     )}
                                   </div>
                                 </td>
@@ -341,16 +345,16 @@ export default function AllAccountsSection({ title, headingId, user, api, option
                             </tr>
                           ))}
                           {userRows.length === 0 && (
-                            <tr><td colSpan={canWrite ? 4 : 3}><div className="gh-ap-table-empty">No users in this account yet</div></td></tr>
+                            <tr><td colSpan={canWrite ? 4 : 3}><div className="gh-ap-table-empty">{t.t('allAccounts.noUsers')}</div></td></tr>
                           )}
                         </tbody>
                       </table>
                     </div>
                     {total > limit && (
                       <div className="gh-ap-pager">
-                        <span>{`${usersOffset + 1}–${Math.min(usersOffset + limit, total)} of ${total}`}</span>
-                        <button type="button" className="gh-ap-button-secondary" disabled={usersOffset === 0} onClick={() => setUsersOffset(Math.max(0, usersOffset - limit))}>Previous</button>
-                        <button type="button" className="gh-ap-button-secondary" disabled={usersOffset + limit >= total} onClick={() => setUsersOffset(usersOffset + limit)}>Next</button>
+                        <span>{t.t('allAccounts.range', { from: usersOffset + 1, to: Math.min(usersOffset + limit, total), total })}</span>
+                        <button type="button" className="gh-ap-button-secondary" disabled={usersOffset === 0} onClick={() => setUsersOffset(Math.max(0, usersOffset - limit))}>{t.t('common.previous')}</button>
+                        <button type="button" className="gh-ap-button-secondary" disabled={usersOffset + limit >= total} onClick={() => setUsersOffset(usersOffset + limit)}>{t.t('common.next')}</button>
                       </div>
                     )}
                   </>
@@ -369,38 +373,38 @@ export default function AllAccountsSection({ title, headingId, user, api, option
           save={async (input) => {
             const created = await accounts.create(selected.tenantId, input);
             setExpanded((open) => new Set([...open, selected.tenantId]));
-            await finish(`Sub-account ${created.name} created`);
+            await finish(t.t('allAccounts.done.created', { name: created.name }));
           }}
         />
       )}
       {selected && dialog?.kind === 'update' && (
-        <AccountDialog account={selected} parent={selected} onClose={() => setDialog(null)} save={async (input) => { await accounts.rename(selected.tenantId, input.name); await finish(`Sub-account ${input.name.trim()} updated`); }} />
+        <AccountDialog account={selected} parent={selected} onClose={() => setDialog(null)} save={async (input) => { await accounts.rename(selected.tenantId, input.name); await finish(t.t('allAccounts.done.updated', { name: input.name.trim() })); }} />
       )}
       {selected && dialog?.kind === 'delete' && (
         <DeleteDialog
-          title={`Delete ${selected.name}`}
-          text={`${selected.name} and everything in it (its users' memberships, roles and groups) will be deleted. This cannot be undone.`}
+          title={t.t('allAccounts.deleteDialog.title', { name: selected.name })}
+          text={t.t('allAccounts.deleteDialog.text', { name: selected.name })}
           onClose={() => setDialog(null)}
           run={async () => {
             await accounts.remove(selected.tenantId);
-            await finish(`Sub-account ${selected.name} deleted`, selected.parentTenantId ?? root?.tenantId);
+            await finish(t.t('allAccounts.done.deleted', { name: selected.name }), selected.parentTenantId ?? root?.tenantId);
           }}
         />
       )}
       {selected && dialog?.kind === 'management' && (
         <DeleteDialog
-          title={`${selected.isReseller ? 'Disable' : 'Enable'} sub-account management`}
-          text={selected.isReseller ? `${selected.name} will no longer be a reseller managing sub-accounts.` : `${selected.name} becomes a reseller: its admins manage their own sub-accounts.`}
-          confirmLabel={selected.isReseller ? 'Disable' : 'Enable'}
+          title={t.t(selected.isReseller ? 'allAccounts.managementDialog.disableTitle' : 'allAccounts.managementDialog.enableTitle')}
+          text={t.t(selected.isReseller ? 'allAccounts.managementDialog.disableText' : 'allAccounts.managementDialog.enableText', { name: selected.name })}
+          confirmLabel={t.t(selected.isReseller ? 'allAccounts.managementDialog.disable' : 'allAccounts.managementDialog.enable')}
           onClose={() => setDialog(null)}
           run={async () => {
             await accounts.setManagement(selected.tenantId, !selected.isReseller);
-            await finish(`Sub-account management ${selected.isReseller ? 'disabled' : 'enabled'} for ${selected.name}`);
+            await finish(t.t(selected.isReseller ? 'allAccounts.done.managementDisabled' : 'allAccounts.done.managementEnabled', { name: selected.name }));
           }}
         />
       )}
       {selected && dialog?.kind === 'settings' && (
-        <HierarchySettingsDialog account={selected} onClose={() => setDialog(null)} save={async (type) => { await accounts.setHierarchySettings(selected.tenantId, type); await finish(`Hierarchy settings of ${selected.name} saved`); }} />
+        <HierarchySettingsDialog account={selected} onClose={() => setDialog(null)} save={async (type) => { await accounts.setHierarchySettings(selected.tenantId, type); await finish(t.t('allAccounts.done.settings', { name: selected.name })); }} />
       )}
       {selected && dialog?.kind === 'addUsers' && (
         <AddUsersDialog
@@ -410,19 +414,19 @@ export default function AllAccountsSection({ title, headingId, user, api, option
           onClose={() => setDialog(null)}
           save={async (userIds, roleIds) => {
             await accounts.addUsers(selected.tenantId, userIds, roleIds);
-            await finish(`${usersLabel(userIds.length)} added to ${selected.name}`);
+            await finish(t.t('allAccounts.done.usersAdded', { count: userIds.length, name: selected.name }));
           }}
         />
       )}
       {selected && dialog?.kind === 'removeUser' && (
         <DeleteDialog
-          title={`Remove ${userName(dialog.user)}`}
-          text={`${userName(dialog.user)} will lose access to ${selected.name} and their roles there.`}
-          confirmLabel="Remove"
+          title={t.t('allAccounts.removeDialog.title', { who: userName(dialog.user) })}
+          text={t.t('allAccounts.removeDialog.text', { who: userName(dialog.user), name: selected.name })}
+          confirmLabel={t.t('allAccounts.remove')}
           onClose={() => setDialog(null)}
           run={async () => {
             await accounts.removeUser(selected.tenantId, dialog.user.id);
-            await finish(`${userName(dialog.user)} removed from ${selected.name}`);
+            await finish(t.t('allAccounts.done.userRemoved', { who: userName(dialog.user), name: selected.name }));
           }}
         />
       )}
@@ -434,7 +438,7 @@ export default function AllAccountsSection({ title, headingId, user, api, option
           onClose={() => setDialog(null)}
           save={async (roleIds) => {
             await accounts.setUserRoles(selected.tenantId, dialog.user.id, roleIds);
-            await finish(`Roles of ${userName(dialog.user)} saved`);
+            await finish(t.t('allAccounts.done.roles', { who: userName(dialog.user) }));
           }}
         />
       )}

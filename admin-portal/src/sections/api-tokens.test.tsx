@@ -106,7 +106,7 @@ describe('API tokens sections', () => {
 
   it('adds an account token: the dialog closes, the success dialog shows client ID and secret once, and closing it removes the secret from the page', async () => {
     const { view, calls, root } = await openTokens('tenant', []);
-    await view.findByText('No API tokens yet');
+    await view.findByText(/^No API tokens yet/);
     fireEvent.click(view.getByRole('button', { name: 'Add token' }));
     const dialog = await view.findByRole('dialog', { name: 'Add token' });
     expect(root.activeElement).toBe(within(dialog).getByLabelText('Description'));
@@ -139,7 +139,7 @@ describe('API tokens sections', () => {
 
   it('adds a personal access token that never expires: no roles, no expiry sent, the success dialog shows only the bearer token', async () => {
     const { view, calls, root } = await openTokens('user', []);
-    await view.findByText('No API tokens yet');
+    await view.findByText(/^No API tokens yet/);
     expect(view.queryByRole('columnheader', { name: 'Roles' })).toBeNull();
     fireEvent.click(view.getByRole('button', { name: 'Add token' }));
     const dialog = await view.findByRole('dialog', { name: 'Add token' });
@@ -163,7 +163,7 @@ describe('API tokens sections', () => {
     const copied: string[] = [];
     Object.defineProperty(document, 'execCommand', { configurable: true, value: (command: string) => { copied.push(command); return true; } });
     const { view, root } = await openTokens('user', []);
-    await view.findByText('No API tokens yet');
+    await view.findByText(/^No API tokens yet/);
     fireEvent.click(view.getByRole('button', { name: 'Add token' }));
     const dialog = await view.findByRole('dialog', { name: 'Add token' });
     fireEvent.change(within(dialog).getByLabelText('Description'), { target: { value: 'Script' } });
@@ -178,19 +178,19 @@ describe('API tokens sections', () => {
 
   it('checks the form before sending: a description, and whole days from 1 to 3650', async () => {
     const { view, calls } = await openTokens('user', []);
-    await view.findByText('No API tokens yet');
+    await view.findByText(/^No API tokens yet/);
     fireEvent.click(view.getByRole('button', { name: 'Add token' }));
     const dialog = await view.findByRole('dialog', { name: 'Add token' });
     fireEvent.change(within(dialog).getByLabelText(/Expires after/), { target: { value: '1.5' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add token' }));
-    expect(within(dialog).getAllByRole('alert').map((a) => a.textContent)).toEqual(['Enter a description', 'Enter whole days from 1 to 3650, or leave it empty']);
+    expect(within(dialog).getAllByRole('alert').map((a) => a.textContent)).toEqual(['Enter a description', 'Enter whole days from 1 to 3,650, or leave it empty']);
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
   it("keeps the dialog open with the server's 403 message when a role is beyond the caller's permissions", async () => {
     const message = 'You cannot give a token a role with permissions you do not have';
     const { view, root } = await openTokens('tenant', [], { failures: [{ method: 'POST', path: TENANT.list, error: { message, statusCode: 403 } }] });
-    await view.findByText('No API tokens yet');
+    await view.findByText(/^No API tokens yet/);
     fireEvent.click(view.getByRole('button', { name: 'Add token' }));
     const dialog = await view.findByRole('dialog', { name: 'Add token' });
     fireEvent.change(within(dialog).getByLabelText('Description'), { target: { value: 'Too strong' } });
@@ -224,7 +224,7 @@ describe('API tokens sections', () => {
   it("shows the server's message when the tokens cannot be loaded", async () => {
     const { view } = await openTokens('user', [], { failures: [{ method: 'GET', path: USER.access, error: { message: 'Missing permission', statusCode: 403 } }] });
     expect((await view.findByRole('alert')).textContent).toBe('Missing permission');
-    expect(view.getByText('The tokens could not be loaded')).toBeTruthy();
+    expect(view.getByText(/^The tokens could not be loaded/)).toBeTruthy();
   });
 
   it("honours the host's field visibility: hidden create, delete, roles column and expiry field", async () => {
@@ -237,13 +237,13 @@ describe('API tokens sections', () => {
     document.body.innerHTML = '';
 
     const personal = await openTokens('user', [], { adminPortal: { fieldVisibility: { personalApiTokens: { create: 'hidden' }, apiTokens: { create: 'hidden' } } } });
-    await personal.view.findByText('No API tokens yet');
+    await personal.view.findByText(/^No API tokens yet/);
     expect(personal.view.queryByRole('button', { name: 'Add token' })).toBeNull();
   });
 
   it('offers the roles from the team list to a tenant-token writer who cannot read roles', async () => {
     const { view, calls } = await openTokens('tenant', [], { permissions: ['fe.secure.read.tenantApiTokens', 'fe.secure.write.tenantApiTokens', 'fe.secure.read.users'] });
-    await view.findByText('No API tokens yet');
+    await view.findByText(/^No API tokens yet/);
     fireEvent.click(view.getByRole('button', { name: 'Add token' }));
     const dialog = await view.findByRole('dialog', { name: 'Add token' });
     expect(await within(dialog).findByLabelText('Admin')).toBeTruthy();

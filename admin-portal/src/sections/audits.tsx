@@ -5,28 +5,44 @@ import { adoptCss } from '../host-styles';
 import { fieldVisibility } from '../options';
 import { createAuditsApi, totalPages, type AuditsQuery } from './audits/audits-api';
 import type { SectionProps } from './section-props';
-import { errorMessage } from './users/users-format';
+import type { Translator } from '../contract';
+import { shortDateTime } from '../format';
+import { useErrorText } from '../i18n/errors';
+import { useT } from '../i18n/i18n-context';
+import { TableSkeleton } from './users/users-table';
 import auditsCss from './audits/audits.css?inline';
 import css from './users/users.css?inline';
 
 type Stats = { total: number; totalToday: number; severeThisWeek: number };
 
-function cellText(record: AuditRecord, column: AuditColumn): string {
+function cellText(t: Translator, record: AuditRecord, column: AuditColumn): string {
   const value = (record as Record<string, unknown>)[column.name];
   if (value === null || value === undefined) return '';
   if (column.type === 'Timestamp') {
     const date = new Date(String(value));
-    return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
+    return Number.isNaN(date.getTime()) ? String(value) : shortDateTime(t, date.toISOString());
+  }
+  if (column.type === 'Severity') {
+    const key = `audits.severity.${String(value)}`;
+    return t.has(key) ? t.t(key) : String(value);
   }
   return String(value);
 }
 
+/** A column's title in the portal's language; a column the portal does not know keeps the server's name. */
+function columnTitle(t: Translator, column: AuditColumn): string {
+  const key = `audits.column.${column.name}`;
+  return t.has(key) ? t.t(key) : column.displayName;
+}
+
 /**
  * Audit logs (seed 001 sections 3 "Audit log", 4 "Audit export", 9): stats, the tenant's records 20 a
- * page newest first, filters by column, and the CSV export `audits.csv`. A failed load shows its
+ * page newest first, filters by column, and the CSV export (a file named audits.csv). A failed load shows its
  * error; a failed export is only logged (seed 001 section 8).
  */
 export default function AuditsSection({ title, headingId, api, options }: SectionProps) {
+  const t = useT();
+  const toError = useErrorText();
   const exportMode = fieldVisibility(options, 'audits', 'exportCsv');
   const audits = useMemo(() => createAuditsApi(api), [api]);
   const [query, setQuery] = useState<AuditsQuery>({ page: 0, sortDirection: 'desc', filters: {} });
@@ -47,8 +63,8 @@ export default function AuditsSection({ title, headingId, api, options }: Sectio
         setColumns(metadata.columns.filter((c) => c.showInTable));
         setStats(counts);
       })
-      .catch((thrown: unknown) => setError(errorMessage(thrown)));
-  }, [audits]);
+      .catch((thrown: unknown) => setError(toError(thrown)));
+  }, [audits, toError]);
 
   const latest = useRef(0);
   const load = useCallback(async (q: AuditsQuery) => {
@@ -60,13 +76,13 @@ export default function AuditsSection({ title, headingId, api, options }: Sectio
       if (ticket === latest.current) setLogs(result);
     } catch (thrown) {
       if (ticket === latest.current) {
-        setError(errorMessage(thrown));
+        setError(toError(thrown));
         setLogs(null);
       }
     } finally {
       if (ticket === latest.current) setLoading(false);
     }
-  }, [audits]);
+  }, [audits, toError]);
 
   useEffect(() => {
     void load(query);
@@ -102,36 +118,36 @@ export default function AuditsSection({ title, headingId, api, options }: Sectio
           <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
           {exportMode !== 'hidden' && (
             <button type="button" className="gh-ap-button" disabled={exportMode === 'viewOnly' || !columns || isDownloadingCsv} aria-busy={isDownloadingCsv} onClick={() => void exportCsv()}>
-              {isDownloadingCsv ? 'Exporting…' : 'Export CSV'}
+              {t.t(isDownloadingCsv ? 'audits.exporting' : 'audits.export')}
             </button>
           )}
         </div>
         {stats && (
-          <dl className="gh-ap-audit-stats" aria-label="Audit statistics">
-            <div className="gh-ap-audit-stat"><dt>Total</dt> <dd>{stats.total}</dd></div>
-            <div className="gh-ap-audit-stat"><dt>Today</dt> <dd>{stats.totalToday}</dd></div>
-            <div className="gh-ap-audit-stat"><dt>High severity this week</dt> <dd>{stats.severeThisWeek}</dd></div>
+          <dl className="gh-ap-audit-stats" aria-label={t.t('audits.stats')}>
+            <div className="gh-ap-audit-stat"><dt>{t.t('audits.stat.total')}</dt> <dd>{t.formatNumber(stats.total)}</dd></div>
+            <div className="gh-ap-audit-stat"><dt>{t.t('audits.stat.today')}</dt> <dd>{t.formatNumber(stats.totalToday)}</dd></div>
+            <div className="gh-ap-audit-stat"><dt>{t.t('audits.stat.severe')}</dt> <dd>{t.formatNumber(stats.severeThisWeek)}</dd></div>
           </dl>
         )}
         <div className="gh-ap-users-tools" role="search">
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-email`}>User email</label>
+            <label className="gh-ap-label" htmlFor={`${ids}-email`}>{t.t('audits.filter.email')}</label>
             <input id={`${ids}-email`} className="gh-ap-input" type="email" autoComplete="off" value={query.filters.email ?? ''} onChange={(e) => setFilter('email', e.target.value)} />
           </div>
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-description`}>Description contains</label>
+            <label className="gh-ap-label" htmlFor={`${ids}-description`}>{t.t('audits.filter.description')}</label>
             <input id={`${ids}-description`} className="gh-ap-input" type="search" autoComplete="off" value={query.filters.description ?? ''} onChange={(e) => setFilter('description', e.target.value)} />
           </div>
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-severity`}>Severity</label>
+            <label className="gh-ap-label" htmlFor={`${ids}-severity`}>{t.t('audits.column.severity')}</label>
             <select id={`${ids}-severity`} className="gh-ap-select" value={query.filters.severity ?? ''} onChange={(e) => setFilter('severity', e.target.value)}>
-              <option value="">All</option>
-              <option value="Info">Info</option>
-              <option value="High">High</option>
+              <option value="">{t.t('audits.filter.all')}</option>
+              <option value="Info">{t.t('audits.severity.Info')}</option>
+              <option value="High">{t.t('audits.severity.High')}</option>
             </select>
           </div>
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-from`}>Since</label>
+            <label className="gh-ap-label" htmlFor={`${ids}-from`}>{t.t('audits.filter.since')}</label>
             <input id={`${ids}-from`} className="gh-ap-input" type="date" value={query.filters.createdAtFrom ?? ''} onChange={(e) => setFilter('createdAtFrom', e.target.value)} />
           </div>
         </div>
@@ -145,10 +161,10 @@ export default function AuditsSection({ title, headingId, api, options }: Sectio
                   <th key={c.name} scope="col" aria-sort={c.sortable ? (query.sortDirection === 'asc' ? 'ascending' : 'descending') : undefined}>
                     {c.sortable ? (
                       <button type="button" className="gh-ap-sort" onClick={() => setQuery((q) => ({ ...q, page: 0, sortDirection: q.sortDirection === 'asc' ? 'desc' : 'asc' }))}>
-                        {c.displayName} {query.sortDirection === 'asc' ? '↑' : '↓'}
+                        {columnTitle(t, c)} <span aria-hidden="true">{query.sortDirection === 'asc' ? '↑' : '↓'}</span>
                       </button>
                     ) : (
-                      c.displayName
+                      columnTitle(t, c)
                     )}
                   </th>
                 ))}
@@ -158,23 +174,24 @@ export default function AuditsSection({ title, headingId, api, options }: Sectio
               {logs?.data.map((record) => (
                 <tr key={record.id}>
                   {(columns ?? []).map((c) => (
-                    <td key={c.name} className={c.type === 'Timestamp' ? 'gh-ap-nowrap' : undefined}>{cellText(record, c)}</td>
+                    <td key={c.name} data-label={columnTitle(t, c)} className={c.type === 'Timestamp' ? 'gh-ap-nowrap' : undefined}>{cellText(t, record, c)}</td>
                   ))}
                 </tr>
               ))}
               {!loading && logs?.data.length === 0 && (
                 <tr>
-                  <td className="gh-ap-empty-text gh-ap-table-empty" colSpan={columns?.length ?? 1}>No audit records match</td>
+                  <td className="gh-ap-empty-text gh-ap-table-empty" colSpan={columns?.length ?? 1}>{t.t(Object.values(query.filters).some(Boolean) ? 'audits.empty.filtered' : 'audits.empty.none')}</td>
                 </tr>
               )}
             </tbody>
           </table>
+          {loading && !logs && <TableSkeleton />}
         </div>
-        <nav className="gh-ap-pager" aria-label="Pages of audit records">
-          <span>{loading && !logs ? 'Loading audit logs…' : `${total} ${total === 1 ? 'record' : 'records'}`}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page === 0 || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}>Previous</button>
-          <span aria-live="polite">Page {query.page + 1} of {pages}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page + 1 >= pages || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}>Next</button>
+        <nav className="gh-ap-pager" aria-label={t.t('audits.pages')}>
+          <span>{loading && !logs ? '' : t.t('audits.count', { count: total })}</span>
+          <button type="button" className="gh-ap-button-secondary" disabled={query.page === 0 || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}>{t.t('common.previous')}</button>
+          <span aria-live="polite">{t.t('common.pageOf', { page: query.page + 1, pages })}</span>
+          <button type="button" className="gh-ap-button-secondary" disabled={query.page + 1 >= pages || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}>{t.t('common.next')}</button>
         </nav>
       </div>
     </section>

@@ -1,7 +1,9 @@
+import { useT } from '../i18n/i18n-context';
 import type { SectionProps } from './section-props';
 
 /** Empty state for sections this version does not implement yet. Shows no data, real or fake. */
 export function ComingSoon({ title, headingId }: Pick<SectionProps, 'title' | 'headingId'>) {
+  const t = useT();
   return (
     <section className="gh-ap-section" aria-labelledby={headingId}>
       <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
@@ -10,8 +12,8 @@ export function ComingSoon({ title, headingId }: Pick<SectionProps, 'title' | 'h
           <path d="M12 7v5l3 2" />
           <circle cx="12" cy="12" r="9" />
         </svg>
-        <p className="gh-ap-empty-title">Coming soon</p>
-        <p className="gh-ap-empty-text">{title} is not available in this version of Gatehouse yet.</p>
+        <p className="gh-ap-empty-title">{t.t('shell.comingSoon.title')}</p>
+        <p className="gh-ap-empty-text">{t.t('shell.comingSoon.text', { section: title })}</p>
       </div>
     </section>
   );

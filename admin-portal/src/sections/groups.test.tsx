@@ -1,3 +1,4 @@
+import { chooseRowAction, rowMenuItem, rowMenuItems } from '../test/row-menu';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Group, Role, UsersPage } from '@gatehouse/shared/wire';
@@ -48,15 +49,16 @@ describe('groups section', () => {
     const { view, calls } = await openGroups([ops, scim]);
     const row = await view.findByRole('row', { name: /Ops/ });
     expect(calls[0]).toEqual({ method: 'GET', path: '/identity/resources/groups/v1', query: { _groupsRelations: 'rolesAndUsers' } });
-    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Admin', 'Ada Byron', 'Gatehouse', 'EditUsersDelete']);
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Admin', 'Ada Byron', 'This account', '']);
     const managed = view.getByRole('row', { name: /Engineering/ });
     expect(within(managed).getAllByRole('cell').map((c) => c.textContent)).toEqual(['None', 'None', 'SCIM', 'Read-only']);
-    expect(view.queryByRole('button', { name: 'Edit group Engineering' })).toBeNull();
+    expect(await rowMenuItems(view, 'Actions for group Ops')).toEqual(['Edit', 'Users', 'Delete']);
+    expect(view.queryByRole('button', { name: 'Actions for group Engineering' })).toBeNull();
   });
 
   it('checks the new group form, then creates it with name, description, color and roles', async () => {
     const { view, calls } = await openGroups([]);
-    await view.findByText('No groups yet');
+    await view.findByText(/^No groups yet\. Use “Add group”/);
     fireEvent.click(view.getByRole('button', { name: 'Add group' }));
     const dialog = await view.findByRole('dialog', { name: 'Add group' });
     expect((dialog.getRootNode() as ShadowRoot).activeElement).toBe(within(dialog).getByLabelText('Name'));
@@ -76,7 +78,7 @@ describe('groups section', () => {
 
   it('saves an edited group with PATCH, then adds and removes only the roles that changed', async () => {
     const { view, calls } = await openGroups([ops]);
-    fireEvent.click(await view.findByRole('button', { name: 'Edit group Ops' }));
+    await chooseRowAction(view, 'Actions for group Ops', 'Edit');
     const dialog = await view.findByRole('dialog', { name: 'Edit group Ops' });
     fireEvent.click(within(dialog).getByLabelText('Admin'));
     fireEvent.click(within(dialog).getByLabelText('Read only'));
@@ -91,7 +93,7 @@ describe('groups section', () => {
 
   it('adds a found user to the group and removes an unticked one', async () => {
     const { view, calls } = await openGroups([ops]);
-    fireEvent.click(await view.findByRole('button', { name: 'Users of Ops' }));
+    await chooseRowAction(view, 'Actions for group Ops', 'Users');
     const dialog = await view.findByRole('dialog', { name: 'Users of Ops' });
     fireEvent.change(within(dialog).getByLabelText('Find users'), { target: { value: 'bob' } });
     const bob = (await within(dialog).findByLabelText(/Bob Stone/, undefined, { timeout: 2000 })) as HTMLInputElement;
@@ -108,7 +110,7 @@ describe('groups section', () => {
 
   it('keeps the delete dialog open with the server message when deleting fails, and Escape closes only the dialog', async () => {
     const { view } = await openGroups([ops], undefined, [{ method: 'DELETE', path: '/identity/resources/groups/v1/g-ops', error: { message: 'Group not found', statusCode: 404 } }]);
-    fireEvent.click(await view.findByRole('button', { name: 'Delete group Ops' }));
+    await chooseRowAction(view, 'Actions for group Ops', 'Delete');
     const dialog = await view.findByRole('dialog', { name: 'Delete group Ops' });
     await expectFailedDeleteKeepsDialog(view, dialog, 'Group not found');
   });
@@ -117,16 +119,19 @@ describe('groups section', () => {
     const { view } = await openGroups([ops], undefined, [], { fieldVisibility: { groups: { create: 'hidden', edit: 'viewOnly', users: 'hidden', delete: 'viewOnly' } } });
     await view.findByRole('row', { name: /Ops/ });
     expect(view.queryByRole('button', { name: 'Add group' })).toBeNull();
-    expect((view.getByRole('button', { name: 'Edit group Ops' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((view.getByRole('button', { name: 'Delete group Ops' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(view.queryByRole('button', { name: 'Users of Ops' })).toBeNull();
+    expect((await rowMenuItem(view, 'Actions for group Ops', 'Edit')).getAttribute('aria-disabled')).toBe('true');
+    expect(view.getByRole('menuitem', { name: 'Delete' }).getAttribute('aria-disabled')).toBe('true');
+    expect(view.queryByRole('menuitem', { name: 'Users' })).toBeNull();
+    // A view-only item does nothing when chosen.
+    fireEvent.click(view.getByRole('menuitem', { name: 'Edit' }));
+    expect(view.queryByRole('dialog')).toBeNull();
   });
 
   it('shows a reader the groups without add, edit, users or delete', async () => {
     const { view } = await openGroups([ops], ['fe.secure.read.groups']);
     await view.findByRole('row', { name: /Ops/ });
     expect(view.queryByRole('button', { name: 'Add group' })).toBeNull();
-    expect(view.queryByRole('button', { name: /Delete group/ })).toBeNull();
+    expect(view.queryByRole('button', { name: /Actions for group/ })).toBeNull();
     expect(view.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Group', 'Roles', 'Users', 'Managed by']);
   });
 });

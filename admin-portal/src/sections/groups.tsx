@@ -6,19 +6,21 @@ import type { SectionProps } from './section-props';
 import { actionMode } from './dialogs/action-mode';
 import { DeleteDialog } from './dialogs/delete-dialog';
 import { ListSection, useListSection } from './dialogs/list-section';
-import { RowAction } from './dialogs/row-action';
+import { RowMenu, type RowMenuItem } from './dialogs/row-menu';
+import { useErrorText } from '../i18n/errors';
+import { useT } from '../i18n/i18n-context';
 import { GroupDialog } from './groups/group-dialog';
 import { createGroupsApi } from './groups/groups-api';
 import { MembersDialog } from './groups/members-dialog';
-import { errorMessage } from './users/users-format';
 import css from './users/users.css?inline';
 import ownCss from './roles/roles.css?inline';
 
 type Dialog = { kind: 'edit'; group: Group | null } | { kind: 'users'; group: Group } | { kind: 'delete'; group: Group };
 
-/** Who manages a provider-owned group, as the table says it. */
-function managerLabel(managedBy: string): string {
-  return managedBy === 'scim2' ? 'SCIM' : managedBy === 'frontegg' ? 'Gatehouse' : managedBy.toUpperCase();
+/** Who manages a group, in the tenant's terms: this account's admins, or the directory or identity provider that syncs it. */
+function managerKey(managedBy: string | null | undefined): string | null {
+  if (!managedBy || managedBy === 'frontegg') return null;
+  return managedBy === 'scim2' ? 'SCIM' : managedBy.toUpperCase();
 }
 
 /**
@@ -28,6 +30,8 @@ function managerLabel(managedBy: string): string {
  * view-only the actions `create`, `edit`, `users` and `delete` (`adminPortal.fieldVisibility.groups`).
  */
 export default function GroupsSection({ title, headingId, user, api, options }: SectionProps) {
+  const t = useT();
+  const toError = useErrorText();
   const groups = useMemo(() => createGroupsApi(api), [api]);
   const mode = actionMode(options, 'groups', Boolean(user.superUser) || holdsPermission(user, Permissions.groupsWrite));
   const fetchList = useCallback(async () => (await groups.list()).groups, [groups]);
@@ -43,9 +47,18 @@ export default function GroupsSection({ title, headingId, user, api, options }: 
       setRoles(roles ?? (await groups.roles()));
       open(next);
     } catch (thrown) {
-      setError(errorMessage(thrown));
+      setError(toError(thrown));
     }
   }
+
+  const col = { roles: t.t('groups.column.roles'), users: t.t('groups.column.users'), managedBy: t.t('groups.column.managedBy') };
+  const itemsOf = (group: Group): RowMenuItem[] => {
+    const items: RowMenuItem[] = [];
+    if (mode('edit') !== 'hidden') items.push({ key: 'edit', label: t.t('groups.action.edit'), disabled: mode('edit') === 'viewOnly', onSelect: () => void withRoles({ kind: 'edit', group }) });
+    if (mode('users') !== 'hidden') items.push({ key: 'users', label: t.t('groups.action.users'), disabled: mode('users') === 'viewOnly', onSelect: () => open({ kind: 'users', group }) });
+    if (mode('delete') !== 'hidden') items.push({ key: 'delete', label: t.t('common.delete'), danger: true, disabled: mode('delete') === 'viewOnly', onSelect: () => open({ kind: 'delete', group }) });
+    return items;
+  };
 
   const search = useCallback((filter: string) => groups.searchUsers(filter), [groups]);
 
@@ -56,13 +69,13 @@ export default function GroupsSection({ title, headingId, user, api, options }: 
       headingId={headingId}
       buttons={
         mode('create') !== 'hidden' && (
-          <button type="button" className="gh-ap-button" disabled={mode('create') === 'viewOnly'} onClick={() => void withRoles({ kind: 'edit', group: null })}>Add group</button>
+          <button type="button" className="gh-ap-button" disabled={mode('create') === 'viewOnly'} onClick={() => void withRoles({ kind: 'edit', group: null })}>{t.t('groups.add')}</button>
         )
       }
-      caption="Groups of this account"
-      columns={['Group', 'Roles', 'Users', 'Managed by']}
+      caption={t.t('groups.caption')}
+      columns={[t.t('groups.column.group'), col.roles, col.users, col.managedBy]}
       items={list}
-      noun="groups"
+      empty={mode('create') === 'editable' ? t.t('groups.empty.add') : t.t('groups.empty.none')}
       row={(group) => (
         <>
           <th scope="row">
@@ -74,22 +87,18 @@ export default function GroupsSection({ title, headingId, user, api, options }: 
               </div>
             </div>
           </th>
-          <td>{group.roles.map((r) => r.name).join(', ') || 'None'}</td>
-          <td>{group.users.length === 0 ? 'None' : group.users.map((u) => u.name).join(', ')}</td>
-          <td>{group.managedBy ? <span className="gh-ap-badge">{managerLabel(group.managedBy)}</span> : 'Gatehouse'}</td>
+          <td data-label={col.roles}>{group.roles.map((r) => r.name).join(', ') || t.t('groups.none')}</td>
+          <td data-label={col.users}>{group.users.length === 0 ? t.t('groups.none') : group.users.map((u) => u.name).join(', ')}</td>
+          <td data-label={col.managedBy}>{managerKey(group.managedBy) ? <span className="gh-ap-badge">{managerKey(group.managedBy)}</span> : t.t('groups.managedHere')}</td>
         </>
       )}
       actions={
         rowActions
           ? (group) =>
-              group.managedBy ? (
-                <span className="gh-ap-hint">Read-only</span>
+              managerKey(group.managedBy) ? (
+                <span className="gh-ap-hint">{t.t('groups.readOnly')}</span>
               ) : (
-                <div className="gh-ap-row-actions">
-                  {mode('edit') !== 'hidden' && <RowAction label={`Edit group ${group.name}`} viewOnly={mode('edit') === 'viewOnly'} onClick={() => void withRoles({ kind: 'edit', group })}>Edit</RowAction>}
-                  {mode('users') !== 'hidden' && <RowAction label={`Users of ${group.name}`} viewOnly={mode('users') === 'viewOnly'} onClick={() => open({ kind: 'users', group })}>Users</RowAction>}
-                  {mode('delete') !== 'hidden' && <RowAction label={`Delete group ${group.name}`} viewOnly={mode('delete') === 'viewOnly'} danger onClick={() => open({ kind: 'delete', group })}>Delete</RowAction>}
-                </div>
+                <RowMenu label={t.t('groups.actionsFor', { name: group.name })} items={itemsOf(group)} />
               )
           : undefined
       }
@@ -103,7 +112,7 @@ export default function GroupsSection({ title, headingId, user, api, options }: 
               save={async (input) => {
                 if (dialog.group) await groups.update(dialog.group, input);
                 else await groups.create(input);
-                await finish(dialog.group ? `Group ${input.name} saved` : `Group ${input.name} added`);
+                await finish(t.t(dialog.group ? 'groups.done.saved' : 'groups.done.added', { name: input.name }));
               }}
             />
           )}
@@ -114,18 +123,18 @@ export default function GroupsSection({ title, headingId, user, api, options }: 
               onClose={close}
               save={async (userIds) => {
                 await groups.setUsers(dialog.group, userIds);
-                await finish(`Users of ${dialog.group.name} saved`);
+                await finish(t.t('groups.done.users', { name: dialog.group.name }));
               }}
             />
           )}
           {dialog?.kind === 'delete' && (
             <DeleteDialog
-              title={`Delete group ${dialog.group.name}`}
-              text={`Its users will lose the roles they hold through ${dialog.group.name}. This cannot be undone.`}
+              title={t.t('groups.delete.title', { name: dialog.group.name })}
+              text={t.t('groups.delete.text', { name: dialog.group.name })}
               onClose={close}
               run={async () => {
                 await groups.remove(dialog.group.id);
-                await finish(`Group ${dialog.group.name} deleted`);
+                await finish(t.t('groups.done.deleted', { name: dialog.group.name }));
               }}
             />
           )}

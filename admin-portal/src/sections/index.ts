@@ -1,5 +1,8 @@
-/** Lazy section registry: each section is its own chunk, loaded when first opened. */
+/** Lazy section registry: each section is its own chunk, loaded when first opened, together with its catalogs. */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { Locale } from '../contract';
+import type { Namespace } from '../i18n/namespaces';
+import { loadNamespaces } from '../i18n/registry';
 import type { SectionId } from '../navigation';
 import type { SectionProps } from './section-props';
 
@@ -25,19 +28,23 @@ const loaders: Record<SectionId, () => Promise<SectionModule>> = {
   allAccounts: () => import('./all-accounts'),
 };
 
-const cache = new Map<SectionId, LazyExoticComponent<ComponentType<SectionProps>>>();
+const cache = new Map<string, LazyExoticComponent<ComponentType<SectionProps>>>();
 
-/** The lazy component for a section, created once per section. */
-export function sectionComponent(id: SectionId): LazyExoticComponent<ComponentType<SectionProps>> {
-  let component = cache.get(id);
+/**
+ * The lazy component for a section in `locale`, created once: it resolves when both the section's
+ * chunk and its catalogs are in (fetched side by side), so it never renders untranslated.
+ */
+export function sectionComponent(id: SectionId, locale: Locale, namespaces: readonly Namespace[]): LazyExoticComponent<ComponentType<SectionProps>> {
+  const key = `${locale}:${id}`;
+  let component = cache.get(key);
   if (!component) {
-    component = lazy(loaders[id]);
-    cache.set(id, component);
+    component = lazy(() => Promise.all([loaders[id](), loadNamespaces(locale, namespaces)]).then(([module]) => module));
+    cache.set(key, component);
   }
   return component;
 }
 
 /** Drops a section's lazy component (after its chunk failed to load) so the next render imports it again. */
-export function forgetSection(id: SectionId): void {
-  cache.delete(id);
+export function forgetSection(id: SectionId, locale: Locale): void {
+  cache.delete(`${locale}:${id}`);
 }

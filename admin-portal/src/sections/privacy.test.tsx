@@ -11,9 +11,9 @@ const FIREFOX_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/2
 const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 const SESSIONS: UserSession[] = [
-  { id: 's-current', userAgent: CHROME_MAC, createdAt: '2026-03-12T14:05:00.000Z', ipAddress: '203.0.113.7', current: true },
-  { id: 's-firefox', userAgent: FIREFOX_WIN, createdAt: '2026-03-10T09:00:00.000Z', ipAddress: '198.51.100.4', current: false },
-  { id: 's-iphone', userAgent: SAFARI_IPHONE, createdAt: '2026-03-01T09:00:00.000Z', ipAddress: null, current: false },
+  { id: 's-current', userAgent: CHROME_MAC, createdAt: '2026-03-12T14:05:00.000Z', ipAddress: '203.0.113.7', current: true, lastActiveAt: '2026-03-12T15:00:00.000Z', device: { browser: 'Chrome', browserVersion: '126', os: 'macOS', type: 'desktop' } },
+  { id: 's-firefox', userAgent: FIREFOX_WIN, createdAt: '2026-03-10T09:00:00.000Z', ipAddress: '198.51.100.4', current: false, lastActiveAt: '2026-03-11T08:30:00.000Z', device: { browser: 'Firefox', browserVersion: '128', os: 'Windows', type: 'desktop' } },
+  { id: 's-iphone', userAgent: SAFARI_IPHONE, createdAt: '2026-03-01T09:00:00.000Z', ipAddress: null, current: false, lastActiveAt: '2026-03-01T09:00:00.000Z', device: { browser: 'Safari', browserVersion: '17', os: 'iOS', type: 'mobile' } },
 ];
 
 const MFA: MfaStatusResponse = {

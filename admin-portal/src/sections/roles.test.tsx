@@ -1,3 +1,4 @@
+import { chooseRowAction, rowMenuItem, rowMenuItems } from '../test/row-menu';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Permission, PermissionCategory, Role } from '@gatehouse/shared/wire';
@@ -42,7 +43,8 @@ describe('roles section', () => {
     const { view } = await openRoles([admin, readOnly]);
     const row = await view.findByRole('row', { name: /Read only/ });
     expect(row.textContent).toContain('Default');
-    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['ReadOnly', '1 permission', '5', 'EditDelete']);
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['ReadOnly', '1 permission', '5', '']);
+    expect(await rowMenuItems(view, 'Actions for role Read only')).toEqual(['Edit', 'Delete']);
     expect(within(view.getByRole('row', { name: /^Admin/ })).getAllByRole('cell')[1]?.textContent).toBe('2 permissions');
   });
 
@@ -70,14 +72,14 @@ describe('roles section', () => {
 
   it('saves an edited role with PATCH and sets its permissions only when they changed', async () => {
     const { view, calls } = await openRoles([readOnly]);
-    fireEvent.click(await view.findByRole('button', { name: 'Edit role Read only' }));
+    await chooseRowAction(view, 'Actions for role Read only', 'Edit');
     const dialog = await view.findByRole('dialog', { name: 'Edit role Read only' });
     fireEvent.change(within(dialog).getByLabelText(/Description/), { target: { value: '' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save role' }));
     await waitFor(() => expect(view.getByRole('status').textContent).toBe('Role Read only saved'));
     expect(calls.filter((c) => c.method !== 'GET')).toEqual([{ method: 'PATCH', path: '/identity/resources/roles/v1/r-read', body: { key: 'ReadOnly', name: 'Read only', isDefault: true, description: null } }]);
 
-    fireEvent.click(view.getByRole('button', { name: 'Edit role Read only' }));
+    await chooseRowAction(view, 'Actions for role Read only', 'Edit');
     const again = await view.findByRole('dialog', { name: 'Edit role Read only' });
     fireEvent.click(within(again).getByLabelText(/Manage users/));
     fireEvent.click(within(again).getByRole('button', { name: 'Save role' }));
@@ -101,7 +103,7 @@ describe('roles section', () => {
 
   it('keeps the delete dialog open with the server message when deleting fails, and Escape closes only the dialog', async () => {
     const { view } = await openRoles([admin], undefined, [{ method: 'DELETE', path: '/identity/resources/roles/v1/r-admin', error: { message: 'Missing permission, or a role with permissions beyond your own', statusCode: 403 } }]);
-    fireEvent.click(await view.findByRole('button', { name: 'Delete role Admin' }));
+    await chooseRowAction(view, 'Actions for role Admin', 'Delete');
     const dialog = await view.findByRole('dialog', { name: 'Delete role Admin' });
     await expectFailedDeleteKeepsDialog(view, dialog, 'Missing permission, or a role with permissions beyond your own');
   });
@@ -109,15 +111,15 @@ describe('roles section', () => {
   it('shows the generic message when the roles cannot be loaded', async () => {
     const { view } = await openRoles([admin], undefined, [{ method: 'GET', path: '/identity/resources/roles/v1', error: { message: '', statusCode: 500 } }]);
     expect((await view.findByRole('alert')).textContent).toBe("We're facing some difficulties, Please try again");
-    expect(view.getByText('No roles yet')).toBeTruthy();
+    expect(view.getByText(/^No roles yet\. Use “Add role”/)).toBeTruthy();
   });
 
   it("honours the host's field visibility for its actions: hidden ones are gone, view-only ones are shown disabled", async () => {
     const { view } = await openRoles([admin], undefined, [], { fieldVisibility: { roles: { create: 'viewOnly', edit: 'viewOnly', delete: 'hidden', attachPermission: 'hidden' } } });
     await view.findByRole('row', { name: /^Admin/ });
     expect((view.getByRole('button', { name: 'Add role' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((view.getByRole('button', { name: 'Edit role Admin' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(view.queryByRole('button', { name: /Delete role/ })).toBeNull();
+    expect((await rowMenuItem(view, 'Actions for role Admin', 'Edit')).getAttribute('aria-disabled')).toBe('true');
+    expect(view.queryByRole('menuitem', { name: 'Delete' })).toBeNull();
     expect(view.queryByRole('button', { name: 'Add a permission to roles' })).toBeNull();
   });
 
@@ -132,7 +134,7 @@ describe('roles section', () => {
     const { view } = await openRoles([admin], ['fe.secure.read.roles']);
     await view.findByRole('row', { name: /^Admin/ });
     expect(view.queryByRole('button', { name: 'Add role' })).toBeNull();
-    expect(view.queryByRole('button', { name: /Delete role/ })).toBeNull();
+    expect(view.queryByRole('button', { name: /Actions for role/ })).toBeNull();
     expect(view.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Role', 'Key', 'Permissions', 'Users']);
   });
 });

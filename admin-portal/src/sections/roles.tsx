@@ -6,7 +6,8 @@ import type { SectionProps } from './section-props';
 import { actionMode } from './dialogs/action-mode';
 import { DeleteDialog } from './dialogs/delete-dialog';
 import { ListSection, useListSection } from './dialogs/list-section';
-import { RowAction } from './dialogs/row-action';
+import { RowMenu, type RowMenuItem } from './dialogs/row-menu';
+import { useT } from '../i18n/i18n-context';
 import { AttachPermissionDialog } from './roles/attach-dialog';
 import { RoleDialog } from './roles/role-dialog';
 import { createRolesApi } from './roles/roles-api';
@@ -28,6 +29,7 @@ interface Catalogue {
  * `create`, `edit`, `delete` and `attachPermission` (`adminPortal.fieldVisibility.roles`).
  */
 export default function RolesSection({ title, headingId, user, api, options }: SectionProps) {
+  const t = useT();
   const roles = useMemo(() => createRolesApi(api), [api]);
   const mode = actionMode(options, 'roles', Boolean(user.superUser) || holdsPermission(user, Permissions.rolesWrite));
   const fetchList = useCallback(async (): Promise<Catalogue> => {
@@ -38,6 +40,11 @@ export default function RolesSection({ title, headingId, user, api, options }: S
   const { data, dialog, open, close, finish } = state;
   const permissionNames = new Map((data?.permissions ?? []).map((p) => [p.id, p.name]));
   const rowActions = mode('edit') !== 'hidden' || mode('delete') !== 'hidden';
+  const col = { key: t.t('roles.column.key'), permissions: t.t('roles.column.permissions'), users: t.t('roles.column.users') };
+  const itemsOf = (role: Role): RowMenuItem[] => [
+    ...(mode('edit') !== 'hidden' ? [{ key: 'edit', label: t.t('roles.action.edit'), disabled: mode('edit') === 'viewOnly', onSelect: () => open({ kind: 'edit', role }) }] : []),
+    ...(mode('delete') !== 'hidden' ? [{ key: 'delete', label: t.t('common.delete'), danger: true, disabled: mode('delete') === 'viewOnly', onSelect: () => open({ kind: 'delete', role }) }] : []),
+  ];
 
   return (
     <ListSection
@@ -49,43 +56,38 @@ export default function RolesSection({ title, headingId, user, api, options }: S
           <div className="gh-ap-modal-actions">
             {mode('attachPermission') !== 'hidden' && (
               <button type="button" className="gh-ap-button-secondary" disabled={mode('attachPermission') === 'viewOnly' || data.roles.length === 0 || data.permissions.length === 0} onClick={() => open({ kind: 'attach' })}>
-                Add a permission to roles
+                {t.t('roles.attach')}
               </button>
             )}
             {mode('create') !== 'hidden' && (
-              <button type="button" className="gh-ap-button" disabled={mode('create') === 'viewOnly'} onClick={() => open({ kind: 'edit', role: null })}>Add role</button>
+              <button type="button" className="gh-ap-button" disabled={mode('create') === 'viewOnly'} onClick={() => open({ kind: 'edit', role: null })}>{t.t('roles.add')}</button>
             )}
           </div>
         )
       }
-      caption="Roles of this account"
-      columns={['Role', 'Key', 'Permissions', 'Users']}
+      caption={t.t('roles.caption')}
+      columns={[t.t('roles.column.role'), col.key, col.permissions, col.users]}
       items={data?.roles ?? null}
-      noun="roles"
+      empty={mode('create') === 'editable' ? t.t('roles.empty.add') : t.t('roles.empty.none')}
       row={(role) => (
         <>
           <th scope="row">
             <div className="gh-ap-role-text">
               <span>{role.name}</span>
               {role.description && <span className="gh-ap-hint">{role.description}</span>}
-              {role.isDefault && <span className="gh-ap-badges"><span className="gh-ap-badge">Default</span></span>}
+              {role.isDefault && <span className="gh-ap-badges"><span className="gh-ap-badge">{t.t('roles.default')}</span></span>}
             </div>
           </th>
-          <td><code>{role.key}</code></td>
-          <td title={role.permissions.map((id) => permissionNames.get(id) ?? id).join(', ')}>
-            {role.permissions.length === 0 ? 'None' : `${role.permissions.length} ${role.permissions.length === 1 ? 'permission' : 'permissions'}`}
+          <td data-label={col.key}><code>{role.key}</code></td>
+          <td data-label={col.permissions} title={role.permissions.map((id) => permissionNames.get(id) ?? id).join(', ')}>
+            {t.t('roles.permissionCount', { count: role.permissions.length })}
           </td>
-          <td>{role.userCount}</td>
+          <td data-label={col.users}>{t.formatNumber(role.userCount)}</td>
         </>
       )}
       actions={
         rowActions
-          ? (role) => (
-              <div className="gh-ap-row-actions">
-                {mode('edit') !== 'hidden' && <RowAction label={`Edit role ${role.name}`} viewOnly={mode('edit') === 'viewOnly'} onClick={() => open({ kind: 'edit', role })}>Edit</RowAction>}
-                {mode('delete') !== 'hidden' && <RowAction label={`Delete role ${role.name}`} viewOnly={mode('delete') === 'viewOnly'} danger onClick={() => open({ kind: 'delete', role })}>Delete</RowAction>}
-              </div>
-            )
+          ? (role) => <RowMenu label={t.t('roles.actionsFor', { name: role.name })} items={itemsOf(role)} />
           : undefined
       }
       dialogs={
@@ -99,18 +101,18 @@ export default function RolesSection({ title, headingId, user, api, options }: S
               save={async (input) => {
                 if (dialog.role) await roles.update(dialog.role, input);
                 else await roles.create(input);
-                await finish(dialog.role ? `Role ${input.name} saved` : `Role ${input.name} added`);
+                await finish(t.t(dialog.role ? 'roles.done.saved' : 'roles.done.added', { name: input.name }));
               }}
             />
           )}
           {dialog?.kind === 'delete' && (
             <DeleteDialog
-              title={`Delete role ${dialog.role.name}`}
-              text={`Users and groups holding ${dialog.role.name} will lose it and its permissions. This cannot be undone.`}
+              title={t.t('roles.delete.title', { name: dialog.role.name })}
+              text={t.t('roles.delete.text', { name: dialog.role.name })}
               onClose={close}
               run={async () => {
                 await roles.remove(dialog.role.id);
-                await finish(`Role ${dialog.role.name} deleted`);
+                await finish(t.t('roles.done.deleted', { name: dialog.role.name }));
               }}
             />
           )}
@@ -121,7 +123,7 @@ export default function RolesSection({ title, headingId, user, api, options }: S
               onClose={close}
               save={async (permissionId, roleIds) => {
                 await roles.attachPermission(permissionId, roleIds);
-                await finish(`${permissionNames.get(permissionId) ?? 'Permission'} added to ${roleIds.length} ${roleIds.length === 1 ? 'role' : 'roles'}`);
+                await finish(t.t('roles.done.attached', { permission: permissionNames.get(permissionId) ?? t.t('roles.permission'), count: roleIds.length }));
               }}
             />
           )}

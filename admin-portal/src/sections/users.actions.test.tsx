@@ -1,3 +1,4 @@
+import { chooseRowAction, rowMenuItem, rowMenuItems } from '../test/row-menu';
 import { fireEvent, render, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InviteLink, TenantUser, UsersPage } from '@gatehouse/shared/wire';
@@ -68,12 +69,12 @@ afterEach(() => {
 });
 
 describe('users section: invite link', () => {
-  it('creates the link with the default 43200 minutes when there is none, then shows its URL, Copy and expiry', async () => {
+  it('creates the link with the default 30 days (43200 minutes) when there is none, then shows its URL, Copy and expiry', async () => {
     const { view, calls } = await openUsers([ada], { handlers: { 'GET /identity/resources/tenants/invites/v1/user': notFound, 'POST /identity/resources/tenants/invites/v1/user': () => LINK } });
     fireEvent.click(view.getByRole('button', { name: 'Invite link' }));
     const dialog = await view.findByRole('dialog', { name: 'Invite link' });
     await within(dialog).findByText(/no invite link/);
-    expect((within(dialog).getByLabelText('Expires in (minutes)') as HTMLInputElement).value).toBe('43200');
+    expect((within(dialog).getByLabelText('Expires in (days)') as HTMLInputElement).value).toBe('30');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create link' }));
     expect(((await within(dialog).findByLabelText('Link')) as HTMLInputElement).value).toBe(LINK.url);
     expect(calls.find((c) => c.method === 'POST')).toEqual({ method: 'POST', path: '/identity/resources/tenants/invites/v1/user', body: { expiresInMinutes: 43200 } });
@@ -87,7 +88,7 @@ describe('users section: invite link', () => {
     expect(writeText).toHaveBeenCalledWith(LINK.url);
   });
 
-  it('changes the expiry in minutes, refuses a bad number, and deletes only after the confirmation', async () => {
+  it('changes the expiry in days (sent in minutes), refuses a bad number, and deletes only after the confirmation', async () => {
     const { view, calls } = await openUsers([ada], {
       handlers: {
         'GET /identity/resources/tenants/invites/v1/user': () => LINK,
@@ -97,14 +98,14 @@ describe('users section: invite link', () => {
     });
     fireEvent.click(view.getByRole('button', { name: 'Invite link' }));
     const dialog = await view.findByRole('dialog', { name: 'Invite link' });
-    const minutes = (await within(dialog).findByLabelText('New expiry, in minutes from now')) as HTMLInputElement;
-    fireEvent.change(minutes, { target: { value: '0' } });
+    const days = (await within(dialog).findByLabelText('New expiry, in days from now')) as HTMLInputElement;
+    fireEvent.change(days, { target: { value: '0' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save expiry' }));
-    expect(within(dialog).getByRole('alert').textContent).toMatch(/whole number of minutes/);
+    expect(within(dialog).getByRole('alert').textContent).toBe('Enter a whole number of days from 1 to 365');
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
-    fireEvent.change(minutes, { target: { value: '60' } });
+    fireEvent.change(days, { target: { value: '2' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save expiry' }));
-    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')).toEqual({ method: 'PATCH', path: '/identity/resources/tenants/invites/v1/user', body: { expiresInMinutes: 60 } }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')).toEqual({ method: 'PATCH', path: '/identity/resources/tenants/invites/v1/user', body: { expiresInMinutes: 2880 } }));
 
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Delete link' }));
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
@@ -169,19 +170,19 @@ describe('users section: add users in bulk', () => {
 describe('users section: resend activation', () => {
   it('is offered only for pending invitations and announces success', async () => {
     const { view, calls } = await openUsers([ada, bob]);
-    expect(view.queryByRole('button', { name: 'Resend activation to Ada Byron' })).toBeNull();
-    fireEvent.click(view.getByRole('button', { name: 'Resend activation to Bob Stone' }));
+    expect(await rowMenuItems(view, 'Actions for Ada Byron')).not.toContain('Resend activation');
+    await chooseRowAction(view, 'Actions for Bob Stone', 'Resend activation');
     await waitFor(() => expect(view.getByRole('status').textContent).toBe('Activation email sent again to bob@example.com'));
     expect(calls.find((c) => c.method === 'POST')).toEqual({ method: 'POST', path: '/team/resources/members/v1/u-bob/resendActivationEmail' });
   });
 
   it('shows the server error, and follows the host (viewOnly disables)', async () => {
     const failing = await openUsers([bob], { handlers: { 'POST /team/resources/members/v1/u-bob/resendActivationEmail': () => { throw { statusCode: 429, message: 'Too many requests' }; } } });
-    fireEvent.click(failing.view.getByRole('button', { name: 'Resend activation to Bob Stone' }));
+    await chooseRowAction(failing.view, 'Actions for Bob Stone', 'Resend activation');
     expect((await failing.view.findByRole('alert')).textContent).toBe('Too many requests');
     document.body.innerHTML = '';
     const host = await openUsers([bob], { adminPortal: { fieldVisibility: { users: { resendActivation: 'viewOnly' } } } });
-    expect((host.view.getByRole('button', { name: 'Resend activation to Bob Stone' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((await rowMenuItem(host.view, 'Actions for Bob Stone', 'Resend activation')).getAttribute('aria-disabled')).toBe('true');
   });
 });
 
@@ -189,14 +190,14 @@ describe('users section: temporary users', () => {
   it('shows "Temporary until" in the row and makes a temporary user permanent', async () => {
     const { view, calls } = await openUsers([tia]);
     expect(view.getByRole('row', { name: /Tia Temp/ }).textContent).toMatch(/Temporary until .*2026/);
-    fireEvent.click(view.getByRole('button', { name: 'Make permanent Tia Temp' }));
+    await chooseRowAction(view, 'Actions for Tia Temp', 'Make permanent');
     await waitFor(() => expect(view.getByRole('status').textContent).toBe('Tia Temp is permanent again'));
     expect(calls.find((c) => c.method === 'DELETE')).toEqual({ method: 'DELETE', path: '/identity/resources/users/temporary/v1/u-tia' });
   });
 
   it('makes a user temporary for N hours or days, sent as expirationInSeconds', async () => {
     const { view, calls } = await openUsers([ada]);
-    fireEvent.click(view.getByRole('button', { name: 'Make temporary Ada Byron' }));
+    await chooseRowAction(view, 'Actions for Ada Byron', 'Make temporary');
     const dialog = await view.findByRole('dialog', { name: 'Make Ada Byron temporary' });
     fireEvent.change(within(dialog).getByLabelText('Expires in'), { target: { value: '0' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Make temporary' }));
@@ -213,34 +214,34 @@ describe('users section: temporary users', () => {
 
   it('is hidden when the host hides it', async () => {
     const { view } = await openUsers([ada, tia], { adminPortal: { fieldVisibility: { users: { temporary: 'hidden' } } } });
-    expect(view.queryByRole('button', { name: /Make (temporary|permanent)/ })).toBeNull();
+    for (const who of ['Ada Byron', 'Tia Temp']) expect((await rowMenuItems(view, `Actions for ${who}`)).some((name) => /^Make (temporary|permanent)$/.test(name))).toBe(false);
   });
 });
 
 describe('users section: impersonate', () => {
   it('is offered only to holders of fe.secure.write.impersonate, and opens the login box impersonation route with the token', async () => {
     const plain = await openUsers([ada]);
-    expect(plain.view.queryByRole('button', { name: 'Impersonate Ada Byron' })).toBeNull();
+    expect(await rowMenuItems(plain.view, 'Actions for Ada Byron')).not.toContain('Impersonate');
     document.body.innerHTML = '';
 
     const url = 'https://app.example.com/account/impersonate?token=one-use';
     const assign = vi.fn();
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign } as Location);
     const { view, calls } = await openUsers([ada], { permissions: [...WRITE, 'fe.secure.write.impersonate'], handlers: { 'POST /identity/resources/impersonation/v1': () => ({ token: 'one-use', expiresIn: 60, url }) } });
-    fireEvent.click(view.getByRole('button', { name: 'Impersonate Ada Byron' }));
+    await chooseRowAction(view, 'Actions for Ada Byron', 'Impersonate');
     await waitFor(() => expect(assign).toHaveBeenCalledWith(url));
     expect(calls.find((c) => c.method === 'POST')).toEqual({ method: 'POST', path: '/identity/resources/impersonation/v1', body: { userId: 'u-ada' } });
   });
 
   it('is not offered on disabled users or super users (the server refuses them)', async () => {
     const { view } = await openUsers([ada, tenantUser({ id: 'u-off', name: 'Off User', isDisabled: true }), tenantUser({ id: 'u-su', name: 'Super User', superUser: true })], { permissions: [...WRITE, 'fe.secure.write.impersonate'] });
-    expect(view.getByRole('button', { name: 'Impersonate Ada Byron' })).toBeTruthy();
-    expect(view.queryByRole('button', { name: 'Impersonate Off User' })).toBeNull();
-    expect(view.queryByRole('button', { name: 'Impersonate Super User' })).toBeNull();
+    expect(await rowMenuItems(view, 'Actions for Ada Byron')).toContain('Impersonate');
+    expect(await rowMenuItems(view, 'Actions for Off User')).not.toContain('Impersonate');
+    expect(await rowMenuItems(view, 'Actions for Super User')).not.toContain('Impersonate');
   });
 
   it('follows the host: hidden removes it', async () => {
     const { view } = await openUsers([ada], { permissions: [...WRITE, 'fe.secure.write.impersonate'], adminPortal: { fieldVisibility: { users: { impersonate: 'hidden' } } } });
-    expect(view.queryByRole('button', { name: 'Impersonate Ada Byron' })).toBeNull();
+    expect(await rowMenuItems(view, 'Actions for Ada Byron')).not.toContain('Impersonate');
   });
 });

@@ -1,3 +1,4 @@
+import { chooseRowAction, rowMenuItem, rowMenuItems } from '../test/row-menu';
 import { act, fireEvent, render, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TenantUser, UsersPage } from '@gatehouse/shared/wire';
@@ -58,7 +59,10 @@ describe('users section', () => {
     const { view, calls } = await openUsers([ada, bob]);
     expect(calls[0]).toEqual({ method: 'GET', path: '/team/resources/members/v1', query: { pageOffset: 0, pageSize: 20, filter: undefined, sortBy: 'name', sortDirection: 'asc', preset: undefined } });
     const row = view.getByRole('row', { name: /Ada Byron/ });
-    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Ops', 'Read only', expect.stringMatching(/2026/), 'Never', 'Gatehouse', expect.stringContaining('Roles')]);
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Ops', 'Read only', expect.stringMatching(/2026/), 'Never', 'Signed up', '']);
+    // Who manages a user, in the tenant's terms: a pending invitation is "Invited", never the vendor's name.
+    expect(within(view.getByRole('row', { name: /Bob Stone/ })).getAllByRole('cell')[4]!.textContent).toBe('Invited');
+    expect(await rowMenuItems(view, 'Actions for Ada Byron')).toEqual(['Edit roles', 'Disable', 'Lock', 'Make temporary', 'Remove']);
     expect(view.getByRole('row', { name: /Bob Stone/ }).textContent).toContain('Invited');
     expect(view.getByText('2 users')).toBeTruthy();
     expect(view.getByText('Page 1 of 1')).toBeTruthy();
@@ -77,7 +81,7 @@ describe('users section', () => {
 
   it('removes every role by sending a single empty role id, then says so', async () => {
     const { view, calls } = await openUsers([ada]);
-    fireEvent.click(view.getByRole('button', { name: 'Edit roles of Ada Byron' }));
+    await chooseRowAction(view, 'Actions for Ada Byron', 'Edit roles');
     const dialog = await view.findByRole('dialog', { name: 'Edit roles of Ada Byron' });
     const readOnly = within(dialog).getByLabelText('Read only') as HTMLInputElement;
     expect(readOnly.checked).toBe(true);
@@ -121,17 +125,15 @@ describe('users section', () => {
   it('shows a reader the list without the invite button or row actions', async () => {
     const { view } = await openUsers([ada], ['fe.secure.read.users']);
     expect(view.queryByRole('button', { name: 'Invite user' })).toBeNull();
-    expect(view.queryByRole('button', { name: /Remove/ })).toBeNull();
+    expect(view.queryByRole('button', { name: /Actions for/ })).toBeNull();
     expect(view.getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼].*/, '').trim())).toEqual(['User', 'Groups', 'Roles', 'Joined', 'Last seen', 'Managed by']);
   });
 
   it("honours the host's field visibility for its actions: hidden ones are gone, view-only ones are shown disabled", async () => {
     const { view } = await openUsers([ada], undefined, { fieldVisibility: { users: { invite: 'viewOnly', editRoles: 'hidden', disable: 'viewOnly', lock: 'hidden', delete: 'hidden' } } });
     expect((view.getByRole('button', { name: 'Invite user' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((view.getByRole('button', { name: 'Disable Ada Byron' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(view.queryByRole('button', { name: 'Edit roles of Ada Byron' })).toBeNull();
-    expect(view.queryByRole('button', { name: 'Lock Ada Byron' })).toBeNull();
-    expect(view.queryByRole('button', { name: 'Remove Ada Byron' })).toBeNull();
+    expect((await rowMenuItem(view, 'Actions for Ada Byron', 'Disable')).getAttribute('aria-disabled')).toBe('true');
+    expect(view.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Disable', 'Make temporary']);
   });
 
   it('drops the actions column when the host hides every row action', async () => {

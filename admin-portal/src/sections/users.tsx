@@ -4,6 +4,10 @@ import type { Role, TenantUser, UsersPage } from '@gatehouse/shared/wire';
 import { holdsPermission } from '../access';
 import { Permissions } from '../contract';
 import { adoptCss } from '../host-styles';
+import { userLabel } from '../format';
+import { errorText } from '../i18n/errors';
+import { useT } from '../i18n/i18n-context';
+import { Toast } from '../toast';
 import type { SectionProps } from './section-props';
 import { actionMode } from './dialogs/action-mode';
 import { BulkInviteDialog } from './users/bulk-invite-dialog';
@@ -13,18 +17,17 @@ import { InviteLinkDialog } from './users/invite-link-dialog';
 import { RolesDialog } from './users/roles-dialog';
 import { TemporaryDialog } from './users/temporary-dialog';
 import { createUsersApi, type UserAction, type UsersQuery } from './users/users-api';
-import { errorMessage, userLabel } from './users/users-format';
 import { UsersTable, type ExtraAction } from './users/users-table';
 import css from './users/users.css?inline';
 
-const PRESETS: { value: UserFilterPreset | ''; label: string }[] = [
-  { value: '', label: 'All users' },
-  { value: 'mfa-unenrolled', label: 'MFA not enrolled' },
-  { value: 'breached-passwords', label: 'Breached passwords' },
-  { value: 'inactive', label: 'Inactive for 90 days' },
+const PRESETS: { value: UserFilterPreset | ''; key: string }[] = [
+  { value: '', key: 'users.preset.all' },
+  { value: 'mfa-unenrolled', key: 'users.preset.mfaUnenrolled' },
+  { value: 'breached-passwords', key: 'users.preset.breached' },
+  { value: 'inactive', key: 'users.preset.inactive' },
 ];
 
-const DONE: Record<UserAction, string> = { remove: 'was removed', disable: 'was disabled', enable: 'was enabled', lock: 'was locked', unlock: 'was unlocked' };
+const DONE: Record<UserAction, string> = { remove: 'users.done.remove', disable: 'users.done.disable', enable: 'users.done.enable', lock: 'users.done.lock', unlock: 'users.done.unlock' };
 
 type Dialog =
   | { kind: 'invite' }
@@ -44,6 +47,7 @@ type Dialog =
  * `disable`, `lock`, `delete`, `resendActivation`, `temporary` and `impersonate` (`adminPortal.fieldVisibility.users`).
  */
 export default function UsersSection({ title, headingId, user, api, options }: SectionProps) {
+  const t = useT();
   const users = useMemo(() => createUsersApi(api), [api]);
   const writeMode = actionMode(options, 'users', Boolean(user.superUser) || holdsPermission(user, Permissions.usersWrite));
   // Impersonation needs its own permission (no built-in role has it); super users always may (the server's rule).
@@ -79,13 +83,13 @@ export default function UsersSection({ title, headingId, user, api, options }: S
     } catch (thrown) {
       // Seed 001 section 4: a failed load reports the error and resets the list to empty.
       if (ticket === latest.current) {
-        setError(errorMessage(thrown));
+        setError(errorText(t, thrown));
         setPage(null);
       }
     } finally {
       if (ticket === latest.current) setLoading(false);
     }
-  }, [users]);
+  }, [users, t]);
 
   useEffect(() => {
     void load(query);
@@ -105,7 +109,7 @@ export default function UsersSection({ title, headingId, user, api, options }: S
       setRoles(list);
       setDialog(next(list));
     } catch (thrown) {
-      setError(errorMessage(thrown));
+      setError(errorText(t, thrown));
     }
   }
 
@@ -124,19 +128,19 @@ export default function UsersSection({ title, headingId, user, api, options }: S
     try {
       if (action === 'resend') {
         await users.resendActivation(target.id);
-        setNotice(`Activation email sent again to ${target.email ?? userLabel(target)}`);
+        setNotice(t.t('users.done.resend', { who: target.email ?? userLabel(target, t) }));
       } else if (action === 'permanent') {
         await users.setTemporary(target.id, null);
         await load(query);
-        setNotice(`${userLabel(target)} is permanent again`);
+        setNotice(t.t('users.done.permanent', { who: userLabel(target, t) }));
       } else {
         // The login box's impersonation route spends the single-use token and signs in as the user.
         const { url } = await users.impersonate(target.id);
-        setNotice(`Impersonating ${userLabel(target)}…`);
+        setNotice(t.t('users.done.impersonating', { who: userLabel(target, t) }));
         window.location.assign(url);
       }
     } catch (thrown) {
-      setError(errorMessage(thrown));
+      setError(errorText(t, thrown));
     }
   }
 
@@ -151,36 +155,36 @@ export default function UsersSection({ title, headingId, user, api, options }: S
           <span className="gh-ap-users-head-actions">
           {mode('inviteLink') !== 'hidden' && (
             <button type="button" className="gh-ap-button-secondary" disabled={mode('inviteLink') === 'viewOnly'} onClick={() => { setNotice(null); setDialog({ kind: 'inviteLink' }); }}>
-              Invite link
+              {t.t('users.inviteLink')}
             </button>
           )}
           {mode('bulkInvite') !== 'hidden' && (
             <button type="button" className="gh-ap-button-secondary" disabled={mode('bulkInvite') === 'viewOnly'} onClick={() => void withRoles(() => ({ kind: 'bulk' }))}>
-              Add users in bulk
+              {t.t('users.bulkInvite')}
             </button>
           )}
           {mode('invite') !== 'hidden' && (
             <button type="button" className="gh-ap-button" disabled={mode('invite') === 'viewOnly'} onClick={() => void withRoles(() => ({ kind: 'invite' }))}>
-              Invite user
+              {t.t('users.invite')}
             </button>
           )}
           </span>
         </div>
         <div className="gh-ap-users-tools" role="search">
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-search`}>Search users</label>
-            <input id={`${ids}-search`} className="gh-ap-input" type="search" placeholder="Name or email" value={typed} autoComplete="off" onChange={(event) => setTyped(event.target.value)} />
+            <label className="gh-ap-label" htmlFor={`${ids}-search`}>{t.t('users.search')}</label>
+            <input id={`${ids}-search`} className="gh-ap-input" type="search" placeholder={t.t('users.searchPlaceholder')} value={typed} autoComplete="off" onChange={(event) => setTyped(event.target.value)} />
           </div>
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-preset`}>Show</label>
+            <label className="gh-ap-label" htmlFor={`${ids}-preset`}>{t.t('users.show')}</label>
             <select id={`${ids}-preset`} className="gh-ap-select" value={query.preset} onChange={(event) => setQuery((q) => ({ ...q, preset: event.target.value as UserFilterPreset | '', page: 0 }))}>
               {PRESETS.map((p) => (
-                <option key={p.value} value={p.value}>{p.label}</option>
+                <option key={p.value} value={p.value}>{t.t(p.key)}</option>
               ))}
             </select>
           </div>
         </div>
-        <p className="gh-ap-status" role="status">{notice ?? ''}</p>
+        <Toast message={notice} />
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
         <UsersTable
           page={page}
@@ -195,12 +199,13 @@ export default function UsersSection({ title, headingId, user, api, options }: S
             setDialog({ kind: 'confirm', user: target, action });
           }}
           onExtra={(target, action) => void extra(target, action)}
+          empty={query.search || query.preset ? t.t('users.empty.filtered') : mode('invite') === 'editable' ? t.t('users.empty.invite') : t.t('users.empty.none')}
         />
-        <nav className="gh-ap-pager" aria-label="Pages of users">
-          <span>{loading && !page ? 'Loading users…' : `${total} ${total === 1 ? 'user' : 'users'}`}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page === 0 || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}>Previous</button>
-          <span aria-live="polite">Page {query.page + 1} of {pages}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page + 1 >= pages || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}>Next</button>
+        <nav className="gh-ap-pager" aria-label={t.t('users.pages')}>
+          <span>{loading && !page ? '' : t.t('users.count', { count: total })}</span>
+          <button type="button" className="gh-ap-button-secondary" disabled={query.page === 0 || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}>{t.t('common.previous')}</button>
+          <span aria-live="polite">{t.t('common.pageOf', { page: query.page + 1, pages })}</span>
+          <button type="button" className="gh-ap-button-secondary" disabled={query.page + 1 >= pages || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}>{t.t('common.next')}</button>
         </nav>
       </div>
 
@@ -210,7 +215,7 @@ export default function UsersSection({ title, headingId, user, api, options }: S
           onClose={() => setDialog(null)}
           invite={async (input) => {
             await users.invite(input);
-            await finish(`Invitation sent to ${input.email}`);
+            await finish(t.t('users.done.invited', { email: input.email }));
           }}
         />
       )}
@@ -221,7 +226,7 @@ export default function UsersSection({ title, headingId, user, api, options }: S
           onClose={() => setDialog(null)}
           invite={(emails, roleIds) => users.bulkInvite(emails, roleIds)}
           onDone={(result) => {
-            setNotice(`${result.allowed.length} invited, ${result.unallowed.length} not invited`);
+            setNotice(t.t('users.done.bulk', { invited: result.allowed.length, refused: result.unallowed.length }));
             void load(query);
           }}
         />
@@ -232,7 +237,7 @@ export default function UsersSection({ title, headingId, user, api, options }: S
           onClose={() => setDialog(null)}
           save={async (seconds) => {
             await users.setTemporary(dialog.user.id, seconds);
-            await finish(`${userLabel(dialog.user)} is temporary now`);
+            await finish(t.t('users.done.temporary', { who: userLabel(dialog.user, t) }));
           }}
         />
       )}
@@ -243,7 +248,7 @@ export default function UsersSection({ title, headingId, user, api, options }: S
           onClose={() => setDialog(null)}
           save={async (roleIds) => {
             await users.setRoles(dialog.user.id, roleIds);
-            await finish(`Roles of ${userLabel(dialog.user)} saved`);
+            await finish(t.t('users.done.roles', { who: userLabel(dialog.user, t) }));
           }}
         />
       )}
@@ -254,7 +259,7 @@ export default function UsersSection({ title, headingId, user, api, options }: S
           onClose={() => setDialog(null)}
           run={async () => {
             await users.act(dialog.user.id, dialog.action);
-            await finish(`${userLabel(dialog.user)} ${DONE[dialog.action]}`);
+            await finish(t.t(DONE[dialog.action], { who: userLabel(dialog.user, t) }));
           }}
         />
       )}

@@ -128,7 +128,7 @@ export function shadowMountPoint(): { host: HTMLElement; root: ShadowRoot; domEl
 export function portalProps(
   domElement: HTMLElement,
   store: GatehouseStore,
-  extra: { adminPortal?: Record<string, unknown>; flags?: Record<string, string>; onClose?: () => void; setThemeSetter?: MountProps['setThemeSetter'] } = {},
+  extra: { adminPortal?: Record<string, unknown>; flags?: Record<string, string>; locale?: string; onClose?: () => void; setThemeSetter?: MountProps['setThemeSetter'] } = {},
 ): AdminPortalProps {
   return {
     name: 'admin-portal-test',
@@ -136,7 +136,7 @@ export function portalProps(
     store,
     api: unusedApi(),
     routes: {} as MountProps['routes'],
-    options: { flags: extra.flags ?? {}, metadata: {}, ...(extra.adminPortal ? { adminPortal: extra.adminPortal } : {}) },
+    options: { flags: extra.flags ?? {}, metadata: {}, ...(extra.adminPortal ? { adminPortal: extra.adminPortal } : {}), ...(extra.locale ? { locale: extra.locale } : {}) },
     navigate: () => {},
     setThemeSetter: extra.setThemeSetter ?? (() => {}),
     onClose: extra.onClose ?? (() => {}),

@@ -49,9 +49,9 @@ export function changedFields(settings: AccountSettingsView, draft: AccountDraft
   return body;
 }
 
-/** Checks only what cannot be sent at all; everything else the server checks and names (see fieldErrorsFrom). */
+/** Checks only what cannot be sent at all (as catalog keys); everything else the server checks and names (see fieldErrorsFrom). */
 export function validateDraft(body: Partial<Record<AccountField, unknown>>): AccountErrors {
-  return body.companyName !== undefined && !String(body.companyName).trim() ? { companyName: 'Enter the company name' } : {};
+  return body.companyName !== undefined && !String(body.companyName).trim() ? { companyName: 'account.companyNameMissing' } : {};
 }
 
 /** Splits the server's `field: message` errors into field errors (named fields) and the rest. */
@@ -66,12 +66,13 @@ export function fieldErrorsFrom(messages: readonly string[], fields: readonly st
   return { fields: result, other };
 }
 
-export const LOGO_HINT = `PNG, JPEG, GIF or WebP, up to ${ACCOUNT_LOGO_MAX_BYTES / 1024} KB.`;
+/** The largest logo, in KB, for the hint and the message. */
+export const LOGO_MAX_KB = ACCOUNT_LOGO_MAX_BYTES / 1024;
 
-/** Why a picked logo can't be used, or null when it can. */
+/** Why a picked logo can't be used (a catalog key; its message takes `{kb}`), or null when it can. */
 export function logoProblem(file: { type: string; size: number }): string | null {
-  if (!(ACCOUNT_LOGO_TYPES as readonly string[]).includes(file.type)) return 'Choose a PNG, JPEG, GIF or WebP image.';
-  if (file.size > ACCOUNT_LOGO_MAX_BYTES) return `The logo is larger than ${ACCOUNT_LOGO_MAX_BYTES / 1024} KB. Choose a smaller image.`;
+  if (!(ACCOUNT_LOGO_TYPES as readonly string[]).includes(file.type)) return 'account.logo.wrongType';
+  if (file.size > ACCOUNT_LOGO_MAX_BYTES) return 'account.logo.tooLarge';
   return null;
 }
 
@@ -81,14 +82,14 @@ export interface Choice {
 }
 
 /** Every IANA time zone the browser knows, labelled with its current UTC offset; `current` is always offered. */
-export function timeZoneChoices(current: string, now = new Date()): Choice[] {
+export function timeZoneChoices(current: string, now = new Date(), locale = 'en'): Choice[] {
   const zones = new Set<string>(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []);
   zones.add('UTC');
   if (current) zones.add(current);
   return [...zones].sort().map((zone) => {
     let offset = '';
     try {
-      offset = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(now).find((p) => p.type === 'timeZoneName')?.value ?? '';
+      offset = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(now).find((p) => p.type === 'timeZoneName')?.value ?? '';
     } catch {
       // An unknown zone (a stored value this browser lacks) is offered without its offset.
     }
@@ -97,12 +98,12 @@ export function timeZoneChoices(current: string, now = new Date()): Choice[] {
 }
 
 /** Every ISO 4217 currency the browser knows, as "EUR · Euro"; `current` is always offered. */
-export function currencyChoices(current: string): Choice[] {
+export function currencyChoices(current: string, locale = 'en'): Choice[] {
   const codes = new Set<string>(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : []);
   if (current) codes.add(current);
   let names: Intl.DisplayNames | null = null;
   try {
-    names = new Intl.DisplayNames(['en'], { type: 'currency' });
+    names = new Intl.DisplayNames([locale], { type: 'currency' });
   } catch {
     names = null;
   }
@@ -136,7 +137,8 @@ export function dateFormatChoices(current: string, now = new Date()): Choice[] {
   return [...formats].map((format) => ({ value: format, label: `${format} (${formatExample(format, now)})` }));
 }
 
-export function timeFormatChoices(current: string, now = new Date()): Choice[] {
+/** `names` says the two clock styles in the portal's language: '24-hour' and '12-hour' in English. */
+export function timeFormatChoices(current: string, now = new Date(), names: { h24: string; h12: string } = { h24: '24-hour', h12: '12-hour' }): Choice[] {
   const formats = new Set<string>([...ACCOUNT_TIME_FORMATS, current]);
-  return [...formats].map((format) => ({ value: format, label: `${format === 'HH:mm' ? '24-hour' : format === 'h:mm A' ? '12-hour' : format} (${formatExample(format, now)})` }));
+  return [...formats].map((format) => ({ value: format, label: `${format === 'HH:mm' ? names.h24 : format === 'h:mm A' ? names.h12 : format} (${formatExample(format, now)})` }));
 }

@@ -1,4 +1,7 @@
 import type { ReactNode } from 'react';
+import { Combobox } from '../../controls/combobox';
+import { useT } from '../../i18n/i18n-context';
+import { Toast } from '../../toast';
 import type { FieldVisibility } from '../../options';
 import type { Choice } from './account-form';
 
@@ -68,8 +71,26 @@ export function SelectField({ id, label, mode, error, hint, value, choices, onCh
   );
 }
 
-/** The Save row: saving state on the button, the outcome in a status line, a server error in an alert. */
+/** A labelled searchable picker (time zone, currency); view-only shows the chosen option's label read-only. */
+export function ComboboxField({ id, label, mode, error, hint, value, choices, onChange }: FieldProps & { value: string; choices: readonly Choice[]; onChange: (value: string) => void }) {
+  if (mode === 'hidden') return null;
+  const chosen = choices.find((c) => c.value === value)?.label ?? value;
+  return (
+    <div className="gh-ap-field">
+      <label className="gh-ap-label" htmlFor={id}>{label}</label>
+      {mode === 'viewOnly' ? (
+        <input id={id} className="gh-ap-input" type="text" value={chosen} readOnly aria-describedby={describedBy(id, error, hint)} />
+      ) : (
+        <Combobox id={id} label={label} value={value} options={choices} onChange={onChange} describedBy={describedBy(id, error, hint)} invalid={Boolean(error)} />
+      )}
+      <Messages id={id} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/** The Save row: saving state on the button, a server error in an alert, and the outcome as a toast. */
 export function SaveRow({ saving, status, banner, canSave, children }: { saving: boolean; status: string; banner: string | null; canSave: boolean; children?: ReactNode }) {
+  const t = useT();
   return (
     <>
       {banner && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{banner}</p>}
@@ -77,11 +98,11 @@ export function SaveRow({ saving, status, banner, canSave, children }: { saving:
         {canSave && (
           <button type="submit" className="gh-ap-button" disabled={saving} aria-busy={saving}>
             {saving && <span className="gh-ap-spinner" aria-hidden="true" />}
-            {saving ? 'Saving…' : 'Save'}
+            {t.t(saving ? 'account.saving' : 'common.save')}
           </button>
         )}
         {children}
-        <p className="gh-ap-status" role="status">{status}</p>
+        <Toast message={status || null} />
       </div>
     </>
   );

@@ -1,9 +1,11 @@
-import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ACCOUNT_LOGO_TYPES, type AccountSettingsView } from '@gatehouse/shared/admin-paths';
+import { FilePicker } from '../../controls/file-picker';
+import { useT } from '../../i18n/i18n-context';
 import type { FieldVisibility } from '../../options';
 import type { AccountSettingsUpdate } from './account-api';
-import { currencyChoices, dateFormatChoices, LOGO_HINT, logoProblem, TAB_FIELDS, timeFormatChoices, timeZoneChoices, type AccountField, type SettingsField } from './account-form';
-import { SaveRow, SelectField, TextField } from './fields';
+import { currencyChoices, dateFormatChoices, LOGO_MAX_KB, logoProblem, TAB_FIELDS, timeFormatChoices, timeZoneChoices, type AccountField, type SettingsField } from './account-form';
+import { ComboboxField, SaveRow, SelectField, TextField } from './fields';
 import { useAccountForm } from './use-account-form';
 
 type LogoEdit = { kind: 'keep' } | { kind: 'set'; dataUrl: string } | { kind: 'remove' };
@@ -17,8 +19,12 @@ export interface TabFormProps {
   idPrefix: string;
 }
 
-/** The Settings tab: company name, website, address, time zone, date and time formats, currency and logo. */
+/**
+ * The Settings tab: company name, website, address, time zone and currency (searchable pickers),
+ * date and time formats, and the logo (picked or dropped, previewed before saving).
+ */
 export function SettingsTab({ settings, mode, canWrite, save, idPrefix }: TabFormProps) {
+  const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const readerRef = useRef<FileReader | null>(null);
@@ -34,7 +40,7 @@ export function SettingsTab({ settings, mode, canWrite, save, idPrefix }: TabFor
       setLogo({ kind: 'keep' });
       if (fileRef.current) fileRef.current.value = '';
     },
-    savedMessage: 'Account settings saved',
+    savedMessage: t.t('account.saved'),
     fieldId,
     root: () => formRef.current,
   });
@@ -42,20 +48,19 @@ export function SettingsTab({ settings, mode, canWrite, save, idPrefix }: TabFor
 
   useEffect(() => () => readerRef.current?.abort(), []);
 
-  const timeZones = useMemo(() => timeZoneChoices(draft.timezone), [draft.timezone]);
-  const currencies = useMemo(() => currencyChoices(draft.currency), [draft.currency]);
+  const timeZones = useMemo(() => timeZoneChoices(draft.timezone, new Date(), t.locale), [draft.timezone, t.locale]);
+  const currencies = useMemo(() => currencyChoices(draft.currency, t.locale), [draft.currency, t.locale]);
   const dateFormats = useMemo(() => dateFormatChoices(draft.dateFormat), [draft.dateFormat]);
-  const timeFormats = useMemo(() => timeFormatChoices(draft.timeFormat), [draft.timeFormat]);
+  const timeFormats = useMemo(() => timeFormatChoices(draft.timeFormat, new Date(), { h24: t.t('account.clock24'), h12: t.t('account.clock12') }), [draft.timeFormat, t]);
 
-  function pickLogo(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
+  function pickLogo(file: File | null) {
     readerRef.current?.abort();
     form.setStatus('');
     if (!file) return;
     const problem = logoProblem(file);
-    form.setErrors((current) => ({ ...current, logo: problem ?? undefined }));
+    form.setErrors((current) => ({ ...current, logo: problem ? t.t(problem, { kb: LOGO_MAX_KB }) : undefined }));
     if (problem) {
-      event.target.value = '';
+      if (fileRef.current) fileRef.current.value = '';
       return;
     }
     const reader = new FileReader();
@@ -63,70 +68,58 @@ export function SettingsTab({ settings, mode, canWrite, save, idPrefix }: TabFor
     reader.onload = () => {
       if (typeof reader.result === 'string') setLogo({ kind: 'set', dataUrl: reader.result });
     };
-    reader.onerror = () => form.setErrors((current) => ({ ...current, logo: 'The logo could not be read. Choose another file.' }));
+    reader.onerror = () => form.setErrors((current) => ({ ...current, logo: t.t('account.logo.unreadable') }));
     reader.readAsDataURL(file);
   }
 
   const field = (name: SettingsField) => ({ id: fieldId(name), mode: mode(name), error: errors[name] });
   const logoMode = mode('logo');
   const preview = logo.kind === 'set' ? logo.dataUrl : logo.kind === 'remove' ? null : settings.logo;
+  const logoBox = (
+    <div className="gh-ap-logo-box">{preview ? <img src={preview} alt={t.t(logo.kind === 'set' ? 'account.logo.newPreview' : 'account.logo.current')} /> : <span>{t.t('account.logo.none')}</span>}</div>
+  );
 
   return (
-    <form ref={formRef} className="gh-ap-form" noValidate onSubmit={form.submit} aria-busy={form.saving} aria-label="Account settings">
-      {logoMode !== 'hidden' && (
+    <form ref={formRef} className="gh-ap-form" noValidate onSubmit={form.submit} aria-busy={form.saving} aria-label={t.t('account.tab.settings')}>
+      {logoMode === 'editable' && (
+        <FilePicker
+          id={fieldId('logo')}
+          label={t.t('account.logo.label')}
+          hint={t.t('account.logo.hint', { kb: LOGO_MAX_KB })}
+          accept={ACCOUNT_LOGO_TYPES.join(',')}
+          preview={logoBox}
+          disabled={form.saving}
+          error={errors.logo}
+          inputRef={fileRef}
+          onFile={pickLogo}
+          {...(preview
+            ? {
+                removeLabel: t.t('account.logo.remove'),
+                onRemove: () => {
+                  readerRef.current?.abort();
+                  setLogo(settings.logo ? { kind: 'remove' } : { kind: 'keep' });
+                  form.setStatus('');
+                },
+              }
+            : {})}
+        />
+      )}
+      {logoMode === 'viewOnly' && (
         <div className="gh-ap-field">
-          <div className="gh-ap-logo">
-            <div className="gh-ap-logo-box">{preview ? <img src={preview} alt={logo.kind === 'set' ? 'New logo preview' : 'Current logo'} /> : <span>No logo</span>}</div>
-            <div className="gh-ap-logo-controls">
-              {logoMode === 'editable' ? (
-                <>
-                  <label className="gh-ap-label" htmlFor={fieldId('logo')}>Logo</label>
-                  <input
-                    ref={fileRef}
-                    id={fieldId('logo')}
-                    className="gh-ap-file"
-                    type="file"
-                    accept={ACCOUNT_LOGO_TYPES.join(',')}
-                    aria-describedby={`${fieldId('logo')}-hint${errors.logo ? ` ${fieldId('logo')}-error` : ''}`}
-                    aria-invalid={errors.logo ? true : undefined}
-                    disabled={form.saving}
-                    onChange={pickLogo}
-                  />
-                  <p id={`${fieldId('logo')}-hint`} className="gh-ap-hint">{LOGO_HINT}</p>
-                  {errors.logo && <p id={`${fieldId('logo')}-error`} className="gh-ap-field-error" role="alert">{errors.logo}</p>}
-                  {preview && (
-                    <button
-                      type="button"
-                      className="gh-ap-button-secondary"
-                      disabled={form.saving}
-                      onClick={() => {
-                        readerRef.current?.abort();
-                        setLogo(settings.logo ? { kind: 'remove' } : { kind: 'keep' });
-                        if (fileRef.current) fileRef.current.value = '';
-                        form.setStatus('');
-                      }}
-                    >
-                      Remove logo
-                    </button>
-                  )}
-                </>
-              ) : (
-                <p className="gh-ap-label">Logo</p>
-              )}
-            </div>
-          </div>
+          <p className="gh-ap-label">{t.t('account.logo.label')}</p>
+          {logoBox}
         </div>
       )}
-      <TextField {...field('companyName')} label="Company name" value={draft.companyName} onChange={(v) => edit('companyName', v)} autoComplete="organization" maxLength={100} />
-      <TextField {...field('website')} label="Website" type="url" value={draft.website} onChange={(v) => edit('website', v)} autoComplete="url" maxLength={2048} placeholder="https://example.com" />
-      <TextField {...field('address')} label="Address" value={draft.address} onChange={(v) => edit('address', v)} autoComplete="street-address" maxLength={500} />
+      <TextField {...field('companyName')} label={t.t('account.field.companyName')} value={draft.companyName} onChange={(v) => edit('companyName', v)} autoComplete="organization" maxLength={100} />
+      <TextField {...field('website')} label={t.t('account.field.website')} type="url" value={draft.website} onChange={(v) => edit('website', v)} autoComplete="url" maxLength={2048} placeholder="https://example.com" />
+      <TextField {...field('address')} label={t.t('account.field.address')} value={draft.address} onChange={(v) => edit('address', v)} autoComplete="street-address" maxLength={500} />
       <div className="gh-ap-row">
-        <SelectField {...field('timezone')} label="Time zone" value={draft.timezone} choices={timeZones} onChange={(v) => edit('timezone', v)} />
-        <SelectField {...field('currency')} label="Currency" value={draft.currency} choices={currencies} onChange={(v) => edit('currency', v)} />
+        <ComboboxField {...field('timezone')} label={t.t('account.field.timezone')} value={draft.timezone} choices={timeZones} onChange={(v) => edit('timezone', v)} />
+        <ComboboxField {...field('currency')} label={t.t('account.field.currency')} value={draft.currency} choices={currencies} onChange={(v) => edit('currency', v)} />
       </div>
       <div className="gh-ap-row">
-        <SelectField {...field('dateFormat')} label="Date format" value={draft.dateFormat} choices={dateFormats} onChange={(v) => edit('dateFormat', v)} />
-        <SelectField {...field('timeFormat')} label="Time format" value={draft.timeFormat} choices={timeFormats} onChange={(v) => edit('timeFormat', v)} />
+        <SelectField {...field('dateFormat')} label={t.t('account.field.dateFormat')} value={draft.dateFormat} choices={dateFormats} onChange={(v) => edit('dateFormat', v)} />
+        <SelectField {...field('timeFormat')} label={t.t('account.field.timeFormat')} value={draft.timeFormat} choices={timeFormats} onChange={(v) => edit('timeFormat', v)} />
       </div>
       <SaveRow saving={form.saving} status={form.status} banner={form.banner} canSave={canWrite && (editable.length > 0 || logoMode === 'editable')} />
     </form>

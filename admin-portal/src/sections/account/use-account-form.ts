@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AccountSettingsView } from '@gatehouse/shared/admin-paths';
-import { errorMessage } from '../users/users-format';
+import { useErrorText } from '../../i18n/errors';
+import { useT } from '../../i18n/i18n-context';
 import type { AccountSettingsUpdate } from './account-api';
 import { changedFields, draftFrom, fieldErrorsFrom, validateDraft, type AccountDraft, type AccountErrors, type AccountField } from './account-form';
 
-/** Seed 001 section 5: a save with nothing changed says so and calls nothing. */
-export const NO_CHANGES = 'No changes to update';
+/** Seed 001 section 5: a save with nothing changed says so ('No changes to update') and calls nothing. */
+export const NO_CHANGES = 'account.noChanges';
 
 export interface AccountFormOptions {
   settings: AccountSettingsView;
@@ -22,6 +23,8 @@ export interface AccountFormOptions {
 
 /** Draft, errors and save of one tab's form; the draft survives a refresh of the stored settings. */
 export function useAccountForm({ settings, editable, extra, save, savedMessage, fieldId, root }: AccountFormOptions) {
+  const t = useT();
+  const toError = useErrorText();
   const [draft, setDraft] = useState<AccountDraft>(() => draftFrom(settings));
   const [errors, setErrors] = useState<AccountErrors>({});
   const [banner, setBanner] = useState<string | null>(null);
@@ -57,7 +60,7 @@ export function useAccountForm({ settings, editable, extra, save, savedMessage, 
     if (saving) return;
     setBanner(null);
     const body: AccountSettingsUpdate = { ...changedFields(settings, draft, editable), ...extra?.() };
-    const invalid = validateDraft(body);
+    const invalid = Object.fromEntries(Object.entries(validateDraft(body)).map(([field, key]) => [field, t.t(key)])) as AccountErrors;
     setErrors(invalid);
     if (Object.keys(invalid).length > 0) {
       setStatus('');
@@ -65,7 +68,7 @@ export function useAccountForm({ settings, editable, extra, save, savedMessage, 
       return;
     }
     if (Object.keys(body).length === 0) {
-      setStatus(NO_CHANGES);
+      setStatus(t.t(NO_CHANGES));
       return;
     }
     setSaving(true);
@@ -75,7 +78,7 @@ export function useAccountForm({ settings, editable, extra, save, savedMessage, 
       setStatus(savedMessage);
     } catch (thrown) {
       // The server names the field it refuses ("website: ..."); the messages arrive joined by ", ".
-      const message = errorMessage(thrown);
+      const message = toError(thrown);
       const parts = message.split(/, (?=\w+: )/);
       const split = fieldErrorsFrom(parts, [...editable, ...(body.logo !== undefined ? ['logo'] : [])]);
       setErrors(split.fields);

@@ -5,7 +5,8 @@ import type { FieldVisibility } from '../../options';
 import { useRefocusOnError } from '../roles/refocus';
 import { Modal } from '../users/modal';
 import { RolesPicker } from '../users/roles-picker';
-import { errorMessage } from '../users/users-format';
+import { errorText } from '../../i18n/errors';
+import { useT } from '../../i18n/i18n-context';
 import type { ApiTokenKind, TokenInput } from './api-tokens-api';
 
 /** The server's limits (shared/src/wire/admin/api-tokens.ts): 200 characters, up to 10 years. */
@@ -13,8 +14,8 @@ const MAX_DESCRIPTION = 200;
 const MAX_DAYS = 3650;
 
 const TYPES: { type: ApiTokenType; label: string; hint: string }[] = [
-  { type: 'ClientCredentials', label: 'Client credentials', hint: 'A client ID and secret that a backend exchanges for short-lived access tokens' },
-  { type: 'AccessToken', label: 'Access token', hint: 'One bearer token, sent as is with every call' },
+  { type: 'ClientCredentials', label: 'apiTokens.type.clientCredentials', hint: 'apiTokens.type.clientCredentialsHint' },
+  { type: 'AccessToken', label: 'apiTokens.type.accessToken', hint: 'apiTokens.type.accessTokenHint' },
 ];
 
 /** Dialog fields the host can hide or show read-only (`fieldVisibility(options, section, field)`). */
@@ -33,6 +34,7 @@ export function AddTokenDialog({ kind, roles, visibility, save, onClose }: {
   save: (input: TokenInput) => Promise<void>;
   onClose: () => void;
 }) {
+  const t = useT();
   const [description, setDescription] = useState('');
   const [days, setDays] = useState('');
   const [type, setType] = useState<ApiTokenType>('ClientCredentials');
@@ -52,12 +54,12 @@ export function AddTokenDialog({ kind, roles, visibility, save, onClose }: {
     event.preventDefault();
     const found: typeof problems = {};
     const text = description.trim();
-    if (!text) found.description = 'Enter a description';
-    else if (text.length > MAX_DESCRIPTION) found.description = `Use at most ${MAX_DESCRIPTION} characters`;
+    if (!text) found.description = t.t('apiTokens.dialog.descriptionMissing');
+    else if (text.length > MAX_DESCRIPTION) found.description = t.t('apiTokens.dialog.descriptionTooLong', { max: MAX_DESCRIPTION });
     // A text field, not type=number: a browser empties an invalid number field, which would read as "never".
     const trimmedDays = days.trim();
     const expiryDays = trimmedDays === '' ? null : /^\d{1,4}$/.test(trimmedDays) ? Number(trimmedDays) : NaN;
-    if (expiryDays !== null && !(expiryDays >= 1 && expiryDays <= MAX_DAYS)) found.days = `Enter whole days from 1 to ${MAX_DAYS}, or leave it empty`;
+    if (expiryDays !== null && !(expiryDays >= 1 && expiryDays <= MAX_DAYS)) found.days = t.t('apiTokens.dialog.daysInvalid', { max: MAX_DAYS });
     setProblems(found);
     if (found.description || found.days) return;
     setBusy(true);
@@ -65,7 +67,7 @@ export function AddTokenDialog({ kind, roles, visibility, save, onClose }: {
     try {
       await save({ description: text, expiryDays, type, roleIds: kind === 'tenant' ? roleIds : [] });
     } catch (thrown) {
-      setError(errorMessage(thrown));
+      setError(errorText(t, thrown));
       setBusy(false);
     }
   }
@@ -76,33 +78,33 @@ export function AddTokenDialog({ kind, roles, visibility, save, onClose }: {
   });
 
   return (
-    <Modal title="Add token" onClose={onClose} busy={busy}>
+    <Modal title={t.t('apiTokens.add')} onClose={onClose} busy={busy}>
       <form ref={ref} className="gh-ap-form" onSubmit={submit} noValidate>
         <div className="gh-ap-field">
-          <label className="gh-ap-label" htmlFor={`${ids}-description`}>Description</label>
+          <label className="gh-ap-label" htmlFor={`${ids}-description`}>{t.t('apiTokens.column.description')}</label>
           <input id={`${ids}-description`} className="gh-ap-input" value={description} maxLength={MAX_DESCRIPTION + 50} autoComplete="off" disabled={busy} data-autofocus {...invalid('description')}
             onChange={(e) => { setDescription(e.target.value); setProblems((p) => ({ ...p, description: undefined })); }} />
-          <p id={`${ids}-description-hint`} className="gh-ap-hint">What uses it, so you can tell tokens apart later</p>
+          <p id={`${ids}-description-hint`} className="gh-ap-hint">{t.t('apiTokens.dialog.descriptionHint')}</p>
           {problems.description && <p id={`${ids}-description-error`} className="gh-ap-field-error" role="alert">{problems.description}</p>}
         </div>
         {shown('expiry') && (
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-days`}>Expires after (days)<span className="gh-ap-hint"> (optional)</span></label>
+            <label className="gh-ap-label" htmlFor={`${ids}-days`}>{t.t('apiTokens.dialog.days')}<span className="gh-ap-hint"> {t.t('apiTokens.dialog.optional')}</span></label>
             <input id={`${ids}-days`} className="gh-ap-input gh-ap-days" inputMode="numeric" value={days} autoComplete="off" disabled={locked('expiry')} {...invalid('days')}
               onChange={(e) => { setDays(e.target.value); setProblems((p) => ({ ...p, days: undefined })); }} />
-            <p id={`${ids}-days-hint`} className="gh-ap-hint">Leave empty for a token that never expires</p>
+            <p id={`${ids}-days-hint`} className="gh-ap-hint">{t.t('apiTokens.dialog.daysHint')}</p>
             {problems.days && <p id={`${ids}-days-error`} className="gh-ap-field-error" role="alert">{problems.days}</p>}
           </div>
         )}
         {shown('type') && (
           <fieldset className="gh-ap-fieldset" disabled={locked('type')}>
-            <legend className="gh-ap-label">Token type</legend>
+            <legend className="gh-ap-label">{t.t('apiTokens.dialog.type')}</legend>
             {TYPES.map((option) => (
               <label key={option.type} className="gh-ap-check" htmlFor={`${ids}-type-${option.type}`}>
                 <input id={`${ids}-type-${option.type}`} type="radio" name={`${ids}-type`} value={option.type} checked={type === option.type} onChange={() => setType(option.type)} />
                 <span>
-                  {option.label}
-                  <span className="gh-ap-hint"> {option.hint}</span>
+                  {t.t(option.label)}
+                  <span className="gh-ap-hint"> {t.t(option.hint)}</span>
                 </span>
               </label>
             ))}
@@ -112,20 +114,20 @@ export function AddTokenDialog({ kind, roles, visibility, save, onClose }: {
           Array.isArray(roles) && roles.length > 0 ? (
             <div className="gh-ap-field">
               <RolesPicker roles={roles} selected={roleIds} onChange={setRoleIds} disabled={locked('roles')} idPrefix={`${ids}-role`} />
-              <p className="gh-ap-hint">The token acts with these roles. You can give only roles whose permissions you hold yourself.</p>
+              <p className="gh-ap-hint">{t.t('apiTokens.dialog.rolesHint')}</p>
             </div>
           ) : (
             <p className="gh-ap-hint" role="status">
-              {roles === 'loading' ? 'Loading roles…' : roles ? 'This account has no roles to give the token.' : "This account's roles could not be listed (reading them needs the roles or users read permission), so the token gets none."}
+              {t.t(roles === 'loading' ? 'apiTokens.dialog.rolesLoading' : roles ? 'apiTokens.dialog.noRoles' : 'apiTokens.dialog.rolesUnreadable')}
             </p>
           )
         )}
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
         <div className="gh-ap-modal-actions">
-          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>{t.t('common.cancel')}</button>
           <button type="submit" className="gh-ap-button" disabled={busy || waiting} aria-busy={busy}>
             {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-            Add token
+            {t.t('apiTokens.add')}
           </button>
         </div>
       </form>

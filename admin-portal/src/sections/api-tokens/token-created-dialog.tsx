@@ -1,12 +1,15 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { CreatedApiToken } from '@gatehouse/shared/wire';
 import { Modal } from '../users/modal';
+import { useT } from '../../i18n/i18n-context';
 import { copyText } from './copy-text';
 
 const COPIED_FOR_MS = 2000;
 
 /** A read-only value with a Copy button that says "Copied" for a moment (or how to copy by hand). */
-function CopyField({ label, value, autofocus = false }: { label: string; value: string; autofocus?: boolean }) {
+/** Exported for the recovery codes, shown once the same way. */
+export function CopyField({ label, copyLabel, value, autofocus = false }: { label: string; copyLabel: string; value: string; autofocus?: boolean }) {
+  const t = useT();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -25,12 +28,12 @@ function CopyField({ label, value, autofocus = false }: { label: string; value: 
       <label className="gh-ap-label" htmlFor={id}>{label}</label>
       <div className="gh-ap-copy">
         <input ref={input} id={id} className="gh-ap-input gh-ap-mono" value={value} readOnly spellCheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" className="gh-ap-button-secondary" aria-label={`Copy ${label.toLowerCase()}`} onClick={() => void copy()} {...(autofocus ? { 'data-autofocus': true } : {})}>
-          {state === 'copied' ? 'Copied' : 'Copy'}
+        <button type="button" className="gh-ap-button-secondary" aria-label={copyLabel} onClick={() => void copy()} {...(autofocus ? { 'data-autofocus': true } : {})}>
+          {t.t(state === 'copied' ? 'common.copied' : 'common.copy')}
         </button>
       </div>
       <p className="gh-ap-hint" aria-live="polite">
-        {state === 'copied' ? `${label} copied to the clipboard` : state === 'failed' ? 'Copying is blocked here: the text is selected, press Ctrl+C (⌘C) to copy it' : ''}
+        {state === 'copied' ? t.t('apiTokens.created.copied', { what: label }) : state === 'failed' ? t.t('apiTokens.created.copyBlocked') : ''}
       </p>
     </div>
   );
@@ -41,21 +44,21 @@ function CopyField({ label, value, autofocus = false }: { label: string; value: 
  * after the POST. The section drops the secret when this closes, so it leaves the page with it.
  */
 export function TokenCreatedDialog({ token, onClose }: { token: CreatedApiToken; onClose: () => void }) {
+  const t = useT();
   const bearer = token.type === 'AccessToken';
   return (
-    <Modal title="Token created" onClose={onClose}>
+    <Modal title={t.t('apiTokens.created.title')} onClose={onClose}>
       <p className="gh-ap-modal-text">
-        {bearer
-          ? <>“{token.description}” is ready. Send it as <code>Authorization: Bearer …</code> to the API.</>
-          : <>“{token.description}” is ready. Exchange the client ID and secret at the token endpoint (<code>grant_type=client_credentials</code>) for an access token.</>}
+        {t.t(bearer ? 'apiTokens.created.bearerText' : 'apiTokens.created.clientText', { name: token.description })}{' '}
+        <code>{bearer ? 'Authorization: Bearer …' : 'grant_type=client_credentials'}</code>
       </p>
       <p className="gh-ap-banner gh-ap-banner-warning" role="note">
-        <strong>Copy the {bearer ? 'token' : 'secret'} now.</strong> It will not be shown again: only a hash of it is stored. If it is lost, delete this token and add a new one.
+        <strong>{t.t(bearer ? 'apiTokens.created.copyTokenNow' : 'apiTokens.created.copySecretNow')}</strong> {t.t('apiTokens.created.onlyOnce')}
       </p>
-      {!bearer && <CopyField label="Client ID" value={token.clientId} autofocus />}
-      <CopyField label={bearer ? 'Token' : 'Secret'} value={token.secret} autofocus={bearer} />
+      {!bearer && <CopyField label={t.t('apiTokens.column.clientId')} copyLabel={t.t('apiTokens.created.copyClientId')} value={token.clientId} autofocus />}
+      <CopyField label={t.t(bearer ? 'apiTokens.created.token' : 'apiTokens.created.secret')} copyLabel={t.t(bearer ? 'apiTokens.created.copyToken' : 'apiTokens.created.copySecret')} value={token.secret} autofocus={bearer} />
       <div className="gh-ap-modal-actions">
-        <button type="button" className="gh-ap-button" onClick={onClose}>Done</button>
+        <button type="button" className="gh-ap-button" onClick={onClose}>{t.t('common.done')}</button>
       </div>
     </Modal>
   );

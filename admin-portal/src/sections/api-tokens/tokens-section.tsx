@@ -8,7 +8,11 @@ import type { SectionProps } from '../section-props';
 import { useInertWhile } from '../dialogs/use-inert';
 import { useLatestLoad } from '../dialogs/use-latest-load';
 import { DeleteDialog } from '../roles/delete-dialog';
-import { errorMessage, shortDate } from '../users/users-format';
+import { shortDate } from '../../format';
+import { useErrorText } from '../../i18n/errors';
+import { useT } from '../../i18n/i18n-context';
+import { Toast } from '../../toast';
+import { TableSkeleton } from '../users/users-table';
 import css from '../users/users.css?inline';
 import ownCss from './api-tokens.css?inline';
 import { AddTokenDialog, type AddTokenField } from './add-token-dialog';
@@ -20,19 +24,11 @@ type Dialog = { kind: 'add' } | { kind: 'created'; token: CreatedApiToken } | { 
 /** Actions and columns the host can hide (`adminPortal.fieldVisibility.apiTokens.delete = 'hidden'`). */
 type TokenField = 'create' | 'delete' | 'clientId' | 'type' | 'createdAt' | 'expires' | 'roles' | AddTokenField;
 
-const TYPE_LABELS: Record<ApiToken['type'], string> = { ClientCredentials: 'Client credentials', AccessToken: 'Access token' };
+const TYPE_LABELS: Record<ApiToken['type'], string> = { ClientCredentials: 'apiTokens.type.clientCredentials', AccessToken: 'apiTokens.type.accessToken' };
 
-const COPY: Record<ApiTokenKind, { intro: string; caption: string; what: string }> = {
-  user: {
-    intro: 'Personal tokens let your scripts call the API as you, in this account, with your permissions as they are at each call.',
-    caption: 'Your personal API tokens',
-    what: 'Anything using it',
-  },
-  tenant: {
-    intro: "Account tokens let your backends call this account's API with the roles you give them.",
-    caption: 'API tokens of this account',
-    what: 'Every backend using it',
-  },
+const COPY: Record<ApiTokenKind, { intro: string; caption: string; deleteText: string; empty: string }> = {
+  user: { intro: 'apiTokens.user.intro', caption: 'apiTokens.user.caption', deleteText: 'apiTokens.user.deleteText', empty: 'apiTokens.user.empty' },
+  tenant: { intro: 'apiTokens.tenant.intro', caption: 'apiTokens.tenant.caption', deleteText: 'apiTokens.tenant.deleteText', empty: 'apiTokens.tenant.empty' },
 };
 
 /**
@@ -42,6 +38,8 @@ const COPY: Record<ApiTokenKind, { intro: string; caption: string; what: string 
  * dialog) and delete them.
  */
 export function TokensSection({ kind, title, headingId, user, api, options }: SectionProps & { kind: ApiTokenKind }) {
+  const t = useT();
+  const toError = useErrorText();
   const tokens = useMemo(() => createApiTokensApi(api, kind), [api, kind]);
   const sectionId = kind === 'user' ? 'personalApiTokens' : 'apiTokens';
   const visibility = (field: TokenField): FieldVisibility => fieldVisibility(options, sectionId, field);
@@ -81,7 +79,7 @@ export function TokensSection({ kind, title, headingId, user, api, options }: Se
     }
   }, [dialog]);
 
-  const { data: list, reload: load, loading, error } = useLatestLoad(tokens.list, errorMessage);
+  const { data: list, reload: load, loading, error } = useLatestLoad(tokens.list, toError);
 
   useEffect(() => {
     if (!rolesSource) return;
@@ -103,6 +101,7 @@ export function TokensSection({ kind, title, headingId, user, api, options }: Se
     setDialog(next);
   };
 
+  const col = { clientId: t.t('apiTokens.column.clientId'), type: t.t('apiTokens.column.type'), created: t.t('apiTokens.column.created'), expires: t.t('apiTokens.column.expires'), roles: t.t('apiTokens.column.roles') };
   const roleNames = new Map((Array.isArray(roles) ? roles : []).map((r) => [r.id, r.name]));
   const columnCount = 1 + Object.values(columns).filter(Boolean).length + (canDelete ? 1 : 0);
 
@@ -112,58 +111,57 @@ export function TokensSection({ kind, title, headingId, user, api, options }: Se
         <div className="gh-ap-users-head">
           <h2 ref={headingRef} id={headingId} className="gh-ap-section-title" tabIndex={-1}>{title}</h2>
           {canCreate && (
-            <button ref={addRef} type="button" className="gh-ap-button gh-ap-token-add" disabled={visibility('create') === 'viewOnly'} onClick={open({ kind: 'add' })}>Add token</button>
+            <button ref={addRef} type="button" className="gh-ap-button gh-ap-token-add" disabled={visibility('create') === 'viewOnly'} onClick={open({ kind: 'add' })}>{t.t('apiTokens.add')}</button>
           )}
         </div>
-        <p className="gh-ap-modal-text">{COPY[kind].intro}</p>
-        <p className="gh-ap-status" role="status">{notice ?? ''}</p>
+        <p className="gh-ap-modal-text">{t.t(COPY[kind].intro)}</p>
+        <Toast message={notice} />
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
         <div className="gh-ap-table-wrap">
           <table className="gh-ap-table" aria-busy={loading}>
-            <caption className="gh-ap-visually-hidden">{COPY[kind].caption}</caption>
+            <caption className="gh-ap-visually-hidden">{t.t(COPY[kind].caption)}</caption>
             <thead>
               <tr>
-                <th scope="col">Description</th>
-                {columns.clientId && <th scope="col">Client ID</th>}
-                {columns.type && <th scope="col">Type</th>}
-                {columns.createdAt && <th scope="col">Created</th>}
-                {columns.expires && <th scope="col">Expires</th>}
-                {columns.roles && <th scope="col">Roles</th>}
-                {canDelete && <th scope="col"><span className="gh-ap-visually-hidden">Actions</span></th>}
+                <th scope="col">{t.t('apiTokens.column.description')}</th>
+                {columns.clientId && <th scope="col">{col.clientId}</th>}
+                {columns.type && <th scope="col">{col.type}</th>}
+                {columns.createdAt && <th scope="col">{col.created}</th>}
+                {columns.expires && <th scope="col">{col.expires}</th>}
+                {columns.roles && <th scope="col">{col.roles}</th>}
+                {canDelete && <th scope="col" className="gh-ap-cell-actions"><span className="gh-ap-visually-hidden">{t.t('common.actions')}</span></th>}
               </tr>
             </thead>
             <tbody>
               {list?.map((token) => (
                 <tr key={`${token.type}-${token.id}`}>
                   <th scope="row" className="gh-ap-token-description">{token.description}</th>
-                  {columns.clientId && <td className="gh-ap-token-client"><code className="gh-ap-mono">{token.clientId}</code></td>}
-                  {columns.type && <td>{TYPE_LABELS[token.type]}</td>}
-                  {columns.createdAt && <td className="gh-ap-nowrap">{shortDate(token.createdAt)}</td>}
+                  {columns.clientId && <td data-label={col.clientId} className="gh-ap-token-client"><code className="gh-ap-mono">{token.clientId}</code></td>}
+                  {columns.type && <td data-label={col.type}>{t.t(TYPE_LABELS[token.type])}</td>}
+                  {columns.createdAt && <td data-label={col.created} className="gh-ap-nowrap">{shortDate(t, token.createdAt)}</td>}
                   {columns.expires && (
-                    <td className="gh-ap-nowrap">
-                      {shortDate(token.expires)}
-                      {token.expiresInMinutes === 0 && <> <span className="gh-ap-badge">Expired</span></>}
+                    <td data-label={col.expires} className="gh-ap-nowrap">
+                      {shortDate(t, token.expires)}
+                      {token.expiresInMinutes === 0 && <> <span className="gh-ap-badge">{t.t('apiTokens.expired')}</span></>}
                     </td>
                   )}
-                  {columns.roles && <td>{token.roleIds.map((id) => roleNames.get(id) ?? id).join(', ') || 'None'}</td>}
+                  {columns.roles && <td data-label={col.roles}>{token.roleIds.map((id) => roleNames.get(id) ?? id).join(', ') || t.t('apiTokens.none')}</td>}
                   {canDelete && (
-                    <td>
-                      <button type="button" className="gh-ap-link gh-ap-link-danger" aria-label={`Delete token ${token.description}`} disabled={visibility('delete') === 'viewOnly'} onClick={open({ kind: 'delete', token })}>Delete</button>
+                    <td className="gh-ap-cell-actions">
+                      <button type="button" className="gh-ap-link gh-ap-link-danger" aria-label={t.t('apiTokens.deleteToken', { name: token.description })} disabled={visibility('delete') === 'viewOnly'} onClick={open({ kind: 'delete', token })}>{t.t('common.delete')}</button>
                     </td>
                   )}
                 </tr>
               ))}
-              {(list?.length ?? 0) === 0 ? (
+              {(list?.length ?? 0) === 0 && !loading ? (
                 <tr>
                   <td colSpan={columnCount}>
-                    <div className="gh-ap-table-empty">
-                      {loading ? (<><span className="gh-ap-spinner" aria-hidden="true" /> Loading tokens…</>) : error ? 'The tokens could not be loaded' : 'No API tokens yet'}
-                    </div>
+                    <p className="gh-ap-table-empty">{error ? t.t('apiTokens.loadFailed') : t.t(COPY[kind].empty)}</p>
                   </td>
                 </tr>
               ) : null}
             </tbody>
           </table>
+          {loading && !list && <TableSkeleton rows={3} />}
         </div>
       </div>
 
@@ -187,20 +185,20 @@ export function TokensSection({ kind, title, headingId, user, api, options }: Se
           onClose={() => {
             // The secret leaves the page with the dialog: no state keeps it.
             setDialog(null);
-            setNotice(`Token ${dialog.token.description} added`);
+            setNotice(t.t('apiTokens.done.added', { name: dialog.token.description }));
           }}
         />
       )}
       {dialog?.kind === 'delete' && (
         <DeleteDialog
-          title={`Delete token ${dialog.token.description}`}
-          text={`${COPY[kind].what} loses access at once, including access tokens already exchanged from it. This cannot be undone.`}
+          title={t.t('apiTokens.deleteToken', { name: dialog.token.description })}
+          text={t.t(COPY[kind].deleteText)}
           onClose={() => setDialog(null)}
           run={async () => {
             await tokens.remove(dialog.token);
             await load();
             setDialog(null);
-            setNotice(`Token ${dialog.token.description} deleted`);
+            setNotice(t.t('apiTokens.done.deleted', { name: dialog.token.description }));
           }}
         />
       )}

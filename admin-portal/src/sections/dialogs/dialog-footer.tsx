@@ -1,3 +1,5 @@
+import { useT } from '../../i18n/i18n-context';
+
 /**
  * The end of a dialog: the save error (if any), Cancel and the confirming button, which shows a
  * spinner while `busy`. A form's button submits it; otherwise `onConfirm` runs on click.
@@ -12,11 +14,12 @@ export function DialogFooter({ error, busy, label, onClose, onConfirm, danger = 
   disabled?: boolean;
   autofocus?: boolean;
 }) {
+  const t = useT();
   return (
     <>
       {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
       <div className="gh-ap-modal-actions">
-        <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+        <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>{t.t('common.cancel')}</button>
         <button
           type={onConfirm ? 'button' : 'submit'}
           className={danger ? 'gh-ap-button gh-ap-button-danger' : 'gh-ap-button'}

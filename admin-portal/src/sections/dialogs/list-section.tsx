@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { adoptCss } from '../../host-styles';
-import { errorMessage } from '../users/users-format';
+import { useErrorText } from '../../i18n/errors';
+import { useT } from '../../i18n/i18n-context';
+import { Toast } from '../../toast';
+import { TableSkeleton } from '../users/users-table';
 import { useInertWhile } from './use-inert';
 import { useLatestLoad } from './use-latest-load';
 
@@ -14,10 +17,11 @@ export function useListSection<T, D>(fetchList: () => Promise<T>, css: string) {
   const [notice, setNotice] = useState<string | null>(null);
   const sectionRef = useRef<HTMLElement>(null);
   const behindRef = useRef<HTMLDivElement>(null);
+  const toError = useErrorText();
 
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, css) : undefined), [css]);
   useInertWhile(behindRef, dialog !== null);
-  const { data, loading, error, setError, reload: load } = useLatestLoad(fetchList, errorMessage);
+  const { data, loading, error, setError, reload: load } = useLatestLoad(fetchList, toError);
 
   return {
     data,
@@ -47,11 +51,12 @@ export function useListSection<T, D>(fetchList: () => Promise<T>, css: string) {
 export type ListSectionState = Pick<ReturnType<typeof useListSection>, 'loading' | 'error' | 'notice' | 'sectionRef' | 'behindRef'>;
 
 /**
- * The frame of such a section: heading with the section's buttons, the notice, the load error, a
- * table of `items` (the cells `row` renders, then `actions` when given) with its loading and empty
- * rows, and the open dialog after the inert part.
+ * The frame of such a section: heading with the section's buttons, the notice (a toast), the load
+ * error, a table of `items` (the cells `row` renders, then the `actions` cell, a "⋯" menu, when
+ * given) with its skeleton while loading and its empty state saying what to do next, and the open
+ * dialog after the inert part. Cells carry their column's name for the stacked cards of small screens.
  */
-export function ListSection<T extends { id: string }>({ state, title, headingId, buttons, caption, columns, items, noun, row, actions, dialogs }: {
+export function ListSection<T extends { id: string }>({ state, title, headingId, buttons, caption, columns, items, empty, row, actions, dialogs }: {
   state: ListSectionState;
   title: string;
   headingId: string;
@@ -60,14 +65,15 @@ export function ListSection<T extends { id: string }>({ state, title, headingId,
   /** Column titles, the row header's first. */
   columns: string[];
   items: T[] | null;
-  /** Plural, lower case: 'Loading roles…', 'No roles yet'. */
-  noun: string;
-  /** The cells of one row: a `<th scope="row">`, then `<td>`s. */
+  /** What an empty list tells the admin to do next. */
+  empty: string;
+  /** The cells of one row: a `<th scope="row">`, then `<td data-label>`s. */
   row: (item: T) => ReactNode;
   /** The actions cell of a row; no actions column at all when not given. */
   actions?: (item: T) => ReactNode;
   dialogs: ReactNode;
 }) {
+  const t = useT();
   const { loading, error, notice, sectionRef, behindRef } = state;
   const width = columns.length + (actions ? 1 : 0);
   return (
@@ -77,7 +83,7 @@ export function ListSection<T extends { id: string }>({ state, title, headingId,
           <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
           {buttons}
         </div>
-        <p className="gh-ap-status" role="status">{notice ?? ''}</p>
+        <Toast message={notice} />
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
         <div className="gh-ap-table-wrap">
           <table className="gh-ap-table" aria-busy={loading}>
@@ -87,27 +93,26 @@ export function ListSection<T extends { id: string }>({ state, title, headingId,
                 {columns.map((column) => (
                   <th key={column} scope="col">{column}</th>
                 ))}
-                {actions && <th scope="col"><span className="gh-ap-visually-hidden">Actions</span></th>}
+                {actions && <th scope="col" className="gh-ap-cell-actions"><span className="gh-ap-visually-hidden">{t.t('common.actions')}</span></th>}
               </tr>
             </thead>
             <tbody>
               {items?.map((item) => (
                 <tr key={item.id}>
                   {row(item)}
-                  {actions && <td>{actions(item)}</td>}
+                  {actions && <td className="gh-ap-cell-actions">{actions(item)}</td>}
                 </tr>
               ))}
-              {(loading && !items) || (!loading && (items?.length ?? 0) === 0) ? (
+              {!loading && (items?.length ?? 0) === 0 ? (
                 <tr>
                   <td colSpan={width}>
-                    <div className="gh-ap-table-empty">
-                      {loading && !items ? (<><span className="gh-ap-spinner" aria-hidden="true" /> Loading {noun}…</>) : `No ${noun} yet`}
-                    </div>
+                    <p className="gh-ap-table-empty">{empty}</p>
                   </td>
                 </tr>
               ) : null}
             </tbody>
           </table>
+          {loading && !items && <TableSkeleton />}
         </div>
       </div>
       {dialogs}

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { ErrorCodes } from '../../contract';
 import { useRefocusOnError } from '../roles/refocus';
 import { Modal } from '../users/modal';
-import { errorMessage } from '../users/users-format';
+import { useErrorText } from '../../i18n/errors';
 import type { FactorRow } from './privacy-format';
 
 /** The server's answers that mean "prove it is you again first" (services/auth/recent-auth.ts). */
@@ -25,6 +25,7 @@ export function RemoveFactorDialog({ factor, isLast, recoveryCodesLeft, remove, 
   onSignInAgain: () => void;
   onClose: () => void;
 }) {
+  const errorMessage = useErrorText();
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

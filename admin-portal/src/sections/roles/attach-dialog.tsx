@@ -4,6 +4,7 @@ import { DialogFooter } from '../dialogs/dialog-footer';
 import { useSave } from '../dialogs/use-save';
 import { Modal } from '../users/modal';
 import { RolesPicker } from '../users/roles-picker';
+import { useT } from '../../i18n/i18n-context';
 
 /** One permission added to many roles (seed 001 section 6). */
 export function AttachPermissionDialog({ roles, permissions, save, onClose }: {
@@ -12,6 +13,7 @@ export function AttachPermissionDialog({ roles, permissions, save, onClose }: {
   save: (permissionId: string, roleIds: string[]) => Promise<void>;
   onClose: () => void;
 }) {
+  const t = useT();
   const [permissionId, setPermissionId] = useState(permissions[0]?.id ?? '');
   const [roleIds, setRoleIds] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -20,17 +22,17 @@ export function AttachPermissionDialog({ roles, permissions, save, onClose }: {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (roleIds.length === 0) {
-      setProblem('Choose at least one role');
+      setProblem(t.t('roles.attachDialog.noRole'));
       return;
     }
     setProblem(null);
     await run(() => save(permissionId, roleIds));
   }
   return (
-    <Modal title="Add a permission to roles" onClose={onClose} busy={busy}>
+    <Modal title={t.t('roles.attach')} onClose={onClose} busy={busy}>
       <form className="gh-ap-form" onSubmit={submit} noValidate>
         <div className="gh-ap-field">
-          <label className="gh-ap-label" htmlFor={`${ids}-permission`}>Permission</label>
+          <label className="gh-ap-label" htmlFor={`${ids}-permission`}>{t.t('roles.permission')}</label>
           <select id={`${ids}-permission`} className="gh-ap-select" value={permissionId} disabled={busy} data-autofocus onChange={(e) => setPermissionId(e.target.value)}>
             {permissions.map((p) => (
               <option key={p.id} value={p.id}>{`${p.name} (${p.key})`}</option>
@@ -39,7 +41,7 @@ export function AttachPermissionDialog({ roles, permissions, save, onClose }: {
         </div>
         <RolesPicker roles={roles} selected={roleIds} onChange={setRoleIds} disabled={busy} idPrefix={ids} />
         {problem && <p className="gh-ap-field-error" role="alert">{problem}</p>}
-        <DialogFooter error={error} busy={busy} label="Add permission" onClose={onClose} disabled={!permissionId} />
+        <DialogFooter error={error} busy={busy} label={t.t('roles.attachDialog.confirm')} onClose={onClose} disabled={!permissionId} />
       </form>
     </Modal>
   );

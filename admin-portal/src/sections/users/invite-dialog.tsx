@@ -3,7 +3,8 @@ import type { Role } from '@gatehouse/shared/wire';
 import { Modal } from './modal';
 import { RolesPicker } from './roles-picker';
 import type { InviteInput } from './users-api';
-import { errorMessage } from './users-format';
+import { errorText } from '../../i18n/errors';
+import { useT } from '../../i18n/i18n-context';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()-]{6,32}$/;
@@ -15,6 +16,7 @@ type FieldErrors = Partial<Record<'email' | 'name' | 'phoneNumber', string>>;
  * describe someone else, so the browser is asked not to fill in the admin's own details.
  */
 export function InviteDialog({ roles, invite, onClose }: { roles: Role[]; invite: (input: InviteInput) => Promise<void>; onClose: () => void }) {
+  const t = useT();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [phoneNumber, setPhoneNumber] = useState('');
@@ -27,9 +29,9 @@ export function InviteDialog({ roles, invite, onClose }: { roles: Role[]; invite
   async function submit(event: FormEvent) {
     event.preventDefault();
     const found: FieldErrors = {};
-    if (!EMAIL.test(email.trim())) found.email = 'Enter a valid email address';
-    if (!name.trim()) found.name = 'Enter a name';
-    if (phoneNumber.trim() && !PHONE.test(phoneNumber.trim())) found.phoneNumber = 'Enter a phone number, such as +44 20 7946 0958';
+    if (!EMAIL.test(email.trim())) found.email = t.t('users.inviteDialog.emailInvalid');
+    if (!name.trim()) found.name = t.t('users.inviteDialog.nameMissing');
+    if (phoneNumber.trim() && !PHONE.test(phoneNumber.trim())) found.phoneNumber = t.t('users.inviteDialog.phoneInvalid');
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
@@ -37,14 +39,14 @@ export function InviteDialog({ roles, invite, onClose }: { roles: Role[]; invite
     try {
       await invite({ email: email.trim(), name: name.trim(), ...(phoneNumber.trim() ? { phoneNumber: phoneNumber.trim() } : {}), roleIds });
     } catch (thrown) {
-      setError(errorMessage(thrown));
+      setError(errorText(t, thrown));
       setBusy(false);
     }
   }
 
   const field = (key: keyof FieldErrors, label: string, value: string, set: (v: string) => void, type: string, extra: { optional?: boolean; autofocus?: boolean } = {}) => (
     <div className="gh-ap-field">
-      <label className="gh-ap-label" htmlFor={`${ids}-${key}`}>{label}{extra.optional && <span className="gh-ap-hint"> (optional)</span>}</label>
+      <label className="gh-ap-label" htmlFor={`${ids}-${key}`}>{label}{extra.optional && <span className="gh-ap-hint"> {t.t('users.optional')}</span>}</label>
       <input
         id={`${ids}-${key}`}
         className="gh-ap-input"
@@ -66,18 +68,18 @@ export function InviteDialog({ roles, invite, onClose }: { roles: Role[]; invite
   );
 
   return (
-    <Modal title="Invite user" onClose={onClose} busy={busy}>
+    <Modal title={t.t('users.inviteDialog.title')} onClose={onClose} busy={busy}>
       <form className="gh-ap-form" onSubmit={submit} noValidate>
-        {field('email', 'Email', email, setEmail, 'email', { autofocus: true })}
-        {field('name', 'Name', name, setName, 'text')}
-        {field('phoneNumber', 'Phone number', phoneNumber, setPhoneNumber, 'tel', { optional: true })}
+        {field('email', t.t('users.field.email'), email, setEmail, 'email', { autofocus: true })}
+        {field('name', t.t('users.field.name'), name, setName, 'text')}
+        {field('phoneNumber', t.t('users.field.phoneNumber'), phoneNumber, setPhoneNumber, 'tel', { optional: true })}
         <RolesPicker roles={roles} selected={roleIds} onChange={setRoleIds} disabled={busy} idPrefix={`${ids}-role`} />
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
         <div className="gh-ap-modal-actions">
-          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>{t.t('common.cancel')}</button>
           <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={busy}>
             {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-            Send invitation
+            {t.t('users.inviteDialog.send')}
           </button>
         </div>
       </form>

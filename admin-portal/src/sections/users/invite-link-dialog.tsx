@@ -3,14 +3,23 @@ import { INVITE_LINK_DEFAULT_EXPIRY_MINUTES } from '@gatehouse/shared/admin-path
 import type { InviteLink } from '@gatehouse/shared/wire';
 import { Modal } from './modal';
 import type { UsersApi } from './users-api';
-import { errorMessage } from './users-format';
+import { shortDateTime } from '../../format';
+import { errorText } from '../../i18n/errors';
+import { useT } from '../../i18n/i18n-context';
+import { TableSkeleton } from './users-table';
 
-/** The server's bounds for expiresInMinutes (a minute to a year). */
-const MAX_MINUTES = 525_600;
+/** Minutes in a day: the link's expiry is asked in days and sent in minutes (seed 001 section 5, days times 1440). */
+export const MINUTES_PER_DAY = 1440;
+/** The server's upper bound for expiresInMinutes is a year. */
+const MAX_DAYS = 365;
+const DEFAULT_DAYS = String(Math.round(INVITE_LINK_DEFAULT_EXPIRY_MINUTES / MINUTES_PER_DAY));
 
-function longDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+/** The minutes of a whole number of days from 1 to 365, or null. */
+export function inviteLinkMinutes(days: string): number | null {
+  const value = days.trim();
+  if (!/^\d+$/.test(value)) return null;
+  const count = Number(value);
+  return count >= 1 && count <= MAX_DAYS ? count * MINUTES_PER_DAY : null;
 }
 
 type Api = Pick<UsersApi, 'inviteLink' | 'createInviteLink' | 'updateInviteLink' | 'deleteInviteLink'>;
@@ -18,13 +27,14 @@ type Api = Pick<UsersApi, 'inviteLink' | 'createInviteLink' | 'updateInviteLink'
 /**
  * The tenant's invite link (seed 001 sections 3 and 9): anyone with the URL may join the account
  * until it expires. Shows the URL with Copy and its expiry; creates one when there is none (default
- * 43200 minutes, 30 days), sets a new expiry (minutes from now, same URL), or deletes it after a
- * confirmation (it stops working at once).
+ * 30 days, the seed's 43200 minutes), sets a new expiry (days from now, same URL), or deletes it
+ * after a confirmation (it stops working at once).
  */
 export function InviteLinkDialog({ api, onClose, onChanged }: { api: Api; onClose: () => void; onChanged: (message: string) => void }) {
+  const t = useT();
   const [link, setLink] = useState<InviteLink | null | undefined>(undefined);
-  const [minutes, setMinutes] = useState(String(INVITE_LINK_DEFAULT_EXPIRY_MINUTES));
-  const [minutesError, setMinutesError] = useState<string | null>(null);
+  const [days, setDays] = useState(DEFAULT_DAYS);
+  const [daysError, setDaysError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -36,12 +46,12 @@ export function InviteLinkDialog({ api, onClose, onChanged }: { api: Api; onClos
     let live = true;
     api.inviteLink().then(
       (found) => live && setLink(found),
-      (thrown) => live && setLoadError(errorMessage(thrown)),
+      (thrown) => live && setLoadError(errorText(t, thrown)),
     );
     return () => {
       live = false;
     };
-  }, [api]);
+  }, [api, t]);
 
   async function run(work: () => Promise<void>) {
     setBusy(true);
@@ -49,19 +59,15 @@ export function InviteLinkDialog({ api, onClose, onChanged }: { api: Api; onClos
     try {
       await work();
     } catch (thrown) {
-      setError(errorMessage(thrown));
+      setError(errorText(t, thrown));
     } finally {
       setBusy(false);
     }
   }
 
   function readMinutes(): number | null {
-    const value = Number(minutes.trim());
-    if (!/^\d+$/.test(minutes.trim()) || value < 1 || value > MAX_MINUTES) {
-      setMinutesError(`Enter a whole number of minutes from 1 to ${MAX_MINUTES}`);
-      return null;
-    }
-    setMinutesError(null);
+    const value = inviteLinkMinutes(days);
+    setDaysError(value === null ? t.t('users.inviteLinkDialog.daysInvalid', { max: MAX_DAYS }) : null);
     return value;
   }
 
@@ -72,10 +78,10 @@ export function InviteLinkDialog({ api, onClose, onChanged }: { api: Api; onClos
     void run(async () => {
       if (link) {
         setLink(await api.updateInviteLink(value));
-        onChanged('Invite link expiry saved');
+        onChanged(t.t('users.inviteLinkDialog.saved'));
       } else {
         setLink(await api.createInviteLink(value));
-        onChanged('Invite link created');
+        onChanged(t.t('users.inviteLinkDialog.created'));
       }
     });
   }
@@ -83,79 +89,83 @@ export function InviteLinkDialog({ api, onClose, onChanged }: { api: Api; onClos
   async function copy(url: string) {
     try {
       await navigator.clipboard.writeText(url);
-      setCopied('Link copied');
+      setCopied(t.t('users.inviteLinkDialog.copied'));
     } catch {
-      setCopied('Copy failed: select the link and copy it');
+      setCopied(t.t('users.inviteLinkDialog.copyFailed'));
     }
   }
 
   return (
-    <Modal title="Invite link" onClose={onClose} busy={busy}>
+    <Modal title={t.t('users.inviteLink')} onClose={onClose} busy={busy}>
       {loadError && (
         <>
           <p className="gh-ap-banner gh-ap-banner-error" role="alert">{loadError}</p>
           <div className="gh-ap-modal-actions">
-            <button type="button" className="gh-ap-button-secondary" onClick={onClose} data-autofocus>Close</button>
+            <button type="button" className="gh-ap-button-secondary" onClick={onClose} data-autofocus>{t.t('common.close')}</button>
           </div>
         </>
       )}
       {link === undefined && !loadError && (
-        <p className="gh-ap-loading"><span className="gh-ap-spinner" aria-hidden="true" /> Loading the invite link…</p>
+        <div aria-busy="true">
+          <p className="gh-ap-visually-hidden" role="status">{t.t('users.inviteLinkDialog.loading')}</p>
+          <TableSkeleton rows={2} />
+        </div>
       )}
-      {link === null && <p className="gh-ap-modal-text">This account has no invite link. Create one to let anyone with the link join the account.</p>}
+      {link === null && <p className="gh-ap-modal-text">{t.t('users.inviteLinkDialog.none')}</p>}
       {link && (
         <>
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-url`}>Link</label>
+            <label className="gh-ap-label" htmlFor={`${ids}-url`}>{t.t('users.inviteLinkDialog.link')}</label>
             <div className="gh-ap-copy-row">
               <input id={`${ids}-url`} className="gh-ap-input" type="text" readOnly value={link.url} onFocus={(event) => event.currentTarget.select()} />
-              <button type="button" className="gh-ap-button-secondary" onClick={() => void copy(link.url)} data-autofocus>Copy</button>
+              <button type="button" className="gh-ap-button-secondary" onClick={() => void copy(link.url)} data-autofocus>{t.t('common.copy')}</button>
             </div>
             <p className="gh-ap-hint" role="status">{copied ?? ''}</p>
           </div>
-          <p className="gh-ap-modal-text">Expires {longDate(link.expires)}</p>
+          <p className="gh-ap-modal-text">{t.t('users.inviteLinkDialog.expires', { date: shortDateTime(t, link.expires) })}</p>
         </>
       )}
       {link !== undefined && !confirmDelete && (
         <form className="gh-ap-form" onSubmit={submit} noValidate>
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-minutes`}>{link ? 'New expiry, in minutes from now' : 'Expires in (minutes)'}</label>
+            <label className="gh-ap-label" htmlFor={`${ids}-days`}>{t.t(link ? 'users.inviteLinkDialog.newExpiry' : 'users.inviteLinkDialog.expiresIn')}</label>
             <input
-              id={`${ids}-minutes`}
+              id={`${ids}-days`}
               className="gh-ap-input"
               type="number"
               inputMode="numeric"
               min={1}
-              max={MAX_MINUTES}
-              value={minutes}
+              max={MAX_DAYS}
+              value={days}
               disabled={busy}
-              aria-invalid={minutesError ? true : undefined}
-              aria-describedby={minutesError ? `${ids}-minutes-error` : undefined}
+              aria-invalid={daysError ? true : undefined}
+              aria-describedby={daysError ? `${ids}-days-hint ${ids}-days-error` : `${ids}-days-hint`}
               {...(link ? {} : { 'data-autofocus': true })}
               onChange={(event) => {
-                setMinutes(event.target.value);
-                setMinutesError(null);
+                setDays(event.target.value);
+                setDaysError(null);
               }}
             />
-            {minutesError && <p id={`${ids}-minutes-error`} className="gh-ap-field-error" role="alert">{minutesError}</p>}
+            <p id={`${ids}-days-hint`} className="gh-ap-hint">{t.t('users.inviteLinkDialog.daysHint', { max: MAX_DAYS })}</p>
+            {daysError && <p id={`${ids}-days-error`} className="gh-ap-field-error" role="alert">{daysError}</p>}
           </div>
           {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
           <div className="gh-ap-modal-actions">
-            {link && <button type="button" className="gh-ap-button-secondary gh-ap-push-left" disabled={busy} onClick={() => setConfirmDelete(true)}>Delete link</button>}
-            <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Close</button>
+            {link && <button type="button" className="gh-ap-button-secondary gh-ap-push-left" disabled={busy} onClick={() => setConfirmDelete(true)}>{t.t('users.inviteLinkDialog.delete')}</button>}
+            <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>{t.t('common.close')}</button>
             <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={busy}>
               {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-              {link ? 'Save expiry' : 'Create link'}
+              {t.t(link ? 'users.inviteLinkDialog.saveExpiry' : 'users.inviteLinkDialog.create')}
             </button>
           </div>
         </form>
       )}
       {link && confirmDelete && (
         <>
-          <p className="gh-ap-modal-text" role="alert">Delete the invite link? It stops working at once; people who have it can no longer join.</p>
+          <p className="gh-ap-modal-text" role="alert">{t.t('users.inviteLinkDialog.confirmDelete')}</p>
           {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
           <div className="gh-ap-modal-actions">
-            <button type="button" className="gh-ap-button-secondary" onClick={() => setConfirmDelete(false)} disabled={busy}>Keep link</button>
+            <button type="button" className="gh-ap-button-secondary" onClick={() => setConfirmDelete(false)} disabled={busy}>{t.t('users.inviteLinkDialog.keep')}</button>
             <button
               type="button"
               className="gh-ap-button gh-ap-button-danger"
@@ -166,13 +176,13 @@ export function InviteLinkDialog({ api, onClose, onChanged }: { api: Api; onClos
                   await api.deleteInviteLink();
                   setLink(null);
                   setConfirmDelete(false);
-                  setMinutes(String(INVITE_LINK_DEFAULT_EXPIRY_MINUTES));
-                  onChanged('Invite link deleted');
+                  setDays(DEFAULT_DAYS);
+                  onChanged(t.t('users.inviteLinkDialog.deleted'));
                 })
               }
             >
               {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-              Delete link
+              {t.t('users.inviteLinkDialog.delete')}
             </button>
           </div>
         </>

@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { TenantUser } from '@gatehouse/shared/wire';
 import { Modal } from './modal';
-import { errorMessage, userLabel } from './users-format';
+import { userLabel } from '../../format';
+import { errorText } from '../../i18n/errors';
+import { useT } from '../../i18n/i18n-context';
 
 const UNIT_SECONDS = { hours: 3600, days: 86_400 } as const;
 type Unit = keyof typeof UNIT_SECONDS;
@@ -17,6 +19,7 @@ export function expirationSeconds(amount: string, unit: Unit): number | null {
 
 /** Make temporary (seed 001 "Temporary users"): the user's membership of this account ends N hours or days from now. */
 export function TemporaryDialog({ user, save, onClose }: { user: TenantUser; save: (expirationInSeconds: number) => Promise<void>; onClose: () => void }) {
+  const t = useT();
   const [amount, setAmount] = useState('7');
   const [unit, setUnit] = useState<Unit>('days');
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -27,25 +30,25 @@ export function TemporaryDialog({ user, save, onClose }: { user: TenantUser; sav
   async function submit(event: FormEvent) {
     event.preventDefault();
     const seconds = expirationSeconds(amount, unit);
-    if (seconds === null) return setFieldError('Enter a whole number of hours or days, up to ten years');
+    if (seconds === null) return setFieldError(t.t('users.temporary.invalid'));
     setFieldError(null);
     setBusy(true);
     setError(null);
     try {
       await save(seconds);
     } catch (thrown) {
-      setError(errorMessage(thrown));
+      setError(errorText(t, thrown));
       setBusy(false);
     }
   }
 
   return (
-    <Modal title={`Make ${userLabel(user)} temporary`} onClose={onClose} busy={busy}>
+    <Modal title={t.t('users.temporary.title', { who: userLabel(user, t) })} onClose={onClose} busy={busy}>
       <form className="gh-ap-form" onSubmit={submit} noValidate>
-        <p className="gh-ap-modal-text">{userLabel(user)} loses access to this account when the time is up.</p>
+        <p className="gh-ap-modal-text">{t.t('users.temporary.text', { who: userLabel(user, t) })}</p>
         <div className="gh-ap-copy-row">
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-amount`}>Expires in</label>
+            <label className="gh-ap-label" htmlFor={`${ids}-amount`}>{t.t('users.temporary.expiresIn')}</label>
             <input
               id={`${ids}-amount`}
               className="gh-ap-input"
@@ -64,20 +67,20 @@ export function TemporaryDialog({ user, save, onClose }: { user: TenantUser; sav
             />
           </div>
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-unit`}>Unit</label>
+            <label className="gh-ap-label" htmlFor={`${ids}-unit`}>{t.t('users.temporary.unit')}</label>
             <select id={`${ids}-unit`} className="gh-ap-select" value={unit} disabled={busy} onChange={(event) => setUnit(event.target.value as Unit)}>
-              <option value="hours">Hours</option>
-              <option value="days">Days</option>
+              <option value="hours">{t.t('users.temporary.hours')}</option>
+              <option value="days">{t.t('users.temporary.days')}</option>
             </select>
           </div>
         </div>
         {fieldError && <p id={`${ids}-amount-error`} className="gh-ap-field-error" role="alert">{fieldError}</p>}
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
         <div className="gh-ap-modal-actions">
-          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>{t.t('common.cancel')}</button>
           <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={busy}>
             {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-            Make temporary
+            {t.t('users.temporary.confirm')}
           </button>
         </div>
       </form>

@@ -1,9 +1,11 @@
 import type { TenantUser, UsersPage } from '@gatehouse/shared/wire';
+import { managerLabel, shortDate, userLabel } from '../../format';
+import { useT } from '../../i18n/i18n-context';
 import type { FieldVisibility } from '../../options';
 import { Avatar } from '../../user-badge';
-import { RowAction } from '../dialogs/row-action';
+import { RowMenu, type RowMenuItem } from '../dialogs/row-menu';
 import type { UserAction } from './users-api';
-import { badgesOf, shortDate, userLabel } from './users-format';
+import { badgesOf } from './users-format';
 
 interface Props {
   page: UsersPage | null;
@@ -17,6 +19,8 @@ interface Props {
   onAction: (user: TenantUser, action: UserAction) => void;
   /** Resend activation, make temporary or permanent, impersonate. */
   onExtra: (user: TenantUser, action: ExtraAction) => void;
+  /** What the empty table tells the admin to do next (depends on the search and on what they may do). */
+  empty: string;
 }
 
 export type ExtraAction = 'resend' | 'temporary' | 'permanent' | 'impersonate';
@@ -25,29 +29,59 @@ export type ExtraAction = 'resend' | 'temporary' | 'permanent' | 'impersonate';
 export type UserRowAction = 'editRoles' | 'disable' | 'lock' | 'delete' | 'resendActivation' | 'temporary' | 'impersonate';
 const ROW_ACTIONS: UserRowAction[] = ['editRoles', 'disable', 'lock', 'delete', 'resendActivation', 'temporary', 'impersonate'];
 
-/** The users table (seed 001 section 2: user, groups, roles, joinedAt, lastSeen, managedBy), with row actions for admins. */
-export function UsersTable({ page, loading, currentUserId, mode, sortDirection, onSort, onRoles, onAction, onExtra }: Props) {
+/**
+ * The users table (seed 001 section 2: user, groups, roles, joinedAt, lastSeen, managedBy). An
+ * admin's actions on a row sit in its "⋯" menu, so the table fits the pane; under 640 px each row
+ * is a card.
+ */
+export function UsersTable({ page, loading, currentUserId, mode, sortDirection, onSort, onRoles, onAction, onExtra, empty }: Props) {
+  const t = useT();
   const rows = page?.items ?? [];
   const anyAction = ROW_ACTIONS.some((action) => mode(action) !== 'hidden');
   const shown = (action: UserRowAction) => mode(action) !== 'hidden';
   const viewOnly = (action: UserRowAction) => mode(action) === 'viewOnly';
+  const col = {
+    groups: t.t('users.column.groups'),
+    roles: t.t('users.column.roles'),
+    joined: t.t('users.column.joined'),
+    lastSeen: t.t('users.column.lastSeen'),
+    managedBy: t.t('users.column.managedBy'),
+  };
+
+  function itemsOf(u: TenantUser): RowMenuItem[] {
+    const items: RowMenuItem[] = [];
+    const add = (action: UserRowAction, key: string, label: string, onSelect: () => void, danger = false) => {
+      if (shown(action)) items.push({ key, label, onSelect, danger, disabled: viewOnly(action) });
+    };
+    add('editRoles', 'roles', t.t('users.action.editRoles'), () => onRoles(u));
+    add('disable', 'disable', t.t(u.isDisabled ? 'users.action.enable' : 'users.action.disable'), () => onAction(u, u.isDisabled ? 'enable' : 'disable'));
+    add('lock', 'lock', t.t(u.isLocked ? 'users.action.unlock' : 'users.action.lock'), () => onAction(u, u.isLocked ? 'unlock' : 'lock'));
+    if (u.invitationPending) add('resendActivation', 'resend', t.t('users.action.resendActivation'), () => onExtra(u, 'resend'));
+    add('temporary', 'temporary', t.t(u.temporaryExpirationDate ? 'users.action.makePermanent' : 'users.action.makeTemporary'), () => onExtra(u, u.temporaryExpirationDate ? 'permanent' : 'temporary'));
+    // The server refuses disabled users and super users as targets.
+    if (!u.isDisabled && !u.superUser) add('impersonate', 'impersonate', t.t('users.action.impersonate'), () => onExtra(u, 'impersonate'));
+    add('delete', 'remove', t.t('users.action.remove'), () => onAction(u, 'remove'), true);
+    return items;
+  }
+
   return (
     <div className="gh-ap-table-wrap" aria-busy={loading}>
-      <table className="gh-ap-table">
+      <table className="gh-ap-table gh-ap-users-table">
+        <caption className="gh-ap-visually-hidden">{t.t('users.caption')}</caption>
         <thead>
           <tr>
             <th scope="col" aria-sort={sortDirection === 'asc' ? 'ascending' : 'descending'}>
               <button type="button" className="gh-ap-sort" onClick={onSort}>
-                User <span aria-hidden="true">{sortDirection === 'asc' ? '▲' : '▼'}</span>
-                <span className="gh-ap-visually-hidden">, sorted by name {sortDirection === 'asc' ? 'A to Z' : 'Z to A'}</span>
+                {t.t('users.column.user')} <span aria-hidden="true">{sortDirection === 'asc' ? '▲' : '▼'}</span>
+                <span className="gh-ap-visually-hidden">{t.t(sortDirection === 'asc' ? 'users.sortedAsc' : 'users.sortedDesc')}</span>
               </button>
             </th>
-            <th scope="col">Groups</th>
-            <th scope="col">Roles</th>
-            <th scope="col">Joined</th>
-            <th scope="col">Last seen</th>
-            <th scope="col">Managed by</th>
-            {anyAction && <th scope="col"><span className="gh-ap-visually-hidden">Actions</span></th>}
+            <th scope="col">{col.groups}</th>
+            <th scope="col">{col.roles}</th>
+            <th scope="col">{col.joined}</th>
+            <th scope="col">{col.lastSeen}</th>
+            <th scope="col">{col.managedBy}</th>
+            {anyAction && <th scope="col" className="gh-ap-cell-actions"><span className="gh-ap-visually-hidden">{t.t('common.actions')}</span></th>}
           </tr>
         </thead>
         <tbody>
@@ -55,13 +89,13 @@ export function UsersTable({ page, loading, currentUserId, mode, sortDirection, 
             <tr key={u.id}>
               <th scope="row">
                 <span className="gh-ap-user-cell">
-                  <Avatar name={userLabel(u)} src={u.profilePictureUrl} />
+                  <Avatar name={userLabel(u, t)} src={u.profilePictureUrl} />
                   <span className="gh-ap-user-text">
                     <span className="gh-ap-user-name">{u.name || u.email}</span>
                     <span className="gh-ap-user-meta">{u.email ?? u.phoneNumber}</span>
-                    {badgesOf(u).length > 0 && (
+                    {badgesOf(u, t).length > 0 && (
                       <span className="gh-ap-badges">
-                        {badgesOf(u).map((badge) => (
+                        {badgesOf(u, t).map((badge) => (
                           <span key={badge} className="gh-ap-badge">{badge}</span>
                         ))}
                       </span>
@@ -69,53 +103,37 @@ export function UsersTable({ page, loading, currentUserId, mode, sortDirection, 
                   </span>
                 </span>
               </th>
-              <td>{u.groups.map((g) => g.name).join(', ') || '—'}</td>
-              <td>{u.roles.map((r) => r.name).join(', ') || 'No roles'}</td>
-              <td className="gh-ap-nowrap">{shortDate(u.joinedAt)}</td>
-              <td className="gh-ap-nowrap">{shortDate(u.lastSeen)}</td>
-              <td>{u.managedBy === 'scim2' ? 'SCIM' : 'Gatehouse'}</td>
+              <td data-label={col.groups}>{u.groups.map((g) => g.name).join(', ') || t.t('common.none')}</td>
+              <td data-label={col.roles}>{u.roles.map((r) => r.name).join(', ') || t.t('users.noRoles')}</td>
+              <td data-label={col.joined} className="gh-ap-nowrap">{shortDate(t, u.joinedAt)}</td>
+              <td data-label={col.lastSeen} className="gh-ap-nowrap">{shortDate(t, u.lastSeen)}</td>
+              <td data-label={col.managedBy}>{managerLabel(t, u)}</td>
               {anyAction && (
-                <td>
-                  {u.id !== currentUserId && (
-                    <span className="gh-ap-row-actions">
-                      {shown('editRoles') && <RowAction label={`Edit roles of ${userLabel(u)}`} viewOnly={viewOnly('editRoles')} onClick={() => onRoles(u)}>Roles</RowAction>}
-                      {shown('disable') && (
-                        <RowAction label={`${u.isDisabled ? 'Enable' : 'Disable'} ${userLabel(u)}`} viewOnly={viewOnly('disable')} onClick={() => onAction(u, u.isDisabled ? 'enable' : 'disable')}>
-                          {u.isDisabled ? 'Enable' : 'Disable'}
-                        </RowAction>
-                      )}
-                      {shown('lock') && (
-                        <RowAction label={`${u.isLocked ? 'Unlock' : 'Lock'} ${userLabel(u)}`} viewOnly={viewOnly('lock')} onClick={() => onAction(u, u.isLocked ? 'unlock' : 'lock')}>
-                          {u.isLocked ? 'Unlock' : 'Lock'}
-                        </RowAction>
-                      )}
-                      {shown('resendActivation') && u.invitationPending && (
-                        <RowAction label={`Resend activation to ${userLabel(u)}`} viewOnly={viewOnly('resendActivation')} onClick={() => onExtra(u, 'resend')}>Resend activation</RowAction>
-                      )}
-                      {shown('temporary') && (
-                        <RowAction
-                          label={`${u.temporaryExpirationDate ? 'Make permanent' : 'Make temporary'} ${userLabel(u)}`}
-                          viewOnly={viewOnly('temporary')}
-                          onClick={() => onExtra(u, u.temporaryExpirationDate ? 'permanent' : 'temporary')}
-                        >
-                          {u.temporaryExpirationDate ? 'Make permanent' : 'Make temporary'}
-                        </RowAction>
-                      )}
-                      {/* The server refuses disabled users and super users as targets. */}
-                      {shown('impersonate') && !u.isDisabled && !u.superUser && (
-                        <RowAction label={`Impersonate ${userLabel(u)}`} viewOnly={viewOnly('impersonate')} onClick={() => onExtra(u, 'impersonate')}>Impersonate</RowAction>
-                      )}
-                      {shown('delete') && <RowAction label={`Remove ${userLabel(u)}`} viewOnly={viewOnly('delete')} danger onClick={() => onAction(u, 'remove')}>Remove</RowAction>}
-                    </span>
-                  )}
+                <td className="gh-ap-cell-actions">
+                  {u.id !== currentUserId && <RowMenu label={t.t('common.actionsFor', { name: userLabel(u, t) })} items={itemsOf(u)} />}
                 </td>
               )}
             </tr>
           ))}
         </tbody>
       </table>
-      {!loading && rows.length === 0 && <p className="gh-ap-empty-text gh-ap-table-empty">No users match.</p>}
-      {loading && <p className="gh-ap-loading gh-ap-table-empty"><span className="gh-ap-spinner" aria-hidden="true" /> Loading users…</p>}
+      {!loading && rows.length === 0 && <p className="gh-ap-empty-text gh-ap-table-empty">{empty}</p>}
+      {loading && !page && <TableSkeleton />}
+    </div>
+  );
+}
+
+/** Rows in the shape of users while the first page loads. */
+export function TableSkeleton({ rows = 4 }: { rows?: number }) {
+  return (
+    <div className="gh-ap-table-skeleton" aria-hidden="true">
+      {Array.from({ length: rows }, (_, i) => (
+        <div key={i} className="gh-ap-skeleton-row">
+          <div className="gh-ap-skeleton-dot" />
+          <div className="gh-ap-skeleton-bar" />
+          <div className="gh-ap-skeleton-bar gh-ap-skeleton-short" />
+        </div>
+      ))}
     </div>
   );
 }
