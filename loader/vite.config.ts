@@ -15,7 +15,15 @@ export default defineConfig({
   base: './',
   plugins: [lazyImportGate()],
   resolve: { conditions: resolveConditions },
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    // Module federation's documented build-time switches: a browser-only runtime (no Node script
+    // loading) without the snapshot plugin, which only serves manifest (mf-manifest.json) remotes;
+    // ours are remoteEntry.js modules. About 2.5 KB less over the wire.
+    ENV_TARGET: '"web"',
+    FEDERATION_OPTIMIZE_NO_SNAPSHOT_PLUGIN: 'true',
+    FEDERATION_DEBUG: 'false',
+  },
   build:
     target === 'loader'
       ? { ...bundleBuild(outDir), lib: { entry: resolve(import.meta.dirname, 'src/entry.ts'), formats: ['iife'], name: 'Gatehouse', fileName: () => 'gatehouse.js' } }
