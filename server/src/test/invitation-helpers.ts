@@ -22,7 +22,7 @@ export async function invitationMailFor(server: GatehouseServer, to: string): Pr
   const link = /https?:\/\/\S+\/account\/invitation\/(?:accept|code)\?\S+/.exec(mail.text)?.[0];
   if (!link) throw new Error('no invitation link in mail');
   const u = new URL(link);
-  return { userId: u.searchParams.get('userId')!, token: u.searchParams.get('token')!, link, code: /\bcode is (\d{6})\b/.exec(mail.text)?.[1] ?? null, text: mail.text };
+  return { userId: u.searchParams.get('userId')!, token: u.searchParams.get('token')!, link, code: /invitation code[^\n]*\n(\d{6})\n/.exec(mail.text)?.[1] ?? null, text: mail.text };
 }
 
 export async function invitationMailCount(server: GatehouseServer, to: string): Promise<number> {

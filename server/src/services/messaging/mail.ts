@@ -10,6 +10,16 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** The sender name shown to the recipient (the tenant's); MAIL_FROM's address is always the sender address. */
+  fromName?: string;
+}
+
+/** MAIL_FROM with the sender name replaced by `name` (line breaks and angle brackets dropped), or MAIL_FROM as it is. */
+export function senderOf(mailFrom: string, name: string | undefined): string | { name: string; address: string } {
+  const clean = name?.replace(/[\r\n<>"]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 100);
+  if (!clean) return mailFrom;
+  const address = /<([^<>]+)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  return { name: clean, address };
 }
 
 export interface Mailer {
@@ -24,7 +34,7 @@ export function createMailer(deps: { db: Db; clock: Clock; config: Pick<Config, 
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
       async send(m) {
-        await transport.sendMail({ from: config.mailFrom, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transport.sendMail({ from: senderOf(config.mailFrom, m.fromName), to: m.to, subject: m.subject, text: m.text, html: m.html });
       },
       async close() {
         transport.close();

@@ -46,7 +46,7 @@ export function emailLocale(stored: string | null | undefined, requested: string
 export function renderTemplate<N extends EmailTemplateName>(template: N, data: EmailData[N], input: { to: string; name: string; brand: EmailBrand; locale: Locale }): MailMessage {
   const translator = createTranslator(input.locale, EMAIL_CATALOGS[input.locale], EMAIL_CATALOGS.en);
   const content = EMAIL_TEMPLATES[template]({ t: templateTranslator(translator), name: input.name, tenant: input.brand.name }, data);
-  return { to: input.to, ...renderEmail(content, input.brand, input.locale, directionOf(input.locale)) };
+  return { to: input.to, fromName: input.brand.name, ...renderEmail(content, input.brand, input.locale, directionOf(input.locale)) };
 }
 
 export function createEmailService(deps: { db: Db; config: Pick<Config, 'publicUrl' | 'appName'> }): EmailService {

@@ -1,5 +1,6 @@
 import { checkCatalogs, SUPPORTED_LOCALES } from '@gatehouse/shared/i18n';
 import { describe, expect, it } from 'vitest';
+import { senderOf } from '../mail';
 import { emailLocale, renderTemplate } from './email-service';
 import { EMAIL_CATALOGS } from './messages';
 import { en } from './messages/en';
@@ -66,6 +67,14 @@ describe('emails: one template per message and language', () => {
     expect(mail.html).not.toContain('javascript:');
     expect(mail.html).not.toContain('url(x)');
     expect(mail.html).toContain('#4f46e5');
+  });
+
+  it("the sender name is the tenant's, with MAIL_FROM's address; a name cannot inject a header", () => {
+    const mail = renderTemplate('mfaCode', EMAIL_SAMPLES.mfaCode, { to: 'a@example.com', name: 'Ada', brand: BRAND, locale: 'en' });
+    expect(mail.fromName).toBe(BRAND.name);
+    expect(senderOf('Gatehouse <no-reply@example.com>', mail.fromName)).toEqual({ name: 'Acme Rockets', address: 'no-reply@example.com' });
+    expect(senderOf('no-reply@example.com', 'Evil\r\nBcc: x@evil.test')).toEqual({ name: 'Evil Bcc: x@evil.test', address: 'no-reply@example.com' });
+    expect(senderOf('Gatehouse <no-reply@example.com>', undefined)).toBe('Gatehouse <no-reply@example.com>');
   });
 
   it("the language: the user's stored locale, else the request's, else English", () => {
