@@ -7,6 +7,17 @@ export async function insertAudit(db: Db, row: Insertable<AuditsTable>): Promise
   await db.insertInto('audits').values(row).execute();
 }
 
+/**
+ * The tenant a user's own authentication event is recorded in: `preferred` (the user's last tenant)
+ * while the user has a membership there in any state, else the user's oldest membership, else null.
+ * Disabled, locked and expired memberships count: their admins still need to see the attempts.
+ */
+export async function auditTenantOf(db: Db, userId: string, preferred: string | null): Promise<string | null> {
+  const rows = await db.selectFrom('user_tenants').select(['tenant_id']).where('user_id', '=', userId).orderBy('created_at', 'asc').orderBy('tenant_id', 'asc').execute();
+  if (preferred && rows.some((r) => r.tenant_id === preferred)) return preferred;
+  return rows[0]?.tenant_id ?? null;
+}
+
 /** A tenant's newest audit records first (the audits list of a later slice pages through these). */
 export function listTenantAudits(db: Db, tenantId: string, limit: number) {
   return db.selectFrom('audits').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();

@@ -52,10 +52,13 @@ export async function deleteAllMfaDevices(db: Db, userId: string): Promise<void>
 
 /** Replaces the user's recovery codes (older ones stop working). */
 export async function replaceRecoveryCodes(db: Db, userId: string, rows: Insertable<MfaRecoveryCodesTable>[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  const replace = async (trx: Db) => {
     await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
     if (rows.length) await trx.insertInto('mfa_recovery_codes').values(rows).execute();
-  });
+  };
+  // Inside a caller's transaction (the codes commit with their audit record), else in one of its own.
+  if (db.isTransaction) await replace(db);
+  else await db.transaction().execute(replace);
 }
 
 export function listUnusedRecoveryCodes(db: Db, userId: string): Promise<RecoveryCodeRow[]> {

@@ -35,8 +35,10 @@ export async function setSessionTenant(db: Db, id: string, tenantId: string): Pr
   await db.updateTable('sessions').set({ tenant_id: tenantId }).where('id', '=', id).execute();
 }
 
-export async function revokeSession(db: Db, id: string, now: number): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+/** Revokes a live session; true only for the call that revoked it. */
+export async function revokeSession(db: Db, id: string, now: number): Promise<boolean> {
+  const res = await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }
 
 export async function insertRefreshToken(db: Db, row: Insertable<RefreshTokensTable>): Promise<void> {

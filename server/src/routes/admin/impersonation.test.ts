@@ -75,6 +75,14 @@ describeDialects('impersonation', (h) => {
     const logged = info.mock.calls.map((c) => String(c[0])).find((line) => line.startsWith('Impersonation'));
     expect(logged).toBe(`Impersonation ${record!.id}: user ${admin.userId} acts as user ${target.userId} in tenant ${admin.tenantId} (session ${claims.sid})`);
     info.mockRestore();
+    // The tenant's audit log names the impersonator as the actor (High), never the token; the target did not sign in.
+    const audits = await server.db.selectFrom('audits').selectAll().where('tenant_id', '=', admin.tenantId).where('action', 'in', ['Impersonation started', 'User signed in']).where('user_id', 'in', [admin.userId, target.userId]).orderBy('created_at', 'asc').execute();
+    const started = audits.filter((a) => a.action === 'Impersonation started');
+    expect(started).toHaveLength(1);
+    expect(started[0]).toMatchObject({ user_id: admin.userId, email: admin.email, severity: 'High', description: `Started acting as ${target.email} (reason: Ticket 42: cannot see invoices)` });
+    expect(JSON.parse(started[0]!.json!)).toMatchObject({ targetUserId: target.userId, sessionId: claims.sid });
+    expect(JSON.stringify(audits)).not.toContain(issued.body.token);
+    expect(audits.filter((a) => a.user_id === target.userId && JSON.parse(a.json!).sessionId === claims.sid)).toEqual([]);
 
     // The target's own sessions and last sign-in are untouched.
     const targetLogin = await call(server, 'POST', ApiPaths.login, { body: { email: target.email, password: PASSWORD } });

@@ -51,7 +51,7 @@ export function impersonationRoutes(deps: RouteDeps, impersonation: Impersonatio
       },
     }),
     async (c) => {
-      const issued = await impersonation.exchange(c.req.valid('json').token, { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
+      const issued = await impersonation.exchange(c.req.valid('json').token, { ...c.get('client') });
       setRefreshCookie(c, config, issued.refreshToken);
       return c.json(issued.response, 200);
     },

@@ -17,8 +17,8 @@ export interface AuthArea {
  * MFA area's gate, and MFA is built on auth, so it comes as a closure first called at a sign-in.
  */
 export function authArea(app: OpenAPIHono<AppEnv>, ctx: AreaContext, areas: { secondFactor: SecondFactor }): AuthArea {
-  const { db, mail, clock, keys, limiter, config } = ctx;
-  const policies = createPasswordPolicyService({ db, mail, clock, limiter, config });
+  const { db, mail, emails, clock, keys, limiter, config } = ctx;
+  const policies = createPasswordPolicyService({ db, mail, emails, clock, limiter, config });
   const auth = createAuthService({ db, keys, clock, limiter, config, policies, secondFactor: areas.secondFactor });
   const deps: RouteDeps = { ...ctx, auth };
   app.route('/', sessionRoutes(deps));

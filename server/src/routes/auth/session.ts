@@ -42,7 +42,7 @@ export function sessionRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       await checkCaptcha(c, deps, 'login', body);
       // The unlock email links back to the asking page (or the hosted pages) when it is one of ours.
       const appUrl = emailLinkBase(c, config);
-      const issued = await auth.login(body, { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config), mfaRememberToken: readMfaRememberCookie(c, config), appUrl });
+      const issued = await auth.login(body, { ...c.get('client'), mfaRememberToken: readMfaRememberCookie(c, config), appUrl });
       // MFA pending (mfaRequired): no session yet, so no refresh cookie until mfa/verify succeeds.
       if (issued.refreshToken) setRefreshCookie(c, config, issued.refreshToken);
       return c.json(issued.response, 200);
@@ -65,7 +65,7 @@ export function sessionRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
     async (c) => {
       const body = await optionalJson(c, RefreshRequest);
       try {
-        const issued = await auth.refresh(readRefreshCookie(c, config), body.tenantId, { ip: clientIp(c, config) });
+        const issued = await auth.refresh(readRefreshCookie(c, config), body.tenantId, c.get('client'));
         setRefreshCookie(c, config, issued.refreshToken);
         return c.json(issued.response, 200);
       } catch (e) {
@@ -86,7 +86,7 @@ export function sessionRoutes(deps: RouteDeps): OpenAPIHono<AppEnv> {
       responses: { 200: json(z.object({}), 'Signed out (also when there was no session)') },
     }),
     async (c) => {
-      await auth.logout(readRefreshCookie(c, config));
+      await auth.logout(readRefreshCookie(c, config), c.get('client'));
       clearRefreshCookie(c, config);
       return c.json({}, 200);
     },

@@ -26,7 +26,7 @@ export function unlockRoutes(deps: RouteDeps, policies: PasswordPolicyService): 
       },
     }),
     async (c) => {
-      await policies.unlock(c.req.valid('json').token, { ip: clientIp(c, config) });
+      await policies.unlock(c.req.valid('json').token, c.get('client'));
       return c.json({}, 200);
     },
   );

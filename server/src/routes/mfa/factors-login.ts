@@ -31,7 +31,7 @@ export function mfaFactorAuthRoutes(deps: RouteDeps, sms: MfaSmsService, webauth
   const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const originGuard = requireAllowedOrigin(config);
-  const client = (c: Context): ClientInfo => ({ userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
+  const client = (c: Context<AppEnv>): ClientInfo => ({ ...c.get('client') });
   /** Cookies only now: the refresh cookie once the second factor is proven, the device cookie if asked for. */
   const finish = (c: Context, done: MfaCompletion) => {
     if (done.refreshToken) setRefreshCookie(c, config, done.refreshToken);

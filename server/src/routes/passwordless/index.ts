@@ -18,9 +18,9 @@ export interface PasswordlessArea {
 
 /** Builds the passwordless services and registers their routes; email and SMS sign-ins ask `mfa` for the second step. */
 export function passwordlessArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mfa: Pick<MfaService, 'gateLogin'> }): PasswordlessArea {
-  const { db, mail, sms, clock, auth, limiter, config } = deps;
+  const { db, mail, emails, sms, clock, auth, limiter, config } = deps;
   const { mfa } = areas;
-  const passwordless = createPasswordlessService({ db, mail, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
+  const passwordless = createPasswordlessService({ db, mail, emails, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
   const smsLogin = createSmsLoginService({ db, sms, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client) });
   const webauthn = createWebauthnService({ db, clock, auth, limiter, config });
   app.route('/', webauthnLoginRoutes(deps, webauthn));

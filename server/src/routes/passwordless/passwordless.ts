@@ -17,7 +17,7 @@ export function passwordlessRoutes(deps: RouteDeps, passwordless: PasswordlessSe
   const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const originGuard = requireAllowedOrigin(config);
-  const client = (c: Context) => ({ userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config), mfaRememberToken: readMfaRememberCookie(c, config) });
+  const client = (c: Context<AppEnv>) => ({ ...c.get('client'), mfaRememberToken: readMfaRememberCookie(c, config) });
 
   app.openapi(
     createRoute({

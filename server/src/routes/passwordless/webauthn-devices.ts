@@ -70,7 +70,7 @@ export function webauthnDeviceRoutes(deps: RouteDeps, webauthn: WebauthnService)
     async (c) => {
       // A passkey may be the account's only way in: an impersonator must not take it away.
       refuseWhileImpersonating(c.get('auth'));
-      await webauthn.removeDevice(c.get('auth').userId, c.req.valid('param').deviceId);
+      await webauthn.removeDevice(c.get('auth'), c.req.valid('param').deviceId);
       return c.json({}, 200);
     },
   );

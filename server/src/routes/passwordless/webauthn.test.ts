@@ -56,6 +56,23 @@ describeDialects('passkeys (WebAuthn)', (h) => {
     expect(after.body.devices[0].lastUsedAt).not.toBeNull();
   });
 
+  it('adding a passkey, signing in with it and removing it write audit records in the user\'s tenant', async () => {
+    const server = await h.start(ROOMY);
+    const user = await signUpAndActivate(server);
+    const authenticator = new SoftAuthenticator();
+    const added = await register(server, user.accessToken, authenticator);
+    expect(added.status).toBe(201);
+    expect((await signInWithPasskey(server, authenticator)).res.status).toBe(200);
+    expect((await call(server, 'DELETE', devicePath(added.body.id), { token: user.accessToken })).status).toBe(200);
+    const rows = await server.db.selectFrom('audits').select(['action', 'description', 'severity']).where('tenant_id', '=', user.tenantId).orderBy('created_at', 'asc').orderBy('id', 'asc').execute();
+    expect(rows.map((r) => `${r.action} | ${r.description}`)).toEqual([
+      'User signed in | Signed in with activation link',
+      'Passkey added | Passkey added: "Laptop"',
+      'User signed in | Signed in with passkey',
+      'Passkey removed | Passkey removed: "Laptop"',
+    ]);
+  });
+
   it('passkey prelogin with an email does not reveal whether the account has passkeys (discoverable-only options)', async () => {
     const server = await h.start(ROOMY);
     const user = await signUpAndActivate(server);

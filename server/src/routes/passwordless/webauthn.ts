@@ -26,7 +26,7 @@ export function webauthnLoginRoutes(deps: RouteDeps, webauthn: WebauthnService):
     }),
     async (c) => {
       const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : {};
-      const options = await webauthn.preLogin(body ?? {}, { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
+      const options = await webauthn.preLogin(body ?? {}, { ...c.get('client') });
       return c.json({ options }, 200);
     },
   );
@@ -48,7 +48,7 @@ export function webauthnLoginRoutes(deps: RouteDeps, webauthn: WebauthnService):
     }),
     async (c) => {
       const { credential } = c.req.valid('json');
-      const issued = await webauthn.postLogin(credential, { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
+      const issued = await webauthn.postLogin(credential, { ...c.get('client') });
       setRefreshCookie(c, config, issued.refreshToken);
       return c.json(issued.response, 200);
     },

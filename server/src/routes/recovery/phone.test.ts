@@ -13,7 +13,7 @@ import { login, stepClock } from '../../test/mfa-helpers';
 import { appCode } from '../../test/rfc6238';
 
 const ROOMY = { RATE_LIMIT_LOGIN_PER_IP: '1000/600', RATE_LIMIT_SIGNUP_PER_IP: '1000/3600', RATE_LIMIT_PHONE_RESET_PER_IP: '1000/3600', RATE_LIMIT_PHONE_VERIFY_PER_IP: '1000/600', RATE_LIMIT_SMS_CODES_PER_USER: '100/900' };
-const RESET_SUBJECT = /^Reset your Gatehouse phone number$/;
+const RESET_SUBJECT = /^Reset your .+ phone number$/;
 const INVALID_CODE = { errors: ['The code is invalid or has expired'], errorCode: ErrorCodes.invalidPhoneCode };
 const NEEDS_PASSWORD = { errors: [NEEDS_PASSWORD_MESSAGE], errorCode: PhoneErrorCodes.phoneResetNeedsPassword };
 const STALE_SIGN_IN = { errors: [STALE_SIGN_IN_MESSAGE], errorCode: ErrorCodes.invalidMfaToken };
@@ -60,7 +60,7 @@ describeDialects('reset phone number and phone change', (h) => {
     expect(requested.status).toBe(200);
     expect(Object.keys(requested.body)).toEqual(['resetPhoneNumberToken']);
     const { code, message } = await box.next(user.email, 'email', RESET_SUBJECT);
-    expect(message.subject).toBe('Reset your Gatehouse phone number');
+    expect(message.subject).toBe('Reset your example.com phone number');
     expect(message.text).not.toContain(requested.body.resetPhoneNumberToken);
     expect((await verifyReset(server, requested.body.resetPhoneNumberToken, otherThan(code), {}, mfaToken)).body).toEqual(INVALID_CODE);
     const verified = await verifyReset(server, requested.body.resetPhoneNumberToken, code, {}, mfaToken);

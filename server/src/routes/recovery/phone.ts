@@ -6,7 +6,7 @@ import {
 import type { Context } from 'hono';
 import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
-import { clientIp, requireAuth } from '../../http/middleware';
+import { requireAuth } from '../../http/middleware';
 import type { PhoneChangeService } from '../../services/recovery/phone-change';
 import type { RouteDeps } from '../deps';
 import { json, err, body } from '../openapi';
@@ -15,7 +15,7 @@ import { json, err, body } from '../openapi';
 export function phoneRoutes(deps: RouteDeps, phone: PhoneChangeService): OpenAPIHono<AppEnv> {
   const { config, auth } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const ip = (c: Context) => ({ ip: clientIp(c, config) });
+  const ip = (c: Context<AppEnv>) => c.get('client');
   const base = { tags: ['phone'] };
 
   app.openapi(

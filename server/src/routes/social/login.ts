@@ -40,7 +40,7 @@ export function socialLoginRoutes(deps: RouteDeps, social: SocialLoginService): 
   const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const originGuard = requireAllowedOrigin(config);
-  const client = (c: Context) => ({ userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config), mfaRememberToken: readMfaRememberCookie(c, config) });
+  const client = (c: Context<AppEnv>) => ({ ...c.get('client'), mfaRememberToken: readMfaRememberCookie(c, config) });
 
   async function start(c: Context<AppEnv>, provider: string, redirectUri: string): Promise<string> {
     const started = await social.start(provider, redirectUri, client(c));

@@ -29,7 +29,7 @@ export function invitationRoutes(deps: RouteDeps, invitations: InvitationService
   const originGuard = requireAllowedOrigin(config);
   // An admin call like those of routes/admin: tenant, permission, impersonation and API tokens by the admin guard.
   const inviteGuard = guardFor(deps, clock)(Permissions.usersWrite, 'write');
-  const client = (c: Context) => ({ userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) });
+  const client = (c: Context<AppEnv>) => ({ ...c.get('client') });
 
   app.openapi(
     createRoute({

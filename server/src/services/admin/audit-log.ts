@@ -1,12 +1,15 @@
 /**
  * The audit log (seed 001 section 3 "Audit log": createdAt, email, action, description, ip, severity,
- * userAgent, json, tenantId). Every state-changing admin call writes its record through
- * `recordAudit`, the only writer of the `audits` table; the audits list and CSV export read it.
- * Records hold ids, names and the fields changed, never a secret (no tokens, codes or passwords).
+ * userAgent, json, tenantId). Every state-changing admin call, and every authentication event of a
+ * user (sign-in and its failures, sign-out, token reuse, lockout, password, MFA, passkey, email and
+ * phone changes, impersonation), writes its record through `recordAudit` (or `recordUserAudit`,
+ * which finds the user's tenant), the only writers of the `audits` table; the audits list and CSV
+ * export read it. Records hold ids, names and the fields changed, never a secret (no tokens, codes
+ * or passwords).
  */
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
-import { insertAudit } from '../../db/queries/audits';
+import { auditTenantOf, insertAudit } from '../../db/queries/audits';
 import type { AdminCaller } from './access';
 
 /** Seed 001: severities seen in the audit log. */
@@ -78,6 +81,22 @@ export const AuditActions = {
   accountSettingsUpdated: 'Account settings updated',
   sessionRevoked: 'Session signed out',
   otherSessionsRevoked: 'Other sessions signed out',
+  // Authentication and the user's own account security (issue 11), in the user's tenant.
+  signedIn: 'User signed in',
+  signInFailed: 'Sign-in failed',
+  signedOut: 'User signed out',
+  refreshTokenReused: 'Refresh token reused',
+  passwordReset: 'Password reset',
+  passwordChanged: 'Password changed',
+  mfaEnrolled: 'MFA enrolled',
+  mfaRemoved: 'MFA removed',
+  recoveryCodesRegenerated: 'Recovery codes regenerated',
+  passkeyAdded: 'Passkey added',
+  passkeyRemoved: 'Passkey removed',
+  emailChangeRequested: 'Email change requested',
+  emailChanged: 'Email changed',
+  phoneChanged: 'Phone number changed',
+  impersonationStarted: 'Impersonation started',
 } as const;
 
 /** The actor of an admin call. */
@@ -101,4 +120,30 @@ export async function recordAudit(db: Db, actor: AuditActor | AdminCaller, event
     json: event.json ? JSON.stringify(event.json) : null,
     created_at: now,
   });
+}
+
+/** The user an authentication event is about. */
+export interface AuditSubject {
+  id: string;
+  email: string | null;
+  last_tenant_id?: string | null;
+}
+
+/**
+ * Writes one record about a user's own authentication or account security, in the user's tenant:
+ * `tenantId` when the event has one (a session's), else the user's last tenant, else their oldest
+ * membership. A user in no tenant gets no record (there is no tenant whose admins could read it).
+ * `db` may be a transaction, so the record commits with the change it describes.
+ */
+export async function recordUserAudit(
+  db: Db,
+  user: AuditSubject,
+  client: { ip: string | null; userAgent?: string | null },
+  event: AuditEvent,
+  now: number,
+  tenantId?: string | null,
+): Promise<void> {
+  const tenant = tenantId ?? (await auditTenantOf(db, user.id, user.last_tenant_id ?? null));
+  if (!tenant) return;
+  await recordAudit(db, { tenantId: tenant, userId: user.id, email: user.email, ip: client.ip, userAgent: client.userAgent ?? null }, event, now);
 }

@@ -20,6 +20,7 @@ import type { AuthContext, AuthService, ClientInfo, IssuedSession } from '../aut
 import { covers, grantsOf, refuseWhileImpersonating, requirePermission } from './permissions';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { log } from '../../log';
+import { AuditActions, recordAudit } from './audit-log';
 
 /** Login-box route that exchanges the token (seed 000 section 2.1 impersonationUrl). */
 export const IMPERSONATION_PATH = '/account/impersonate';
@@ -117,6 +118,19 @@ export function createImpersonationService(deps: { db: Db; clock: Clock; auth: A
         },
       });
       logStart(row, sessionId);
+      // The tenant's admins see who acted as whom (the impersonator is the actor), never the token.
+      const impersonator = await findUserById(db, row.impersonator_id);
+      await recordAudit(
+        db,
+        { tenantId: row.tenant_id, userId: row.impersonator_id, email: impersonator?.email ?? null, ip: client.ip, userAgent: client.userAgent ?? null },
+        {
+          action: AuditActions.impersonationStarted,
+          description: `Started acting as ${target.email ?? target.name}${row.reason ? ` (reason: ${row.reason})` : ''}`,
+          severity: 'High',
+          json: { impersonationId: row.id, targetUserId: target.id, sessionId, ...(row.reason ? { reason: row.reason } : {}) },
+        },
+        clock.now(),
+      );
       return issued;
     },
   };

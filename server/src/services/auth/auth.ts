@@ -8,9 +8,12 @@ import { hasAnyMembership, isMember, isMembershipExpired, listUserTenants, membe
 import { revokeTenantSessions } from '../../db/queries/admin-users';
 import { findImpersonationBySession } from '../../db/queries/impersonations';
 import { findUserByEmail, findUserById, findUserByUsername, updateUser, type UserRow } from '../../db/queries/users';
-import { AppError, Errors } from '../../errors';
+import { findLiveUserToken } from '../../db/queries/one-time-tokens';
+import { AppError, Errors, isAppError } from '../../errors';
+import { AuditActions, recordUserAudit, type AuditSeverity } from '../admin/audit-log';
+import { methodOfAmr, secondFactorOfAmr, SignInMethods } from './sign-in-methods';
 import type { KeyService } from '../platform/keys';
-import type { PasswordPolicyService } from './password-policies';
+import { accountLockedError, type PasswordPolicyService } from './password-policies';
 import { verifyPassword } from '../platform/passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { loadAuthorization } from '../admin/tenants';
@@ -29,6 +32,18 @@ export interface ClientInfo {
   appUrl?: string;
   /** How the sign-in began (seed 000 section 2.2): social-login, custom-social-login; direct when unset. Kept on the session. */
   loginOrigin?: string;
+  /** How the user proved themselves (SignInMethods), for the audit record of the sign-in; derived from amr when unset. */
+  signInMethod?: string;
+  /** The language the request asks for (emails to a user without a stored locale). */
+  locale?: string;
+}
+
+/** Where any request came from: its IP, user agent and the language it asks for (for audit records and emails). */
+export interface RequestClient {
+  ip: string | null;
+  userAgent: string | null;
+  /** The supported locale the request asks for (X-Gatehouse-Locale, else Accept-Language), if any. */
+  locale?: string;
 }
 
 /** A signed-in call: who, which session, and the tenant it acts in (token tenant or scoped). */
@@ -38,6 +53,8 @@ export interface AuthContext {
   tenantId: string;
   tenantIds: string[];
   claims: AccessTokenClaims;
+  /** The request's client, set by the HTTP layer (requireAuth). */
+  client?: RequestClient;
 }
 
 /** A LoginResponse plus the refresh token the HTTP layer puts into the cookie. */
@@ -50,8 +67,8 @@ export interface AuthService {
   login(body: LoginRequest, client: ClientInfo): Promise<IssuedSession>;
   /** Starts a session for a user already proven (activation auto sign-in). */
   startSession(user: UserRow, client: ClientInfo, amr?: string[], options?: SessionOptions): Promise<IssuedSession>;
-  refresh(refreshToken: string | undefined, tenantId: string | undefined, client: Pick<ClientInfo, 'ip'>): Promise<IssuedSession>;
-  logout(refreshToken: string | undefined): Promise<void>;
+  refresh(refreshToken: string | undefined, tenantId: string | undefined, client: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<IssuedSession>;
+  logout(refreshToken: string | undefined, client?: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<void>;
   authenticate(authorization: string | undefined, scopedTenantId: string | undefined): Promise<AuthContext>;
   switchTenant(ctx: AuthContext, tenantId: string): Promise<LoginResponse>;
   /** A fresh access token for a session as stored now (after an MFA step-up changed its amr). */
@@ -70,11 +87,21 @@ export interface SessionOptions {
    * sign-in is left alone: they did not sign in.
    */
   impersonation?: { link(sessionId: string): Promise<void> };
+  /** How the user proved themselves, for the audit record (SignInMethods); else the client's, else derived from amr. */
+  method?: string;
 }
 
 const impersonationPinned = () => new AppError(ErrorCodes.notWhileImpersonating, 403, 'An impersonation session cannot switch to another tenant');
 
 const invalidCredentials = () => new AppError(ErrorCodes.invalidCredentials, 401, 'Invalid email or password');
+/**
+ * The right password of an account whose email is not verified yet (told only to someone who typed
+ * the right password). The activation email can be sent again (activate/reset).
+ */
+export const userNotVerifiedError = () =>
+  new AppError(ErrorCodes.userNotVerified, 400, 'Please verify your email address first: open the activation link we sent you, or ask for a new one', { resendActivation: true });
+/** one_time_tokens.purpose of an activation link (services/users/signup.ts). */
+const ACTIVATION = 'activation';
 const invalidRefresh = () => new AppError(ErrorCodes.invalidRefreshToken, 401, 'Session expired, please sign in again');
 
 /**
@@ -170,11 +197,47 @@ export function createAuthService(deps: {
       amr: JSON.stringify(amr),
       login_origin: client.loginOrigin ?? 'direct',
     };
-    await insertSession(db, session);
+    const method = options.method ?? client.signInMethod ?? methodOfAmr(amr) ?? 'unknown method';
+    const secondFactor = secondFactorOfAmr(amr);
+    await db.transaction().execute(async (trx) => {
+      await insertSession(trx, session);
+      // An impersonation is recorded by the impersonation service: the user did not sign in.
+      if (options.impersonation) return;
+      await updateUser(trx, user.id, { last_login: now });
+      await recordUserAudit(
+        trx,
+        user,
+        client,
+        {
+          action: AuditActions.signedIn,
+          description: `Signed in with ${method}${secondFactor ? ` and ${secondFactor}` : ''}`,
+          json: { method, ...(secondFactor ? { secondFactor } : {}), loginOrigin: session.login_origin, sessionId: session.id },
+        },
+        now,
+        tenantId,
+      );
+    });
     if (options.impersonation) await options.impersonation.link(session.id);
-    else await updateUser(db, user.id, { last_login: now });
     const refreshToken = await newRefreshToken(session.id);
     return { response: await accessToken(user, session, tenantId), refreshToken };
+  }
+
+  /** The audit record of a refused sign-in of a known account (an unknown one writes nothing anywhere). */
+  async function signInFailed(user: UserRow | undefined, client: ClientInfo, reason: string, severity: AuditSeverity = 'Info'): Promise<void> {
+    if (!user) return;
+    const method = client.signInMethod ?? SignInMethods.password;
+    await recordUserAudit(db, user, client, { action: AuditActions.signInFailed, description: `Sign-in with ${method} failed: ${reason}`, severity, json: { method, reason } }, clock.now());
+  }
+
+  /**
+   * The argon2 hash a password sign-in is checked against: the account's, or, for an account still
+   * waiting for activation (no password yet), the one its live sign-up chose (on the activation
+   * token). One hash either way, so timing tells nothing more than the answer.
+   */
+  async function passwordHashOf(user: UserRow | undefined): Promise<{ hash: string | null | undefined; pending: boolean }> {
+    if (!user || user.password_hash || user.verified === 1) return { hash: user?.password_hash, pending: false };
+    const token = await findLiveUserToken(db, user.id, ACTIVATION, clock.now());
+    return { hash: token?.pending_password_hash ?? null, pending: Boolean(token?.pending_password_hash) };
   }
 
   return {
@@ -193,21 +256,43 @@ export function createAuthService(deps: {
       // Counted as a failure before the password is checked, so parallel guesses cannot all slip in
       // under the limit, and a locked account costs no argon2 work; a right password clears it below.
       const failures = failureKey(body, user);
-      await limiter.consume('loginFailuresPerAccount', failures);
+      let window: { count: number; limit: number };
+      try {
+        window = await limiter.consume('loginFailuresPerAccount', failures);
+      } catch (err) {
+        if (isAppError(err) && err.status === 429) await signInFailed(user, client, 'too many failed attempts, blocked for a while', 'High');
+        throw err;
+      }
+      if (user?.locked_at != null) await signInFailed(user, client, 'the account is locked', 'High');
       deps.policies?.assertNotLocked(user);
-      const ok = await verifyPassword(user?.password_hash, body.password);
-      if (user && !ok) await deps.policies?.recordFailure(user, client);
+      const { hash, pending } = await passwordHashOf(user);
+      const ok = await verifyPassword(hash, body.password);
+      if (user && !ok) {
+        const lockout = await deps.policies?.recordFailure(user, client);
+        // High once the wrong passwords reach the lockout window: the policy's threshold, or the last
+        // attempt the per-account limit allows.
+        const reached = window.count >= window.limit || Boolean(lockout?.reachedThreshold);
+        await signInFailed(user, client, lockout?.locked ? 'wrong password; the account is now locked' : 'wrong password', reached ? 'High' : 'Info');
+        if (lockout?.locked) throw accountLockedError();
+      }
       if (!user || !ok) throw invalidCredentials();
       await limiter.reset('loginFailuresPerAccount', failures);
       // Verification and disabled state are told only to someone who knows the password.
-      if (user.verified !== 1) throw new AppError(ErrorCodes.userNotVerified, 400, 'User is not verified');
-      if (user.disabled === 1) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+      if (pending || user.verified !== 1) {
+        await signInFailed(user, client, 'the email address is not verified');
+        throw userNotVerifiedError();
+      }
+      if (user.disabled === 1) {
+        await signInFailed(user, client, 'the user is disabled');
+        throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+      }
       // Expired or breached: no session, and no second factor asked for a password that must be replaced first.
       const policy = await deps.policies?.afterPassword(user, body.password);
       if (policy?.blocked) return policy.blocked;
-      const pendingMfa = await deps.secondFactor?.(user, client);
+      const signingIn: ClientInfo = { ...client, signInMethod: client.signInMethod ?? SignInMethods.password };
+      const pendingMfa = await deps.secondFactor?.(user, signingIn);
       if (pendingMfa) return pendingMfa;
-      const issued = await startSession(user, client);
+      const issued = await startSession(user, signingIn);
       return policy?.notice ? { ...issued, response: { ...issued.response, passwordRotation: policy.notice } } : issued;
     },
 
@@ -233,8 +318,22 @@ export function createAuthService(deps: {
         throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
       }
       if (row.used_at !== null || !(await markRefreshTokenUsed(db, hash, now))) {
-        // A used token came back: someone holds a copy. Kill the whole family (the session).
-        await revokeSession(db, session.id, now);
+        // A used token came back: someone holds a copy. Kill the whole family (the session), and tell the
+        // tenant's admins in the same transaction (once, however many copies come back).
+        await db.transaction().execute(async (trx) => {
+          if (!(await revokeSession(trx, session.id, now))) return;
+          const owner = await findUserById(trx, session.user_id);
+          if (owner) {
+            await recordUserAudit(
+              trx,
+              owner,
+              client,
+              { action: AuditActions.refreshTokenReused, description: 'A refresh token was used twice; the session was revoked', severity: 'High', json: { sessionId: session.id } },
+              now,
+              session.tenant_id,
+            );
+          }
+        });
         throw new AppError(ErrorCodes.refreshTokenReused, 401, 'Refresh token was already used; the session has been revoked');
       }
       const user = await findUserById(db, session.user_id);
@@ -259,10 +358,18 @@ export function createAuthService(deps: {
       return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant), refreshToken: next };
     },
 
-    async logout(refreshToken) {
+    async logout(refreshToken, client = { ip: null, userAgent: null }) {
       if (!refreshToken) return;
       const row = await findRefreshToken(db, sha256(refreshToken));
-      if (row) await revokeSession(db, row.session_id, clock.now());
+      if (!row) return;
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        if (!(await revokeSession(trx, row.session_id, now))) return;
+        const session = await findSession(trx, row.session_id);
+        const user = session ? await findUserById(trx, session.user_id) : undefined;
+        if (!session || !user) return;
+        await recordUserAudit(trx, user, client, { action: AuditActions.signedOut, description: 'Signed out', json: { sessionId: session.id } }, now, session.tenant_id);
+      });
     },
 
     async authenticate(authorization, scopedTenantId) {

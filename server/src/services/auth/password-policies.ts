@@ -9,10 +9,13 @@ import { findUserById, hasEmail, updateUser, type UserRow, type UserWithEmail } 
 import { AppError } from '../../errors';
 import type { ClientInfo, IssuedSession } from './auth';
 import { breachedPasswordError, isBreachedPassword } from '../platform/breached-passwords';
-import { escapeHtml, type Mailer, type MailMessage } from '../messaging/mail';
+import type { Mailer } from '../messaging/mail';
+import type { EmailService } from '../messaging/emails/email-service';
+import { lifetimeOf } from '../messaging/emails/templates';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { RESET_PASSWORD } from '../recovery/recovery';
 import { log, reasonOf } from '../../log';
+import { AuditActions, recordUserAudit } from '../admin/audit-log';
 
 /** one_time_tokens.purpose of an emailed unlock link (seed 000 sections 4.7, 7.1). */
 export const UNLOCK_ACCOUNT = 'unlock-account';
@@ -47,32 +50,30 @@ export type AfterPassword = { blocked: IssuedSession } | { blocked?: undefined; 
 export interface PasswordPolicyService {
   /** Before the password is checked: a locked account is told so whatever the password (else a right guess would show). */
   assertNotLocked(user: UserRow | undefined): void;
-  /** A wrong password for a known account; the attempt that uses up the policy locks it, emails the link and throws locked. */
-  recordFailure(user: UserRow, client: Pick<ClientInfo, 'appUrl'>): Promise<void>;
+  /**
+   * A wrong password for a known account: counted; the attempt that uses up the policy locks it
+   * (recorded in the audit log) and emails the link. `locked`: the account is locked now, and the
+   * caller answers so; `reachedThreshold`: the failures reached the policy's limit.
+   */
+  recordFailure(user: UserRow, client: Pick<ClientInfo, 'appUrl' | 'ip' | 'userAgent' | 'locale'>): Promise<{ locked: boolean; reachedThreshold: boolean }>;
   /** The password is right: failures cleared; an expired or breached password stops the sign-in without a session. */
   afterPassword(user: UserRow, password: string): Promise<AfterPassword>;
   /** The emailed link: unlocks the account (single use, expiring). */
-  unlock(token: string, client: Pick<ClientInfo, 'ip'>): Promise<void>;
+  unlock(token: string, client: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<void>;
   /** Refusal of a password on the breached list (sign-up, activation, reset, change), or null. */
   breachedPasswordError(password: string): AppError | null;
-}
-
-function unlockEmail(user: UserWithEmail, link: string, ttlSeconds: number): MailMessage {
-  const hours = Math.max(1, Math.round(ttlSeconds / 3600));
-  const text = `Hi ${user.name},\n\nYour Gatehouse account was locked after too many wrong passwords. To unlock it, open this link within ${hours} hours:\n${link}\n\nIf these attempts were not yours, someone may be guessing your password: after unlocking, consider changing it.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>Your Gatehouse account was locked after too many wrong passwords. This link works once, within ${hours} hours:</p><p><a href="${escapeHtml(link)}">Unlock my account</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If these attempts were not yours, someone may be guessing your password: after unlocking, consider changing it.</p></body></html>`;
-  return { to: user.email, subject: 'Unlock your Gatehouse account', text, html };
 }
 
 /** Lockout and unlock, password rotation and breached passwords around a password sign-in. */
 export function createPasswordPolicyService(deps: {
   db: Db;
   mail: Mailer;
+  emails: EmailService;
   clock: Clock;
   limiter: RateLimiter;
   config: Pick<Config, 'passwordPolicies' | 'flags' | 'appUrl'>;
 }): PasswordPolicyService {
-  const { db, mail, clock, limiter, config } = deps;
+  const { db, mail, emails, clock, limiter, config } = deps;
   const policy = config.passwordPolicies;
 
   async function issueToken(userId: string, purpose: string, ttlMs: number): Promise<string> {
@@ -105,22 +106,34 @@ export function createPasswordPolicyService(deps: {
     },
 
     async recordFailure(user, client) {
-      if (policy.lockoutMaxAttempts <= 0) return;
+      if (policy.lockoutMaxAttempts <= 0) return { locked: false, reachedThreshold: false };
       const failures = await countFailedLogin(db, user.id);
-      if (failures < policy.lockoutMaxAttempts) return;
+      if (failures < policy.lockoutMaxAttempts) return { locked: false, reachedThreshold: false };
+      const now = clock.now();
+      const lockedNow = await db.transaction().execute(async (trx) => {
+        if (!(await lockUser(trx, user.id, now))) return false;
+        await recordUserAudit(
+          trx,
+          user,
+          client,
+          { action: AuditActions.userLocked, description: `Account locked after ${failures} wrong passwords in a row`, severity: 'High', json: { failures, by: 'lockout policy' } },
+          now,
+        );
+        return true;
+      });
       // Only the request that locked it sends the email; parallel ones just answer locked.
-      if (await lockUser(db, user.id, clock.now())) {
+      if (lockedNow) {
         const token = await issueToken(user.id, UNLOCK_ACCOUNT, policy.unlockTokenTtl * 1000);
         const link = `${client.appUrl ?? config.appUrl}/account/unlock?token=${encodeURIComponent(token)}`;
         try {
           // An account without an email (phone sign-up) has no password to lock either; kept for safety.
-          if (hasEmail(user)) await mail.send(unlockEmail(user, link, policy.unlockTokenTtl));
+          if (hasEmail(user)) await mail.send(await emails.render('unlock', user, { link, lifetime: lifetimeOf(policy.unlockTokenTtl) }, { locale: client.locale }));
         } catch (err) {
           // The lock stands; a password reset unlocks too, so the user is never stuck without this email.
           log.error('Unlock email failed:', reasonOf(err));
         }
       }
-      throw accountLockedError();
+      return { locked: true, reachedThreshold: true };
     },
 
     async afterPassword(user, password) {
@@ -147,7 +160,10 @@ export function createPasswordPolicyService(deps: {
       if (!(await consumeOneTimeToken(db, hash, now))) throw invalidUnlockToken();
       const user = await findUserById(db, row.user_id);
       if (!user) throw invalidUnlockToken();
-      await unlockUser(db, user.id);
+      await db.transaction().execute(async (trx) => {
+        await unlockUser(trx, user.id);
+        await recordUserAudit(trx, user, client, { action: AuditActions.userUnlocked, description: 'Account unlocked with the emailed link', json: { by: 'unlock link' } }, now);
+      });
       // The owner proved the inbox: the per-account rate limit an attacker ran up must not keep them out either.
       await limiter.reset('loginFailuresPerAccount', `user:${user.id}`);
     },

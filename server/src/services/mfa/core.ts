@@ -7,7 +7,8 @@ import type { MfaStrategy } from '@gatehouse/shared/wire';
 import type { MfaDeviceRow } from '../../db/queries/mfa-devices';
 import type { MfaTokenRow } from '../../db/queries/mfa-tokens';
 import type { AppError } from '../../errors';
-import type { ClientInfo } from '../auth/auth';
+import type { Db } from '../../db';
+import type { AuthContext, ClientInfo } from '../auth/auth';
 import type { MfaCompletion } from './mfa';
 
 /** The steps every second factor shares. */
@@ -22,10 +23,16 @@ export interface MfaCore {
   wrongCode(row: MfaTokenRow, error?: AppError): Promise<never>;
   /** Spends the token; a new session (sign-in) or an upgraded one (step-up) with `methods` in amr. */
   complete(row: MfaTokenRow, methods: string[], client: ClientInfo, remember?: boolean): Promise<MfaCompletion>;
-  newRecoveryCodes(userId: string): Promise<string[]>;
+  /** A new set of recovery codes replacing the old ones; `executor` may be a transaction. */
+  newRecoveryCodes(userId: string, executor?: Db): Promise<string[]>;
   hasActiveFactor(userId: string): Promise<boolean>;
-  /** Removes one of `devices` (all of them, with recovery codes and remembered browsers, when it is the last one). */
-  removeFactor(userId: string, devices: MfaDeviceRow[], deviceId: string | null): Promise<void>;
+  /**
+   * Removes one of `devices` (all of them, with recovery codes and remembered browsers, when it is the
+   * last one), and records it in the audit log of the tenant `ctx` acts in, in one transaction.
+   */
+  removeFactor(userId: string, devices: MfaDeviceRow[], deviceId: string | null, ctx: AuthContext): Promise<void>;
+  /** Records an added second factor (`factor`: its name, see factorName) in the audit log. */
+  factorAdded(userId: string, factor: string, client: Pick<ClientInfo, 'ip' | 'userAgent'>, tenantId?: string): Promise<void>;
 }
 
 export type MfaTokenPurpose = 'login' | 'enroll' | 'step-up';

@@ -26,9 +26,15 @@ import { listUserTenants } from '../../db/queries/tenants';
 import { findUserById, type UserRow } from '../../db/queries/users';
 import { AppError, Errors } from '../../errors';
 import { AMR_PASSWORD, type AuthContext, type AuthService, type ClientInfo, type IssuedSession } from '../auth/auth';
-import type { Mailer } from '../messaging/mail';
+import type { Mailer, MailMessage } from '../messaging/mail';
+import type { EmailService } from '../messaging/emails/email-service';
+import { AuditActions, recordUserAudit } from '../admin/audit-log';
+import { factorName, recordFactorAdded, recordFactorRemoved } from './factor-audit';
+import { createMfaSelfService, type MfaSelfService } from './self-service';
+import { SignInMethods } from '../auth/sign-in-methods';
+import { findTenant } from '../../db/queries/tenants';
 import {
-  devicesView, EMAIL_CODE_TTL_MS, findMatchingHash, hashRecoveryCode, MFA_MAX_ATTEMPTS, MFA_TOKEN_TTL_MS, mfaCodeEmail, newEmailCode, newRecoveryCode,
+  devicesView, EMAIL_CODE_TTL_MS, findMatchingHash, hashRecoveryCode, MFA_MAX_ATTEMPTS, MFA_TOKEN_TTL_MS, newEmailCode, newRecoveryCode,
   RECOVERY_CODE_COUNT, strategiesView,
 } from './factors';
 import { MFA_ATTEMPTS_BUCKET, type MfaCore, type MfaTokenPurpose } from './core';
@@ -46,7 +52,7 @@ export interface MfaCompletion {
   rememberDevice?: { token: string; maxAgeSeconds: number };
 }
 
-export interface MfaService {
+export interface MfaService extends MfaSelfService {
   /** The steps the SMS and WebAuthn factors share with this service (core.ts). */
   readonly core: MfaCore;
   /** After the first factor: the pending-MFA answer, or null when no second factor is due. `primaryMethod`: AMR_PASSWORD after the password (kept on the mfaToken). */
@@ -60,16 +66,6 @@ export interface MfaService {
   loginEnrollAuthenticator(mfaToken: string): Promise<AuthenticatorEnrollResponse>;
   loginVerifyAuthenticator(input: { mfaToken: string; token: string }, client: ClientInfo): Promise<MfaCompletion & { response: LoginEnrollResponse }>;
   stepUpGenerate(ctx: AuthContext): Promise<StepUpGenerateResponse>;
-  status(ctx: AuthContext): Promise<MfaStatusResponse>;
-  devices(ctx: AuthContext): Promise<MfaDevices>;
-  /** Enrolment needs a recent sign-in, or a recent step-up when the user already has a factor. */
-  enrollAuthenticator(ctx: AuthContext): Promise<AuthenticatorEnrollResponse>;
-  /** Recovery codes come only with the first factor (empty when the user already had one). */
-  verifyAuthenticatorEnrollment(ctx: AuthContext, code: string): Promise<{ recoveryCodes: string[] }>;
-  enrollEmail(ctx: AuthContext): Promise<{ otcToken: string }>;
-  verifyEmailEnrollment(ctx: AuthContext, otcToken: string, code: string): Promise<{ recoveryCodes: string[] }>;
-  /** Removes one device (or every factor when deviceId is null); needs a recent sign-in and an authenticator or recovery code. */
-  disable(ctx: AuthContext, deviceId: string | null, code: string): Promise<void>;
 }
 
 const invalidToken = () => new AppError(ErrorCodes.invalidMfaToken, 401, 'The verification session expired, please sign in again');
@@ -83,10 +79,11 @@ export function createMfaService(deps: {
   clock: Clock;
   auth: AuthService;
   mail: Mailer;
+  emails: EmailService;
   limiter: RateLimiter;
-  config: Pick<Config, 'mfa' | 'keyEncryptionKey' | 'mfaStrategies' | 'smsHttpUrl' | 'dev'>;
+  config: Pick<Config, 'mfa' | 'keyEncryptionKey' | 'mfaStrategies' | 'smsHttpUrl' | 'dev' | 'appName'>;
 }): MfaService {
-  const { db, clock, auth, mail, limiter, config } = deps;
+  const { db, clock, auth, mail, emails, limiter, config } = deps;
   const activeStrategies = activeMfaStrategies(config);
 
   const sealSecret = (secret: string) => (config.keyEncryptionKey ? encrypt(secret, config.keyEncryptionKey) : secret);
@@ -99,10 +96,20 @@ export function createMfaService(deps: {
     return { enforce: row.enforce === 'force' ? 'force' : 'optional', rememberDeviceDays: row.allow_remember_device === 1 ? row.remember_device_days : 0 };
   }
 
-  async function issueToken(userId: string, purpose: MfaTokenPurpose, sessionId: string | null = null, loginOrigin: string | null = null, primaryMethod: string | null = null): Promise<string> {
+  async function issueToken(
+    userId: string,
+    purpose: MfaTokenPurpose,
+    sessionId: string | null = null,
+    loginOrigin: string | null = null,
+    primaryMethod: string | null = null,
+    signInMethod: string | null = null,
+  ): Promise<string> {
     const token = newSecret();
     const now = clock.now();
-    await insertMfaToken(db, { token_hash: sha256(token), user_id: userId, purpose, session_id: sessionId, created_at: now, expires_at: now + MFA_TOKEN_TTL_MS, used_at: null, failed_attempts: 0, login_origin: loginOrigin, primary_method: primaryMethod });
+    await insertMfaToken(db, {
+      token_hash: sha256(token), user_id: userId, purpose, session_id: sessionId, created_at: now, expires_at: now + MFA_TOKEN_TTL_MS, used_at: null, failed_attempts: 0,
+      login_origin: loginOrigin, primary_method: primaryMethod, sign_in_method: signInMethod,
+    });
     return token;
   }
 
@@ -124,9 +131,15 @@ export function createMfaService(deps: {
     if (!(await reserveMfaTokenAttempt(db, row.token_hash, clock.now(), MFA_MAX_ATTEMPTS))) throw invalidToken();
   }
 
-  /** The attempt was already counted; a token out of attempts is spent now. */
+  /** The attempt was already counted; a token out of attempts is spent now. A sign-in's failure is recorded. */
   async function wrongCode(row: MfaTokenRow, error: AppError = invalidCode()): Promise<never> {
     await spendExhaustedMfaToken(db, row.token_hash, clock.now(), MFA_MAX_ATTEMPTS);
+    const user = await findUserById(db, row.user_id);
+    if (user) {
+      const method = row.sign_in_method ?? (row.purpose === 'step-up' ? 'step-up' : 'sign-in');
+      const reason = row.purpose === 'enroll' ? 'the new second factor was not confirmed' : 'wrong second factor';
+      await recordUserAudit(db, user, { ip: null }, { action: AuditActions.signInFailed, description: `Sign-in with ${method} failed: ${reason}`, json: { method, reason, purpose: row.purpose } }, clock.now());
+    }
     throw error;
   }
 
@@ -146,10 +159,10 @@ export function createMfaService(deps: {
     return null;
   }
 
-  async function newRecoveryCodes(userId: string): Promise<string[]> {
+  async function newRecoveryCodes(userId: string, executor: Db = db): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const now = clock.now();
-    await replaceRecoveryCodes(db, userId, codes.map((code) => ({ id: newId(), user_id: userId, code_hash: hashRecoveryCode(code), created_at: now, used_at: null })));
+    await replaceRecoveryCodes(executor, userId, codes.map((code) => ({ id: newId(), user_id: userId, code_hash: hashRecoveryCode(code), created_at: now, used_at: null })));
     return codes;
   }
 
@@ -169,7 +182,8 @@ export function createMfaService(deps: {
       return { response: await auth.sessionToken(session.id) };
     }
     // The session keeps how the sign-in began (social login), not only that it ended with a second factor.
-    const issued = await auth.startSession(user, row.login_origin ? { ...client, loginOrigin: row.login_origin } : client, [...(row.primary_method ? [row.primary_method] : []), AuthMethods.mfa, ...methods]);
+    const began: ClientInfo = { ...client, ...(row.login_origin ? { loginOrigin: row.login_origin } : {}), ...(row.sign_in_method ? { signInMethod: row.sign_in_method } : {}) };
+    const issued = await auth.startSession(user, began, [...(row.primary_method ? [row.primary_method] : []), AuthMethods.mfa, ...methods]);
     const completion: MfaCompletion = { response: issued.response, refreshToken: issued.refreshToken };
     const days = (await policyFor(user)).rememberDeviceDays;
     if (remember && days > 0) {
@@ -180,12 +194,19 @@ export function createMfaService(deps: {
     return completion;
   }
 
-  async function pendingAuthenticator(user: UserRow): Promise<AuthenticatorEnrollResponse> {
+  /** The name the authenticator app files the entry under: the tenant's (its account name), else the application's. */
+  async function issuerFor(user: UserRow, tenantId?: string): Promise<string> {
+    const id = tenantId ?? user.last_tenant_id ?? (await listUserTenants(db, user.id))[0]?.id;
+    const tenant = id ? await findTenant(db, id) : undefined;
+    return tenant?.name.trim() || config.appName;
+  }
+
+  async function pendingAuthenticator(user: UserRow, tenantId?: string): Promise<AuthenticatorEnrollResponse> {
     await deletePendingDevices(db, user.id, 'authenticator');
     const secret = newTotpSecret();
     await insertMfaDevice(db, { id: newId(), user_id: user.id, type: 'authenticator', status: 'pending', secret: sealSecret(secret), email: null, last_used_step: null, created_at: clock.now(), verified_at: null });
     // A phone sign-up account has no email: the authenticator app shows its phone number instead.
-    const uri = totpUri(secret, user.email ?? user.phone_number ?? user.id);
+    const uri = totpUri(secret, user.email ?? user.phone_number ?? user.id, await issuerFor(user, tenantId));
     return { qrCode: await qrCodeDataUrl(uri), uri, secret };
   }
 
@@ -200,25 +221,37 @@ export function createMfaService(deps: {
     return true;
   }
 
-  async function removeFactor(userId: string, devices: MfaDeviceRow[], deviceId: string | null): Promise<void> {
-    if (!deviceId || devices.length === 1) {
-      // Seed 4.8: disabling clears the devices; recovery codes and remembered browsers go with them.
-      await deleteAllMfaDevices(db, userId);
-      await deleteRecoveryCodes(db, userId);
-      await forgetRememberedDevices(db, userId);
-    } else {
-      await deleteMfaDevice(db, userId, deviceId);
-    }
+  async function removeFactor(userId: string, devices: MfaDeviceRow[], deviceId: string | null, ctx: AuthContext): Promise<void> {
+    const all = !deviceId || devices.length === 1;
+    const removed = all ? devices : devices.filter((d) => d.id === deviceId);
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      if (all) {
+        // Seed 4.8: disabling clears the devices; recovery codes and remembered browsers go with them.
+        await deleteAllMfaDevices(trx, userId);
+        await deleteRecoveryCodes(trx, userId);
+        await forgetRememberedDevices(trx, userId);
+      } else {
+        await deleteMfaDevice(trx, userId, deviceId);
+      }
+      await recordFactorRemoved(trx, userId, removed.map(factorName).join(', ') || 'every factor', all, ctx.client ?? { ip: null }, now, ctx.tenantId);
+    });
   }
 
-  async function userOf(ctx: AuthContext): Promise<UserRow> {
-    const user = await findUserById(db, ctx.userId);
-    if (!user) throw Errors.unauthorized();
-    return user;
+  async function factorAdded(userId: string, factor: string, client: Pick<ClientInfo, 'ip' | 'userAgent'>, tenantId?: string): Promise<void> {
+    await recordFactorAdded(db, userId, factor, client, clock.now(), tenantId);
   }
+
+  /** The email that carries a sign-in or enrolment code, in the user's language and the tenant's look. */
+  async function codeEmail(user: UserRow, code: string, tenantId?: string): Promise<MailMessage> {
+    return emails.render('mfaCode', user, { code, lifetime: { minutes: EMAIL_CODE_TTL_MS / 60_000 } }, { tenantId });
+  }
+
+  const core: MfaCore = { active: activeStrategies, liveToken, beginAttempt, wrongCode, complete, newRecoveryCodes, hasActiveFactor, removeFactor, factorAdded };
 
   return {
-    core: { active: activeStrategies, liveToken, beginAttempt, wrongCode, complete, newRecoveryCodes, hasActiveFactor, removeFactor },
+    core,
+    ...createMfaSelfService({ db, clock, mail, limiter, active: activeStrategies }, { core, policyFor, pendingAuthenticator, confirmAuthenticator, acceptTotp, codeEmail }),
 
     async gateLogin(user, client, primaryMethod) {
       const devices = await listMfaDevices(db, user.id, 'active');
@@ -233,7 +266,10 @@ export function createMfaService(deps: {
         expiresIn: 0,
         expires: '',
         mfaRequired: true,
-        mfaToken: await issueToken(user.id, enrolled ? 'login' : 'enroll', null, client.loginOrigin ?? null, primaryMethod ?? null),
+        mfaToken: await issueToken(
+          user.id, enrolled ? 'login' : 'enroll', null, client.loginOrigin ?? null, primaryMethod ?? null,
+          client.signInMethod ?? (primaryMethod === AMR_PASSWORD ? SignInMethods.password : null),
+        ),
         mfaEnrolled: enrolled,
         mfaStrategies: strategiesView(devices, activeStrategies, !enrolled),
         mfaDevices: devicesView(devices),
@@ -273,7 +309,9 @@ export function createMfaService(deps: {
       const code = newEmailCode();
       const id = newId();
       await insertEmailCode(db, { id, user_id: row.user_id, purpose: 'login', mfa_token_hash: row.token_hash, code_hash: sha256(code), created_at: now, expires_at: now + EMAIL_CODE_TTL_MS, used_at: null, failed_attempts: 0 });
-      await mail.send(mfaCodeEmail(device.email, code));
+      const owner = await findUserById(db, row.user_id);
+      if (!owner) throw invalidToken();
+      await mail.send({ ...(await codeEmail(owner, code)), to: device.email });
       return { otcToken: id };
     },
 
@@ -311,6 +349,7 @@ export function createMfaService(deps: {
       const row = await liveToken(mfaToken, ['enroll']);
       await beginAttempt(row);
       if (!(await confirmAuthenticator(row.user_id, token))) return wrongCode(row);
+      await factorAdded(row.user_id, 'authenticator app', client);
       const done = await complete(row, [AuthMethods.otp], client);
       return { ...done, response: { ...done.response, recoveryCodes: await newRecoveryCodes(row.user_id) } };
     },
@@ -319,91 +358,6 @@ export function createMfaService(deps: {
       const devices = await listMfaDevices(db, ctx.userId, 'active');
       if (devices.length === 0) throw notEnrolled();
       return { mfaToken: await issueToken(ctx.userId, 'step-up', ctx.sessionId), mfaStrategies: strategiesView(devices, activeStrategies), mfaDevices: devicesView(devices) };
-    },
-
-    async status(ctx) {
-      const user = await userOf(ctx);
-      const devices = await listMfaDevices(db, user.id, 'active');
-      return { enrolled: devices.length > 0, enforce: (await policyFor(user)).enforce, devices: devicesView(devices), recoveryCodesLeft: (await listUnusedRecoveryCodes(db, user.id)).length };
-    },
-
-    async devices(ctx) {
-      return devicesView(await listMfaDevices(db, ctx.userId, 'active'));
-    },
-
-    async enrollAuthenticator(ctx) {
-      requireActiveStrategy(activeStrategies, MfaStrategies.authenticatorApp);
-      const user = await userOf(ctx);
-      const active = await listMfaDevices(db, user.id, 'active');
-      if (active.some((d) => d.type === 'authenticator')) {
-        throw new AppError(ErrorCodes.mfaAlreadyEnrolled, 409, 'An authenticator app is already enrolled; remove it first');
-      }
-      requireFreshAuthForNewFactor(ctx, clock.now(), active.length > 0);
-      return pendingAuthenticator(user);
-    },
-
-    async verifyAuthenticatorEnrollment(ctx, code) {
-      const hadFactor = await hasActiveFactor(ctx.userId);
-      requireFreshAuthForNewFactor(ctx, clock.now(), hadFactor);
-      if (!(await confirmAuthenticator(ctx.userId, code))) throw invalidCode();
-      // Only the first factor brings recovery codes; a second one must not silently replace saved codes.
-      return { recoveryCodes: hadFactor ? [] : await newRecoveryCodes(ctx.userId) };
-    },
-
-    async enrollEmail(ctx) {
-      requireActiveStrategy(activeStrategies, MfaStrategies.emailCode);
-      const user = await userOf(ctx);
-      // An account made by phone sign-up has no email address to send codes to.
-      if (!user.email) throw new AppError(ErrorCodes.validation, 400, 'This account has no email address; choose another method');
-      const active = await listMfaDevices(db, user.id, 'active');
-      if (active.some((d) => d.type === 'email')) {
-        throw new AppError(ErrorCodes.mfaAlreadyEnrolled, 409, 'Email codes are already enrolled');
-      }
-      requireFreshAuthForNewFactor(ctx, clock.now(), active.length > 0);
-      const now = clock.now();
-      await deletePendingDevices(db, user.id, 'email');
-      await insertMfaDevice(db, { id: newId(), user_id: user.id, type: 'email', status: 'pending', secret: null, email: user.email, last_used_step: null, created_at: now, verified_at: null });
-      await invalidateEmailCodes(db, user.id, 'enroll', now);
-      const code = newEmailCode();
-      const id = newId();
-      await insertEmailCode(db, { id, user_id: user.id, purpose: 'enroll', mfa_token_hash: null, code_hash: sha256(code), created_at: now, expires_at: now + EMAIL_CODE_TTL_MS, used_at: null, failed_attempts: 0 });
-      await mail.send(mfaCodeEmail(user.email, code));
-      return { otcToken: id };
-    },
-
-    async verifyEmailEnrollment(ctx, otcToken, code) {
-      const now = clock.now();
-      const hadFactor = await hasActiveFactor(ctx.userId);
-      requireFreshAuthForNewFactor(ctx, now, hadFactor);
-      const sent = await findEmailCode(db, otcToken, ctx.userId, 'enroll');
-      const pending = (await listMfaDevices(db, ctx.userId, 'pending')).find((d) => d.type === 'email');
-      // Reserve-first: the attempt is counted atomically before the comparison.
-      if (!sent || !pending || !(await reserveEmailCodeAttempt(db, sent.id, now, MFA_MAX_ATTEMPTS))) throw invalidCode();
-      if (!safeEqual(sent.code_hash, sha256(code)) || !(await consumeEmailCode(db, sent.id, now))) {
-        await spendExhaustedEmailCode(db, sent.id, now, MFA_MAX_ATTEMPTS);
-        throw invalidCode();
-      }
-      await activateMfaDevice(db, pending.id, now, null);
-      return { recoveryCodes: hadFactor ? [] : await newRecoveryCodes(ctx.userId) };
-    },
-
-    async disable(ctx, deviceId, code) {
-      // A stolen or old session cannot strip the account's second factor: the sign-in must be recent.
-      requireRecentAuth(ctx, clock.now());
-      const devices = await listMfaDevices(db, ctx.userId, 'active');
-      if (devices.length === 0) throw notEnrolled();
-      if (deviceId && !devices.some((d) => d.id === deviceId)) throw Errors.notFound('MFA device not found');
-      // Counted before the comparison (same per-user brake as sign-in), cleared by a right code.
-      await limiter.consume(USER_ATTEMPTS, ctx.userId);
-      const proven = /^\d{6}$/.test(code.trim())
-        ? (await acceptTotp(devices, code.trim())) !== null
-        : await (async () => {
-            const match = findMatchingHash(await listUnusedRecoveryCodes(db, ctx.userId), code);
-            return match !== undefined && (await useRecoveryCode(db, match.id, clock.now()));
-          })();
-      if (!proven) throw invalidCode();
-      await limiter.reset(USER_ATTEMPTS, ctx.userId);
-      await removeFactor(ctx.userId, devices, deviceId);
     },
   };
 }

@@ -16,6 +16,7 @@ import { AppError, Errors } from '../../errors';
 import type { AuthContext, ClientInfo } from '../auth/auth';
 import type { MfaCompletion } from './mfa';
 import { MFA_ATTEMPTS_BUCKET, type MfaCore } from './core';
+import { factorName } from './factor-audit';
 import { MFA_MAX_ATTEMPTS, newEmailCode } from './factors';
 import { requireActiveStrategy } from './strategies';
 import { INVALID_PHONE_MESSAGE, maskPhoneNumber, normalizePhoneNumber } from '../platform/phone';
@@ -109,10 +110,11 @@ export function createMfaSmsService(deps: { db: Db; clock: Clock; sms: SmsSender
   const phones = async (userId: string) => (await listMfaDevices(db, userId, 'active')).filter((d) => d.type === 'sms');
 
   /** The pending SMS device a code was sent for, once the code proved it. */
-  async function confirmPending(userId: string, sent: MfaSmsCodeRow): Promise<void> {
+  async function confirmPending(userId: string, sent: MfaSmsCodeRow): Promise<MfaDeviceRow> {
     const pending = (await listMfaDevices(db, userId, 'pending')).find((d) => d.id === sent.device_id && d.type === 'sms');
     if (!pending) throw invalidCode();
     await activateMfaDevice(db, pending.id, clock.now(), null);
+    return pending;
   }
 
   return {
@@ -150,7 +152,8 @@ export function createMfaSmsService(deps: { db: Db; clock: Clock; sms: SmsSender
       const sent = await findSmsCode(db, otcToken, row.user_id, 'enroll');
       const bound = sent && sent.mfa_token_hash === row.token_hash ? sent : undefined;
       if (!bound || !(await checkCode(bound, code))) return core.wrongCode(row);
-      await confirmPending(row.user_id, bound);
+      const device = await confirmPending(row.user_id, bound);
+      await core.factorAdded(row.user_id, factorName(device), client);
       const done = await core.complete(row, [AuthMethods.sms], client);
       return { ...done, response: { ...done.response, recoveryCodes: await core.newRecoveryCodes(row.user_id) } };
     },
@@ -176,7 +179,8 @@ export function createMfaSmsService(deps: { db: Db; clock: Clock; sms: SmsSender
       const bound = sent && sent.mfa_token_hash === null ? sent : undefined;
       if (!bound || !(await checkCode(bound, code))) throw invalidCode();
       await limiter.reset(MFA_ATTEMPTS_BUCKET, ctx.userId);
-      await confirmPending(ctx.userId, bound);
+      const device = await confirmPending(ctx.userId, bound);
+      await core.factorAdded(ctx.userId, factorName(device), ctx.client ?? { ip: null, userAgent: null }, ctx.tenantId);
       // Only the first factor brings recovery codes; a second one must not silently replace saved codes.
       return { recoveryCodes: hadFactor ? [] : await core.newRecoveryCodes(ctx.userId) };
     },
@@ -197,7 +201,7 @@ export function createMfaSmsService(deps: { db: Db; clock: Clock; sms: SmsSender
       const sent = await findSmsCode(db, otcToken, ctx.userId, 'disable');
       if (!sent || sent.device_id !== deviceId || !(await checkCode(sent, code))) throw invalidCode();
       await limiter.reset(MFA_ATTEMPTS_BUCKET, ctx.userId);
-      await core.removeFactor(ctx.userId, devices, deviceId);
+      await core.removeFactor(ctx.userId, devices, deviceId, ctx);
     },
   };
 }

@@ -44,6 +44,7 @@ import { AppError, Errors } from '../../errors';
 import type { AuthContext, ClientInfo } from '../auth/auth';
 import type { MfaCompletion } from './mfa';
 import { MFA_ATTEMPTS_BUCKET, type MfaCore } from './core';
+import { factorName } from './factor-audit';
 import { requireActiveStrategy, strategyOfDevice } from './strategies';
 import type { RateLimiter } from '../platform/rate-limit';
 import { requireFreshAuthForNewFactor, requireRecentAuth } from '../auth/recent-auth';
@@ -140,7 +141,8 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
   }
 
   /** Verifies an attestation for a spent registration challenge and stores the key as an active device. */
-  async function store(userId: string, row: WebauthnChallengeRow, challenge: string, credential: PasskeyRegistrationCredential, name: string | undefined): Promise<void> {
+  /** Verifies the registration and stores the key; returns the key's name for the audit log. */
+  async function store(userId: string, row: WebauthnChallengeRow, challenge: string, credential: PasskeyRegistrationCredential, name: string | undefined): Promise<string> {
     let info;
     try {
       const result = await verifyRegistrationResponse({ response: credential as RegistrationResponseJSON, expectedChallenge: challenge, expectedOrigin: origins, expectedRPID: rpId, requireUserVerification: false });
@@ -170,6 +172,7 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
       device_type: deviceTypeOf(requested, credential.authenticatorAttachment, transports),
       name: name?.trim() || null,
     });
+    return factorName({ type: 'webauthn', phone_number: null, name: name?.trim() || null, device_type: deviceTypeOf(requested, credential.authenticatorAttachment, transports) });
   }
 
   /** Verifies an assertion by `device` for a spent challenge and moves its counter; false when it fails. */
@@ -253,11 +256,13 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
       await core.beginAttempt(token);
       const { challenge, row } = await spendForToken(token, credential.response.clientDataJSON, 'mfa-registration');
       requireActiveStrategy(core.active, strategyFor(row.attachment === WebAuthnAttachments.platform ? WebAuthnAttachments.platform : WebAuthnAttachments.crossPlatform));
+      let stored: string;
       try {
-        await store(token.user_id, row, challenge, credential, name);
+        stored = await store(token.user_id, row, challenge, credential, name);
       } catch (err) {
         return core.wrongCode(token, err as AppError);
       }
+      await core.factorAdded(token.user_id, stored, client);
       const done = await core.complete(token, [AuthMethods.hardwareKey], client);
       return { ...done, response: { ...done.response, recoveryCodes: await core.newRecoveryCodes(token.user_id) } };
     },
@@ -275,7 +280,8 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
       requireFreshAuthForNewFactor(ctx, clock.now(), hadFactor);
       const { challenge, row } = await spendForSession(ctx, credential.response.clientDataJSON, 'mfa-registration');
       requireActiveStrategy(core.active, strategyFor(row.attachment === WebAuthnAttachments.platform ? WebAuthnAttachments.platform : WebAuthnAttachments.crossPlatform));
-      await store(ctx.userId, row, challenge, credential, name);
+      const stored = await store(ctx.userId, row, challenge, credential, name);
+      await core.factorAdded(ctx.userId, stored, ctx.client ?? { ip: null, userAgent: null }, ctx.tenantId);
       // Only the first factor brings recovery codes; a second one must not silently replace saved codes.
       return { recoveryCodes: hadFactor ? [] : await core.newRecoveryCodes(ctx.userId) };
     },
@@ -297,7 +303,7 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
       const { challenge } = await spendForSession(ctx, credential.response.clientDataJSON, 'mfa-disable');
       if (!(await assertionValid(device, challenge, credential))) throw verificationFailed();
       await limiter.reset(MFA_ATTEMPTS_BUCKET, ctx.userId);
-      await core.removeFactor(ctx.userId, devices, deviceId);
+      await core.removeFactor(ctx.userId, devices, deviceId, ctx);
     },
   };
 }

@@ -15,6 +15,8 @@ import { findSession, insertSession, revokeSession, setSessionTenant, touchSessi
 import { isMember, listUserTenants } from '../../db/queries/tenants';
 import { findUserById } from '../../db/queries/users';
 import type { AuthService } from '../auth/auth';
+import { AuditActions, recordUserAudit } from '../admin/audit-log';
+import { SignInMethods } from '../auth/sign-in-methods';
 import type { KeyService } from '../platform/keys';
 import { verifyClientSecret, type ClientRegistry, type OAuthClient } from './clients';
 
@@ -75,8 +77,22 @@ export function createGrants(deps: {
   async function createGrant(browser: SessionRow, client: OAuthClient, scope: string, tenantId: string, id = newId()): Promise<SessionRow> {
     const now = clock.now();
     const session: SessionRow = { ...browser, id, tenant_id: tenantId, created_at: now, last_used_at: now, revoked_at: null, expires_at: browser.expires_at };
-    await insertSession(db, session);
-    await insertOAuthGrant(db, { session_id: id, client_id: client.clientId, browser_session_id: browser.id, user_id: browser.user_id, scope, created_at: now });
+    const user = await findUserById(db, browser.user_id);
+    await db.transaction().execute(async (trx) => {
+      await insertSession(trx, session);
+      await insertOAuthGrant(trx, { session_id: id, client_id: client.clientId, browser_session_id: browser.id, user_id: browser.user_id, scope, created_at: now });
+      // The application's sign-in: recorded in the grant's tenant, from where the browser signed in.
+      if (user) {
+        await recordUserAudit(
+          trx,
+          user,
+          { ip: browser.ip, userAgent: browser.user_agent },
+          { action: AuditActions.signedIn, description: `Signed in to ${client.name} with ${SignInMethods.hostedLogin}`, json: { method: SignInMethods.hostedLogin, clientId: client.clientId, sessionId: id } },
+          now,
+          tenantId,
+        );
+      }
+    });
     return session;
   }
 

@@ -22,6 +22,8 @@ import { findUserById } from '../../db/queries/users';
 import { AppError } from '../../errors';
 import type { ApiTokenService } from '../admin/api-tokens';
 import type { AuthContext, AuthService } from '../auth/auth';
+import { AuditActions, recordUserAudit } from '../admin/audit-log';
+import { SignInMethods } from '../auth/sign-in-methods';
 import type { KeyService } from '../platform/keys';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { isClientOrigin, isRegisteredUri, type ClientRegistry, type OAuthClient } from './clients';
@@ -432,8 +434,12 @@ export function createOAuthService(deps: {
       if (ending.size && !hint && !confirmed) return { kind: 'confirm' };
       const now = clock.now();
       for (const id of ending) {
-        await revokeSession(db, id, now);
+        const revoked = await revokeSession(db, id, now);
         await revokeGrantsOfBrowserSession(db, id, now);
+        const user = revoked && browser?.id === id ? await findUserById(db, browser.user_id) : undefined;
+        if (user && browser) {
+          await recordUserAudit(db, user, { ip: null }, { action: AuditActions.signedOut, description: `Signed out with ${SignInMethods.hostedLogin}`, json: { sessionId: id, clientId: clientId ?? null } }, now, browser.tenant_id);
+        }
       }
       return { kind: 'done', redirect: target !== undefined ? responseUrl(target, { state: p.state }, false) : undefined };
     },

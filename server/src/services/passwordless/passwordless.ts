@@ -14,11 +14,14 @@ import {
   consumePasswordless, findLatestPasswordless, findPasswordlessBySecret, insertPasswordlessCode, invalidateUserPasswordless, reservePasswordlessAttempt,
   spendExhaustedPasswordless,
 } from '../../db/queries/passwordless-codes';
-import { findUserByEmail, findUserById, findUserByUsername, hasEmail, type UserRow, type UserWithEmail } from '../../db/queries/users';
+import { findUserByEmail, findUserById, findUserByUsername, hasEmail, type UserRow } from '../../db/queries/users';
 import { AppError, Errors } from '../../errors';
 import type { AuthService, ClientInfo, IssuedSession } from '../auth/auth';
 import { requireLocalLogin } from '../auth/login-policy';
-import { escapeHtml, type Mailer, type MailMessage } from '../messaging/mail';
+import type { Mailer } from '../messaging/mail';
+import type { EmailService } from '../messaging/emails/email-service';
+import { AuditActions, recordUserAudit } from '../admin/audit-log';
+import { SignInMethods } from '../auth/sign-in-methods';
 import { newEmailCode } from '../mfa/factors';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { log, reasonOf } from '../../log';
@@ -53,23 +56,10 @@ export interface PasswordlessService {
   idle(): Promise<void>;
 }
 
-function linkEmail(user: UserWithEmail, link: string): MailMessage {
-  const minutes = MAGIC_LINK_TTL_MS / 60_000;
-  const text = `Hi ${user.name},\n\nOpen this link within ${minutes} minutes to sign in to Gatehouse:\n${link}\n\nIt works once. If you did not ask to sign in, ignore this email.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>This link signs you in once, within ${minutes} minutes:</p><p><a href="${escapeHtml(link)}">Sign in</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If you did not ask to sign in, ignore this email.</p></body></html>`;
-  return { to: user.email, subject: 'Your Gatehouse sign-in link', text, html };
-}
-
-function codeEmail(user: UserWithEmail, code: string): MailMessage {
-  const minutes = CODE_TTL_MS / 60_000;
-  const text = `Hi ${user.name},\n\nYour Gatehouse sign-in code is ${code}. It expires in ${minutes} minutes. Never share it.\n\nIf you did not ask to sign in, ignore this email.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>Your sign-in code is <strong style="font-size:1.4em;letter-spacing:.2em">${code}</strong>. It expires in ${minutes} minutes. Never share it.</p><p style="color:#666">If you did not ask to sign in, ignore this email.</p></body></html>`;
-  return { to: user.email, subject: 'Your Gatehouse sign-in code', text, html };
-}
-
 export function createPasswordlessService(deps: {
   db: Db;
   mail: Mailer;
+  emails: EmailService;
   clock: Clock;
   auth: AuthService;
   limiter: RateLimiter;
@@ -77,7 +67,7 @@ export function createPasswordlessService(deps: {
   secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
   config: Pick<Config, 'loginStrategy'>;
 }): PasswordlessService {
-  const { db, mail, clock, auth, limiter, config } = deps;
+  const { db, mail, emails, clock, auth, limiter, config } = deps;
   const pending = new Set<Promise<void>>();
 
   function inBackground(what: string, task: () => Promise<void>): void {
@@ -123,9 +113,10 @@ export function createPasswordlessService(deps: {
   async function signIn(userId: string, client: ClientInfo, amr: string[], error: () => AppError): Promise<IssuedSession> {
     const user = await findUserById(db, userId);
     if (!user || user.verified !== 1 || user.disabled === 1) throw error();
-    const pendingMfa = await deps.secondFactor?.(user, client);
+    const signingIn: ClientInfo = { ...client, signInMethod: amr === AMR_MAGIC_LINK ? SignInMethods.magicLink : SignInMethods.emailCode };
+    const pendingMfa = await deps.secondFactor?.(user, signingIn);
     if (pendingMfa) return pendingMfa;
-    return auth.startSession(user, client, amr);
+    return auth.startSession(user, signingIn, amr);
   }
 
   return {
@@ -142,11 +133,12 @@ export function createPasswordlessService(deps: {
         if (type === 'magiclink') {
           const token = newSecret();
           await issue(user, 'magiclink', () => sha256(token), MAGIC_LINK_TTL_MS);
-          await mail.send(linkEmail(user, `${appUrl}${MAGIC_LINK_PATH}?token=${encodeURIComponent(token)}`));
+          const link = `${appUrl}${MAGIC_LINK_PATH}?token=${encodeURIComponent(token)}`;
+          await mail.send(await emails.render('magicLink', user, { link, lifetime: { minutes: MAGIC_LINK_TTL_MS / 60_000 } }, { locale: client.locale }));
         } else {
           const code = newEmailCode();
           await issue(user, 'code', (rowId) => sha256(`${rowId}:${code}`), CODE_TTL_MS);
-          await mail.send(codeEmail(user, code));
+          await mail.send(await emails.render('signInCode', user, { code, lifetime: { minutes: CODE_TTL_MS / 60_000 } }, { locale: client.locale }));
         }
       });
     },
@@ -169,6 +161,10 @@ export function createPasswordlessService(deps: {
       if (!row || !(await reservePasswordlessAttempt(db, row.id, now, CODE_MAX_ATTEMPTS))) throw invalidCode();
       if (!/^\d{6}$/.test(code) || !safeEqual(row.secret_hash, sha256(`${row.id}:${code}`))) {
         await spendExhaustedPasswordless(db, row.id, now, CODE_MAX_ATTEMPTS);
+        // A known account's wrong code is told to its tenant's admins; an unknown identifier writes nothing.
+        if (user) {
+          await recordUserAudit(db, user, client, { action: AuditActions.signInFailed, description: `Sign-in with ${SignInMethods.emailCode} failed: wrong code`, json: { method: SignInMethods.emailCode, reason: 'wrong code' } }, now);
+        }
         throw invalidCode();
       }
       if (!(await consumePasswordless(db, row.id, now))) throw invalidCode();

@@ -45,6 +45,7 @@ import { AppError } from '../../errors';
 import type { AuthContext, AuthService, ClientInfo, IssuedSession } from '../auth/auth';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { requireFreshAuthForNewFactor } from '../auth/recent-auth';
+import { AuditActions, recordUserAudit } from '../admin/audit-log';
 
 /** How long a ceremony may take: the challenge and the browser prompt both expire after it. */
 export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60_000;
@@ -64,7 +65,8 @@ export interface WebauthnService {
   /** Verifies the assertion and starts a session. */
   postLogin(credential: PasskeyAuthenticationCredential, client: ClientInfo): Promise<IssuedSession>;
   listDevices(userId: string): Promise<PasskeyDevice[]>;
-  removeDevice(userId: string, id: string): Promise<void>;
+  /** Removes one of the caller's passkeys (recorded in the audit log). */
+  removeDevice(ctx: AuthContext, id: string): Promise<void>;
 }
 
 const challengeInvalid = () => new AppError(ErrorCodes.passkeyChallengeInvalid, 400, 'The passkey request expired or was already used, please try again');
@@ -194,6 +196,11 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
         last_used_at: null,
       };
       await insertCredential(db, stored);
+      const owner = await findUserById(db, ctx.userId);
+      if (owner) {
+        const label = stored.name ? `"${stored.name}"` : 'unnamed';
+        await recordUserAudit(db, owner, ctx.client ?? { ip: null }, { action: AuditActions.passkeyAdded, description: `Passkey added: ${label}`, json: { passkeyId: stored.id, name: stored.name } }, now, ctx.tenantId);
+      }
       return toDevice(stored);
     },
 
@@ -250,8 +257,14 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
       return (await listCredentials(db, userId)).map(toDevice);
     },
 
-    async removeDevice(userId, id) {
-      if (!(await deleteCredential(db, userId, id))) throw new AppError(ErrorCodes.passkeyNotFound, 404, 'Passkey not found');
+    async removeDevice(ctx, id) {
+      const passkey = (await listCredentials(db, ctx.userId)).find((c) => c.id === id);
+      if (!(await deleteCredential(db, ctx.userId, id))) throw new AppError(ErrorCodes.passkeyNotFound, 404, 'Passkey not found');
+      const owner = await findUserById(db, ctx.userId);
+      if (owner) {
+        const label = passkey?.name ? `"${passkey.name}"` : 'unnamed';
+        await recordUserAudit(db, owner, ctx.client ?? { ip: null }, { action: AuditActions.passkeyRemoved, description: `Passkey removed: ${label}`, json: { passkeyId: id, name: passkey?.name ?? null } }, clock.now(), ctx.tenantId);
+      }
     },
   };
 }

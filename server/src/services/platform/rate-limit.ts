@@ -19,11 +19,17 @@ export interface RateLimiter {
    * Counts one hit of `id` in `bucket`; over the bucket's limit it throws a 429 AppError whose
    * context carries `retryAfterSeconds`.
    */
-  consume(bucket: RateLimitBucket, id: string): Promise<void>;
+  consume(bucket: RateLimitBucket, id: string): Promise<RateLimitHit>;
   /** Counts one hit like consume, but answers false instead of throwing when over the limit. */
   tryConsume(bucket: RateLimitBucket, id: string): Promise<boolean>;
   /** Forgets the count of `id` in `bucket`. */
   reset(bucket: RateLimitBucket, id: string): Promise<void>;
+}
+
+/** A counted hit within the limit: how many hits the window holds now, and the bucket's limit. */
+export interface RateLimitHit {
+  count: number;
+  limit: number;
 }
 
 /** The 429 every bucket raises; the HTTP layer turns `retryAfterSeconds` into a Retry-After header. */
@@ -83,24 +89,25 @@ export function createRateLimiter(deps: { db: Db; clock: Clock; config: Pick<Con
     }
   }
 
-  /** Counts the hit; returns the seconds to wait when it went over the limit, else null. */
-  async function hit(bucket: RateLimitBucket, id: string): Promise<number | null> {
+  /** Counts the hit; `wait` is the seconds to wait when it went over the limit, else null. */
+  async function hit(bucket: RateLimitBucket, id: string): Promise<RateLimitHit & { wait: number | null }> {
     const rule = config.rateLimits[bucket];
     const now = clock.now();
     const windowMs = rule.windowSeconds * 1000;
     const { count, windowStart } = await hitRateLimit(db, keyOf(bucket, id), now, windowMs);
     await cleanupIfDue(now);
-    if (count <= rule.limit) return null;
-    return Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+    const wait = count <= rule.limit ? null : Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+    return { count, limit: rule.limit, wait };
   }
 
   return {
     async consume(bucket, id) {
-      const wait = await hit(bucket, id);
+      const { count, limit, wait } = await hit(bucket, id);
       if (wait !== null) throw rateLimitedError(wait);
+      return { count, limit };
     },
     async tryConsume(bucket, id) {
-      return (await hit(bucket, id)) === null;
+      return (await hit(bucket, id)).wait === null;
     },
     async reset(bucket, id) {
       await resetRateLimit(db, keyOf(bucket, id));

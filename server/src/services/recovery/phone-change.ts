@@ -40,7 +40,9 @@ import {
 import { findUserByEmail, findUserById, hasEmail, updateUser, type UserWithEmail } from '../../db/queries/users';
 import { AppError, Errors } from '../../errors';
 import { AMR_PASSWORD, type AuthContext, type ClientInfo } from '../auth/auth';
-import { escapeHtml, type Mailer, type MailMessage } from '../messaging/mail';
+import type { Mailer } from '../messaging/mail';
+import type { EmailService } from '../messaging/emails/email-service';
+import { AuditActions, recordUserAudit } from '../admin/audit-log';
 import { newEmailCode } from '../mfa/factors';
 import { INVALID_PHONE_MESSAGE, maskPhoneNumber, normalizePhoneNumber } from '../platform/phone';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
@@ -60,7 +62,7 @@ export const PHONE_CODE_MAX_ATTEMPTS = 5;
 export const CHANGE_PHONE = 'change-phone';
 
 type Purpose = 'reset' | 'reset-change' | 'change';
-type Client = Pick<ClientInfo, 'ip'>;
+type Client = Pick<ClientInfo, 'ip' | 'userAgent' | 'locale'>;
 
 export interface PhoneChangeService {
   /** ResetPhoneNumber: emails a code to a known, active account with a phone; the same answer for anyone. */
@@ -92,21 +94,8 @@ export const STALE_SIGN_IN_MESSAGE = "Your sign-in has expired or is for another
 const needsPassword = () => new AppError(PhoneErrorCodes.phoneResetNeedsPassword, 403, NEEDS_PASSWORD_MESSAGE);
 const staleSignIn = () => new AppError(ErrorCodes.invalidMfaToken, 401, STALE_SIGN_IN_MESSAGE);
 
-function resetPhoneEmail(user: UserWithEmail, code: string): MailMessage {
-  const minutes = PHONE_RESET_CODE_TTL_MS / 60_000;
-  const text = `Hi ${user.name},\n\nSomeone asked to reset the phone number of your Gatehouse account. Your code is ${code}\n\nIt expires in ${minutes} minutes and works once. If it was not you, ignore this email: your phone number stays as it is.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>Someone asked to reset the phone number of your Gatehouse account. Your code is</p><p style="font-size:24px;letter-spacing:4px"><strong>${escapeHtml(code)}</strong></p><p style="color:#666">It expires in ${minutes} minutes and works once. If it was not you, ignore this email: your phone number stays as it is.</p></body></html>`;
-  return { to: user.email, subject: 'Reset your Gatehouse phone number', text, html };
-}
-
-function phoneChangedEmail(user: UserWithEmail, masked: string): MailMessage {
-  const text = `Hi ${user.name},\n\nThe phone number of your Gatehouse account is now ${masked}. If you did not make this change, reset your password and contact your administrator.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>The phone number of your Gatehouse account is now <strong>${escapeHtml(masked)}</strong>.</p><p style="color:#666">If you did not make this change, reset your password and contact your administrator.</p></body></html>`;
-  return { to: user.email, subject: 'Your Gatehouse phone number was changed', text, html };
-}
-
-export function createPhoneChangeService(deps: { db: Db; clock: Clock; mail: Mailer; sms: SmsSender; limiter: RateLimiter }): PhoneChangeService {
-  const { db, clock, mail, sms, limiter } = deps;
+export function createPhoneChangeService(deps: { db: Db; clock: Clock; mail: Mailer; emails: EmailService; sms: SmsSender; limiter: RateLimiter }): PhoneChangeService {
+  const { db, clock, mail, emails, sms, limiter } = deps;
   const pending = new Set<Promise<void>>();
 
   function inBackground(what: string, task: () => Promise<void>): void {
@@ -206,7 +195,7 @@ export function createPhoneChangeService(deps: { db: Db; clock: Clock; mail: Mai
           expires_at: now + PHONE_RESET_CODE_TTL_MS,
           used_at: null,
         });
-        await mail.send(resetPhoneEmail(user, code));
+        await mail.send(await emails.render('resetPhone', user, { code, lifetime: { minutes: PHONE_RESET_CODE_TTL_MS / 60_000 } }, { locale: client.locale }));
       });
       return { resetPhoneNumberToken };
     },
@@ -278,8 +267,18 @@ export function createPhoneChangeService(deps: { db: Db; clock: Clock; mail: Mai
         // The reset is used up: its token dies before anything changes, so it cannot be replayed.
         if (!(await consumeOneTimeToken(db, live.token_hash, now))) throw resetExpired();
       }
+      const masked = maskPhoneNumber(phoneNumber);
       try {
-        await updateUser(db, user.id, { phone_number: phoneNumber, phone_verified: 1 });
+        await db.transaction().execute(async (trx) => {
+          await updateUser(trx, user.id, { phone_number: phoneNumber, phone_verified: 1 });
+          await recordUserAudit(
+            trx,
+            user,
+            client,
+            { action: AuditActions.phoneChanged, description: `Phone number changed to ${masked}${row.purpose === 'reset-change' ? ' after a phone number reset' : ''}`, json: { phoneNumber: masked, reset: row.purpose === 'reset-change' } },
+            now,
+          );
+        });
       } catch (err) {
         // Two accounts proving one number at the same moment: the unique index lets one win.
         if (err instanceof Error && /unique|duplicate/i.test(err.message)) throw numberTaken();
@@ -295,11 +294,10 @@ export function createPhoneChangeService(deps: { db: Db; clock: Clock; mail: Mai
         await forgetRememberedDevices(db, user.id);
       }
       await invalidatePhoneVerifications(db, user.id, ['reset', 'change', 'reset-change'], now);
-      const masked = maskPhoneNumber(phoneNumber);
       // The numbers this change replaces: the account's, and after a reset the SMS factor's.
       const previous = new Set([user.phone_number, ...(row.purpose === 'reset-change' ? smsPhones.map((d) => d.phone_number) : [])].filter((n): n is string => !!n && n !== phoneNumber));
       inBackground('change notice', async () => {
-        if (hasEmail(user)) await mail.send(phoneChangedEmail(user, masked));
+        if (hasEmail(user)) await mail.send(await emails.render('phoneChanged', user, { phone: masked }, { locale: client.locale }));
         // The old number hears of it too: if the change was not its owner's, they learn at once.
         for (const to of previous) await sms.send({ to, body: `The phone number of your Gatehouse account was changed to ${masked}. If this was not you, contact your administrator.` });
       });

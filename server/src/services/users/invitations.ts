@@ -50,7 +50,9 @@ import { findUserByEmail, findUserById, insertUser, updateUser, type UserRow } f
 import { AppError, Errors } from '../../errors';
 import type { AuthContext, AuthService, ClientInfo, IssuedSession } from '../auth/auth';
 import { breachedPasswordError } from '../platform/breached-passwords';
-import { escapeHtml, type Mailer, type MailMessage } from '../messaging/mail';
+import type { Mailer } from '../messaging/mail';
+import type { EmailService } from '../messaging/emails/email-service';
+import { lifetimeOf } from '../messaging/emails/templates';
 import { newEmailCode } from '../mfa/factors';
 import { checkPasswordPolicy, hashPassword } from '../platform/passwords';
 import type { AdminCaller } from '../admin/access';
@@ -115,21 +117,10 @@ function parseRoleIds(row: InvitationRow): string[] {
   }
 }
 
-function invitationEmail(input: { to: string; user: UserRow; tenantName: string; inviterName: string | null; link: string; code: string | null; ttlSeconds: number }): MailMessage {
-  const { to, user, tenantName, inviterName, link, code, ttlSeconds } = input;
-  const days = Math.max(1, Math.round(ttlSeconds / 86400));
-  const lifetime = ttlSeconds >= 86400 ? `${days} ${days === 1 ? 'day' : 'days'}` : `${Math.max(1, Math.round(ttlSeconds / 60))} minutes`;
-  const who = inviterName ? `${inviterName} invited you` : 'You are invited';
-  const codeText = code ? `\nYour invitation code is ${code}. Type it on the page the link opens; never share it.\n` : '';
-  const codeHtml = code ? `<p>Your invitation code is <strong style="font-size:1.4em;letter-spacing:.2em">${code}</strong>. Type it on the page the link opens; never share it.</p>` : '';
-  const text = `Hi ${user.name},\n\n${who} to join ${tenantName} on Gatehouse. Open this link within ${lifetime} to accept:\n${link}\n${codeText}\nIf you did not expect this invitation, ignore this email.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>${escapeHtml(who)} to join <strong>${escapeHtml(tenantName)}</strong> on Gatehouse. This link works within ${lifetime}:</p><p><a href="${escapeHtml(link)}">Accept invitation</a></p>${codeHtml}<p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If you did not expect this invitation, ignore this email.</p></body></html>`;
-  return { to, subject: `You're invited to join ${tenantName} on Gatehouse`, text, html };
-}
-
 export function createInvitationService(deps: {
   db: Db;
   mail: Mailer;
+  emails: EmailService;
   clock: Clock;
   auth: AuthService;
   limiter: RateLimiter;
@@ -137,7 +128,7 @@ export function createInvitationService(deps: {
   secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
   config: Pick<Config, 'invitation' | 'password' | 'passwordPolicies'>;
 }): InvitationService {
-  const { db, mail, clock, auth, limiter, config } = deps;
+  const { db, mail, emails, clock, auth, limiter, config } = deps;
   const pending = new Set<Promise<void>>();
 
   function inBackground(what: string, task: () => Promise<void>): void {
@@ -172,7 +163,7 @@ export function createInvitationService(deps: {
   }
 
   /** A new token (and code) on the invitation row, stored hashed, and the email carrying them. */
-  async function send(input: { invitationId: string; email: string; user: UserRow; tenantId: string; inviterId: string | null; roleIds: string[]; appUrl: string; existing: boolean }): Promise<{ expiresAt: number }> {
+  async function send(input: { invitationId: string; email: string; user: UserRow; tenantId: string; inviterId: string | null; roleIds: string[]; appUrl: string; existing: boolean; locale?: string }): Promise<{ expiresAt: number }> {
     const now = clock.now();
     const token = newSecret();
     const code = config.invitation.strategy === 'code' ? newEmailCode() : null;
@@ -187,11 +178,12 @@ export function createInvitationService(deps: {
     };
     if (input.existing) await reissueInvitation(db, input.invitationId, fields);
     else await insertInvitation(db, { id: input.invitationId, tenant_id: input.tenantId, user_id: input.user.id, attempts: 0, created_at: now, accepted_at: null, ...fields });
-    const tenant = await findTenant(db, input.tenantId);
     const inviter = input.inviterId ? await findUserById(db, input.inviterId) : undefined;
     const path = code ? ACCEPT_INVITATION_WITH_CODE_PATH : ACCEPT_INVITATION_PATH;
     const link = `${input.appUrl}${path}?userId=${encodeURIComponent(input.user.id)}&token=${encodeURIComponent(token)}`;
-    await mail.send(invitationEmail({ to: input.email, user: input.user, tenantName: tenant?.name ?? 'your team', inviterName: inviter?.name ?? null, link, code, ttlSeconds: config.invitation.tokenTtl }));
+    // In the inviting tenant's name and look, in the invitee's language (or the inviter's request's).
+    const message = await emails.render('invitation', input.user, { link, code, inviter: inviter?.name ?? null, lifetime: lifetimeOf(config.invitation.tokenTtl) }, { to: input.email, tenantId: input.tenantId, locale: input.locale });
+    await mail.send(message);
     return { expiresAt: fields.expires_at };
   }
 
@@ -271,7 +263,7 @@ export function createInvitationService(deps: {
       }
       // An established account joins on acceptance only: nothing is granted until then.
       const previous = await findInvitation(db, tenantId, user.id);
-      const { expiresAt } = await send({ invitationId: previous?.id ?? newId(), email: body.email, user, tenantId, inviterId: ctx.userId, roleIds, appUrl, existing: Boolean(previous) });
+      const { expiresAt } = await send({ invitationId: previous?.id ?? newId(), email: body.email, user, tenantId, inviterId: ctx.userId, roleIds, appUrl, existing: Boolean(previous), locale: ctx.auth?.client?.locale });
       // A bulk invitation writes one row for the whole call instead (services/admin/users.ts).
       if (options.audit !== false) {
         await recordAudit(db, ctx, { action: AuditActions.userInvited, description: `${body.email} invited`, json: { userId: user.id, roleIds } }, now);
