@@ -219,7 +219,11 @@ describeDialects('MFA security review', (h) => {
     clock.advance(30_000);
     let cookie = await rememberedCookie(server, user, clock.now());
     expect((await signIn(PASSWORD, cookie)).body.mfaRequired).toBe(false);
-    const changed = await call(server, 'POST', ApiPaths.passwordsChange, { token: user.accessToken, body: { password: PASSWORD, newPassword: NEW_PASSWORD } });
+    // With a second factor enrolled, a password change needs a recent step-up besides the current password.
+    clock.advance(30_000);
+    const gen = await call(server, 'POST', ApiPaths.stepUpGenerate, { token: user.accessToken });
+    const steppedUp = await call(server, 'POST', ApiPaths.mfaVerify, { body: { mfaToken: gen.body.mfaToken, value: appCode(user.secret, clock.now()) } });
+    const changed = await call(server, 'POST', ApiPaths.passwordsChange, { token: steppedUp.body.accessToken, body: { password: PASSWORD, newPassword: NEW_PASSWORD } });
     expect(changed.status).toBe(200);
     expect((await signIn(NEW_PASSWORD, cookie)).body.mfaRequired).toBe(true);
 

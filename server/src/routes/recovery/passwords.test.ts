@@ -28,7 +28,7 @@ describeDialects('password reset by email and password change', (h) => {
   const start: typeof h.start = (env = {}, overrides) =>
     h.start({ RATE_LIMIT_SIGNUP_PER_IP: '1000/3600', RATE_LIMIT_PASSWORD_RESET_PER_IP: '1000/3600', RATE_LIMIT_LOGIN_PER_IP: '1000/600', ...env }, overrides);
 
-  it('emails a single-use link; the new password works, the old one not, and every session is revoked', async () => {
+  it('emails a single-use link; the new password works, the old one not, every old session is revoked and the user is signed in', async () => {
     const server = await start();
     const user = await signUpAndActivate(server);
     const requested = await call(server, 'POST', ApiPaths.passwordsReset, { body: { email: user.email } });
@@ -40,8 +40,10 @@ describeDialects('password reset by email and password change', (h) => {
 
     const reset = await call(server, 'POST', ApiPaths.passwordsResetVerify, { body: { userId, token, password: NEW_PASSWORD } });
     expect(reset.status).toBe(200);
-    // Nobody is signed in by a reset: no refresh cookie is set.
-    expect(reset.refreshCookie).toBeUndefined();
+    // Signed in as a login would be: an access token and a new refresh cookie (no MFA here).
+    expect(reset.body).toMatchObject({ mfaRequired: false, userId: user.userId, tenantId: user.tenantId });
+    expect(reset.refreshCookie).toBeTruthy();
+    expect((await call(server, 'GET', ApiPaths.me, { token: reset.body.accessToken })).status).toBe(200);
     expect((await call(server, 'POST', ApiPaths.refresh, { cookie: user.cookie, body: {} })).status).toBe(401);
     expect((await call(server, 'GET', ApiPaths.me, { token: user.accessToken })).status).toBe(401);
     expect((await login(server, user.email, PASSWORD)).status).toBe(401);

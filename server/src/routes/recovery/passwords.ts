@@ -9,11 +9,14 @@ import {
   ResetPasswordSmsVerifyResponse,
   ResetPasswordV2Request,
   ResetPasswordVerifyRequest,
+  ResetPasswordVerifyResponse,
 } from '@gatehouse/shared/wire';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../http/env';
 import { rateLimitedResponse, validationHook } from '../../http/errors';
-import { clientIp, requireAuth, emailLinkBase } from '../../http/middleware';
+import { requireAllowedOrigin, requireAuth, emailLinkBase } from '../../http/middleware';
+import { setRefreshCookie } from '../../http/cookies';
+import { readMfaRememberCookie } from '../../http/mfa-cookie';
 import type { RecoveryService } from '../../services/recovery/recovery';
 import type { RouteDeps } from '../deps';
 import { captchaUnavailableResponse, checkCaptcha } from '../platform/captcha-policy';
@@ -28,7 +31,9 @@ const emailOf = (b: { identifier: string; identifierType?: string }) => (b.ident
 export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): OpenAPIHono<AppEnv> {
   const { config, auth } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const ip = (c: Context) => ({ ip: clientIp(c, config) });
+  // The reset now sets the refresh cookie, so it is refused from other origins like sign-in is.
+  const originGuard = requireAllowedOrigin(config);
+  const ip = (c: Context<AppEnv>) => c.get('client');
 
   app.openapi(
     createRoute({ method: 'get', path: ApiPaths.passwordRecoveryStrategies, tags: ['passwords'], responses: { 200: json(PasswordRecoveryStrategiesResponse, 'Which recovery channels are active') } }),
@@ -104,13 +109,22 @@ export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): Open
       method: 'post',
       path: ApiPaths.passwordsResetVerify,
       tags: ['passwords'],
-      summary: "Set a new password with a reset token; every session of the user is revoked, nobody is signed in",
+      summary: 'Set a new password with a reset token; every other session of the user is revoked, and the user is signed in as a login would (MFA first when enrolled or enforced)',
+      middleware: [originGuard] as const,
       request: body(ResetPasswordVerifyRequest),
-      responses: { 200: json(z.object({}), 'Password changed'), 400: err('Invalid or expired link, or password policy'), 429: rateLimitedResponse },
+      responses: {
+        200: json(ResetPasswordVerifyResponse, 'Password changed. Signed in (accessToken, refresh cookie set), or mfaRequired with an mfaToken, or {} when the login policy allows no local sign-in'),
+        400: err('Invalid or expired link, or password policy'),
+        403: err('Origin not allowed'),
+        429: rateLimitedResponse,
+      },
     }),
     async (c) => {
-      await recovery.resetPassword(c.req.valid('json'), ip(c));
-      return c.json({}, 200);
+      const issued = await recovery.resetPassword(c.req.valid('json'), { ...c.get('client'), mfaRememberToken: readMfaRememberCookie(c, config) });
+      if (!issued) return c.json({}, 200);
+      // MFA pending (mfaRequired): no session yet, so no refresh cookie until mfa/verify succeeds.
+      if (issued.refreshToken) setRefreshCookie(c, config, issued.refreshToken);
+      return c.json(issued.response, 200);
     },
   );
 
@@ -123,7 +137,13 @@ export function passwordRoutes(deps: RouteDeps, recovery: RecoveryService): Open
       security: [{ Bearer: [] }],
       middleware: [requireAuth(auth)] as const,
       request: body(ChangePasswordRequest),
-      responses: { 200: json(z.object({}), 'Password changed'), 400: err('Wrong current password or password policy'), 401: err('Not signed in'), 429: rateLimitedResponse },
+      responses: {
+        200: json(z.object({}), 'Password changed'),
+        400: err('Wrong current password or password policy'),
+        401: err('Not signed in'),
+        403: err('The account has a second factor and the session has no recent step-up (ER-01307, errorContext.maxAge), or an impersonation session (ER-01108)'),
+        429: rateLimitedResponse,
+      },
     }),
     async (c) => {
       await recovery.changePassword(c.get('auth'), c.req.valid('json'));

@@ -24,9 +24,17 @@ import {
 } from '../../db/queries/sms-reset-sessions';
 import { findUserByEmail, findUserById, findUserByUsername, hasEmail, updateUser, type UserRow, type UserWithEmail } from '../../db/queries/users';
 import { unlockUser } from '../../db/queries/password-policies';
-import { AppError } from '../../errors';
-import type { AuthContext, ClientInfo } from '../auth/auth';
-import { escapeHtml, type Mailer, type MailMessage } from '../messaging/mail';
+import { AppError, isAppError } from '../../errors';
+import { AMR_PASSWORD } from '../auth/auth';
+import type { AuthContext, AuthService, ClientInfo, IssuedSession } from '../auth/auth';
+import type { Mailer } from '../messaging/mail';
+import type { EmailService } from '../messaging/emails/email-service';
+import { lifetimeOf } from '../messaging/emails/templates';
+import { AuditActions, recordUserAudit } from '../admin/audit-log';
+import { requireRecentStepUp } from '../auth/recent-auth';
+import { SignInMethods } from '../auth/sign-in-methods';
+import { listMfaDevices } from '../../db/queries/mfa-devices';
+import { refuseWhileImpersonating } from '../admin/permissions';
 import { breachedPasswordError } from '../platform/breached-passwords';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../platform/passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
@@ -43,7 +51,7 @@ const invalidToken = () => new AppError(ErrorCodes.invalidResetToken, 400, 'The 
 const invalidCode = () => new AppError(ErrorCodes.invalidResetCode, 400, 'The code is invalid or has expired');
 const wrongCurrentPassword = () => new AppError(ErrorCodes.invalidCurrentPassword, 400, 'The current password is incorrect');
 
-type Client = Pick<ClientInfo, 'ip'>;
+type Client = Pick<ClientInfo, 'ip' | 'userAgent' | 'locale'>;
 
 export interface RecoveryService {
   /** Which recovery channels are on; the same for every user, so it reveals no account. */
@@ -54,19 +62,19 @@ export interface RecoveryService {
   requestSmsReset(identifier: string, identifierType: RecoveryIdentifierType, client: Client): Promise<{ sessionId: string }>;
   /** The right code of a live session becomes a reset token (single use, attempts limited). */
   verifySmsCode(sessionId: string, code: string, client: Client): Promise<ResetPasswordSmsVerifyResponse>;
-  /** Sets the new password with a reset token and revokes every session of the user. */
-  resetPassword(body: ResetPasswordVerifyRequest, client: Client): Promise<void>;
-  /** The signed-in user's change: current password checked; other sessions revoked, this one kept. */
+  /**
+   * Sets the new password with a reset token and revokes every session of the user; then signs the
+   * user in as a password sign-in would (the MFA gate first), unless the login policy allows no local
+   * sign-in or the account cannot start a session: null then, and the user signs in on their own.
+   */
+  resetPassword(body: ResetPasswordVerifyRequest, client: ClientInfo): Promise<IssuedSession | null>;
+  /**
+   * The signed-in user's change: current password checked, and a recent step-up when the user has a
+   * second factor; other sessions revoked, this one kept.
+   */
   changePassword(ctx: AuthContext, body: ChangePasswordRequest): Promise<void>;
   /** Resolves once every background delivery started so far has finished (shutdown and tests). */
   idle(): Promise<void>;
-}
-
-function resetEmail(user: UserWithEmail, link: string, ttlSeconds: number): MailMessage {
-  const minutes = Math.round(ttlSeconds / 60);
-  const text = `Hi ${user.name},\n\nSomeone asked to reset the password of your Gatehouse account. To choose a new password, open this link within ${minutes} minutes:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><p>Hi ${escapeHtml(user.name)},</p><p>Someone asked to reset the password of your Gatehouse account. This link works once, within ${minutes} minutes:</p><p><a href="${escapeHtml(link)}">Choose a new password</a></p><p style="color:#666">Or copy this link: ${escapeHtml(link)}</p><p style="color:#666">If it was not you, ignore this email: your password stays as it is.</p></body></html>`;
-  return { to: user.email, subject: 'Reset your Gatehouse password', text, html };
 }
 
 /** Normalized identifier for the per-identifier limit (so case and spacing do not buy more tries). */
@@ -83,12 +91,17 @@ function identifierKey(identifier: string, type: RecoveryIdentifierType): string
 export function createRecoveryService(deps: {
   db: Db;
   mail: Mailer;
+  emails: EmailService;
   sms: SmsSender;
   clock: Clock;
   limiter: RateLimiter;
-  config: Pick<Config, 'password' | 'resetPasswordTokenTtl' | 'resetPasswordSmsCodeTtl' | 'dev' | 'passwordPolicies'>;
+  /** Signs the user in after a reset; absent: nobody is signed in. */
+  auth?: AuthService;
+  /** The MFA gate of a sign-in: a pending-MFA answer replaces the session, null lets it through. */
+  secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
+  config: Pick<Config, 'password' | 'resetPasswordTokenTtl' | 'resetPasswordSmsCodeTtl' | 'dev' | 'passwordPolicies' | 'loginStrategy'>;
 }): RecoveryService {
-  const { db, mail, sms, clock, limiter, config } = deps;
+  const { db, mail, emails, sms, clock, limiter, config } = deps;
   const pending = new Set<Promise<void>>();
 
   function inBackground(what: string, task: () => Promise<void>): void {
@@ -144,16 +157,40 @@ export function createRecoveryService(deps: {
     return message ? new AppError(ErrorCodes.passwordPolicy, 400, message) : breachedPasswordError(password, config.passwordPolicies);
   }
 
-  /** The new password is in place: every way back in with the old state ends. */
-  async function afterPasswordChange(userId: string, now: number, keepSessionId?: string): Promise<void> {
-    await invalidateUserTokens(db, userId, RESET_PASSWORD, now);
-    await invalidateUserSmsResetSessions(db, userId, now);
-    await revokeUserSessions(db, userId, now, keepSessionId);
-    // Browsers remembered for MFA were trusted under the old password: they must prove the second factor again.
-    await forgetRememberedDevices(db, userId);
-    // The owner proved themselves; a lockout an attacker caused must not keep them out.
-    await limiter.reset('loginFailuresPerAccount', `user:${userId}`);
-    await unlockUser(db, userId);
+  /**
+   * Puts the new password in place and ends every way back in with the old state, in one transaction
+   * with its audit record.
+   */
+  async function setPassword(user: UserRow, passwordHash: string, client: Client, event: { action: string; description: string; json: Record<string, unknown> }, keepSessionId?: string, tenantId?: string): Promise<void> {
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      // A new password restarts rotation and is not on the breached list (refused before).
+      await updateUser(trx, user.id, { password_hash: passwordHash, password_changed_at: now, is_breached_password: 0 });
+      await invalidateUserTokens(trx, user.id, RESET_PASSWORD, now);
+      await invalidateUserSmsResetSessions(trx, user.id, now);
+      const revoked = await revokeUserSessions(trx, user.id, now, keepSessionId);
+      // Browsers remembered for MFA were trusted under the old password: they must prove the second factor again.
+      await forgetRememberedDevices(trx, user.id);
+      // The owner proved themselves; a lockout an attacker caused must not keep them out.
+      await unlockUser(trx, user.id);
+      await recordUserAudit(trx, user, client, { ...event, json: { ...event.json, sessionsRevoked: revoked } }, now, tenantId);
+    });
+    await limiter.reset('loginFailuresPerAccount', `user:${user.id}`);
+  }
+
+  /** After a reset: signed in like a password sign-in (MFA gate first), or null when the policy or the account says no. */
+  async function signInAfterReset(userId: string, client: ClientInfo): Promise<IssuedSession | null> {
+    if (!deps.auth || config.loginStrategy === 'NoLocalAuthentication') return null;
+    const user = await findUserById(db, userId);
+    if (!user || user.verified !== 1 || user.disabled === 1) return null;
+    const signingIn: ClientInfo = { ...client, signInMethod: SignInMethods.passwordReset };
+    try {
+      return (await deps.secondFactor?.(user, signingIn)) ?? (await deps.auth.startSession(user, signingIn, [AMR_PASSWORD]));
+    } catch (err) {
+      // No tenant to act in (every membership disabled or removed): the password is set, the user signs in later.
+      if (isAppError(err) && err.status === 403) return null;
+      throw err;
+    }
   }
 
   // The outbox is read only in dev mode, so without a provider SMS recovery is off in production.
@@ -175,7 +212,7 @@ export function createRecoveryService(deps: {
         if (!hasEmail(user)) return;
         const token = await issueResetToken(user.id);
         const link = `${appUrl}/account/reset-password?userId=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
-        await mail.send(resetEmail(user, link, config.resetPasswordTokenTtl));
+        await mail.send(await emails.render('passwordReset', user, { link, lifetime: lifetimeOf(config.resetPasswordTokenTtl) }, { locale: client.locale }));
       });
     },
 
@@ -233,12 +270,15 @@ export function createRecoveryService(deps: {
       if (bad) throw bad;
       const passwordHash = await hashPassword(body.password);
       if (!(await consumeOneTimeToken(db, hash, clock.now()))) throw invalidToken();
-      // A new password restarts rotation and is not on the breached list (refused above).
-      await updateUser(db, user.id, { password_hash: passwordHash, password_changed_at: clock.now(), is_breached_password: 0 });
-      await afterPasswordChange(user.id, clock.now());
+      await setPassword(user, passwordHash, client, { action: AuditActions.passwordReset, description: 'Password reset with an emailed link or texted code', json: {} });
+      return signInAfterReset(user.id, client);
     },
 
     async changePassword(ctx, body) {
+      // An impersonator acts as the user but never changes how the account is protected.
+      refuseWhileImpersonating(ctx);
+      // With a second factor, the password alone (maybe typed on a stolen session) is not enough.
+      if ((await listMfaDevices(db, ctx.userId, 'active')).length > 0) requireRecentStepUp(ctx, clock.now());
       // Counted before the check (a right password clears it), so guesses in parallel cannot slip in.
       await limiter.consume('passwordChangeFailuresPerUser', ctx.userId);
       const user = await findUserById(db, ctx.userId);
@@ -246,8 +286,8 @@ export function createRecoveryService(deps: {
       await limiter.reset('passwordChangeFailuresPerUser', ctx.userId);
       const bad = policyError(body.newPassword);
       if (bad) throw bad;
-      await updateUser(db, user.id, { password_hash: await hashPassword(body.newPassword), password_changed_at: clock.now(), is_breached_password: 0 });
-      await afterPasswordChange(user.id, clock.now(), ctx.sessionId);
+      const client = ctx.client ?? { ip: null, userAgent: null };
+      await setPassword(user, await hashPassword(body.newPassword), client, { action: AuditActions.passwordChanged, description: 'Password changed; other sessions were signed out', json: {} }, ctx.sessionId, ctx.tenantId);
     },
 
     async idle() {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LoginResponse } from '../auth/auth';
 
 const email = z.string().trim().toLowerCase().email().max(320);
 const password = z.string().min(1).max(1024);
@@ -7,13 +8,21 @@ const password = z.string().min(1).max(1024);
 export const ResetPasswordRequest = z.object({ email, recaptchaToken: z.string().max(4096).optional() });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
 
-/** POST /identity/resources/users/v1/passwords/reset/verify: sets the new password; signs nothing in. */
+/** POST /identity/resources/users/v1/passwords/reset/verify: sets the new password and signs the user in (see ResetPasswordVerifyResponse). */
 export const ResetPasswordVerifyRequest = z.object({
   userId: z.string().min(1).max(64),
   token: z.string().min(1).max(512),
   password,
 });
 export type ResetPasswordVerifyRequest = z.infer<typeof ResetPasswordVerifyRequest>;
+
+/**
+ * Answer of passwords/reset/verify: a login response as a password sign-in gives it (accessToken and
+ * the refresh cookie; or mfaRequired with an mfaToken when MFA is enrolled or enforced), or `{}` when
+ * nobody is signed in (the login policy allows no local sign-in, or the account has no tenant to act in).
+ */
+export const ResetPasswordVerifyResponse = z.union([LoginResponse.passthrough(), z.object({}).strict()]);
+export type ResetPasswordVerifyResponse = z.infer<typeof ResetPasswordVerifyResponse>;
 
 /** What the identifier of a v2 recovery request is. */
 export const RecoveryIdentifierType = z.enum(['email', 'username', 'phoneNumber']);
