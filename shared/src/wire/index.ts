@@ -31,6 +31,8 @@ export * from './users/sessions';
 export * from './users/session-paths';
 export * from './users/usernames';
 export * from './users/username-paths';
+export * from './users/self-service';
+export * from './users/self-service-paths';
 
 export * from './admin/paths';
 export * from './admin/error-codes';

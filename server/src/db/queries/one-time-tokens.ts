@@ -27,3 +27,33 @@ export async function consumeOneTimeToken(db: Db, tokenHash: string, now: number
 export async function invalidateUserTokens(db: Db, userId: string, purpose: string, now: number): Promise<void> {
   await db.updateTable('one_time_tokens').set({ used_at: now, ...scrubbed }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
+
+/** The newest live (unused, unexpired) token of a purpose for a user, if any. */
+export function findLiveUserToken(db: Db, userId: string, purpose: string, now: number): Promise<OneTimeTokenRow | undefined> {
+  return db
+    .selectFrom('one_time_tokens')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Reserves one code attempt on a live token, atomically: true while fewer than `max` were tried.
+ * Counted before the comparison, so parallel guesses cannot exceed the limit.
+ */
+export async function reserveTokenCodeAttempt(db: Db, tokenHash: string, now: number, max: number): Promise<boolean> {
+  const res = await db
+    .updateTable('one_time_tokens')
+    .set((eb) => ({ code_attempts: eb('code_attempts', '+', 1) }))
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('code_attempts', '<', max)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -17,14 +17,20 @@ describeDialects('session lifecycle', (h) => {
     const binding = { cookie: signUp.headers.getSetCookie().find((c) => c.startsWith('gatehouse-signup='))!.split(';')[0]! };
 
     const mail = (await mailbox(server)).find((m) => m.to === email)!;
-    expect(mail.subject).toBe('Activate your Gatehouse account');
+    // In the name of the tenant the sign-up made (named after the email's domain until renamed).
+    expect(mail.subject).toBe('Activate your example.com account');
     expect(mail.html).toContain('/account/activate?userId=');
     const { userId, token } = await activationLinkFor(server, email);
     expect(userId).toBe(signUp.body.userId);
 
-    // The sign-up password waits on the activation token, so before activation there is none to match.
+    // Before activation the right password (the one the sign-up chose, waiting on the activation token)
+    // is told to verify the email first and offered a new activation email; a wrong one learns nothing.
     const early = await call(server, 'POST', ApiPaths.login, { body: { email, password: PASSWORD } });
-    expect(early.status).toBe(401);
+    expect(early.status).toBe(400);
+    expect(early.body).toMatchObject({ errorCode: ErrorCodes.userNotVerified, errorContext: { resendActivation: true } });
+    const wrongEarly = await call(server, 'POST', ApiPaths.login, { body: { email, password: `${PASSWORD}x` } });
+    expect(wrongEarly.status).toBe(401);
+    expect(wrongEarly.body).toEqual({ errors: ['Invalid email or password'], errorCode: ErrorCodes.invalidCredentials });
 
     const strategy = await call(server, 'GET', `${ApiPaths.activateStrategy}?userId=${userId}&token=${encodeURIComponent(token)}`, { headers: binding });
     expect(strategy.body).toEqual({ shouldSetPassword: false });

@@ -259,7 +259,10 @@ describeDialects('sign-up and activation', (h) => {
       expect((await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } })).status).toBe(200);
       expect(received).toHaveLength(1);
       const raw = received[0]!.replace(/=\r?\n/g, '');
-      expect(raw).toContain('Subject: Activate your Gatehouse account');
+      // In the name of the tenant the sign-up made (the email's domain until renamed).
+      expect(raw).toContain('Subject: Activate your example.com account');
+      // Sent in the tenant's name, from MAIL_FROM's address.
+      expect(raw).toMatch(/From: "?example\.com"? <no-reply@gatehouse\.test>/);
       expect(raw).toContain(`To: ${email}`);
       expect(raw).toContain('/account/activate?userId=3D'); // quoted-printable '='
       expect((await mailbox(server)).some((m) => m.to === email)).toBe(false);

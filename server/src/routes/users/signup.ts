@@ -6,6 +6,8 @@ import {
   LoginResponse,
   PasswordConfig,
   ResendActivationRequest,
+  ActivateWithCodeRequest,
+  SelfServicePaths,
   SignUpRequest,
   SignUpResponse,
   SignUpStrategiesResponse,
@@ -60,7 +62,7 @@ export function signUpRoutes(deps: RouteDeps, signUp: SignUpService): OpenAPIHon
     }),
     async (c) => {
       await checkCaptcha(c, deps, 'signup', c.req.valid('json'));
-      const { response, binding } = await signUp.signUp(c.req.valid('json'), emailLinkBase(c, config), { ip: clientIp(c, config) });
+      const { response, binding } = await signUp.signUp(c.req.valid('json'), emailLinkBase(c, config), c.get('client'));
       setSignUpCookie(c, config, binding);
       return c.json(response, 200);
     },
@@ -101,7 +103,32 @@ export function signUpRoutes(deps: RouteDeps, signUp: SignUpService): OpenAPIHon
       responses: { 200: json(LoginResponse, 'Activated and signed in; refresh cookie set'), 400: err('Invalid or expired link, or password policy'), 429: rateLimitedResponse },
     }),
     async (c) => {
-      const issued = await signUp.activate(c.req.valid('json'), { userAgent: c.req.header('user-agent') ?? null, ip: clientIp(c, config) }, readSignUpCookie(c));
+      const issued = await signUp.activate(c.req.valid('json'), { ...c.get('client') }, readSignUpCookie(c));
+      setRefreshCookie(c, config, issued.refreshToken);
+      clearSignUpCookie(c, config);
+      return c.json(issued.response, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: SelfServicePaths.activateWithCode,
+      tags: ['activation'],
+      summary: 'Activate the account with the code printed in the activation email (activateWithOTCUrl) and sign in',
+      description:
+        'The 6-digit code of the newest activation email, with the address that signed up (or the userId of the sign-up answer). Single use, 5 wrong tries per email; one answer (ER-02704) for an unknown address, an active account and a wrong, used or expired code. The browser that signed up needs no password; any other must choose one here.',
+      middleware: [requireAllowedOrigin(config)] as const,
+      request: body(ActivateWithCodeRequest),
+      responses: {
+        200: json(LoginResponse, 'Activated and signed in; refresh cookie set'),
+        400: err('Invalid or expired code (ER-02704), password required, or password policy'),
+        403: err('Origin not allowed, or the user is disabled'),
+        429: rateLimitedResponse,
+      },
+    }),
+    async (c) => {
+      const issued = await signUp.activateWithCode(c.req.valid('json'), { ...c.get('client') }, readSignUpCookie(c));
       setRefreshCookie(c, config, issued.refreshToken);
       clearSignUpCookie(c, config);
       return c.json(issued.response, 200);
@@ -118,7 +145,7 @@ export function signUpRoutes(deps: RouteDeps, signUp: SignUpService): OpenAPIHon
       responses: { 200: json(z.object({}), 'Accepted (also when nothing was sent)'), 429: rateLimitedResponse },
     }),
     async (c) => {
-      await signUp.resendActivation(c.req.valid('json').email, emailLinkBase(c, config), { ip: clientIp(c, config) });
+      await signUp.resendActivation(c.req.valid('json').email, emailLinkBase(c, config), c.get('client'));
       return c.json({}, 200);
     },
   );

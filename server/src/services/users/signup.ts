@@ -1,16 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ErrorCodes, type ActivateRequest, type SignUpRequest, type SignUpResponse, type SignUpStrategiesResponse } from '@gatehouse/shared/wire';
+import { ErrorCodes, SelfServiceErrorCodes, type ActivateRequest, type ActivateWithCodeRequest, type SignUpRequest, type SignUpResponse, type SignUpStrategiesResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId, newSecret, safeEqual, sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { consumeOneTimeToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens, type OneTimeTokenRow } from '../../db/queries/one-time-tokens';
+import { consumeOneTimeToken, findLiveUserToken, findOneTimeToken, insertOneTimeToken, invalidateUserTokens, reserveTokenCodeAttempt, type OneTimeTokenRow } from '../../db/queries/one-time-tokens';
 import { assignRole } from '../../db/queries/roles';
 import { addUserToTenant, hasAnyMembership, hasMembership, listUserTenants } from '../../db/queries/tenants';
 import { findUserByEmail, findUserById, hasEmail, insertUser, updateUser, type UserRow } from '../../db/queries/users';
 import { AppError } from '../../errors';
 import type { AuthService, ClientInfo, IssuedSession } from '../auth/auth';
-import { activationEmail, type Mailer } from '../messaging/mail';
+import type { Mailer } from '../messaging/mail';
+import type { EmailService } from '../messaging/emails/email-service';
+import { lifetimeOf } from '../messaging/emails/templates';
+import { newEmailCode } from '../mfa/factors';
+import { SignInMethods } from '../auth/sign-in-methods';
+import { supportedLocale } from '@gatehouse/shared/i18n';
 import { breachedPasswordError } from '../platform/breached-passwords';
 import { checkPasswordPolicy, hashPassword } from '../platform/passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
@@ -21,6 +26,10 @@ import { findLiveInviteLink, joinByInviteLink, unverifiedInviteLink } from '../a
 const ACTIVATION = 'activation';
 
 const invalidToken = () => new AppError(ErrorCodes.invalidActivationToken, 400, 'The activation link is invalid or has expired');
+// One answer for an unknown address, an activated account, a wrong, used, expired or exhausted code.
+const invalidCode = () => new AppError(SelfServiceErrorCodes.invalidActivationCode, 400, 'The activation code is invalid or has expired');
+/** Wrong codes one activation email allows; then only its link (or a resend) activates. */
+export const ACTIVATION_CODE_MAX_ATTEMPTS = 5;
 const passwordRequired = () => new AppError(ErrorCodes.passwordPolicy, 400, 'Password is required');
 
 /** Profile fields of one sign-up, kept on its activation token until that sign-up is proven to be the owner's. */
@@ -42,12 +51,17 @@ export interface SignUpResult {
 export interface SignUpService {
   strategies(): SignUpStrategiesResponse;
   /** `appUrl` is where the emailed link points (an allowed request origin or the configured app URL). */
-  signUp(body: SignUpRequest, appUrl: string, client: Pick<ClientInfo, 'ip'>): Promise<SignUpResult>;
+  signUp(body: SignUpRequest, appUrl: string, client: Pick<ClientInfo, 'ip' | 'locale'>): Promise<SignUpResult>;
   /** `binding` is the `gatehouse-signup` cookie of the calling browser, if any. */
   activationStrategy(userId: string, token: string, client: Pick<ClientInfo, 'ip'>, binding?: string): Promise<{ shouldSetPassword: boolean }>;
   activate(body: ActivateRequest, client: ClientInfo, binding?: string): Promise<IssuedSession>;
+  /**
+   * activateWithOTCUrl: the code printed in the newest activation email (single use, 5 tries,
+   * compared in constant time), then the same as the link. One answer for every refusal.
+   */
+  activateWithCode(body: ActivateWithCodeRequest, client: ClientInfo, binding?: string): Promise<IssuedSession>;
   /** Over the per-email limit it sends nothing, yet answers like any other resend. */
-  resendActivation(email: string, appUrl: string, client: Pick<ClientInfo, 'ip'>): Promise<void>;
+  resendActivation(email: string, appUrl: string, client: Pick<ClientInfo, 'ip' | 'locale'>): Promise<void>;
 }
 
 /**
@@ -60,12 +74,13 @@ export interface SignUpService {
 export function createSignUpService(deps: {
   db: Db;
   mail: Mailer;
+  emails: EmailService;
   clock: Clock;
   auth: AuthService;
   limiter: RateLimiter;
   config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl' | 'passwordPolicies' | 'signUpStrategies'>;
 }): SignUpService {
-  const { db, mail, clock, auth, limiter, config } = deps;
+  const { db, mail, emails, clock, auth, limiter, config } = deps;
 
   function policyError(password: string): AppError | null {
     const message = checkPasswordPolicy(password, config.password);
@@ -85,10 +100,12 @@ export function createSignUpService(deps: {
    * its binding and pending password/profile; a plain resend passes none, so its link always asks for
    * a password.
    */
-  async function sendActivation(user: UserRow, appUrl: string, bound?: { binding: string; passwordHash: string; profile: PendingProfile }): Promise<void> {
+  async function sendActivation(user: UserRow, appUrl: string, locale: string | undefined, bound?: { binding: string; passwordHash: string; profile: PendingProfile }): Promise<void> {
     const now = clock.now();
     await invalidateUserTokens(db, user.id, ACTIVATION, now);
     const token = newSecret();
+    // The same email also carries a code for the activation-by-code page (activateWithOTCUrl).
+    const code = newEmailCode();
     await insertOneTimeToken(db, {
       token_hash: sha256(token),
       user_id: user.id,
@@ -99,11 +116,15 @@ export function createSignUpService(deps: {
       binding_hash: bound ? sha256(bound.binding) : null,
       pending_password_hash: bound?.passwordHash ?? null,
       pending_profile: bound ? JSON.stringify(bound.profile) : null,
+      // Keyed by the user id, so equal codes of two accounts never share a hash.
+      code_hash: sha256(`${user.id}:${code}`),
+      code_attempts: 0,
     });
     const link = `${appUrl}/account/activate?userId=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
-    // The greeting uses the user row, never the (possibly someone else's) name typed at this sign-up.
+    // The greeting uses the user row, never the (possibly someone else's) name typed at this sign-up:
+    // text typed by whoever signs up an address is never put into an email to that address.
     // Users reach here by their email; a phone sign-up account (no email) is proven by SMS instead.
-    if (hasEmail(user)) await mail.send(activationEmail(user.email, user.name, link));
+    if (hasEmail(user)) await mail.send(await emails.render('activation', user, { link, code, lifetime: lifetimeOf(config.activationTokenTtl) }, { locale }));
   }
 
   /** Finds the user behind a live activation token without using it up. */
@@ -132,6 +153,64 @@ export function createSignUpService(deps: {
     } catch {
       return {};
     }
+  }
+
+  /** The proven activation token (by link or code) makes the account the prover's: password, profile, tenant, session. */
+  async function activateWith(user: UserRow, row: OneTimeTokenRow, hash: string, password: string | undefined, client: ClientInfo, binding: string | undefined, refused: () => AppError): Promise<IssuedSession> {
+    const bound = isBound(row, binding);
+    let passwordHash: string;
+    if (password) {
+      const bad = policyError(password);
+      if (bad) throw bad;
+      passwordHash = await hashPassword(password);
+    } else if (bound) {
+      passwordHash = row.pending_password_hash!;
+    } else {
+      // Not the browser that signed up: whoever holds the link (the inbox owner) chooses the password.
+      throw passwordRequired();
+    }
+    if (user.disabled === 1) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+    const now = clock.now();
+    if (!(await consumeOneTimeToken(db, hash, now))) throw refused();
+    await invalidateUserTokens(db, user.id, ACTIVATION, now);
+    const profile = bound ? pendingProfile(row) : {};
+    // The link is checked again now: deleted or expired since the sign-up, the account is still
+    // activated (nothing typed is lost) with a tenant of its own, and the answer says the invitation failed.
+    const invite = profile.inviteLinkHash ? await findLiveInviteLink(db, profile.inviteLinkHash, now) : undefined;
+    const invitationFailed = Boolean(profile.inviteLinkHash && !invite);
+    const patch = {
+      verified: 1,
+      password_hash: passwordHash,
+      password_changed_at: now,
+      ...(profile.name ? { name: profile.name } : {}),
+      ...(profile.phoneNumber ? { phone_number: profile.phoneNumber } : {}),
+      ...(profile.metadata !== undefined ? { metadata: profile.metadata } : {}),
+      ...(invite ? { last_tenant_id: invite.tenantId } : {}),
+    };
+    await db.transaction().execute(async (trx) => {
+      await updateUser(trx, user.id, patch);
+      if (invite) {
+        // Already in (say, invited by an admin with other roles): the link changes nothing.
+        if (!(await hasMembership(trx, user.id, invite.tenantId))) await joinByInviteLink(trx, user, invite.tenantId, client, now);
+        return;
+      }
+      if (!(await hasAnyMembership(trx, user.id))) {
+        // A sign-up through a link that did not join (link gone, or activated from another browser).
+        const created = await createTenantWithRoles(trx, profile.companyName ?? user.email?.split('@')[1] ?? 'Account', now);
+        await addUserToTenant(trx, user.id, created.tenantId, now);
+        await assignRole(trx, user.id, created.tenantId, created.roleIds.Admin!);
+        await updateUser(trx, user.id, { last_tenant_id: created.tenantId });
+        return;
+      }
+      if (profile.companyName) {
+        // Only the tenant this sign-up created, and only while the user is its sole tenant.
+        const tenants = await listUserTenants(trx, user.id);
+        if (tenants.length === 1 && tenants[0]!.id === user.last_tenant_id) await trx.updateTable('tenants').set({ name: profile.companyName }).where('id', '=', tenants[0]!.id).execute();
+      }
+    });
+    // last_tenant_id is the link's tenant: the session starts there (unless that membership is disabled).
+    const issued = await auth.startSession({ ...user, ...patch }, client);
+    return invitationFailed ? { ...issued, response: { ...issued.response, invitationFailed: true } } : issued;
   }
 
   return {
@@ -172,7 +251,7 @@ export function createSignUpService(deps: {
         // An unfinished sign-up (maybe by someone else): this sign-up gets its own link, bound to this
         // browser, and older links die. The user row is left untouched; nothing typed here applies
         // unless this sign-up's link is opened in this browser.
-        await sendActivation(existing, appUrl, { binding, passwordHash, profile });
+        await sendActivation(existing, appUrl, client.locale, { binding, passwordHash, profile });
         // Fresh opaque ids: the caller has not shown it owns the address, so the real ids of an
         // account it did not create are not disclosed (the response has the same shape either way).
         return { response: { shouldActivate: true, userId: newId(), tenantId: newId() }, binding };
@@ -206,6 +285,8 @@ export function createSignUpService(deps: {
             last_tenant_id: created ? tenantId : null,
             created_at: now,
             last_login: null,
+            // The language the sign-up page showed: the account's emails are written in it.
+            locale: supportedLocale(client.locale) ?? null,
           });
           if (!created) return;
           await addUserToTenant(trx, userId, tenantId, now);
@@ -217,7 +298,7 @@ export function createSignUpService(deps: {
         throw err;
       }
       const user = await findUserById(db, userId);
-      await sendActivation(user!, appUrl, { binding, passwordHash, profile });
+      await sendActivation(user!, appUrl, client.locale, { binding, passwordHash, profile });
       // Through an invite link the account is in no tenant before activation: an opaque id, never the link's tenant.
       return { response: { shouldActivate: true, userId, tenantId: invite ? newId() : tenantId }, binding };
     },
@@ -231,60 +312,19 @@ export function createSignUpService(deps: {
     async activate(body, client, binding) {
       await limiter.consume('activationPerIp', client.ip ?? UNKNOWN_CLIENT);
       const { user, row, hash } = await checkToken(body.userId, body.token);
-      const bound = isBound(row, binding);
-      let passwordHash: string;
-      if (body.password) {
-        const bad = policyError(body.password);
-        if (bad) throw bad;
-        passwordHash = await hashPassword(body.password);
-      } else if (bound) {
-        passwordHash = row.pending_password_hash!;
-      } else {
-        // Not the browser that signed up: whoever holds the link (the inbox owner) chooses the password.
-        throw passwordRequired();
-      }
-      if (user.disabled === 1) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
+      return activateWith(user, row, hash, body.password, { ...client, signInMethod: SignInMethods.activation }, binding, invalidToken);
+    },
+
+    async activateWithCode(body, client, binding) {
+      await limiter.consume('activationPerIp', client.ip ?? UNKNOWN_CLIENT);
       const now = clock.now();
-      if (!(await consumeOneTimeToken(db, hash, now))) throw invalidToken();
-      await invalidateUserTokens(db, user.id, ACTIVATION, now);
-      const profile = bound ? pendingProfile(row) : {};
-      // The link is checked again now: deleted or expired since the sign-up, the account is still
-      // activated (nothing typed is lost) with a tenant of its own, and the answer says the invitation failed.
-      const invite = profile.inviteLinkHash ? await findLiveInviteLink(db, profile.inviteLinkHash, now) : undefined;
-      const invitationFailed = Boolean(profile.inviteLinkHash && !invite);
-      const patch = {
-        verified: 1,
-        password_hash: passwordHash,
-        password_changed_at: now,
-        ...(profile.name ? { name: profile.name } : {}),
-        ...(profile.phoneNumber ? { phone_number: profile.phoneNumber } : {}),
-        ...(profile.metadata !== undefined ? { metadata: profile.metadata } : {}),
-        ...(invite ? { last_tenant_id: invite.tenantId } : {}),
-      };
-      await db.transaction().execute(async (trx) => {
-        await updateUser(trx, user.id, patch);
-        if (invite) {
-          // Already in (say, invited by an admin with other roles): the link changes nothing.
-          if (!(await hasMembership(trx, user.id, invite.tenantId))) await joinByInviteLink(trx, user, invite.tenantId, client, now);
-          return;
-        }
-        if (!(await hasAnyMembership(trx, user.id))) {
-          // A sign-up through a link that did not join (link gone, or activated from another browser).
-          const created = await createTenantWithRoles(trx, profile.companyName ?? user.email?.split('@')[1] ?? 'Account', now);
-          await addUserToTenant(trx, user.id, created.tenantId, now);
-          await assignRole(trx, user.id, created.tenantId, created.roleIds.Admin!);
-          await updateUser(trx, user.id, { last_tenant_id: created.tenantId });
-          return;
-        }
-        if (profile.companyName) {
-          // Only the tenant this sign-up created, and only while the user is its sole tenant.
-          const tenants = await listUserTenants(trx, user.id);
-          if (tenants.length === 1 && tenants[0]!.id === user.last_tenant_id) await trx.updateTable('tenants').set({ name: profile.companyName }).where('id', '=', tenants[0]!.id).execute();
-        }
-      });
-      // last_tenant_id is the link's tenant: the session starts there (unless that membership is disabled).
-      const issued = await auth.startSession({ ...user, ...patch }, client);
-      return invitationFailed ? { ...issued, response: { ...issued.response, invitationFailed: true } } : issued;
+      const user = body.userId ? await findUserById(db, body.userId) : await findUserByEmail(db, body.email ?? '');
+      if (!user || user.verified === 1 || (body.userId && body.email && user.email !== body.email)) throw invalidCode();
+      const row = await findLiveUserToken(db, user.id, ACTIVATION, now);
+      // Reserve-first: the attempt is counted atomically before the comparison, so parallel guesses cannot pass the limit.
+      if (!row?.code_hash || !(await reserveTokenCodeAttempt(db, row.token_hash, now, ACTIVATION_CODE_MAX_ATTEMPTS))) throw invalidCode();
+      if (!safeEqual(row.code_hash, sha256(`${user.id}:${body.code.trim()}`))) throw invalidCode();
+      return activateWith(user, row, row.token_hash, body.password, { ...client, signInMethod: SignInMethods.activationCode }, binding, invalidCode);
     },
 
     async resendActivation(email, appUrl, client) {
@@ -293,7 +333,7 @@ export function createSignUpService(deps: {
       // same, so this call can neither bomb an inbox nor probe for accounts.
       if (!(await limiter.tryConsume('resendPerEmail', email.trim().toLowerCase()))) return;
       const user = await findUserByEmail(db, email);
-      if (user && user.verified !== 1) await sendActivation(user, appUrl);
+      if (user && user.verified !== 1) await sendActivation(user, appUrl, client.locale);
     },
   };
 }
