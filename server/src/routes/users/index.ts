@@ -1,4 +1,6 @@
 /** The users area: sign-up (email and phone), the signed-in user's profile, sessions and username, and invitations. */
+import { createEmailChangeService } from '../../services/users/email-change';
+import { emailChangeRoutes } from './email-change';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/env';
 import { AMR_PASSWORD } from '../../services/auth/auth';
@@ -26,12 +28,12 @@ export interface UsersArea {
 
 /** Builds the users services and registers their routes; accepting an invitation asks `mfa` for the second step. */
 export function usersArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mfa: Pick<MfaService, 'gateLogin'> }): UsersArea {
-  const { db, mail, clock, auth, limiter, config } = deps;
+  const { db, mail, emails, clock, auth, limiter, config } = deps;
   const { mfa } = areas;
   const users = createUserService({ db, clock, config });
-  const signUp = createSignUpService({ db, mail, clock, auth, limiter, config });
+  const signUp = createSignUpService({ db, mail, emails, clock, auth, limiter, config });
   const phoneSignUp = createPhoneSignUpService({ db, clock, limiter, config });
-  const invitations = createInvitationService({ db, mail, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client, AMR_PASSWORD) });
+  const invitations = createInvitationService({ db, mail, emails, clock, auth, limiter, config, secondFactor: (user, client) => mfa.gateLogin(user, client, AMR_PASSWORD) });
   app.route('/', signUpRoutes(deps, signUp));
   app.route('/', phoneSignUpRoutes(deps, phoneSignUp));
   app.route('/', meRoutes(deps, users));
@@ -39,5 +41,6 @@ export function usersArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mf
   app.route('/', invitationRoutes(deps, invitations, clock));
   app.route('/', sessionListRoutes(deps, createSessionService({ db, clock })));
   app.route('/', usernameRoutes(deps, createUsernameService({ db })));
+  app.route('/', emailChangeRoutes(deps, createEmailChangeService({ db, clock, mail, emails, limiter })));
   return { users, signUp, invitations };
 }

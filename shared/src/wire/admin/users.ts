@@ -67,6 +67,13 @@ export const TenantUser = z.object({
   mfaEnrolled: z.boolean(),
   isBreachedPassword: z.boolean(),
   provider: z.string(),
+  /**
+   * Who manages the membership, as the seed's data contract spells it (values kept verbatim):
+   * 'frontegg' = the tenant itself (its admins invite, edit and remove the user; `provider` says how
+   * the user signs in: local, social or SSO), 'scim2' = the tenant's identity provider through SCIM
+   * (changes come from there). Never show the raw value: the portal words it in the tenant's terms
+   * ("<company name>", "Identity provider (SCIM)").
+   */
   managedBy: z.enum(['frontegg', 'scim2']),
   superUser: z.boolean(),
   createdAt: z.string(),
