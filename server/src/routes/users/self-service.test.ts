@@ -85,6 +85,19 @@ describeDialects('account self-service (issue 11 section 3)', (h) => {
     expect(res.body).toMatchObject({ errorCode: ErrorCodes.userNotVerified, errorContext: { resendActivation: true } });
   });
 
+  it("X-Gatehouse-Locale (the bundles' language) wins over Accept-Language, and the account keeps it for later emails", async () => {
+    const server = await h.start({ ...ROOMY, RATE_LIMIT_RESEND_PER_EMAIL: '10/3600' });
+    const user = await signUp(server, uniqueEmail(), { 'x-gatehouse-locale': 'he', 'accept-language': 'de' });
+    const first = await newestMail(server, user.email, /./);
+    expect(first.html).toContain('lang="he" dir="rtl"');
+    // A later request in another language: the account's own language still applies.
+    await call(server, 'POST', ApiPaths.activateResend, { body: { email: user.email }, headers: { 'accept-language': 'es' } });
+    const mails = (await mailbox(server)).filter((m) => m.to === user.email);
+    expect(mails).toHaveLength(2);
+    expect(mails.every((m) => m.html.includes('lang="he" dir="rtl"'))).toBe(true);
+    expect(mails[0]!.subject).toBe(first.subject);
+  });
+
   it('email change: the new address proves itself with the code, then replaces the old one, which is told', async () => {
     const server = await h.start(ROOMY);
     const user = await signUpAndActivate(server);
