@@ -62,6 +62,7 @@ describeDialects('SMS sign-in (passwordless smscode)', (h) => {
     expect(signedIn.refreshCookie).toBeTruthy();
     expect(claimsOf(signedIn.body.accessToken)).toMatchObject({ sub: user.userId, amr: ['sms', 'otp'], acr: 'urn:gatehouse:acr:pwd' });
     expect((await call(server, 'GET', ApiPaths.me, { token: signedIn.body.accessToken })).body.email).toBe(user.email);
+    expect((await server.db.selectFrom('audits').select('description').where('user_id', '=', user.userId).where('action', '=', 'User signed in').execute()).map((r) => r.description)).toContain('Signed in with SMS code');
 
     // Single use.
     const reused = await call(server, 'POST', post('smscode'), { body: { phoneNumber: user.phone.e164, code } });

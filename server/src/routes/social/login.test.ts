@@ -105,6 +105,7 @@ describeDialects('social login', (h) => {
     expect(me.status).toBe(200);
     expect(me.body.email).toBe(email);
     expect(await sessionsOf(server, first.body.userId)).toEqual([{ login_origin: 'custom-social-login', amr: '["social"]' }]);
+    expect((await server.db.selectFrom('audits').select('description').where('user_id', '=', first.body.userId).where('action', '=', 'User signed in').execute()).map((r) => r.description)).toEqual(['Signed in with social login']);
     // The refresh cookie works like any session's.
     expect((await call(server, 'POST', ApiPaths.refresh, { cookie: first.refreshCookie!, body: {} })).status).toBe(200);
 

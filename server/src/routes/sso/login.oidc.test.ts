@@ -70,6 +70,7 @@ describeDialects('OIDC SSO sign-in', (h) => {
     expect(res.refreshCookie).toBeTruthy();
     const claims = claimsOf(res.body.accessToken);
     expect(claims).toMatchObject({ email, tenantId: tenant.tenantId, amr: ['sso'] });
+    expect((await server.db.selectFrom('audits').select('description').where('user_id', '=', claims.sub).where('action', '=', 'User signed in').execute()).map((r) => r.description)).toEqual(['Signed in with SSO']);
     expect([...claims.roles].sort()).toEqual(['ReadOnly', 'Support']);
 
     // The callback is single use.

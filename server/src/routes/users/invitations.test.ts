@@ -60,6 +60,8 @@ describeDialects('invitations: invite, verify, accept', (h) => {
     expect(claims).toMatchObject({ sub: row.id, email, email_verified: true, tenantId: admin.tenantId, tenantIds: [admin.tenantId], roles: ['ReadOnly'] });
     expect((await call(server, 'GET', ApiPaths.me, { token: accepted.body.authResponse.accessToken })).body.verified).toBe(true);
     expect((await login(server, email, NEW_PASSWORD)).status).toBe(200);
+    // The audit log names how each sign-in began.
+    expect((await server.db.selectFrom('audits').select('description').where('user_id', '=', row.id).where('action', '=', 'User signed in').execute()).map((r) => r.description)).toEqual(['Signed in with invitation', 'Signed in with password']);
 
     // Single use: the same link again is refused, and says why.
     const again = await accept(server, { userId: mail.userId, token: mail.token, password: 'another passphrase here' });

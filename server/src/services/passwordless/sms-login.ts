@@ -8,6 +8,7 @@
  * loginWithQuickSmsOtc) is the same kind of code: proving it verifies the number, activates the
  * account and signs it in. A proven code ends like a password sign-in: the MFA gate, then a session.
  */
+import { SignInMethods } from '../auth/sign-in-methods';
 import { randomInt } from 'node:crypto';
 import { AuthMethods, ErrorCodes, passwordlessTypeOf, usesUsername, type PasswordlessPostLoginRequest, type PasswordlessPreLoginRequest, type PasswordlessPreLoginResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
@@ -132,9 +133,10 @@ export function createSmsLoginService(deps: {
   async function signIn(userId: string, client: ClientInfo): Promise<IssuedSession> {
     const user = await findUserById(db, userId);
     if (!active(user)) throw invalidCode();
-    const pendingMfa = await deps.secondFactor?.(user, client);
+    const signingIn: ClientInfo = { ...client, signInMethod: SignInMethods.smsCode };
+    const pendingMfa = await deps.secondFactor?.(user, signingIn);
     if (pendingMfa) return pendingMfa;
-    return auth.startSession(user, client, AMR_SMS_CODE);
+    return auth.startSession(user, signingIn, AMR_SMS_CODE);
   }
 
   return {

@@ -11,6 +11,7 @@
  * created only when sign-up by social login is allowed, and the sign-in ends like a password one: the
  * MFA gate, then a session whose login origin is social-login or custom-social-login.
  */
+import { SignInMethods } from '../auth/sign-in-methods';
 import { hkdfSync, createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import {
@@ -333,7 +334,7 @@ export function createSocialLoginService(deps: {
         }
       }
 
-      const signedIn: ClientInfo = { ...info, loginOrigin: loginOrigin(provider) };
+      const signedIn: ClientInfo = { ...info, loginOrigin: loginOrigin(provider), signInMethod: SignInMethods.social };
       const issued = (await deps.secondFactor?.(user, signedIn)) ?? (await auth.startSession(user, signedIn, AMR_SOCIAL));
       const result: SocialLoginResult = {
         email: user.email ?? profile.email ?? '',

@@ -7,6 +7,7 @@
  * browser signs nobody in there. A proven identity then goes through JIT provisioning, the MFA gate
  * and a normal session. Callers learn only 'Failed to authenticate'; the reason goes to the log.
  */
+import { SignInMethods } from '../auth/sign-in-methods';
 import { ErrorCodes, type OidcPostLoginRequest, type SsoPreLoginRequest, type SsoPreLoginResponse, type SsoStartRequest, type SsoType } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
@@ -118,9 +119,11 @@ export function createSsoLoginService(deps: {
       if (err instanceof ProvisioningRefused) throw refuse(`configuration ${row.id}`, err.message);
       throw err;
     }
-    const pendingMfa = await deps.secondFactor?.(user, client);
+    // The method is kept on a pending mfaToken, so the finished sign-in's audit record still names SSO.
+    const signingIn: ClientInfo = { ...client, signInMethod: SignInMethods.sso };
+    const pendingMfa = await deps.secondFactor?.(user, signingIn);
     if (pendingMfa) return pendingMfa;
-    return auth.startSession(user, client, AMR_SSO);
+    return auth.startSession(user, signingIn, AMR_SSO);
   }
 
   return {

@@ -15,6 +15,7 @@
  * - Tokens and codes are random, stored as SHA-256 hashes, single use and expiring; codes are
  *   compared in constant time after an attempt is reserved atomically (5 per email).
  */
+import { SignInMethods } from '../auth/sign-in-methods';
 import {
   ErrorCodes,
   Permissions,
@@ -321,8 +322,9 @@ export function createInvitationService(deps: {
       // The mailbox owner chose the password: links of earlier, unfinished sign-ups die with their pending passwords.
       await invalidateUserTokens(db, user.id, ACTIVATION, now);
       const ready = { ...user, verified: 1, password_hash: passwordHash, password_changed_at: now, last_tenant_id: row.tenant_id };
-      const pendingMfa = await deps.secondFactor?.(ready, client);
-      const issued = pendingMfa ?? (await auth.startSession(ready, client));
+      const signingIn: ClientInfo = { ...client, signInMethod: SignInMethods.invitation };
+      const pendingMfa = await deps.secondFactor?.(ready, signingIn);
+      const issued = pendingMfa ?? (await auth.startSession(ready, signingIn));
       return { response: { outcome: 'signedIn', tenantId: row.tenant_id, authResponse: issued.response }, ...(issued.refreshToken ? { refreshToken: issued.refreshToken } : {}) };
     },
 
