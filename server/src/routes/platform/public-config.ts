@@ -7,11 +7,15 @@ import { clientIp } from '../../http/middleware';
 import type { PublicService } from '../../services/platform/public';
 import type { RouteDeps } from '../deps';
 import { json } from '../openapi';
+import { compressPublicJson } from './compress';
 
 /** Unauthenticated calls the loader makes at start: flags, metadata, vendor and account settings. */
 export function publicRoutes(deps: RouteDeps, publicInfo: PublicService): OpenAPIHono<AppEnv> {
   const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // Fetched before the login form on every page, the same for every caller: sent compressed.
+  app.use(ApiPaths.metadata, compressPublicJson());
+  app.use(ApiPaths.vendorPublic, compressPublicJson());
 
   app.openapi(createRoute({ method: 'get', path: ApiPaths.flags, tags: ['public'], responses: { 200: json(FlagsResponse, 'Feature flags') } }), (c) =>
     c.json(publicInfo.flags(), 200),
