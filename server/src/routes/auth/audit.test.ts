@@ -115,7 +115,7 @@ describeDialects('audit log of authentication events (issue 11 section 4)', (h) 
     clock.advance(30_000);
     const pending = await login(server, user.email);
     expect(pending.body.mfaRequired).toBe(true);
-    const wrong = await call(server, 'POST', ApiPaths.mfaVerify, { body: { mfaToken: pending.body.mfaToken, value: '000000' } });
+    const wrong = await call(server, 'POST', ApiPaths.mfaVerify, { body: { mfaToken: pending.body.mfaToken, value: '000000' }, headers: { 'user-agent': 'Phone/1' } });
     expect(wrong.status).toBe(400);
     const verified = await call(server, 'POST', ApiPaths.mfaVerify, { body: { mfaToken: pending.body.mfaToken, value: appCode(user.secret, clock.now()) } });
     expect(verified.status).toBe(200);
@@ -128,6 +128,8 @@ describeDialects('audit log of authentication events (issue 11 section 4)', (h) 
     const rows = await trail(server, user.tenantId);
     expect(rows).toContain('MFA enrolled | Info | Second factor added: authenticator app');
     expect(rows).toContain('Sign-in failed | Info | Sign-in with password failed: wrong second factor');
+    const failed = await server.db.selectFrom('audits').select('user_agent').where('user_id', '=', user.userId).where('action', '=', 'Sign-in failed').executeTakeFirstOrThrow();
+    expect(failed.user_agent).toBe('Phone/1');
     expect(rows).toContain('User signed in | Info | Signed in with password and authenticator app');
     expect(rows).toContain('Recovery codes regenerated | Info | New recovery codes made; the old ones stopped working');
     expect(rows).toContain('Password changed | Info | Password changed; other sessions were signed out');

@@ -20,7 +20,8 @@ export interface MfaCore {
   /** Reserve-first: one hit on the per-user limiter (429 over it) and one attempt on the token (401 when spent). */
   beginAttempt(row: MfaTokenRow): Promise<void>;
   /** After a wrong proof: spends an exhausted token and throws (invalid code unless `error` is given). */
-  wrongCode(row: MfaTokenRow, error?: AppError): Promise<never>;
+  /** Also records the refused sign-in or step-up in the audit log, from `client`. */
+  wrongCode(row: MfaTokenRow, error?: AppError, client?: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<never>;
   /** Spends the token; a new session (sign-in) or an upgraded one (step-up) with `methods` in amr. */
   complete(row: MfaTokenRow, methods: string[], client: ClientInfo, remember?: boolean): Promise<MfaCompletion>;
   /** A new set of recovery codes replacing the old ones; `executor` may be a transaction. */

@@ -132,13 +132,13 @@ export function createMfaService(deps: {
   }
 
   /** The attempt was already counted; a token out of attempts is spent now. A sign-in's failure is recorded. */
-  async function wrongCode(row: MfaTokenRow, error: AppError = invalidCode()): Promise<never> {
+  async function wrongCode(row: MfaTokenRow, error: AppError = invalidCode(), client: Pick<ClientInfo, 'ip' | 'userAgent'> = { ip: null, userAgent: null }): Promise<never> {
     await spendExhaustedMfaToken(db, row.token_hash, clock.now(), MFA_MAX_ATTEMPTS);
     const user = await findUserById(db, row.user_id);
     if (user) {
       const method = row.sign_in_method ?? (row.purpose === 'step-up' ? 'step-up' : 'sign-in');
       const reason = row.purpose === 'enroll' ? 'the new second factor was not confirmed' : 'wrong second factor';
-      await recordUserAudit(db, user, { ip: null }, { action: AuditActions.signInFailed, description: `Sign-in with ${method} failed: ${reason}`, json: { method, reason, purpose: row.purpose } }, clock.now());
+      await recordUserAudit(db, user, client, { action: AuditActions.signInFailed, description: `Sign-in with ${method} failed: ${reason}`, json: { method, reason, purpose: row.purpose } }, clock.now());
     }
     throw error;
   }
@@ -285,7 +285,7 @@ export function createMfaService(deps: {
       requireActiveStrategy(activeStrategies, MfaStrategies.authenticatorApp);
       await beginAttempt(row);
       const device = await acceptTotp(await listMfaDevices(db, row.user_id, 'active'), value);
-      if (!device) return wrongCode(row);
+      if (!device) return wrongCode(row, undefined, client);
       return complete(row, [AuthMethods.otp], client, rememberDevice);
     },
 
@@ -294,7 +294,7 @@ export function createMfaService(deps: {
       await beginAttempt(row);
       const match = findMatchingHash(await listUnusedRecoveryCodes(db, row.user_id), recoveryCode);
       if (!match || !(await useRecoveryCode(db, match.id, clock.now()))) {
-        return wrongCode(row, new AppError(ErrorCodes.invalidRecoveryCode, 400, 'Invalid recovery code'));
+        return wrongCode(row, new AppError(ErrorCodes.invalidRecoveryCode, 400, 'Invalid recovery code'), client);
       }
       return complete(row, [MfaAuthMethods.recoveryCode], client);
     },
@@ -322,10 +322,10 @@ export function createMfaService(deps: {
       const sent = await findEmailCode(db, otcToken, row.user_id, 'login');
       const now = clock.now();
       // Reserve-first on the emailed code too: its own attempt limit holds under parallel calls.
-      if (!sent || sent.mfa_token_hash !== row.token_hash || !(await reserveEmailCodeAttempt(db, sent.id, now, MFA_MAX_ATTEMPTS))) return wrongCode(row);
+      if (!sent || sent.mfa_token_hash !== row.token_hash || !(await reserveEmailCodeAttempt(db, sent.id, now, MFA_MAX_ATTEMPTS))) return wrongCode(row, undefined, client);
       if (!safeEqual(sent.code_hash, sha256(code)) || !(await consumeEmailCode(db, sent.id, now))) {
         await spendExhaustedEmailCode(db, sent.id, now, MFA_MAX_ATTEMPTS);
-        return wrongCode(row);
+        return wrongCode(row, undefined, client);
       }
       return complete(row, [MfaAuthMethods.email], client, rememberDevice);
     },
@@ -348,7 +348,7 @@ export function createMfaService(deps: {
     async loginVerifyAuthenticator({ mfaToken, token }, client) {
       const row = await liveToken(mfaToken, ['enroll']);
       await beginAttempt(row);
-      if (!(await confirmAuthenticator(row.user_id, token))) return wrongCode(row);
+      if (!(await confirmAuthenticator(row.user_id, token))) return wrongCode(row, undefined, client);
       await factorAdded(row.user_id, 'authenticator app', client);
       const done = await complete(row, [AuthMethods.otp], client);
       return { ...done, response: { ...done.response, recoveryCodes: await newRecoveryCodes(row.user_id) } };

@@ -134,7 +134,7 @@ export function createMfaSmsService(deps: { db: Db; clock: Clock; sms: SmsSender
       const sent = await findSmsCode(db, otcToken, row.user_id, 'login');
       // Bound to the mfaToken it was sent for, and to a phone still enrolled.
       const bound = sent && sent.mfa_token_hash === row.token_hash && (await phones(row.user_id)).some((d) => d.id === sent.device_id) ? sent : undefined;
-      if (!(await checkCode(bound, code))) return core.wrongCode(row);
+      if (!(await checkCode(bound, code))) return core.wrongCode(row, undefined, client);
       return core.complete(row, [AuthMethods.sms], client, rememberDevice);
     },
 
@@ -151,7 +151,7 @@ export function createMfaSmsService(deps: { db: Db; clock: Clock; sms: SmsSender
       await core.beginAttempt(row);
       const sent = await findSmsCode(db, otcToken, row.user_id, 'enroll');
       const bound = sent && sent.mfa_token_hash === row.token_hash ? sent : undefined;
-      if (!bound || !(await checkCode(bound, code))) return core.wrongCode(row);
+      if (!bound || !(await checkCode(bound, code))) return core.wrongCode(row, undefined, client);
       const device = await confirmPending(row.user_id, bound);
       await core.factorAdded(row.user_id, factorName(device), client);
       const done = await core.complete(row, [AuthMethods.sms], client);

@@ -239,7 +239,7 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
       await core.beginAttempt(token);
       const { challenge } = await spendForToken(token, credential.response.clientDataJSON, 'mfa-authentication');
       const device = (await usableKeys(token.user_id)).find((d) => d.credential_id === credential.id);
-      if (!device || !(await assertionValid(device, challenge, credential))) return core.wrongCode(token, verificationFailed());
+      if (!device || !(await assertionValid(device, challenge, credential))) return core.wrongCode(token, verificationFailed(), client);
       return core.complete(token, [AuthMethods.hardwareKey], client, rememberDevice);
     },
 
@@ -260,7 +260,7 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
       try {
         stored = await store(token.user_id, row, challenge, credential, name);
       } catch (err) {
-        return core.wrongCode(token, err as AppError);
+        return core.wrongCode(token, err as AppError, client);
       }
       await core.factorAdded(token.user_id, stored, client);
       const done = await core.complete(token, [AuthMethods.hardwareKey], client);
