@@ -2,7 +2,7 @@
  * The box as a whole: the language (the `locale` option, else the browser), Hebrew right to left,
  * the tenant's custom login look, and no landmark elements that could clash with the host page's.
  */
-import { waitFor } from '@testing-library/react';
+import { fireEvent, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { autoCleanup, json, mountLoginBox } from './test/harness';
 import { brandColorVariables } from './use-custom-login';
@@ -34,6 +34,16 @@ describe('language', () => {
     const root = shadow.querySelector('.gh-root')!;
     expect(root.getAttribute('dir')).toBe('rtl');
     expect(root.getAttribute('lang')).toBe('he');
+    // The email field reads left to right inside the right-to-left box.
+    expect(view.getByLabelText('אימייל').getAttribute('dir')).toBe('ltr');
+  });
+
+  it('isolates a filled-in email in a Hebrew sentence, so its direction cannot scramble the sentence', async () => {
+    const { view } = await mountLoginBox('/account/forget-password', { 'GET /identity/resources/users/v1/passwords/recovery/strategies': () => json({ strategies: [{ strategy: 'email', isActive: true }, { strategy: 'sms', isActive: true }] }) }, { mountOptions: { locale: 'he' } });
+    const email = await view.findByLabelText('אימייל');
+    fireEvent.change(email, { target: { value: 'a11y-he-1@example.com' } });
+    fireEvent.submit((email as HTMLInputElement).form!);
+    expect(await view.findByText('איך לאפס את הסיסמה של \u2068a11y-he-1@example.com\u2069?')).toBeTruthy();
   });
 
   it('falls back to English for a language it does not have', async () => {

@@ -28,9 +28,19 @@ const CATALOGS: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Catalog }
   he: () => import('./i18n/he'),
 };
 
+/**
+ * In a right-to-left language, each filled-in text (an email, a phone number, a name) is isolated
+ * (U+2068 ... U+2069), so its own direction cannot scramble the sentence around it.
+ */
+function isolated(values: MessageValues | undefined): MessageValues | undefined {
+  if (!values) return values;
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, typeof value === 'string' && value ? `\u2068${value}\u2069` : value]));
+}
+
 function i18nOf(locale: Locale, messages: Catalog): LoginBoxI18n {
   const translator = createTranslator(locale, messages, en);
-  return { locale, dir: translator.dir, t: (key, values) => translator.t(key, values), formatNumber: translator.formatNumber, formatDate: translator.formatDate };
+  const rtl = translator.dir === 'rtl';
+  return { locale, dir: translator.dir, t: (key, values) => translator.t(key, rtl ? isolated(values) : values), formatNumber: translator.formatNumber, formatDate: translator.formatDate };
 }
 
 /** English, for anything rendered outside the app's provider (and the first paint of an English box). */

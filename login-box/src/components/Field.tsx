@@ -21,7 +21,9 @@ export function Field({ label, hint, error, addon, children, describedBy, inputR
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describers = [error ? errorId : null, hint ? hintId : null, describedBy ?? null].filter(Boolean).join(' ');
-  const field = <input id={id} ref={inputRef} aria-invalid={error ? true : undefined} aria-describedby={describers || undefined} {...input} />;
+  // Emails, phone numbers and codes read left to right in every language (Hebrew included).
+  const ltr = input.type === 'email' || input.type === 'tel' || input.autoComplete === 'one-time-code';
+  const field = <input id={id} ref={inputRef} aria-invalid={error ? true : undefined} aria-describedby={describers || undefined} dir={ltr ? 'ltr' : undefined} {...input} />;
   return (
     <div className="gh-field">
       <label htmlFor={id}>{label}</label>
