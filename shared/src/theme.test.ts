@@ -51,7 +51,7 @@ describe('theme', () => {
   it('resolves metadata over the defaults in the documented, flat and palette shapes', () => {
     expect(resolveTheme(null)).toEqual(defaultTheme);
     const flat = resolveTheme({ theme: { primaryColor: '#123456', backgroundColor: '#fafafa', borderRadius: 6 } });
-    expect([flat.light.primary, flat.dark.primary, flat.light.surface, flat.dark.surface, flat.radius]).toEqual(['#123456', '#123456', '#fafafa', defaultTheme.dark.surface, '6px']);
+    expect([flat.light.primary, flat.dark.primary, flat.light.surface, flat.dark.surface, flat.radius]).toEqual(['#123456', defaultTheme.dark.primary, '#fafafa', defaultTheme.dark.surface, '6px']);
     const palette = resolveTheme({ theme: { palette: { mode: 'dark', primary: { main: '#abcdef' } }, shape: { borderRadius: 6 } } });
     expect([palette.mode, palette.light.primary, palette.radius]).toEqual(['dark', '#abcdef', '6px']);
     const documented = resolveTheme({ theme: { mode: 'light', dark: { primary: '#c4b5fd', surface: '#000000' }, spacing: 5 } });
@@ -76,5 +76,12 @@ describe('theme', () => {
     applier.clear();
     expect(element.values).toEqual({});
     expect(element.attributes).toEqual({});
+  });
+  it('keeps a light-page brand colour out of the dark scheme where it would be unreadable (the seed metadata primary #3b5bdb failed axe in dark mode)', () => {
+    const seed = resolveTheme({ theme: { palette: { primary: { main: '#3b5bdb' } } } });
+    expect(seed.light.primary).toBe('#3b5bdb');
+    expect(seed.dark.primary).toBe(defaultTheme.dark.primary);
+    const pale = resolveTheme({ theme: { primaryColor: '#fcd34d' } });
+    expect(pale.dark.primary).toBe('#fcd34d');
   });
 });

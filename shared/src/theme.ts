@@ -132,8 +132,10 @@ function overlay(base: ResolvedTheme, source: unknown): ResolvedTheme {
       if (surface && !pick(own, ['surface'])) result.surface = surface;
       if (text && !pick(own, ['text'])) result.text = text;
     }
+    // A primary colour of the flat or palette form is the brand's, chosen on a light page: the dark
+    // scheme takes it only where it stays readable there (WCAG AA on the surface and under its text).
     const primary = first(s.primaryColor, pick(s, ['palette', 'primary', 'main']));
-    if (primary && !pick(own, ['primary'])) result.primary = primary;
+    if (primary && !pick(own, ['primary']) && (scheme === 'light' || readableOn(primary, result))) result.primary = primary;
     return result;
   };
   return {
@@ -211,6 +213,13 @@ export function createThemeApplier(element: ThemedElement, hostTheme: unknown): 
       element.removeAttribute('data-gh-scheme');
     },
   };
+}
+
+/** A `#rrggbb` primary that keeps 4.5:1 against the palette's surface and its text on primary. */
+function readableOn(primary: string, palette: ThemePalette): boolean {
+  const hex = /^#[0-9a-f]{6}$/i;
+  if (!hex.test(primary) || !hex.test(palette.surface) || !hex.test(palette.onPrimary)) return false;
+  return contrastRatio(primary, palette.surface) >= 4.5 && contrastRatio(primary, palette.onPrimary) >= 4.5;
 }
 
 /** The WCAG 2 contrast ratio of two `#rrggbb` colours (1 to 21). */
