@@ -12,4 +12,8 @@ export interface SectionProps {
   store: GatehouseStore;
   api: GatehouseApi;
   options: AdminPortalOptions;
+  /** The login box's step-up route (the shell passes the host's routes; sections asking for a step-up go there). */
+  stepUpUrl?: string;
+  /** Navigates the host page (the shell passes the runtime's navigate). */
+  navigate?: (url: string) => void;
 }

@@ -19,3 +19,7 @@ export * from './users/username-paths';
 export * from './admin/api-token-paths';
 /** Sub-accounts' paths and constants (zod-free; the portal's All accounts section uses them). */
 export * from './admin/sub-account-paths';
+/** The signed-in user's email change and new recovery codes (Privacy section's self-service). */
+export * from './users/self-service-paths';
+/** Adding a texted-code or security-key second factor (Privacy section's self-service). */
+export * from './mfa/paths';

@@ -1,16 +1,11 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { ErrorCodes } from '../../contract';
+import { useT } from '../../i18n/i18n-context';
 import { useRefocusOnError } from '../roles/refocus';
 import { Modal } from '../users/modal';
 import { useErrorText } from '../../i18n/errors';
 import type { FactorRow } from './privacy-format';
 
-/** The server's answers that mean "prove it is you again first" (services/auth/recent-auth.ts). */
-const FRESH_AUTH_CODES: readonly string[] = [ErrorCodes.recentAuthRequired, ErrorCodes.stepUpRequired];
-
-function needsFreshSignIn(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'errorCode' in error && FRESH_AUTH_CODES.includes(String(error.errorCode));
-}
+import { freshAuthNeeded } from './fresh-auth';
 
 /**
  * Removes one second factor. The server asks for a sign-in within the last few minutes and for a
@@ -25,6 +20,7 @@ export function RemoveFactorDialog({ factor, isLast, recoveryCodesLeft, remove, 
   onSignInAgain: () => void;
   onClose: () => void;
 }) {
+  const t = useT();
   const errorMessage = useErrorText();
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -34,14 +30,15 @@ export function RemoveFactorDialog({ factor, isLast, recoveryCodesLeft, remove, 
   const ref = useRef<HTMLFormElement>(null);
   const id = useId();
   useRefocusOnError(error, busy, ref);
-  const name = factor.detail ? `${factor.label} (${factor.detail})` : factor.label;
+  const label = t.t(factor.labelKey);
+  const name = factor.detail ? `${label} (${factor.detail})` : label;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
     const value = code.trim();
     if (value.length < 6) {
-      setFieldError('Enter the 6-digit code from your authenticator app, or a recovery code.');
+      setFieldError(t.t('privacy.remove.codeMissing'));
       return;
     }
     setFieldError(null);
@@ -50,7 +47,7 @@ export function RemoveFactorDialog({ factor, isLast, recoveryCodesLeft, remove, 
     try {
       await remove(value);
     } catch (thrown) {
-      if (needsFreshSignIn(thrown)) setStale(true);
+      if (freshAuthNeeded(thrown)) setStale(true);
       else setError(errorMessage(thrown));
       setBusy(false);
     }
@@ -58,28 +55,26 @@ export function RemoveFactorDialog({ factor, isLast, recoveryCodesLeft, remove, 
 
   if (stale) {
     return (
-      <Modal title="Sign in again to continue" onClose={onClose}>
+      <Modal title={t.t('privacy.fresh.signInTitle')} onClose={onClose}>
         <p className="gh-ap-modal-text" role="alert">
-          For your security, removing a second factor needs a recent sign-in. Sign in again, then come back here to remove {name}.
+          {t.t('privacy.remove.stale', { name })}
         </p>
         <div className="gh-ap-modal-actions">
-          <button type="button" className="gh-ap-button-secondary" onClick={onClose}>Cancel</button>
-          <button type="button" className="gh-ap-button" onClick={onSignInAgain} data-autofocus>Sign in again</button>
+          <button type="button" className="gh-ap-button-secondary" onClick={onClose}>{t.t('common.cancel')}</button>
+          <button type="button" className="gh-ap-button" onClick={onSignInAgain} data-autofocus>{t.t('privacy.fresh.signIn')}</button>
         </div>
       </Modal>
     );
   }
 
   return (
-    <Modal title={`Remove ${factor.label.toLowerCase()}`} onClose={onClose} busy={busy}>
+    <Modal title={t.t('privacy.remove.title', { name: label })} onClose={onClose} busy={busy}>
       <form ref={ref} className="gh-ap-form" noValidate onSubmit={submit}>
         <p className="gh-ap-modal-text">
-          {isLast
-            ? `${name} is your only second factor: removing it turns two-step sign-in off and deletes your recovery codes.`
-            : `${name} will no longer be accepted when you sign in.`}
+          {t.t(isLast ? 'privacy.remove.last' : 'privacy.remove.text', { name })}
         </p>
         <div className="gh-ap-field">
-          <label className="gh-ap-label" htmlFor={`${id}-code`}>Authenticator or recovery code</label>
+          <label className="gh-ap-label" htmlFor={`${id}-code`}>{t.t('privacy.remove.code')}</label>
           <input
             id={`${id}-code`}
             className="gh-ap-input"
@@ -98,16 +93,16 @@ export function RemoveFactorDialog({ factor, isLast, recoveryCodesLeft, remove, 
             data-autofocus
           />
           <p id={`${id}-hint`} className="gh-ap-hint">
-            To confirm it is you: a current code from your authenticator app, or one of your recovery codes ({recoveryCodesLeft} left).
+            {t.t('privacy.remove.codeHint', { count: recoveryCodesLeft })}
           </p>
           {fieldError && <p id={`${id}-error`} className="gh-ap-field-error">{fieldError}</p>}
         </div>
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
         <div className="gh-ap-modal-actions">
-          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>{t.t('common.cancel')}</button>
           <button type="submit" className="gh-ap-button gh-ap-button-danger" disabled={busy} aria-busy={busy}>
             {busy && <span className="gh-ap-spinner" aria-hidden="true" />}
-            Remove
+            {t.t('common.remove')}
           </button>
         </div>
       </form>
