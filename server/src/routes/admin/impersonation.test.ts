@@ -89,6 +89,16 @@ describeDialects('impersonation', (h) => {
     expect(claimsOf(targetLogin.body.accessToken).act).toBeUndefined();
   });
 
+  it("signing out of an impersonation session is recorded as the admin's, not as the user's", async () => {
+    const server = await start();
+    const { admin, target } = await setUp(server);
+    const issued = await issue(server, admin.accessToken, { userId: target.userId });
+    const session = await exchange(server, issued.body.token);
+    expect((await call(server, 'POST', ApiPaths.logout, { cookie: session.refreshCookie! })).status).toBe(200);
+    const rows = await server.db.selectFrom('audits').selectAll().where('tenant_id', '=', admin.tenantId).where('action', '=', 'User signed out').execute();
+    expect(rows.map((r) => [r.user_id, r.description])).toEqual([[admin.userId, `Stopped acting as ${target.email}`]]);
+  });
+
   it('a token works once and only within its lifetime', async () => {
     const clock = movableClock();
     const server = await start({}, { clock });

@@ -368,6 +368,20 @@ export function createAuthService(deps: {
         const session = await findSession(trx, row.session_id);
         const user = session ? await findUserById(trx, session.user_id) : undefined;
         if (!session || !user) return;
+        // An impersonation session is the admin's: the record names the admin as the one who signed out.
+        const impersonation = await findImpersonationBySession(trx, session.id);
+        const actor = impersonation ? await findUserById(trx, impersonation.impersonator_id) : undefined;
+        if (impersonation && actor) {
+          await recordUserAudit(
+            trx,
+            actor,
+            client,
+            { action: AuditActions.signedOut, description: `Stopped acting as ${user.email ?? user.name}`, json: { sessionId: session.id, impersonationId: impersonation.id, targetUserId: user.id } },
+            now,
+            impersonation.tenant_id,
+          );
+          return;
+        }
         await recordUserAudit(trx, user, client, { action: AuditActions.signedOut, description: 'Signed out', json: { sessionId: session.id } }, now, session.tenant_id);
       });
     },
