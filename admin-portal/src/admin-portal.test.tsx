@@ -6,6 +6,9 @@ import { cleanupPortals, mountPortal, unmountPortal } from './test/mount-portal'
 
 afterEach(cleanupPortals);
 
+/** The adopted sheets that carry the shell's own rules. */
+const shellSheets = (sheets: readonly CSSStyleSheet[]) => sheets.filter((sheet) => [...sheet.cssRules].some((rule) => rule.cssText.includes('.gh-ap-dialog')));
+
 const navButtons = (container: HTMLElement) =>
   within(within(container).getByRole('navigation', { name: 'Admin portal sections' })).getAllByRole('button').map((b) => b.textContent);
 
@@ -45,12 +48,28 @@ describe('admin portal shell', () => {
     expect(await within(hebrew.domElement).findByRole('heading', { name: 'פרופיל' })).toBeTruthy();
   });
 
+  it(`opens at once: the shell's shape while its language loads, then a section skeleton, never bare "Loading…" text`, async () => {
+    const { domElement } = shadowMountPoint();
+    await mountPortal(portalProps(domElement, createTestStore(makeUser()), { locale: 'es' }));
+    // Spanish is not loaded yet: the frame is there at once, busy, without words.
+    const frame = domElement.querySelector<HTMLElement>('.gh-ap-dialog')!;
+    expect(frame.getAttribute('aria-busy')).toBe('true');
+    expect(frame.querySelectorAll('.gh-ap-skeleton-bar').length).toBeGreaterThan(0);
+    expect(domElement.textContent).toBe('');
+    const dialog = await within(domElement).findByRole('dialog', { name: 'Portal de administración' });
+    // The section's chunk and catalog follow: its skeleton says what loads to screen readers only.
+    const busy = dialog.querySelector('.gh-ap-skeleton[aria-busy="true"]');
+    if (busy) expect(within(busy as HTMLElement).getByRole('status').className).toBe('gh-ap-visually-hidden');
+    expect(await within(domElement).findByRole('heading', { name: 'Perfil' })).toBeTruthy();
+    expect(domElement.textContent).not.toMatch(/Loading|Cargando/);
+  });
+
   it('adopts the stylesheet into the shadow root and applies theme tokens as --gh-* properties', async () => {
     const { root, domElement } = shadowMountPoint();
     let setter: ((theme: ResolvedTheme) => void) | undefined;
     await mountPortal(portalProps(domElement, createTestStore(makeUser()), { setThemeSetter: (fn) => (setter = fn) }));
-    expect(root.adoptedStyleSheets).toHaveLength(1);
-    expect([...root.adoptedStyleSheets[0]!.cssRules].some((rule) => rule.cssText.includes('.gh-ap-dialog'))).toBe(true);
+    // The shell's sheet, once (a section's own sheets may follow it once the section shows).
+    expect(shellSheets(root.adoptedStyleSheets)).toHaveLength(1);
     setter!(resolveTheme({ theme: { primaryColor: '#ff0066', borderRadius: '4px' } }));
     expect(domElement.style.getPropertyValue('--gh-primary')).toBe('#ff0066');
     expect(domElement.style.getPropertyValue('--gh-radius')).toBe('4px');
@@ -152,7 +171,7 @@ describe('admin portal shell', () => {
     const before = document.adoptedStyleSheets.length;
     const props = portalProps(domElement, createTestStore(makeUser()));
     const parcel = await mountPortal(props);
-    expect(document.adoptedStyleSheets.length).toBe(before + 1);
+    expect(shellSheets(document.adoptedStyleSheets)).toHaveLength(1);
     await unmountPortal(parcel, props);
     expect(document.adoptedStyleSheets.length).toBe(before);
   });

@@ -29,12 +29,12 @@ export function changedFields(user: Pick<AuthUser, EditableProfileField>, draft:
   return changes;
 }
 
-/** Field messages for values the server would refuse. */
+/** Field messages (catalog keys) for values the server would refuse. */
 export function validateChanges(changes: UpdateMeRequest): ProfileErrors {
   const errors: ProfileErrors = {};
-  if (changes.name !== undefined && changes.name.length === 0) errors.name = 'Enter your name.';
+  if (changes.name !== undefined && changes.name.length === 0) errors.name = 'profile.error.nameMissing';
   if (typeof changes.phoneNumber === 'string' && !PHONE.test(changes.phoneNumber)) {
-    errors.phoneNumber = 'Use only digits, spaces, parentheses, dashes and a leading +.';
+    errors.phoneNumber = 'profile.error.phoneInvalid';
   }
   return errors;
 }
@@ -55,9 +55,9 @@ export function usernameSteps(current: string | null, next: string): UsernameSte
   return steps;
 }
 
-/** The message for a username the server would refuse (empty is fine: it removes the username). */
+/** The message (a catalog key) for a username the server would refuse (empty is fine: it removes the username). */
 export function usernameProblem(next: string): string | null {
   const value = next.trim();
   if (!value || USERNAME_PATTERN.test(value)) return null;
-  return 'Use 3 to 64 letters, digits, dots, dashes or underscores.';
+  return 'profile.error.usernameInvalid';
 }

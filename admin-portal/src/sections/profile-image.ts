@@ -6,12 +6,13 @@ export const MAX_PROFILE_IMAGE_BYTES = 1024 * 1024;
 /** Image types the server accepts for a profile picture. */
 export const PROFILE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
-export const IMAGE_TYPE_MESSAGE = 'Choose a PNG, JPEG, GIF or WebP image.';
-export const IMAGE_SIZE_MESSAGE = 'The picture is larger than 1 MB. Choose a smaller image.';
+/** Catalog keys of the picture's problems. */
+export const IMAGE_TYPE_MESSAGE = 'profile.picture.wrongType';
+export const IMAGE_SIZE_MESSAGE = 'profile.picture.tooLarge';
 
 const IMAGE_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
 
-/** Why a picked file can't be used, or null when it can. Checked before anything is sent. */
+/** Why a picked file can't be used (a catalog key), or null when it can. Checked before anything is sent. */
 export function profileImageProblem(file: { type: string; size: number }): string | null {
   if (!(PROFILE_IMAGE_TYPES as readonly string[]).includes(file.type)) return IMAGE_TYPE_MESSAGE;
   if (file.size > MAX_PROFILE_IMAGE_BYTES) return IMAGE_SIZE_MESSAGE;

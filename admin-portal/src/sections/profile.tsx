@@ -1,4 +1,8 @@
-import { Fragment, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { FilePicker } from '../controls/file-picker';
+import { useErrorText } from '../i18n/errors';
+import { useT } from '../i18n/i18n-context';
+import { Toast } from '../toast';
 import { fieldVisibility, type FieldVisibility, type ProfileField } from '../options';
 import { Avatar } from '../user-badge';
 import { UsernamePaths } from '@gatehouse/shared/admin-paths';
@@ -7,19 +11,19 @@ import { isUploadableImage, PROFILE_IMAGE_TYPES, profileImageProblem } from './p
 import type { SectionProps } from './section-props';
 
 const TEXT_FIELDS: { field: EditableProfileField; label: string; type: 'text' | 'tel'; autoComplete: string; maxLength: number }[] = [
-  { field: 'name', label: 'Name', type: 'text', autoComplete: 'name', maxLength: 200 },
-  { field: 'phoneNumber', label: 'Phone number', type: 'tel', autoComplete: 'tel', maxLength: 32 },
-  { field: 'address', label: 'Address', type: 'text', autoComplete: 'street-address', maxLength: 500 },
-  { field: 'jobTitle', label: 'Job title', type: 'text', autoComplete: 'organization-title', maxLength: 200 },
+  { field: 'name', label: 'profile.field.name', type: 'text', autoComplete: 'name', maxLength: 200 },
+  { field: 'phoneNumber', label: 'profile.field.phoneNumber', type: 'tel', autoComplete: 'tel', maxLength: 32 },
+  { field: 'address', label: 'profile.field.address', type: 'text', autoComplete: 'street-address', maxLength: 500 },
+  { field: 'jobTitle', label: 'profile.field.jobTitle', type: 'text', autoComplete: 'organization-title', maxLength: 200 },
 ];
 
-function errorMessage(error: unknown): string {
-  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string' && error.message) return error.message;
-  return "We're facing some difficulties, Please try again";
-}
-
-/** Profile section: edit name, username, phone number, address, job title and picture of the signed-in user. */
+/**
+ * Profile section: edit name, username, phone number, address, job title and picture (a picker with
+ * a preview that also takes a dropped file) of the signed-in user. The email is changed in Privacy.
+ */
 export default function ProfileSection({ title, headingId, user, snapshot, store, api, options }: SectionProps) {
+  const t = useT();
+  const errorMessage = useErrorText();
   const visibility = (field: ProfileField): FieldVisibility => fieldVisibility(options, 'profile', field);
   const editable = TEXT_FIELDS.map(({ field }) => field).filter((field) => visibility(field) === 'editable');
 
@@ -70,16 +74,15 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
     setOutcome('none');
   }
 
-  function pickImage(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
+  function pickImage(file: File | null) {
     readerRef.current?.abort();
     setOutcome('none');
     if (!file) return;
     const problem = profileImageProblem(file);
     if (problem) {
-      setImageError(problem);
+      setImageError(t.t(problem));
       setImage(null);
-      event.target.value = '';
+      if (fileInputRef.current) fileInputRef.current.value = '';
       return;
     }
     setImageError(null);
@@ -88,7 +91,7 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
     reader.onload = () => {
       if (typeof reader.result === 'string') setImage(reader.result);
     };
-    reader.onerror = () => setImageError('The picture could not be read. Choose another file.');
+    reader.onerror = () => setImageError(t.t('profile.picture.unreadable'));
     reader.readAsDataURL(file);
   }
 
@@ -100,7 +103,7 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
     const steps = visibility('username') === 'editable' ? usernameSteps(user.username, username) : [];
     const badUsername = steps.length > 0 ? usernameProblem(username) : null;
     setFieldErrors(errors);
-    setUsernameError(badUsername);
+    setUsernameError(badUsername ? t.t(badUsername) : null);
     setThrown(null);
     if (Object.keys(errors).length > 0 || badUsername) {
       setOutcome('none');
@@ -147,7 +150,7 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
   const usernameMode = visibility('username');
   const usernameField = usernameMode === 'hidden' ? null : (
     <div key="username" className="gh-ap-field">
-      <label className="gh-ap-label" htmlFor={`${ids}-username`}>Username</label>
+      <label className="gh-ap-label" htmlFor={`${ids}-username`}>{t.t('profile.field.username')}</label>
       <input
         id={`${ids}-username`}
         className="gh-ap-input"
@@ -166,7 +169,7 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
           setOutcome('none');
         }}
       />
-      <p id={`${ids}-username-hint`} className="gh-ap-hint">You can sign in with it instead of your email. Leave it empty to remove it.</p>
+      <p id={`${ids}-username-hint`} className="gh-ap-hint">{t.t('profile.usernameHint')}</p>
       {usernameError && <p id={`${ids}-username-error`} className="gh-ap-field-error">{usernameError}</p>}
     </div>
   );
@@ -176,31 +179,24 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
       <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
       <form className="gh-ap-form" noValidate onSubmit={submit} aria-busy={saving}>
         {pictureVisibility !== 'hidden' && (
-          <div className="gh-ap-field gh-ap-picture">
-            <Avatar name={displayName} src={image ?? user.profilePictureUrl} size="large" />
-            <div className="gh-ap-picture-controls">
-              {pictureVisibility === 'editable' ? (
-                <>
-                  <label className="gh-ap-label" htmlFor={`${ids}-picture`}>Profile picture</label>
-                  <input
-                    ref={fileInputRef}
-                    id={`${ids}-picture`}
-                    className="gh-ap-file"
-                    type="file"
-                    accept={PROFILE_IMAGE_TYPES.join(',')}
-                    aria-describedby={`${ids}-picture-hint`}
-                    aria-invalid={imageError ? true : undefined}
-                    disabled={saving}
-                    onChange={pickImage}
-                  />
-                  <p id={`${ids}-picture-hint`} className="gh-ap-hint">PNG, JPEG, GIF or WebP, up to 1 MB.</p>
-                  {imageError && <p className="gh-ap-field-error" role="alert">{imageError}</p>}
-                </>
-              ) : (
-                <p className="gh-ap-label">Profile picture</p>
-              )}
+          pictureVisibility === 'editable' ? (
+            <FilePicker
+              id={`${ids}-picture`}
+              label={t.t('profile.picture.label')}
+              hint={t.t('profile.picture.hint')}
+              accept={PROFILE_IMAGE_TYPES.join(',')}
+              preview={<Avatar name={displayName} src={image ?? user.profilePictureUrl} size="large" />}
+              disabled={saving}
+              error={imageError}
+              inputRef={fileInputRef}
+              onFile={pickImage}
+            />
+          ) : (
+            <div className="gh-ap-field gh-ap-picture">
+              <Avatar name={displayName} src={user.profilePictureUrl} size="large" />
+              <p className="gh-ap-label">{t.t('profile.picture.label')}</p>
             </div>
-          </div>
+          )
         )}
         {TEXT_FIELDS.map(({ field, label, type, autoComplete, maxLength }) => {
           const mode = visibility(field);
@@ -210,7 +206,7 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
           return (
             <Fragment key={field}>
               <div className="gh-ap-field">
-                <label className="gh-ap-label" htmlFor={id}>{label}</label>
+                <label className="gh-ap-label" htmlFor={id}>{t.t(label)}</label>
                 <input
                   id={id}
                   className="gh-ap-input"
@@ -225,7 +221,7 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
                   aria-describedby={error ? `${id}-error` : undefined}
                   onChange={(event) => edit(field, event.target.value)}
                 />
-                {error && <p id={`${id}-error`} className="gh-ap-field-error">{error}</p>}
+                {error && <p id={`${id}-error`} className="gh-ap-field-error">{t.t(error)}</p>}
               </div>
               {field === 'name' && usernameField}
             </Fragment>
@@ -233,19 +229,19 @@ export default function ProfileSection({ title, headingId, user, snapshot, store
         })}
         {emailVisibility !== 'hidden' && user.email !== null && (
           <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${ids}-email`}>Email</label>
-            <input id={`${ids}-email`} className="gh-ap-input" type="email" value={user.email} readOnly autoComplete="email" />
+            <label className="gh-ap-label" htmlFor={`${ids}-email`}>{t.t('profile.field.email')}</label>
+            <input id={`${ids}-email`} className="gh-ap-input" type="email" value={user.email} readOnly autoComplete="email" aria-describedby={`${ids}-email-hint`} />
+            <p id={`${ids}-email-hint`} className="gh-ap-hint">{t.t('profile.emailHint')}</p>
           </div>
         )}
         {serverError && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{serverError}</p>}
         <div className="gh-ap-actions">
           <button type="submit" className="gh-ap-button" disabled={saving} aria-busy={saving}>
             {saving && <span className="gh-ap-spinner" aria-hidden="true" />}
-            Save
+            {t.t('common.save')}
           </button>
-          <p className="gh-ap-status" role="status">
-            {saved ? 'Profile saved' : outcome === 'unchanged' ? 'No changes to save' : ''}
-          </p>
+          <p className="gh-ap-status" role="status">{outcome === 'unchanged' ? t.t('profile.noChanges') : ''}</p>
+          <Toast message={saved ? t.t('profile.saved') : null} />
         </div>
       </form>
     </section>

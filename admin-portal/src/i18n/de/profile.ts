@@ -1,1 +1,21 @@
-export default {};
+/** Deutsch: der Bereich Profil. */
+export default {
+  'profile.field.name': 'Name',
+  'profile.field.username': 'Benutzername',
+  'profile.field.phoneNumber': 'Telefonnummer',
+  'profile.field.address': 'Adresse',
+  'profile.field.jobTitle': 'Berufsbezeichnung',
+  'profile.field.email': 'E-Mail',
+  'profile.usernameHint': 'Sie können sich damit statt mit Ihrer E-Mail anmelden. Lassen Sie das Feld leer, um ihn zu entfernen.',
+  'profile.emailHint': 'Ihre E-Mail-Adresse ändern Sie unter Datenschutz.',
+  'profile.picture.label': 'Profilbild',
+  'profile.picture.hint': 'PNG, JPEG, GIF oder WebP, bis 1 MB.',
+  'profile.picture.wrongType': 'Wählen Sie ein PNG-, JPEG-, GIF- oder WebP-Bild.',
+  'profile.picture.tooLarge': 'Das Bild ist größer als 1 MB. Wählen Sie ein kleineres Bild.',
+  'profile.picture.unreadable': 'Das Bild konnte nicht gelesen werden. Wählen Sie eine andere Datei.',
+  'profile.error.nameMissing': 'Geben Sie Ihren Namen ein.',
+  'profile.error.phoneInvalid': 'Verwenden Sie nur Ziffern, Leerzeichen, Klammern, Bindestriche und ein führendes +.',
+  'profile.error.usernameInvalid': 'Verwenden Sie 3 bis 64 Buchstaben, Ziffern, Punkte, Bindestriche oder Unterstriche.',
+  'profile.saved': 'Profil gespeichert',
+  'profile.noChanges': 'Keine Änderungen zu speichern',
+};

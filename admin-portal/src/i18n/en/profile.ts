@@ -1,1 +1,21 @@
-export default {};
+/** English: the Profile section. */
+export default {
+  'profile.field.name': 'Name',
+  'profile.field.username': 'Username',
+  'profile.field.phoneNumber': 'Phone number',
+  'profile.field.address': 'Address',
+  'profile.field.jobTitle': 'Job title',
+  'profile.field.email': 'Email',
+  'profile.usernameHint': 'You can sign in with it instead of your email. Leave it empty to remove it.',
+  'profile.emailHint': 'To change your email address, go to Privacy.',
+  'profile.picture.label': 'Profile picture',
+  'profile.picture.hint': 'PNG, JPEG, GIF or WebP, up to 1 MB.',
+  'profile.picture.wrongType': 'Choose a PNG, JPEG, GIF or WebP image.',
+  'profile.picture.tooLarge': 'The picture is larger than 1 MB. Choose a smaller image.',
+  'profile.picture.unreadable': 'The picture could not be read. Choose another file.',
+  'profile.error.nameMissing': 'Enter your name.',
+  'profile.error.phoneInvalid': 'Use only digits, spaces, parentheses, dashes and a leading +.',
+  'profile.error.usernameInvalid': 'Use 3 to 64 letters, digits, dots, dashes or underscores.',
+  'profile.saved': 'Profile saved',
+  'profile.noChanges': 'No changes to save',
+};

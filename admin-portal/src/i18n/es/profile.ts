@@ -1,1 +1,21 @@
-export default {};
+/** Español: la sección Perfil. */
+export default {
+  'profile.field.name': 'Nombre',
+  'profile.field.username': 'Nombre de usuario',
+  'profile.field.phoneNumber': 'Número de teléfono',
+  'profile.field.address': 'Dirección',
+  'profile.field.jobTitle': 'Cargo',
+  'profile.field.email': 'Correo electrónico',
+  'profile.usernameHint': 'Puede iniciar sesión con él en lugar de con su correo. Déjelo vacío para quitarlo.',
+  'profile.emailHint': 'Para cambiar su correo electrónico, vaya a Privacidad.',
+  'profile.picture.label': 'Foto de perfil',
+  'profile.picture.hint': 'PNG, JPEG, GIF o WebP, hasta 1 MB.',
+  'profile.picture.wrongType': 'Elija una imagen PNG, JPEG, GIF o WebP.',
+  'profile.picture.tooLarge': 'La imagen pesa más de 1 MB. Elija una más pequeña.',
+  'profile.picture.unreadable': 'No se pudo leer la imagen. Elija otro archivo.',
+  'profile.error.nameMissing': 'Escriba su nombre.',
+  'profile.error.phoneInvalid': 'Use solo dígitos, espacios, paréntesis, guiones y un + inicial.',
+  'profile.error.usernameInvalid': 'Use de 3 a 64 letras, dígitos, puntos, guiones o guiones bajos.',
+  'profile.saved': 'Perfil guardado',
+  'profile.noChanges': 'No hay cambios que guardar',
+};

@@ -1,1 +1,21 @@
-export default {};
+/** עברית: אזור הפרופיל. */
+export default {
+  'profile.field.name': 'שם',
+  'profile.field.username': 'שם משתמש',
+  'profile.field.phoneNumber': 'מספר טלפון',
+  'profile.field.address': 'כתובת',
+  'profile.field.jobTitle': 'תפקיד',
+  'profile.field.email': 'אימייל',
+  'profile.usernameHint': 'אפשר להיכנס איתו במקום עם האימייל. כדי להסיר אותו, יש להשאיר את השדה ריק.',
+  'profile.emailHint': 'כדי להחליף את כתובת האימייל, יש לעבור לאזור הפרטיות.',
+  'profile.picture.label': 'תמונת פרופיל',
+  'profile.picture.hint': 'PNG‏, JPEG‏, GIF או WebP, עד 1MB.',
+  'profile.picture.wrongType': 'יש לבחור תמונת PNG‏, JPEG‏, GIF או WebP.',
+  'profile.picture.tooLarge': 'התמונה גדולה מ-1MB. יש לבחור תמונה קטנה יותר.',
+  'profile.picture.unreadable': 'לא ניתן היה לקרוא את התמונה. יש לבחור קובץ אחר.',
+  'profile.error.nameMissing': 'יש להזין את השם שלך.',
+  'profile.error.phoneInvalid': 'אפשר להשתמש רק בספרות, רווחים, סוגריים, מקפים ו-+ בהתחלה.',
+  'profile.error.usernameInvalid': 'יש להשתמש ב-3 עד 64 אותיות, ספרות, נקודות, מקפים או קווים תחתונים.',
+  'profile.saved': 'הפרופיל נשמר',
+  'profile.noChanges': 'אין שינויים לשמירה',
+};
