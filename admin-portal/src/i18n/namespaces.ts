@@ -6,7 +6,7 @@
  */
 import type { SectionId } from '../navigation';
 
-export const NAMESPACES = ['shell', 'profile', 'privacy', 'selfService', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts'] as const;
+export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 const SHELL_PREFIXES: ReadonlySet<string> = new Set(['shell', 'common', 'errors', 'nav']);
@@ -20,8 +20,8 @@ export function namespaceOf(key: string): Namespace | undefined {
 
 /** The catalogs each section shows strings from (besides the shell's). */
 export const SECTION_NAMESPACES: Readonly<Record<SectionId, readonly Namespace[]>> = {
-  profile: ['profile', 'selfService'],
-  privacy: ['privacy', 'selfService', 'users'],
+  profile: ['profile'],
+  privacy: ['privacy'],
   personalApiTokens: ['apiTokens'],
   account: ['account'],
   users: ['users'],
