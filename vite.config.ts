@@ -45,10 +45,38 @@ export const resolveConditions = ['dev-source', 'browser', 'module', 'import', '
 const hostOnly = { singleton: true, import: false as const, suppressMissingImportWarning: true };
 
 /**
+ * The modules `entry` imports statically, transitively: known once the module graph is built
+ * (`buildEnd`), before the output is split into chunks, so a chunk group can ask for them.
+ */
+export function staticImportsOf(entry: string): { plugin: Plugin; has(id: string): boolean } {
+  const reachable = new Set<string>();
+  const plugin: Plugin = {
+    name: 'gatehouse-static-imports',
+    buildEnd() {
+      reachable.clear();
+      const stack = [entry];
+      while (stack.length) {
+        const id = stack.pop()!;
+        if (reachable.has(id)) continue;
+        const info = this.getModuleInfo(id);
+        if (!info) continue;
+        reachable.add(id);
+        stack.push(...info.importedIds);
+      }
+    },
+  };
+  return { plugin, has: (id) => reachable.has(id) };
+}
+
+/**
  * Build config of a bundle that is a module-federation remote exposing `./mount` (single-spa
  * parcel lifecycles): `dir` is the bundle's folder, `bundle` its CDN name.
  */
 export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
+  const mount = resolve(dir, 'src/mount.tsx');
+  const firstPaint = staticImportsOf(mount);
+  // Federation's own modules (shared-module proxies, its runtime glue) keep the chunks it expects.
+  const ownSource = (id: string) => id.startsWith(resolve(dir, 'src') + '/') || id.includes('/node_modules/');
   return {
     root: dir,
     base: './',
@@ -56,6 +84,7 @@ export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
     define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [
       lazyImportGate(),
+      firstPaint.plugin,
       react(),
       federation({
         name: `gatehouse_${bundle.replace(/-/g, '_')}`,
@@ -71,9 +100,17 @@ export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
       ...bundleBuild(resolve(dir, '../dist/cdn', bundle, ASSET_VERSION)),
       rollupOptions: {
         input: {},
-        // Lazy screens share components, hooks and the context with `./mount`; without a group each
-        // shared module becomes its own small file fetched before the first screen (more bytes gzip).
-        output: { codeSplitting: { groups: [{ name: 'ui', test: /[\\/]src[\\/](components[\\/]|context|use-|screens[\\/]recovery[\\/]NewPasswordForm|screens[\\/]mfa[\\/]OneTimeCodeField)/ }] } },
+        output: {
+          codeSplitting: {
+            groups: [
+              // Everything `./mount` imports statically runs at its first paint: one file compresses
+              // better than several (brotli shares one window) and costs the manifest one hash.
+              { name: 'ui', priority: 2, test: (id: string) => id !== mount && firstPaint.has(id) && ownSource(id) },
+              // Modules only lazy screens share: one file of their own, never fetched before the first screen.
+              { name: 'lazy-ui', priority: 1, test: /[\\/]src[\\/](components[\\/]|context|use-|screens[\\/]recovery[\\/]NewPasswordForm|screens[\\/]mfa[\\/]OneTimeCodeField)/ },
+            ],
+          },
+        },
       },
     },
   };
