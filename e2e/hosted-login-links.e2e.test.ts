@@ -51,7 +51,7 @@ describe('email links from the hosted login page', () => {
     expect(link.searchParams.get('token')).toBeTruthy();
 
     await page.goto(link.href);
-    await visible(page, page.getByRole('heading', { name: "You're signed in" }));
+    await visible(page, page.getByRole('heading', { name: 'You’re signed in' }));
     await page.screenshot({ path: '/tmp/h10-hosted-magic-link-success.png' });
     await page.screenshot({ path: screenshotPath('hosted-login-magic-link-success') });
     // No authorization request was pending: the hosted portal, on the Gatehouse origin.

@@ -51,7 +51,7 @@ it('lets a newcomer sign up and an existing user sign in through the link, joini
   const errors: string[] = [];
   newcomer.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await newcomer.goto(link);
-  await visible(newcomer, newcomer.getByText("You've been invited to join Analytical Engines"));
+  await visible(newcomer, newcomer.getByText('You’ve been invited to join Analytical Engines'));
   await visible(newcomer, newcomer.getByRole('heading', { name: 'Create your account' }));
   expect(await newcomer.getByLabel('Company name').count()).toBe(0);
   const email = `joiner+${stamp}@example.com`;
@@ -81,7 +81,7 @@ it('lets a newcomer sign up and an existing user sign in through the link, joini
   const ownTenant = claimsOf(activated.body.accessToken).tenantId;
   const existing = await stranger(browser);
   await existing.goto(`${server.url}/account/login?invitationToken=${encodeURIComponent(created.body.token)}`);
-  await visible(existing, existing.getByText("You've been invited to join Analytical Engines"));
+  await visible(existing, existing.getByText('You’ve been invited to join Analytical Engines'));
   await existing.screenshot({ path: '/tmp/invite-link-login.png' });
   await existing.screenshot({ path: screenshotPath('invite-link-login') });
   await signIn(existing, existingEmail, PASSWORD);

@@ -61,7 +61,7 @@ describe('MFA with an authenticator app', () => {
     await signUpAndActivate(page, env.server.url, env.server.url, email);
 
     await page.goto(`${env.server.url}/account/step-up?maxAge=300`);
-    await visible(page, page.getByRole('heading', { name: "Verify it's you" }));
+    await visible(page, page.getByRole('heading', { name: 'Verify it’s you' }));
     await page.getByRole('button', { name: 'Set up authenticator app' }).click();
     await visible(page, page.getByRole('img', { name: /QR code/ }));
     secret = await page.getByLabel('Secret key', { exact: true }).inputValue();
@@ -85,7 +85,7 @@ describe('MFA with an authenticator app', () => {
     // The step-up itself follows: the session was signed in with a password only.
     await page.getByLabel('Authentication code').fill(await nextCode());
     await page.getByRole('button', { name: 'Verify' }).click();
-    await visible(page, page.getByText('Verified, redirecting...'));
+    await visible(page, page.getByText('Verified, redirecting…'));
     await page.waitForURL(`${env.server.url}/`, { timeout: 15_000 });
     await visible(page, page.getByTestId('signed-in-user'));
   });

@@ -76,7 +76,7 @@ describe('passkeys', () => {
 
     await signIn(page, email, PASSWORD);
     await visible(page, page.getByRole('heading', { name: 'Use a passkey next time' }));
-    await page.getByRole('button', { name: "Don't show again" }).click();
+    await page.getByRole('button', { name: 'Don’t show again' }).click();
     await expectSignedInAs(page, email);
     await signOut(page);
 

@@ -32,7 +32,7 @@ describe('MagicLink login strategy', () => {
     const link = linkIn(mail, '/account/login/magic-link');
     expect(new URL(link).origin).toBe(url);
     await page.goto(link);
-    await visible(page, page.getByRole('heading', { name: "You're signed in" }));
+    await visible(page, page.getByRole('heading', { name: 'You’re signed in' }));
     const shownAt = Date.now();
     await page.screenshot({ path: screenshotPath('passwordless-magic-link-success') });
     await page.waitForURL(`${url}/`, { timeout: 15_000 });

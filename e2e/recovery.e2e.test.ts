@@ -42,15 +42,21 @@ describe('password recovery by email', () => {
     await visible(page, page.getByRole('heading', { name: 'Reset password' }));
     const newPassword = page.getByLabel('New password', { exact: true });
     expect(await newPassword.getAttribute('autocomplete')).toBe('new-password');
-    // A mismatch is caught before any call, and announced.
+    // A mismatch is caught before any call, and shown at the confirmation field.
     await newPassword.fill(NEW_PASSWORD);
     await page.getByLabel('Confirm new password').fill('something else');
     await page.getByRole('button', { name: 'Set new password' }).click();
-    expect(await page.getByRole('alert').first().textContent()).toContain('Passwords do not match');
+    await visible(page, page.getByText('Passwords do not match'));
+    expect(await page.getByLabel('Confirm new password').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
     await page.getByLabel('Confirm new password').press('Enter');
-    await visible(page, page.getByText('Your password has been reset'));
+    // The reset signs the user in (no second factor here).
+    await visible(page, page.getByText('Your password has been reset and you are signed in.'));
     await page.screenshot({ path: screenshotPath('recovery-reset-done') });
+    await page.waitForURL(`${env.server.url}/`, { timeout: 15_000 });
+    await visible(page, page.getByTestId('signed-in-user'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/account\/login/);
 
     // The link is single use.
     await page.goto(link);
@@ -110,10 +116,12 @@ describe('password recovery by SMS', () => {
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Set new password' }).click();
-    await visible(page, page.getByText('Your password has been reset'));
+    // The reset signs the user in; Continue goes on at once. Then the new password signs in too.
+    await visible(page, page.getByText('Your password has been reset and you are signed in.'));
     await page.screenshot({ path: screenshotPath('recovery-sms-done') });
-
-    await page.getByRole('link', { name: 'Back to sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await visible(page, page.getByTestId('signed-in-user'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/account\/login/);
     await signIn(page, email, NEW_PASSWORD);
     await page.waitForURL(`${env.server.url}/`, { timeout: 15_000 });

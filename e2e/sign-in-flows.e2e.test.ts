@@ -144,7 +144,12 @@ describe('breached password at sign-in', () => {
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Set new password' }).click();
-    await visible(page, page.getByText('Your password has been reset'));
+    // The reset signs the user in; sign out to try both passwords.
+    await visible(page, page.getByText('Your password has been reset and you are signed in.'));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await visible(page, page.getByTestId('signed-in-user'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/account\/login/);
 
     await openLogin(page, env.server);
     await signIn(page, email, BREACHED);
