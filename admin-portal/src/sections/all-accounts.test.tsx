@@ -1,3 +1,4 @@
+import { rowMenuItems } from '../test/row-menu';
 import { act, fireEvent, render, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Account, AccountUser } from '@gatehouse/shared/wire';
@@ -86,6 +87,8 @@ describe('All accounts section', () => {
     expect(within(row).getByText('Read only')).toBeTruthy();
     expect(within(row).getByText('Allowed')).toBeTruthy();
     expect(view.getByTestId('users-count').textContent).toBe('1');
+    // The row's actions sit in its ⋯ menu.
+    expect(await rowMenuItems(view, 'Actions for Ada Byron')).toEqual(['Edit roles', 'Revoke sub-account access', 'Remove']);
     const crumbs = view.getByRole('navigation', { name: 'Parents' });
     expect(within(crumbs).getByRole('button', { name: 'Head office' })).toBeTruthy();
     expect(calls.find((c) => c.path === '/tenants/resources/sub-tenants/v1/eu/users')?.query).toEqual({ _offset: 0, _limit: 10 });

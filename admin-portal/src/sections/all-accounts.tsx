@@ -7,6 +7,7 @@ import { fieldVisibility } from '../options';
 import { createAccountsApi } from './all-accounts/accounts-api';
 import { AccountDialog, accessLabel, AddUsersDialog, HierarchySettingsDialog, UserRolesDialog } from './all-accounts/dialogs';
 import ownCss from './all-accounts/all-accounts.css?inline';
+import { RowMenu } from './dialogs/row-menu';
 import { useInertWhile } from './dialogs/use-inert';
 import { DeleteDialog } from './roles/delete-dialog';
 import type { SectionProps } from './section-props';
@@ -305,7 +306,7 @@ export default function AllAccountsSection({ title, headingId, user, api, option
                             <th scope="col">{t.t('allAccounts.column.user')}</th>
                             <th scope="col">{t.t('allAccounts.column.roles')}</th>
                             <th scope="col">{t.t('allAccounts.column.access')}</th>
-                            {canWrite && <th scope="col"><span className="gh-ap-visually-hidden">{t.t('common.actions')}</span></th>}
+                            {canWrite && <th scope="col" className="gh-ap-cell-actions"><span className="gh-ap-visually-hidden">{t.t('common.actions')}</span></th>}
                           </tr>
                         </thead>
                         <tbody>
@@ -315,31 +316,27 @@ export default function AllAccountsSection({ title, headingId, user, api, option
                               <td>{u.roles.map((r) => r.name).join(', ') || t.t('allAccounts.noRoles')}</td>
                               <td>{t.t(u.subAccountAccessAllowed ? 'allAccounts.allowed' : 'allAccounts.notAllowed')}</td>
                               {canWrite && (
-                                <td>
-                                  <div className="gh-ap-row-actions">
-                                    {!isOwn && may('editUserRoles') && (
-                                      <button type="button" className="gh-ap-link" aria-label={t.t('allAccounts.editRolesOf', { who: userName(u) })} onClick={() => void withRoles((roles) => ({ kind: 'roles', user: u, roles }))}>{t.t('allAccounts.rolesButton')}</button>
-                                    )}
-                                    {/* Nobody changes their own access (the server answers 400). */}
-                                    {may('hierarchySettings') && selected.subAccountAccessType !== 'alwaysOn' && u.id !== user.id && (
-                                      <button
-                                        type="button"
-                                        className="gh-ap-link"
-                                        aria-label={t.t(u.subAccountAccessAllowed ? 'allAccounts.revokeAccessOf' : 'allAccounts.grantAccessOf', { who: userName(u) })}
-                                        onClick={() => {
-                                          accounts.setUserAccess(selected.tenantId, u.id, !u.subAccountAccessAllowed).then(
-                                            () => finish(t.t(u.subAccountAccessAllowed ? 'allAccounts.done.accessRevoked' : 'allAccounts.done.accessGranted', { who: userName(u) })),
-                                            (thrown) => setError(errorMessage(thrown)),
-                                          );
-                                        }}
-                                      >
-                                        {t.t(u.subAccountAccessAllowed ? 'allAccounts.revoke' : 'allAccounts.grant')}
-                                      </button>
-                                    )}
-                                    {!isOwn && may('deleteUser') && (
-                                      <button type="button" className="gh-ap-link gh-ap-link-danger" aria-label={t.t('allAccounts.removeFrom', { who: userName(u), name: selected.name })} onClick={() => setDialog({ kind: 'removeUser', user: u })}>{t.t('allAccounts.remove')}</button>
-                                    )}
-                                  </div>
+                                <td className="gh-ap-cell-actions">
+                                  <RowMenu
+                                    label={t.t('common.actionsFor', { name: userName(u) })}
+                                    items={[
+                                      ...(!isOwn && may('editUserRoles') ? [{ key: 'roles', label: t.t('allAccounts.rolesButton'), onSelect: () => void withRoles((roles) => ({ kind: 'roles', user: u, roles })) }] : []),
+                                      // Nobody changes their own access (the server answers 400).
+                                      ...(may('hierarchySettings') && selected.subAccountAccessType !== 'alwaysOn' && u.id !== user.id
+                                        ? [{
+                                            key: 'access',
+                                            label: t.t(u.subAccountAccessAllowed ? 'allAccounts.revokeAccess' : 'allAccounts.grantAccess'),
+                                            onSelect: () => {
+                                              accounts.setUserAccess(selected.tenantId, u.id, !u.subAccountAccessAllowed).then(
+                                                () => finish(t.t(u.subAccountAccessAllowed ? 'allAccounts.done.accessRevoked' : 'allAccounts.done.accessGranted', { who: userName(u) })),
+                                                (thrown) => setError(errorMessage(thrown)),
+                                              );
+                                            },
+                                          }]
+                                        : []),
+                                      ...(!isOwn && may('deleteUser') ? [{ key: 'remove', label: t.t('allAccounts.remove'), danger: true, onSelect: () => setDialog({ kind: 'removeUser', user: u }) }] : []),
+                                    ]}
+                                  />
                                 </td>
                               )}
                             </tr>
