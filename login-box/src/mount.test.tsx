@@ -217,7 +217,8 @@ describe('mount lifecycle', () => {
     expect(m.domElement.getAttribute('data-gh-scheme')).toBe('system');
     act(() => m.themeSetter()!(resolveTheme({ theme: { primaryColor: '#ff0000', borderRadius: '2px', mode: 'dark' } })));
     expect(m.domElement.style.getPropertyValue('--gh-primary')).toBe('#ff0000');
-    expect(m.domElement.style.getPropertyValue('--gh-dark-primary')).toBe('#ff0000');
+    // Pure red is unreadable on the dark surface (4.46:1): the dark scheme keeps its own primary.
+    expect(m.domElement.style.getPropertyValue('--gh-dark-primary')).toBe('#a5b4fc');
     expect(m.domElement.style.getPropertyValue('--gh-radius')).toBe('2px');
     expect(m.domElement.getAttribute('data-gh-scheme')).toBe('dark');
     expect(count(add, 'popstate')).toBeGreaterThan(0);
