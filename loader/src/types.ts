@@ -30,6 +30,16 @@ export interface GatehouseOptions {
   /** Hosted login: the tenant to sign in to, sent to authorize as `tenantId` / `organization`. */
   hostedLoginOptions?: { tenantId?: string; organization?: string };
   adminPortal?: Record<string, unknown>;
+  /**
+   * The language of the login box, the portal and the emails they cause: 'en', 'de', 'es', 'he',
+   * or any BCP 47 tag of those ('de-AT'). Default: the browser's languages, else English.
+   */
+  locale?: string;
+  /**
+   * This app's look over the tenant's: 'light', 'dark' or 'system', or tokens such as
+   * `{ mode: 'dark', primary: '#0b7285', radius: '12px' }` (docs/theming.md). It wins over metadata.
+   */
+  theme?: string | Record<string, unknown>;
 }
 
 export interface ManifestEntry {

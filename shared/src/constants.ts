@@ -45,6 +45,8 @@ export const HOSTED_LOGIN_VERIFIER_KEY = 'GATEHOUSE_HOSTED_LOGIN_VERIFIER';
 export const SOURCE_HEADER = 'x-gatehouse-source';
 export const SDK_HEADER = 'x-gatehouse-sdk';
 export const CLIENT_ID_HEADER = 'x-gatehouse-client-id';
+/** The host's `locale` option, so the emails a call causes are in the language the user reads. */
+export const LOCALE_HEADER = 'x-gatehouse-locale';
 /** Query parameter that scopes calls to a tenant (seed 7: "a scoped tenant can come from the tenantId query parameter"). */
 export const SCOPED_TENANT_PARAM = 'tenantId';
 /** Query parameter carrying the after-login target (seed 2.1). */

@@ -27,6 +27,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     baseUrl,
     clientId: options.contextOptions.clientId ?? '',
     source: 'gatehouse-runtime',
+    locale: options.locale,
     routes: options.authOptions?.routes ?? {},
     navigate: history.navigate,
     flags: ctx.flags,
@@ -46,7 +47,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     api,
     routes,
     navigate: history.navigate,
-    options: { flags: ctx.flags, metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite, nonce: options.nonce },
+    options: { flags: ctx.flags, metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite, nonce: options.nonce, locale: options.locale, theme: options.theme },
     ...extra,
   });
   const loginBox = new BundleMount('login-box', 'gatehouse-login-box', federation, ctx, options.shadowDom !== false);

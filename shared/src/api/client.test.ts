@@ -46,6 +46,15 @@ describe('createApiClient requests', () => {
     expect(call!.headers.get('authorization')).toBeNull();
   });
 
+  it("sends the host's locale option as X-Gatehouse-Locale, and no such header for a value that is not a language tag", async () => {
+    const stub = createFetchStub({ 'GET /identity/resources/users/v2/me': () => json({ id: 'u' }) });
+    await client(stub, { locale: 'de-AT' }).me();
+    await client(stub, { locale: 'he' }).me();
+    await client(stub, { locale: 'de\r\nx-evil: 1' }).me();
+    await client(stub).me();
+    expect(stub.calls.map((call) => call.headers.get('x-gatehouse-locale'))).toEqual(['de-AT', 'he', null, null]);
+  });
+
   it('adds a Bearer token read at call time', async () => {
     let token: string | null = null;
     const stub = createFetchStub({ 'GET /identity/resources/users/v2/me': () => json({ id: 'u' }) });

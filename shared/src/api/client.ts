@@ -7,7 +7,7 @@ import ky, { HTTPError, type Options } from 'ky';
 import type { GatehouseApi } from '../core/types';
 import type { ActivateRequest, LoginResponse, MeResponse, MeTenantsV3Response, MetadataResponse, PasswordConfig, SignUpRequest, SignUpResponse, UpdateMeRequest, VendorPublicConfig } from '../wire';
 import { ApiPaths } from '../wire/paths';
-import { CLIENT_ID_HEADER, FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS, SCOPED_TENANT_PARAM, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } from '../constants';
+import { CLIENT_ID_HEADER, LOCALE_HEADER, FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS, SCOPED_TENANT_PARAM, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } from '../constants';
 import { createGatehouseError, ErrorMessages, isGatehouseError, toGatehouseError } from '../errors';
 import { errorFromResponse } from './http-error';
 
@@ -23,6 +23,11 @@ export interface ApiClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Value of the source header, e.g. 'login-box'. */
   source?: string;
+  /**
+   * The host's `locale` option (a BCP 47 tag), sent as X-Gatehouse-Locale so the server writes the
+   * emails a call causes in that language; without it the server reads Accept-Language.
+   */
+  locale?: string;
   /** Called when a call that carried a token got 401. */
   onUnauthorized?: (error: import('../core/types').GatehouseError) => void;
   /** Where a 302 response sends the browser (default: `location.assign`). */
@@ -67,6 +72,13 @@ function isWebUrl(target: string): boolean {
   }
 }
 
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
+
+/** The `locale` option as a header value, or undefined when it is not a language tag. */
+export function localeHeaderValue(locale: unknown): string | undefined {
+  return typeof locale === 'string' && locale.length <= 35 && LANGUAGE_TAG.test(locale) ? locale : undefined;
+}
+
 /** Creates the API client every bundle uses. */
 export function createApiClient(options: ApiClientOptions): GatehouseApi {
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -74,6 +86,7 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
   const getSearch = options.getLocationSearch ?? defaultSearch;
   const attempts = Math.max(1, options.retry?.attempts ?? FETCH_RETRY_ATTEMPTS);
   const delayMs = options.retry?.delayMs ?? FETCH_RETRY_DELAY_MS;
+  const locale = localeHeaderValue(options.locale);
 
   async function request<T>(
     method: HttpMethod,
@@ -95,6 +108,7 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
       [CLIENT_ID_HEADER]: options.clientId,
     };
     if (options.source) headers[SOURCE_HEADER] = options.source;
+    if (locale) headers[LOCALE_HEADER] = locale;
     if (token) headers.authorization = `Bearer ${token}`;
 
     const kyOptions: Options = {
