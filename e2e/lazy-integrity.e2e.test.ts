@@ -2,8 +2,10 @@
  * Lazily imported files keep their hashes out of the manifest (in their bundle's lazy-files.json,
  * loader/src/assets.ts): this proves the browser still checks them. A tampered lazy screen of the
  * login box, or a tampered lazy flow of the runtime, is refused and never runs, while the untouched
- * build loads the same files.
+ * build loads the same files; a tampered screen whose new hash is written into the lazy list is
+ * refused too, as the list no longer matches the manifest's hash for it.
  */
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +18,18 @@ const env = useBrowserAndServer();
 const LAZY_SCREEN = /\/login-box\/[^/]+\/assets\/UnlockAccountScreen-[^/]+\.js$/;
 const LAZY_FLOW = /\/runtime\/[^/]+\/assets\/policies-[^/]+\.js$/;
 
-/** A copy of dist/cdn whose lazy files matching `pattern` run `globalThis.__tampered = true` (in every coding). */
-function tamperedCdn(pattern: RegExp): { dir: string; files: string[] } {
+/** Writes `bytes` to `path` with its brotli and gzip copies, as the build leaves every CDN file. */
+function writeCoded(path: string, bytes: Buffer | string): void {
+  writeFileSync(path, bytes);
+  writeFileSync(path + '.br', brotliCompressSync(readFileSync(path)));
+  writeFileSync(path + '.gz', gzipSync(readFileSync(path)));
+}
+
+/**
+ * A copy of dist/cdn whose lazy files matching `pattern` run `globalThis.__tampered = true` (in
+ * every coding); with `rewriteList` their lazy list carries the tampered files' own hashes.
+ */
+function tamperedCdn(pattern: RegExp, rewriteList = false): { dir: string; files: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-cdn-'));
   cpSync(join(repoRoot, 'dist/cdn'), dir, { recursive: true });
   const manifest = JSON.parse(readFileSync(join(dir, 'cdn-manifest.json'), 'utf8')) as { bundles: Record<string, { files?: Record<string, string>; lazyFileList?: string }> };
@@ -29,11 +41,11 @@ function tamperedCdn(pattern: RegExp): { dir: string; files: string[] } {
       // Lazy means what the name says: the manifest itself carries no hash for it.
       expect(bundle.files?.[file]).toBeUndefined();
       const path = join(dir, file);
-      writeFileSync(path, readFileSync(path, 'utf8') + '\n;globalThis.__tampered = true;\n');
-      writeFileSync(path + '.br', brotliCompressSync(readFileSync(path)));
-      writeFileSync(path + '.gz', gzipSync(readFileSync(path)));
+      writeCoded(path, readFileSync(path, 'utf8') + '\n;globalThis.__tampered = true;\n');
+      lazy[file] = 'sha384-' + createHash('sha384').update(readFileSync(path)).digest('base64');
       files.push(file);
     }
+    if (rewriteList) writeCoded(join(dir, bundle.lazyFileList), JSON.stringify(lazy) + '\n');
   }
   expect(files, `a lazy file matching ${pattern}`).toHaveLength(1);
   return { dir, files };
@@ -54,14 +66,17 @@ describe('lazily imported files', () => {
   const copies: Array<{ dir: string }> = [];
   let screenServer: RunningServer;
   let flowServer: RunningServer;
+  let listServer: RunningServer;
   beforeAll(async () => {
     const screen = tamperedCdn(LAZY_SCREEN);
     const flow = tamperedCdn(LAZY_FLOW);
-    copies.push(screen, flow);
-    [screenServer, flowServer] = await Promise.all([startGatehouse({ GATEHOUSE_CDN_DIR: screen.dir }), startGatehouse({ GATEHOUSE_CDN_DIR: flow.dir })]);
+    const list = tamperedCdn(LAZY_SCREEN, true);
+    copies.push(screen, flow, list);
+    const serve = (copy: { dir: string }) => startGatehouse({ GATEHOUSE_CDN_DIR: copy.dir });
+    [screenServer, flowServer, listServer] = await Promise.all([serve(screen), serve(flow), serve(list)]);
   });
   afterAll(async () => {
-    await Promise.all([screenServer?.stop(), flowServer?.stop()]);
+    await Promise.all([screenServer?.stop(), flowServer?.stop(), listServer?.stop()]);
     for (const copy of copies) rmSync(copy.dir, { recursive: true, force: true });
   });
 
@@ -90,6 +105,24 @@ describe('lazily imported files', () => {
     const result = await openUnlockRoute(page, flowServer.url, [LAZY_FLOW]);
     expect(result.tampered).toBeUndefined();
     expect(result.messages.some((m) => /integrity/i.test(m) && /policies-/.test(m))).toBe(true);
+    await context.close();
+  });
+
+  it('refuses a tampered lazy screen whose hash was written into the lazy list: the list fails the manifest\'s hash, the screen never runs', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const messages: string[] = [];
+    page.on('console', (m) => messages.push(m.text()));
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    const listFetched = page.waitForResponse((r) => /\/login-box\/[^/]+\/lazy-files\.json$/.test(r.url()), { timeout: 15_000 });
+    await page.goto(`${listServer.url}/account/unlock?token=not-a-real-token`);
+    await listFetched;
+    await page.waitForTimeout(1000);
+    expect(messages.some((m) => /integrity/i.test(m) && /lazy-files\.json/.test(m))).toBe(true);
+    // The list was refused before the screen could be asked for, so the browser never fetched it.
+    expect(requested.filter((url) => LAZY_SCREEN.test(url))).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as { __tampered?: boolean }).__tampered)).toBeUndefined();
     await context.close();
   });
 });
