@@ -7,12 +7,14 @@ import { englishI18n, I18nContext, useLocaleI18n } from './use-i18n';
 import { useCustomLogin } from './use-custom-login';
 import { useLocation } from './use-location';
 import { LoginScreen } from './screens/LoginScreen';
-import { SignUpScreen } from './screens/SignUpScreen';
-import { ActivateScreen } from './screens/ActivateScreen';
-import { LogoutScreen } from './screens/LogoutScreen';
-import { ForgotPasswordScreen } from './screens/recovery/ForgotPasswordScreen';
-import { ResetPasswordScreen } from './screens/recovery/ResetPasswordScreen';
-import { StepUpScreen } from './screens/mfa/StepUpScreen';
+
+// Chunks of their own: the first load is the sign-in form alone (login bytes budget, bench/budgets.test.ts).
+const SignUpScreen = lazy(() => import('./screens/SignUpScreen').then((m) => ({ default: m.SignUpScreen })));
+const ActivateScreen = lazy(() => import('./screens/ActivateScreen').then((m) => ({ default: m.ActivateScreen })));
+const LogoutScreen = lazy(() => import('./screens/LogoutScreen').then((m) => ({ default: m.LogoutScreen })));
+const ForgotPasswordScreen = lazy(() => import('./screens/recovery/ForgotPasswordScreen').then((m) => ({ default: m.ForgotPasswordScreen })));
+const ResetPasswordScreen = lazy(() => import('./screens/recovery/ResetPasswordScreen').then((m) => ({ default: m.ResetPasswordScreen })));
+const StepUpScreen = lazy(() => import('./screens/mfa/StepUpScreen').then((m) => ({ default: m.StepUpScreen })));
 
 // Its own chunk: only passwordless strategies land on the magic-link route (login bytes budget).
 const MagicLinkCallbackScreen = lazy(() => import('./screens/passwordless/MagicLinkCallbackScreen'));
@@ -61,22 +63,22 @@ export function LoginBoxApp(props: LoginBoxProps) {
       screen = <LoginScreen />;
       break;
     case 'signUpUrl':
-      screen = <SignUpScreen />;
+      screen = <Suspense fallback={null}><SignUpScreen /></Suspense>;
       break;
     case 'activateUrl':
-      screen = <ActivateScreen />;
+      screen = <Suspense fallback={null}><ActivateScreen /></Suspense>;
       break;
     case 'logoutUrl':
-      screen = <LogoutScreen />;
+      screen = <Suspense fallback={null}><LogoutScreen /></Suspense>;
       break;
     case 'forgetPasswordUrl':
-      screen = <ForgotPasswordScreen />;
+      screen = <Suspense fallback={null}><ForgotPasswordScreen /></Suspense>;
       break;
     case 'resetPasswordUrl':
-      screen = <ResetPasswordScreen />;
+      screen = <Suspense fallback={null}><ResetPasswordScreen /></Suspense>;
       break;
     case 'stepUpUrl':
-      screen = <StepUpScreen />;
+      screen = <Suspense fallback={null}><StepUpScreen /></Suspense>;
       break;
     case 'magicLinkCallbackUrl':
       screen = (

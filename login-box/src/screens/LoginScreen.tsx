@@ -12,10 +12,11 @@ import { useFocusFirst } from '../components/use-focus-first';
 import { isEmail, useFieldErrors, useFocusServerField } from '../components/use-field-errors';
 import { describeError } from '../components/server-errors';
 import { PasskeyLoginButton } from './passkeys/PasskeyLoginButton';
-import { PromptPasskeysScreen } from './passkeys/PromptPasskeysScreen';
-import { MfaLoginScreen } from './mfa/MfaLoginScreen';
 import { UnverifiedNotice } from './UnverifiedNotice';
 
+// Their own chunks: only a second factor, or the passkey prompt after a password, reaches these (login bytes budget).
+const MfaLoginScreen = lazy(() => import('./mfa/MfaLoginScreen').then((m) => ({ default: m.MfaLoginScreen })));
+const PromptPasskeysScreen = lazy(() => import('./passkeys/PromptPasskeysScreen').then((m) => ({ default: m.PromptPasskeysScreen })));
 // Its own chunk: only passwordless strategies reach these steps (login bytes budget).
 const PasswordlessStep = lazy(() => import('./passwordless/PasswordlessStep'));
 // Its own chunk: only identifiers at an SSO domain reach redirectToSSO.
@@ -83,7 +84,8 @@ export function LoginScreen() {
     if (show({ password: password ? undefined : t('errors.field.password.required') })) void store.login({ email: login.email || identifier, password });
   };
 
-  if (login.step === 'promptPasskeys') return <PromptPasskeysScreen />;
+  const loading = <p role="status">{t('common.loading')}</p>;
+  if (login.step === 'promptPasskeys') return <Suspense fallback={loading}><PromptPasskeysScreen /></Suspense>;
 
   if (login.step === 'success') {
     return (
@@ -94,9 +96,8 @@ export function LoginScreen() {
     );
   }
 
-  if (login.step === 'loginWithTwoFactor' || login.step === 'recoverTwoFactor' || login.step === 'forceTwoFactor') return <MfaLoginScreen />;
+  if (login.step === 'loginWithTwoFactor' || login.step === 'recoverTwoFactor' || login.step === 'forceTwoFactor') return <Suspense fallback={loading}><MfaLoginScreen /></Suspense>;
 
-  const loading = <p role="status">{t('common.loading')}</p>;
   if (POLICY_STEPS.includes(login.step)) {
     return (
       <Suspense fallback={loading}>

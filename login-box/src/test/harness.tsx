@@ -6,9 +6,9 @@
  * once per test file so whatever a test rendered or mounted is torn down after it.
  * Only imported by tests.
  */
-import { act, cleanup, render, within } from '@testing-library/react';
+import { act, cleanup, render, waitFor, within } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import { createGatehouse, type CreateGatehouseOptions, type GatehouseStore, type ResolvedTheme } from '@gatehouse/shared';
+import { createGatehouse, matchRoute, type CreateGatehouseOptions, type GatehouseStore, type ResolvedTheme } from '@gatehouse/shared';
 import { LoginBoxApp, type LoginBoxProps } from '../LoginBoxApp';
 import { createParcel } from '../mount';
 
@@ -151,6 +151,13 @@ export async function mountLoginBox(path: string, routes: Routes = {}, { shadow 
     mounting = parcel.mount(props as never);
   });
   await mounting;
+  // Most screens are chunks of their own (React.lazy): wait until the route's screen is on the page,
+  // as a user would, unless the route has none (then the box renders nothing at all).
+  if (matchRoute(new URL(path, 'http://box.test').pathname, gatehouse.routes)) {
+    await waitFor(() => {
+      if (!domElement.querySelector('.gh-card > *')) throw new Error(`no screen rendered at ${path}`);
+    }, { timeout: 3000, container: domElement }).catch(() => undefined);
+  }
   const entry = {
     host,
     unmount: async () => {
