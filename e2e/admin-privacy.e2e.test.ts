@@ -115,7 +115,7 @@ it('lists the sessions of two browsers, signs the other one out for real, shows 
   await visible(page, factors.getByRole('row', { name: /Authenticator app/ }));
   await visible(page, portal.getByText(`${recoveryCodes.length} recovery codes left`, { exact: false }));
   await factors.getByRole('button', { name: 'Remove Authenticator app' }).click();
-  dialog = page.getByRole('dialog', { name: 'Remove authenticator app' });
+  dialog = page.getByRole('dialog', { name: 'Remove Authenticator app' });
   const code = dialog.getByLabel('Authenticator or recovery code');
   await code.fill('not-a-recovery-code');
   await dialog.getByRole('button', { name: 'Remove' }).click();

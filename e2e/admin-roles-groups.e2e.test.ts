@@ -6,6 +6,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
+import { rowAction } from './support/portal';
 import { signUpAndActivate, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
@@ -80,7 +81,7 @@ it('lets an admin add a role with a permission, refuses a taken key, and add a g
   await page.screenshot({ path: '/tmp/w3-group-dialog.png' });
   await dialog.getByRole('button', { name: 'Add group' }).click();
   await visible(page, portal.getByRole('status').getByText('Group Audit desk added'));
-  await portal.getByRole('button', { name: 'Users of Audit desk' }).click();
+  await rowAction(page, portal, 'Actions for group Audit desk', 'Users');
   dialog = page.getByRole('dialog', { name: 'Users of Audit desk' });
   await dialog.getByLabel('Find users').fill('gra');
   await dialog.getByLabel(/Grace Hopper/).check();
@@ -100,7 +101,7 @@ it('lets an admin add a role with a permission, refuses a taken key, and add a g
   await page.screenshot({ path: screenshotPath('admin-groups-list') });
 
   // Deleting the group removes it.
-  await portal.getByRole('button', { name: 'Delete group Audit desk' }).click();
+  await rowAction(page, portal, 'Actions for group Audit desk', 'Delete');
   await page.getByRole('dialog', { name: 'Delete group Audit desk' }).getByRole('button', { name: 'Delete' }).click();
   await visible(page, portal.getByRole('status').getByText('Group Audit desk deleted'));
   await row.waitFor({ state: 'detached' });

@@ -7,6 +7,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
+import { rowAction } from './support/portal';
 import { signUpAndActivate, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
@@ -40,11 +41,11 @@ it('lets an admin manage the invite link, add users in bulk, resend an activatio
 
   const portal = await openUsers(page);
 
-  // Invite link: none yet; create with the default 43200 minutes.
+  // Invite link: none yet; create with the default 30 days (43200 minutes).
   await portal.getByRole('button', { name: 'Invite link' }).click();
   const linkDialog = page.getByRole('dialog', { name: 'Invite link' });
   await visible(page, linkDialog.getByText(/no invite link/));
-  expect(await linkDialog.getByLabel('Expires in (minutes)').inputValue()).toBe('43200');
+  expect(await linkDialog.getByLabel('Expires in (days)').inputValue()).toBe('30');
   await linkDialog.getByRole('button', { name: 'Create link' }).click();
   const url = linkDialog.getByLabel('Link');
   await visible(page, url);
@@ -57,16 +58,17 @@ it('lets an admin manage the invite link, add users in bulk, resend an activatio
   await page.screenshot({ path: '/tmp/gh-users-invite-link.png' });
   await page.screenshot({ path: screenshotPath('admin-users-invite-link') });
 
-  // Error path: an expiry out of range is refused before any call; then 60 minutes is saved.
-  await linkDialog.getByLabel('New expiry, in minutes from now').fill('0');
+  // Error path: an expiry out of range is refused before any call; then 2 days is saved.
+  await linkDialog.getByLabel('New expiry, in days from now').fill('0');
   await linkDialog.getByRole('button', { name: 'Save expiry' }).click();
-  await visible(page, linkDialog.getByRole('alert').getByText(/whole number of minutes/));
-  await linkDialog.getByLabel('New expiry, in minutes from now').fill('60');
+  await visible(page, linkDialog.getByRole('alert').getByText(/whole number of days/));
+  await linkDialog.getByLabel('New expiry, in days from now').fill('2');
   await linkDialog.getByRole('button', { name: 'Save expiry' }).click();
   await visible(page, portal.getByRole('status').getByText('Invite link expiry saved'));
   const updated = (await (await get('/identity/resources/tenants/invites/v1/user')).json()) as { url: string; expiresInMinutes: number };
   expect(updated.url).toBe(created.url);
-  expect(updated.expiresInMinutes).toBeLessThanOrEqual(60);
+  expect(updated.expiresInMinutes).toBeLessThanOrEqual(2880);
+  expect(updated.expiresInMinutes).toBeGreaterThan(2870);
 
   // Delete, after the confirmation.
   await linkDialog.getByRole('button', { name: 'Delete link' }).click();
@@ -93,19 +95,19 @@ it('lets an admin manage the invite link, add users in bulk, resend an activatio
 
   // Resend the invitation to a pending user.
   const dora = portal.getByRole('row', { name: new RegExp(`dora\\+${stamp}`) });
-  await dora.getByRole('button', { name: /^Resend activation to/ }).click();
+  await rowAction(page, dora, /^Actions for/, 'Resend activation');
   await visible(page, portal.getByRole('status').getByText(`Activation email sent again to dora+${stamp}@example.com`));
 
   // Temporary for 2 days, then permanent again.
   const eve = portal.getByRole('row', { name: new RegExp(`eve\\+${stamp}`) });
-  await eve.getByRole('button', { name: /^Make temporary/ }).click();
+  await rowAction(page, eve, /^Actions for/, 'Make temporary');
   const temp = page.getByRole('dialog', { name: /temporary$/ });
   await temp.getByLabel('Expires in').fill('2');
   await temp.getByRole('button', { name: 'Make temporary' }).click();
   await temp.waitFor({ state: 'detached' });
   await visible(page, eve.getByText(/Temporary until/));
   await page.screenshot({ path: '/tmp/gh-users-temporary-row.png' });
-  await eve.getByRole('button', { name: /^Make permanent/ }).click();
+  await rowAction(page, eve, /^Actions for/, 'Make permanent');
   await visible(page, portal.getByRole('status').getByText(/is permanent again$/));
   expect(await eve.getByText(/Temporary until/).count()).toBe(0);
 

@@ -7,6 +7,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
+import { rowAction } from './support/portal';
 import { signUpAndActivate, visible } from './support/journey';
 import { waitForMail } from './support/mailbox';
 import { useBrowserAndServer } from './support/server';
@@ -80,7 +81,7 @@ it('lets an admin invite, search, edit roles of, disable and remove users from t
   await visible(page, portal.getByRole('row', { name: /Alan Turing/ }));
 
   // Edit roles: Grace gets Support on top of Read only.
-  await portal.getByRole('button', { name: 'Edit roles of Grace Hopper' }).click();
+  await rowAction(page, portal, 'Actions for Grace Hopper', 'Edit roles');
   dialog = page.getByRole('dialog', { name: 'Edit roles of Grace Hopper' });
   await dialog.getByLabel('Support').check();
   await page.screenshot({ path: '/tmp/h8-roles-dialog.png' });
@@ -91,7 +92,7 @@ it('lets an admin invite, search, edit roles of, disable and remove users from t
   // Error path (issue 5 follow-up): a save that fails keeps the keyboard in the dialog. Chromium moves
   // focus off the save button when it becomes disabled; Escape then closed the whole portal.
   await page.route('**/lock', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ errors: ['Lock failed for the test'] }) }));
-  await portal.getByRole('button', { name: 'Lock Alan Turing' }).click();
+  await rowAction(page, portal, 'Actions for Alan Turing', 'Lock');
   dialog = page.getByRole('dialog', { name: 'Lock user' });
   await dialog.getByRole('button', { name: 'Lock' }).click();
   await visible(page, dialog.getByRole('alert').getByText('Lock failed for the test'));
@@ -103,12 +104,12 @@ it('lets an admin invite, search, edit roles of, disable and remove users from t
   await page.unroute('**/lock');
 
   // Disable Alan, remove Carol.
-  await portal.getByRole('button', { name: 'Disable Alan Turing' }).click();
+  await rowAction(page, portal, 'Actions for Alan Turing', 'Disable');
   dialog = page.getByRole('dialog', { name: 'Disable user' });
   await page.screenshot({ path: '/tmp/h8-disable-dialog.png' });
   await dialog.getByRole('button', { name: 'Disable' }).click();
   await visible(page, portal.getByRole('status').getByText('Alan Turing was disabled'));
-  await portal.getByRole('button', { name: 'Remove Carol Shaw' }).click();
+  await rowAction(page, portal, 'Actions for Carol Shaw', 'Remove');
   await page.getByRole('dialog', { name: 'Remove user' }).getByRole('button', { name: 'Remove user' }).click();
   await visible(page, portal.getByRole('status').getByText('Carol Shaw was removed'));
   await portal.getByRole('row', { name: /Carol Shaw/ }).waitFor({ state: 'detached' });
