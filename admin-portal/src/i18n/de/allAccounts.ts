@@ -76,6 +76,7 @@ export default {
   'allAccounts.access.alwaysOn': 'Immer an',
   'allAccounts.access.alwaysOnHint': 'Jeder Administrator erreicht die Unterkonten; es lässt sich nicht pro Benutzer entziehen',
   'allAccounts.settingsDialog.title': 'Hierarchie-Einstellungen von {name}',
+  'allAccounts.settingsDialog.typeMissing': 'Wählen Sie, wie Benutzer Unterkonten erreichen',
   'allAccounts.settingsDialog.save': 'Einstellungen speichern',
   'allAccounts.rolesDialog.title': 'Rollen von {who} bearbeiten',
   'allAccounts.rolesDialog.save': 'Rollen speichern',

@@ -76,6 +76,7 @@ export default {
   'allAccounts.access.alwaysOn': 'Always on',
   'allAccounts.access.alwaysOnHint': 'Every admin reaches the sub-accounts; it cannot be revoked per user',
   'allAccounts.settingsDialog.title': 'Hierarchy settings of {name}',
+  'allAccounts.settingsDialog.typeMissing': 'Choose how users reach sub-accounts',
   'allAccounts.settingsDialog.save': 'Save settings',
   'allAccounts.rolesDialog.title': 'Edit roles of {who}',
   'allAccounts.rolesDialog.save': 'Save roles',

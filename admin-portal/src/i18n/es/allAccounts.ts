@@ -76,6 +76,7 @@ export default {
   'allAccounts.access.alwaysOn': 'Siempre activado',
   'allAccounts.access.alwaysOnHint': 'Todos los administradores llegan a las subcuentas; no se puede retirar por usuario',
   'allAccounts.settingsDialog.title': 'Ajustes de jerarquía de {name}',
+  'allAccounts.settingsDialog.typeMissing': 'Elija cómo llegan los usuarios a las subcuentas',
   'allAccounts.settingsDialog.save': 'Guardar ajustes',
   'allAccounts.rolesDialog.title': 'Editar los roles de {who}',
   'allAccounts.rolesDialog.save': 'Guardar roles',

@@ -76,6 +76,7 @@ export default {
   'allAccounts.access.alwaysOn': 'תמיד פועל',
   'allAccounts.access.alwaysOnHint': 'כל מנהל מגיע לחשבונות המשנה; אי אפשר לשלול זאת ממשתמש מסוים',
   'allAccounts.settingsDialog.title': 'הגדרות ההיררכיה של {name}',
+  'allAccounts.settingsDialog.typeMissing': 'יש לבחור איך משתמשים מגיעים לחשבונות המשנה',
   'allAccounts.settingsDialog.save': 'שמירת ההגדרות',
   'allAccounts.rolesDialog.title': 'עריכת התפקידים של {who}',
   'allAccounts.rolesDialog.save': 'שמירת התפקידים',

@@ -97,7 +97,7 @@ export function HierarchySettingsDialog({ account, save, onClose }: { account: A
   const id = useId();
   return (
     <Modal title={t.t('allAccounts.settingsDialog.title', { name: account.name })} onClose={onClose} busy={s.busy}>
-      <form className="gh-ap-form" onSubmit={(e) => { e.preventDefault(); void s.run(() => save(type)); }} noValidate>
+      <form className="gh-ap-form" onSubmit={(e) => { e.preventDefault(); if (type) void s.run(() => save(type)); else s.setError(t.t('allAccounts.settingsDialog.typeMissing')); }} noValidate>
         <fieldset className="gh-ap-fieldset" disabled={s.busy}>
           <legend className="gh-ap-label">{t.t('allAccounts.fact.access')}</legend>
           {SubAccountAccessTypes.map((value, i) => (
