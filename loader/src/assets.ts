@@ -3,6 +3,7 @@
  * manifest's integrity hash. ES modules get SRI through an import map's `integrity` section, which
  * covers the entry and every chunk it imports (Chromium 127+ enforces it; maps merge since 133).
  */
+import type { ManifestEntry } from './types';
 
 /** Rejects with `message` if `promise` does not settle within `ms`. */
 export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
@@ -82,6 +83,11 @@ function lazyImportGate(load: () => unknown, importer: string): Promise<void> {
 export function addLazyFileList(cdnBase: string, base: string, list: string, integrity: string, nonce?: string): void {
   if (!lazyLists.some((l) => l.base === base)) lazyLists.push({ cdnBase, base, url: new URL(list, cdnBase).href, integrity, nonce });
   (globalThis as Record<symbol, unknown>)[LAZY_IMPORT_GATE] = lazyImportGate;
+}
+
+/** Registers the lazy file list of a manifest entry, if it has one (its files sit beside its entry). */
+export function addBundleLazyList(cdnBase: string, entry: ManifestEntry, nonce?: string): void {
+  if (entry.lazyFileList) addLazyFileList(cdnBase, new URL('./', new URL(entry.entry, cdnBase)).href, entry.lazyFileList, entry.lazyFileListIntegrity ?? '', nonce);
 }
 
 /** Imports `entry` after registering the integrity of its files; a mismatch rejects the import. */

@@ -8,7 +8,7 @@ import { BootPaths as ApiPaths } from '../../shared/src/wire/paths';
 import { withRefreshLock } from '../../shared/src/api/refresh-lock';
 import { createSessionHint, isNoSessionAnswer, type SessionHint } from '../../shared/src/auth/session-hint';
 import type { BootContext, CdnManifest, GatehouseOptions, RuntimeHandle } from './types';
-import { addLazyFileList, importWithIntegrity, withTimeout } from './assets';
+import { addBundleLazyList, importWithIntegrity, withTimeout } from './assets';
 
 export const LOADING_BODY_CLASS = 'gatehouse-loading';
 export const APP_NOT_FOUND = 'GatehouseApp not found';
@@ -172,7 +172,7 @@ export function importBundle<T>(manifest: CdnManifest, cdnBase: string, bundle: 
       listed = (await res.json()) as Record<string, string>;
     }
     // The bundle's lazily imported files: their list is fetched on the first such import.
-    if (entry.lazyFileList) addLazyFileList(cdnBase, new URL('./', new URL(entry.entry, cdnBase)).href, entry.lazyFileList, entry.lazyFileListIntegrity ?? '', nonce);
+    addBundleLazyList(cdnBase, entry, nonce);
     return importWithIntegrity<T>(cdnBase, entry.entry, { ...listed, [entry.entry]: entry.integrity }, nonce);
   };
   return withTimeout(load(), ASSET_LOAD_TIMEOUT_MS, `Failed to load ${bundle} from ${cdnBase + entry.entry}`);

@@ -7,6 +7,7 @@ import { createSessionHint } from '../../../shared/src/auth/session-hint';
 import type { AuthRoutes, MountProps } from '@gatehouse/shared';
 import type { BootContext, GatehouseOptions, RuntimeHandle } from '../types';
 import { createFederation } from './federation';
+import { ensureLazyImportGate } from './lazy-lists';
 import { createHistory } from './history';
 import { BundleMount } from './mount-point';
 import { watchSignOut } from './sign-out-watch';
@@ -20,6 +21,8 @@ export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl
 
 export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const { options } = ctx;
+  // Before any import(): lazily imported files must never load unchecked.
+  ensureLazyImportGate(ctx);
   const baseUrl = options.contextOptions.baseUrl.replace(/\/+$/, '');
   const history = createHistory();
   const sessionHint = createSessionHint(baseUrl);
