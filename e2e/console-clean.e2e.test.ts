@@ -38,7 +38,11 @@ function watch(page: Page) {
   page.on('response', (r: Response) => {
     if (r.status() >= 400) failedResponses.push(`${r.status()} ${r.request().method()} ${r.url()}`);
   });
-  page.on('requestfailed', (r) => failedResponses.push(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
+  page.on('requestfailed', (r) => {
+    // A navigation (sign-in, reload, sign-out) cancels what is still in flight: no error, nothing in the console.
+    if (r.failure()?.errorText === 'net::ERR_ABORTED') return;
+    failedResponses.push(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`);
+  });
   return { consoleErrors, failedResponses };
 }
 
