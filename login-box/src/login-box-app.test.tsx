@@ -2,7 +2,8 @@
  * The box as a whole: the language (the `locale` option, else the browser), Hebrew right to left,
  * the tenant's custom login look, and no landmark elements that could clash with the host page's.
  */
-import { fireEvent, waitFor } from '@testing-library/react';
+import { act, fireEvent, waitFor } from '@testing-library/react';
+import { resolveTheme } from '@gatehouse/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { autoCleanup, json, mountLoginBox } from './test/harness';
 import { brandColorVariables } from './use-custom-login';
@@ -49,6 +50,18 @@ describe('language', () => {
   it('falls back to English for a language it does not have', async () => {
     const { view } = await mountLoginBox('/account/login', {}, { mountOptions: { locale: 'fr' } });
     expect(await view.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+  });
+});
+
+describe('dark mode', () => {
+  it('follows the system by default, and the host’s theme option forces a scheme', async () => {
+    const system = await mountLoginBox('/account/login');
+    expect(system.domElement.getAttribute('data-gh-scheme')).toBe('system');
+    const forced = await mountLoginBox('/account/login', {}, { mountOptions: { theme: 'dark' } });
+    expect(forced.domElement.getAttribute('data-gh-scheme')).toBe('dark');
+    // The tenant's metadata (through the loader's theme setter) does not override the host's choice.
+    act(() => forced.themeSetter()!(resolveTheme({ theme: { mode: 'light' } })));
+    expect(forced.domElement.getAttribute('data-gh-scheme')).toBe('dark');
   });
 });
 
