@@ -90,3 +90,38 @@ describe('continueNow: the way through a success state', () => {
     expect(navigate).toHaveBeenCalledWith('/');
   });
 });
+
+describe('activation by the emailed code (activateWithOTCUrl)', () => {
+  const activateCode = 'POST /identity/resources/users/v1/activate/code';
+
+  it('signs in with the code and shows the success state, whose Continue goes at once', async () => {
+    const bodies: unknown[] = [];
+    const { store, navigate, snap } = setup({
+      [activateCode]: (req) => {
+        bodies.push(req.body);
+        return json({ accessToken: 'a', expiresIn: 300, expires: '', mfaRequired: false });
+      },
+      [P.me]: () => json(me),
+    });
+    await store.activateWithCode({ email: 'ada@example.com', code: '123456' });
+    expect(bodies).toEqual([{ email: 'ada@example.com', code: '123456' }]);
+    expect(snap().activate.step).toBe('success');
+    expect(snap().isAuthenticated).toBe(true);
+    store.continueNow();
+    expect(navigate).toHaveBeenCalledWith('/');
+  });
+
+  it('keeps the form with the error code when the server refuses, so the screen can ask for a password or a new code', async () => {
+    const { store, snap } = setup({
+      [activateCode]: [
+        () => json({ errors: ['Password is required'], errorCode: 'ER-01010' }, { status: 400 }),
+        () => json({ errors: ['Invalid or expired code'], errorCode: 'ER-02704' }, { status: 400 }),
+      ],
+    });
+    await store.activateWithCode({ email: 'ada@example.com', code: '123456' });
+    expect(snap().activate).toMatchObject({ step: 'activatingForm', loading: false, errorCode: 'ER-01010' });
+    await store.activateWithCode({ email: 'ada@example.com', code: '000000', password: 'a new password 42' });
+    expect(snap().activate).toMatchObject({ step: 'activatingForm', error: 'Invalid or expired code', errorCode: 'ER-02704' });
+    expect(snap().isAuthenticated).toBe(false);
+  });
+});

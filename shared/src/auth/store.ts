@@ -251,7 +251,7 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     'startPasswordRecovery', 'forgotPassword', 'sendRecoveryEmail', 'sendRecoverySms', 'verifyPasswordViaSms', 'resetPassword', 'resetForgotPassword', 'changePassword',
   ]);
   const activationFlow = lazyFlow<ActivationFlow>(flowContext, () => import('./flows/activation').then((m) => m.createActivationFlow(flowContext)), [
-    'startActivation', 'activate', 'resendActivation',
+    'startActivation', 'activate', 'activateWithCode', 'resendActivation',
   ]);
   const policiesFlow = createLazyPoliciesFlow(flowContext);
   const inviteLinkFlow = lazyFlow<InviteLinkFlow>(flowContext, () => import('./flows/invite-link').then((m) => m.createInviteLinkFlow(flowContext, storage)), ['verifyInviteLink', 'joinInviteLink']);

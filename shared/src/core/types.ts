@@ -3,7 +3,7 @@
  * A bundle's `./mount` export receives {@link MountProps}; everything it needs comes from here.
  * No React in this folder: bundles wrap the store with `useSyncExternalStore`.
  */
-import type { LoginResponse, MeResponse, SignUpRequest, SignUpResponse, UpdateMeRequest, ActivateRequest, PasswordConfig, VendorPublicConfig, MeTenantsV3Response } from '../wire';
+import type { LoginResponse, MeResponse, SignUpRequest, SignUpResponse, UpdateMeRequest, ActivateRequest, ActivateWithCodeRequest, PasswordConfig, VendorPublicConfig, MeTenantsV3Response } from '../wire';
 import type { MfaDevices, MfaStrategyState } from '../wire/mfa/mfa';
 import type { PhoneSignUpRequest } from '../wire/users/signup';
 import type { SocialLoginResult } from '../wire/social/login';
@@ -190,6 +190,8 @@ export interface GatehouseStore extends MfaFactorMethods {
   /** Reads activate/strategy and moves to `activatingForm` or activates directly. */
   startActivation(input: { userId: string; token: string }): Promise<void>;
   activate(input: ActivateRequest): Promise<void>;
+  /** Activation by the emailed code (activateWithOTCUrl): signed in as by the link, or the form kept with the error. */
+  activateWithCode(input: ActivateWithCodeRequest): Promise<void>;
   resendActivation(email: string): Promise<void>;
   /** Forgot password: reads the recovery strategies; one active channel sends at once, two show passwordRecoverySelector. */
   startPasswordRecovery(identifier: string): Promise<void>;
