@@ -4,7 +4,7 @@
  * anything else is shown as the server said it. Errors that name a field go to that field in words
  * a person uses: never "email: Invalid email address".
  */
-import { ErrorCodes, ErrorMessages } from '@gatehouse/shared';
+import { ErrorCodes, ErrorMessages, SelfServiceErrorCodes } from '@gatehouse/shared';
 import type { LoginBoxI18n, MessageKey } from '../use-i18n';
 
 export interface ErrorView {
@@ -31,6 +31,7 @@ const BY_CODE: Partial<Record<string, MessageKey>> = {
   [ErrorCodes.invalidPasswordlessCode]: 'errors.invalidCode',
   [ErrorCodes.invalidInvitationCode]: 'errors.invalidCode',
   [ErrorCodes.invalidPhoneCode]: 'errors.invalidCode',
+  [SelfServiceErrorCodes.invalidActivationCode]: 'errors.invalidCode',
   [ErrorCodes.localLoginDisabled]: 'errors.localLoginDisabled',
   [ErrorCodes.invitationCodeRequired]: 'errors.invitationCodeRequired',
   [ErrorCodes.invalidImpersonationToken]: 'errors.invalidImpersonationLink',

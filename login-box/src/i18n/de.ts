@@ -106,6 +106,12 @@ const de: Readonly<Record<MessageKey, string>> = {
   'activate.resend': 'Aktivierungs-E-Mail erneut senden',
   'activate.resent': 'Falls unter dieser Adresse ein Konto auf die Aktivierung wartet, haben wir einen neuen Aktivierungslink gesendet.',
   'activate.incompleteLink': 'Dieser Aktivierungslink ist unvollständig. Fordern Sie unten einen neuen an.',
+  'activateCode.title': 'Aktivierungscode eingeben',
+  'activateCode.intro': 'Geben Sie den 6-stelligen Code aus Ihrer Aktivierungs-E-Mail ein.',
+  'activateCode.codeInvalid': 'Geben Sie die 6 Ziffern des Codes ein.',
+  'activateCode.choosePassword': 'Das Konto wurde nicht in diesem Browser erstellt: Wählen Sie ein Passwort, um die Aktivierung abzuschließen.',
+  'activateCode.noCode': 'Kein Code? Neue Aktivierungs-E-Mail anfordern',
+  'signUp.success.enterCode': 'Stattdessen den Code eingeben',
 
   // Forgot and reset password
   'forgot.title': 'Passwort vergessen?',

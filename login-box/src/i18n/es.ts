@@ -106,6 +106,12 @@ const es: Readonly<Record<MessageKey, string>> = {
   'activate.resend': 'Reenviar correo de activación',
   'activate.resent': 'Si hay una cuenta pendiente de activación con esa dirección, le enviamos un nuevo enlace de activación.',
   'activate.incompleteLink': 'Este enlace de activación está incompleto. Pide uno nuevo abajo.',
+  'activateCode.title': 'Introduzca su código de activación',
+  'activateCode.intro': 'Escriba el código de 6 dígitos de su correo de activación.',
+  'activateCode.codeInvalid': 'Introduzca los 6 dígitos del código.',
+  'activateCode.choosePassword': 'La cuenta no se creó en este navegador: elija su contraseña para terminar.',
+  'activateCode.noCode': '¿No tiene código? Solicite un nuevo correo de activación',
+  'signUp.success.enterCode': 'Introducir el código',
 
   // Forgot and reset password
   'forgot.title': '¿Olvidaste tu contraseña?',

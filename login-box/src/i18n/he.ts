@@ -109,6 +109,12 @@ const he: Readonly<Record<MessageKey, string>> = {
   'activate.resend': 'שליחה חוזרת של אימייל ההפעלה',
   'activate.resent': 'אם יש חשבון שממתין להפעלה בכתובת הזו, שלחנו אליה קישור הפעלה חדש.',
   'activate.incompleteLink': 'קישור ההפעלה הזה חסר. אפשר לבקש קישור חדש למטה.',
+  'activateCode.title': 'הזנת קוד הפעלה',
+  'activateCode.intro': 'יש להקליד את הקוד בן 6 הספרות מאימייל ההפעלה.',
+  'activateCode.codeInvalid': 'יש להזין את 6 הספרות של הקוד.',
+  'activateCode.choosePassword': 'החשבון לא נוצר בדפדפן הזה: יש לבחור סיסמה כדי לסיים.',
+  'activateCode.noCode': 'אין קוד? בקשת אימייל הפעלה חדש',
+  'signUp.success.enterCode': 'הזנת הקוד במקום זאת',
 
   // Forgot and reset password
   'forgot.title': 'שכחת את הסיסמה?',

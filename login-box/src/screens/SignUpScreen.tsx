@@ -101,6 +101,9 @@ export function SignUpScreen() {
           </button>
         </div>
         <p className="gh-footer">
+          <RouteLink to={`${routes.activateWithOTCUrl}?${new URLSearchParams({ email }).toString()}`}>{t('signUp.success.enterCode')}</RouteLink>
+        </p>
+        <p className="gh-footer">
           <RouteLink to={routes.loginUrl}>{t('common.backToSignIn')}</RouteLink>
         </p>
       </div>
