@@ -1,36 +1,37 @@
-import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { matchRoute, type MountProps } from '@gatehouse/shared';
 import css from './styles.css?inline';
 import { LoginBoxContext, type LoginBoxContextValue } from './context';
 import { useAdoptedStyles } from './use-adopted-styles';
-import { englishI18n, I18nContext, useLocaleI18n } from './use-i18n';
+import { englishI18n, I18nContext, lazyWithMessages, useLocaleI18n } from './use-i18n';
 import { useCustomLogin } from './use-custom-login';
 import { useLocation } from './use-location';
 import { LoginScreen } from './screens/LoginScreen';
 
 // Chunks of their own: the first load is the sign-in form alone (login bytes budget, bench/budgets.test.ts).
-const SignUpScreen = lazy(() => import('./screens/SignUpScreen').then((m) => ({ default: m.SignUpScreen })));
-const ActivateScreen = lazy(() => import('./screens/ActivateScreen').then((m) => ({ default: m.ActivateScreen })));
-const LogoutScreen = lazy(() => import('./screens/LogoutScreen').then((m) => ({ default: m.LogoutScreen })));
-const ForgotPasswordScreen = lazy(() => import('./screens/recovery/ForgotPasswordScreen').then((m) => ({ default: m.ForgotPasswordScreen })));
-const ResetPasswordScreen = lazy(() => import('./screens/recovery/ResetPasswordScreen').then((m) => ({ default: m.ResetPasswordScreen })));
-const StepUpScreen = lazy(() => import('./screens/mfa/StepUpScreen').then((m) => ({ default: m.StepUpScreen })));
+const SignUpScreen = lazyWithMessages(() => import('./screens/SignUpScreen').then((m) => m.SignUpScreen));
+const ActivateScreen = lazyWithMessages(() => import('./screens/ActivateScreen').then((m) => m.ActivateScreen));
+const ActivateCodeScreen = lazyWithMessages(() => import('./screens/ActivateCodeScreen').then((m) => m.ActivateCodeScreen));
+const LogoutScreen = lazyWithMessages(() => import('./screens/LogoutScreen').then((m) => m.LogoutScreen));
+const ForgotPasswordScreen = lazyWithMessages(() => import('./screens/recovery/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen));
+const ResetPasswordScreen = lazyWithMessages(() => import('./screens/recovery/ResetPasswordScreen').then((m) => m.ResetPasswordScreen));
+const StepUpScreen = lazyWithMessages(() => import('./screens/mfa/StepUpScreen').then((m) => m.StepUpScreen));
 
 // Its own chunk: only passwordless strategies land on the magic-link route (login bytes budget).
-const MagicLinkCallbackScreen = lazy(() => import('./screens/passwordless/MagicLinkCallbackScreen'));
+const MagicLinkCallbackScreen = lazyWithMessages(() => import('./screens/passwordless/MagicLinkCallbackScreen').then((m) => m.default));
 // Its own chunk: only SSO sign-ins come back to these routes.
-const SsoCallbackScreen = lazy(() => import('./screens/sso/SsoCallbackScreen'));
+const SsoCallbackScreen = lazyWithMessages(() => import('./screens/sso/SsoCallbackScreen').then((m) => m.default));
 // Its own chunk: only the emailed unlock link lands here.
-const UnlockAccountScreen = lazy(() => import('./screens/policies/UnlockAccountScreen'));
+const UnlockAccountScreen = lazyWithMessages(() => import('./screens/policies/UnlockAccountScreen').then((m) => m.default));
 // Its own chunk: only a user who lost their phone comes here.
-const ResetPhoneNumberScreen = lazy(() => import('./screens/phone/ResetPhoneNumberScreen'));
+const ResetPhoneNumberScreen = lazyWithMessages(() => import('./screens/phone/ResetPhoneNumberScreen').then((m) => m.default));
 // Their own chunks: only invitation and impersonation links land here.
-const AcceptInvitationScreen = lazy(() => import('./screens/invitations/AcceptInvitationScreen'));
-const ImpersonateScreen = lazy(() => import('./screens/impersonation/ImpersonateScreen'));
+const AcceptInvitationScreen = lazyWithMessages(() => import('./screens/invitations/AcceptInvitationScreen').then((m) => m.default));
+const ImpersonateScreen = lazyWithMessages(() => import('./screens/impersonation/ImpersonateScreen').then((m) => m.default));
 // Its own chunk: only social sign-ins come back here.
-const SocialLogin = lazy(() => import('./screens/social/SocialLogin'));
+const SocialLogin = lazyWithMessages(() => import('./screens/social/SocialLogin').then((m) => m.default));
 // Its own chunk: only a shared invite link's URL carries invitationToken.
-const InviteLinkBanner = lazy(() => import('./screens/invite-link/InviteLinkBanner'));
+const InviteLinkBanner = lazyWithMessages(() => import('./screens/invite-link/InviteLinkBanner').then((m) => m.default));
 
 export type LoginBoxProps = MountProps & { name?: string };
 
@@ -67,6 +68,9 @@ export function LoginBoxApp(props: LoginBoxProps) {
       break;
     case 'activateUrl':
       screen = <Suspense fallback={null}><ActivateScreen /></Suspense>;
+      break;
+    case 'activateWithOTCUrl':
+      screen = <Suspense fallback={null}><ActivateCodeScreen /></Suspense>;
       break;
     case 'logoutUrl':
       screen = <Suspense fallback={null}><LogoutScreen /></Suspense>;

@@ -1,12 +1,15 @@
 /**
  * The login box's one i18n layer (shared/src/i18n underneath): the locale from the host's `locale`
- * option, else the browser's languages, else English. English is bundled with the login form and is
- * the fallback per key; German, Spanish and Hebrew are chunks of their own, and only the active one
- * is fetched. Screens read `useI18n()`: `t(key, values)` (ICU messages), the direction, `Intl` formats.
+ * option, else the browser's languages, else English. English is the fallback per key: the messages
+ * the sign-in form's first paint can show (i18n/en-first.ts) come with it, the rest of the catalog
+ * (i18n/en.ts) is a chunk that every later step or screen waits for with its own code
+ * (`lazyWithMessages`); German, Spanish and Hebrew are chunks of their own, only the active one
+ * fetched. Screens read `useI18n()`: `t(key, values)` (ICU messages), the direction, `Intl` formats.
  */
-import { createContext, useContext, useEffect, useState } from 'react';
+import { createContext, lazy, useContext, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { createTranslator, resolveLocale, type Locale, type MessageValues, type Translator } from '@gatehouse/shared';
-import { en, type MessageKey } from './i18n/en';
+import { enFirst } from './i18n/en-first';
+import type { MessageKey } from './i18n/en';
 
 export type { MessageKey };
 
@@ -20,6 +23,31 @@ export interface LoginBoxI18n {
 }
 
 type Catalog = Readonly<Record<MessageKey, string>>;
+
+/** The English fallback every translator reads: the first-paint messages, then the whole catalog once loaded. */
+const english: Record<string, string> = { ...enFirst };
+let englishLoad: Promise<void> | undefined;
+
+/** Loads the rest of the English catalog (once; a failed load is tried again by the next caller). */
+export function loadEnglish(): Promise<void> {
+  englishLoad ??= import('./i18n/en').then(
+    (m) => void Object.assign(english, m.en),
+    (error: unknown) => {
+      englishLoad = undefined;
+      throw error;
+    },
+  );
+  return englishLoad;
+}
+
+/**
+ * `React.lazy` for a later step or screen: its chunk and the rest of the English catalog load in
+ * parallel, and it renders once both are there. `load()` may be called ahead (e.g. on the click
+ * that leads to the step) to start both early.
+ */
+export function lazyWithMessages<P>(load: () => Promise<ComponentType<P>>): LazyExoticComponent<ComponentType<P>> {
+  return lazy(() => Promise.all([load(), loadEnglish()]).then(([component]) => ({ default: component })));
+}
 
 // One chunk per language, fetched only for the active locale.
 const CATALOGS: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Catalog }>> = {
@@ -38,13 +66,13 @@ function isolated(values: MessageValues | undefined): MessageValues | undefined 
 }
 
 function i18nOf(locale: Locale, messages: Catalog): LoginBoxI18n {
-  const translator = createTranslator(locale, messages, en);
+  const translator = createTranslator(locale, messages, english);
   const rtl = translator.dir === 'rtl';
   return { locale, dir: translator.dir, t: (key, values) => translator.t(key, rtl ? isolated(values) : values), formatNumber: translator.formatNumber, formatDate: translator.formatDate };
 }
 
 /** English, for anything rendered outside the app's provider (and the first paint of an English box). */
-export const englishI18n: LoginBoxI18n = i18nOf('en', en);
+export const englishI18n: LoginBoxI18n = i18nOf('en', english as Catalog);
 
 export const I18nContext = createContext<LoginBoxI18n>(englishI18n);
 

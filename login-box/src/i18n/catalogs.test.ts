@@ -4,12 +4,13 @@
  * have every English key, with the same ICU arguments, in messages that parse; and every key the
  * login box's source asks for exists in English.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTranslator, SUPPORTED_LOCALES } from '@gatehouse/shared';
 import { checkCatalogs } from '@gatehouse/shared/i18n';
 import { en } from './en';
+import { enFirst } from './en-first';
 import de from './de';
 import es from './es';
 import he from './he';
@@ -23,6 +24,24 @@ function sourceFiles(dir: string): string[] {
     if (statSync(path).isDirectory()) return name === 'i18n' || name === 'test' ? [] : sourceFiles(path);
     return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
   });
+}
+
+/** The source files `entry` imports statically, transitively (relative imports; `import()` is lazy and left out). */
+function staticImports(entry: string): string[] {
+  const seen = new Set<string>();
+  const stack = [entry];
+  while (stack.length) {
+    const file = stack.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const code = readFileSync(file, 'utf8');
+    for (const [, spec] of code.matchAll(/^import\s+(?!type\b)[^;]*?from\s+'(\.[^']+)'/gm)) {
+      const base = resolve(dirname(file), spec!);
+      const found = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((f) => existsSync(f) && statSync(f).isFile());
+      if (found) stack.push(found);
+    }
+  }
+  return [...seen];
 }
 
 describe('login box catalogs', () => {
@@ -62,5 +81,17 @@ describe('login box catalogs', () => {
     expect(used.size).toBeGreaterThan(150);
     const missing = [...used].filter(([key]) => !(key in en)).map(([key, file]) => `${key} (${file})`);
     expect(missing).toEqual([]);
+  });
+
+  it('bundles with the sign-in form every English message its first chunk can render, and little else', () => {
+    const root = join(import.meta.dirname, '..');
+    const files = staticImports(join(root, 'mount.tsx'));
+    expect(files.map((f) => f.slice(root.length + 1))).toEqual(expect.arrayContaining(['LoginBoxApp.tsx', 'screens/LoginScreen.tsx', 'components/server-errors.ts']));
+    const pattern = new RegExp(`['"\`]((?:${PREFIXES.join('|')})\\.[\\w-]+(?:\\.[\\w-]+)*)['"\`]`, 'g');
+    const used = new Set(files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(pattern)].map((m) => m[1]!)).filter((key) => key in en));
+    expect([...used].filter((key) => !(key in enFirst))).toEqual([]);
+    // Later steps' and other screens' messages stay in the lazily loaded rest.
+    expect(Object.keys(enFirst).filter((key) => !used.has(key))).toEqual([]);
+    expect(Object.keys(enFirst).length).toBeLessThan(Object.keys(en).length / 3);
   });
 });

@@ -1,14 +1,18 @@
+import { enFirst } from './en-first';
+
 /**
- * The login box's English messages: the source catalog, bundled with the login form, and the
- * fallback of every other language per key. ICU MessageFormat (shared/src/i18n): `{name}`
+ * The login box's English messages: the source catalog, and the fallback of every other language
+ * per key. The messages the sign-in form's first paint can show are in en-first.ts, bundled with
+ * it; this file adds the rest and is a chunk of its own that later steps and screens load
+ * (use-i18n.ts `lazyWithMessages`). ICU MessageFormat (shared/src/i18n): `{name}`
  * arguments, `{count, plural, one {...} other {...}}` where a count appears. Keys name the screen.
  */
 export const en = {
+  ...enFirst,
+
   // Shared words
-  'common.continue': 'Continue',
   'common.back': 'Back',
   'common.backToSignIn': 'Back to sign in',
-  'common.loading': 'Loading…',
   'common.redirecting': 'Redirecting…',
   'common.differentAccount': 'Use a different account',
   'common.sendCode': 'Send code',
@@ -19,9 +23,6 @@ export const en = {
   'common.copiedLabel': '{label}: copied',
 
   // Field labels
-  'field.email': 'Email',
-  'field.username': 'Username',
-  'field.phoneNumber': 'Phone number',
   'field.phoneNumber.hint': 'International format: + and the country code first.',
   'field.newPhoneNumber': 'New phone number',
   'field.password': 'Password',
@@ -57,19 +58,13 @@ export const en = {
   'strength.warning.personal': 'Avoid your name, email or company in the password.',
 
   // Sign in
-  'login.title': 'Sign in',
   'login.submit': 'Sign in',
-  'login.signedIn': 'Signed in, redirecting…',
   'login.forgotPassword': 'Forgot password?',
   'login.differentEmail': 'Use a different email',
   'login.differentAccount': 'Use a different account',
-  'login.or': 'or',
-  'login.noAccount': 'Don’t have an account?',
-  'login.signUp': 'Sign up',
   'unverified.text': 'Please verify your email address first. Open the activation link we sent to {email}, or get a new one.',
   'unverified.resend': 'Resend activation email',
   'unverified.sent': 'We sent a new activation link to {email}. Open it to activate your account, then sign in.',
-  'passkeys.signIn': 'Sign in with a passkey',
   'passkeys.prompt.title': 'Use a passkey next time',
   'passkeys.prompt.text': 'A passkey lets you sign in with your fingerprint, face, screen lock or security key instead of a password.',
   'passkeys.prompt.add': 'Add a passkey',
@@ -108,6 +103,12 @@ export const en = {
   'activate.resend': 'Resend activation email',
   'activate.resent': 'If an account is waiting for activation at that address, we sent it a new activation link.',
   'activate.incompleteLink': 'This activation link is incomplete. Request a new one below.',
+  'activateCode.title': 'Enter your activation code',
+  'activateCode.intro': 'Type the 6-digit code from your activation email.',
+  'activateCode.codeInvalid': 'Enter the 6 digits of the code.',
+  'activateCode.choosePassword': 'This browser did not create the account: choose its password to finish.',
+  'activateCode.noCode': 'No code? Get a new activation email',
+  'signUp.success.enterCode': 'Enter the code instead',
 
   // Forgot and reset password
   'forgot.title': 'Forgot password?',
@@ -282,67 +283,10 @@ export const en = {
   'logout.text': 'Signing out…',
 
   // Errors: the form's own checks
-  'errors.field.email.required': 'Enter your email address.',
-  'errors.field.email.invalid': 'Enter an email address like name@example.com.',
-  'errors.field.username.required': 'Enter your username.',
-  'errors.field.username.invalid': 'Check your username.',
-  'errors.field.phoneNumber.required': 'Enter your phone number.',
-  'errors.field.phoneNumber.invalid': 'Enter the phone number in international format, starting with + and the country code.',
-  'errors.field.password.required': 'Enter a password.',
-  'errors.field.password.invalid': 'Choose a password that meets the requirements.',
   'errors.field.confirm.required': 'Enter the password again.',
-  'errors.field.confirm.mismatch': 'Passwords do not match',
   'errors.field.name.required': 'Enter your name.',
-  'errors.field.name.invalid': 'Check your name.',
   'errors.field.companyName.required': 'Enter your company’s name.',
-  'errors.field.companyName.invalid': 'Check the company name.',
-  'errors.field.code.invalid': 'Enter the 6-digit code.',
-  'errors.password.tooShort': 'Use at least {min, plural, one {# character} other {# characters}}.',
-  'errors.password.tooLong': 'Use at most {max, plural, one {# character} other {# characters}}.',
-  'errors.password.classes': '{count, plural, one {Add a lowercase letter, an uppercase letter, a number or a symbol.} other {Use at least # of: lowercase letters, uppercase letters, numbers, symbols.}}',
-  'errors.checkForm': 'Some details are not valid. Check the form and try again.',
 
-  // Errors: the server's, by code or sentence. English keeps the seed's and the API's own words.
-  'errors.generic': "We're facing some difficulties, Please try again",
-  'errors.unknown': 'Unknown error occurred',
-  'errors.tooLarge': 'Error request is too large',
-  'errors.invalidCredentials': 'Invalid email or password',
-  'errors.userNotVerified': 'Please verify your email address first: open the activation link we sent you, or ask for a new one',
-  'errors.userAlreadyExists': 'An account with this email already exists.',
-  'errors.breachedPassword': 'This password has appeared in a data breach. Choose another one.',
-  'errors.invalidActivationLink': 'The activation link is invalid or has expired',
-  'errors.signUpDisabled': 'Sign up is disabled',
-  'errors.userDisabled': 'User is disabled',
-  'errors.accountLocked': 'Your account is locked. Check your email to unlock it.',
-  'errors.invalidUnlockLink': 'The unlock link is invalid or has expired',
-  'errors.rateLimited': 'Too many attempts. Please wait a moment and try again.',
-  'errors.rateLimitedFor': 'Too many attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
-  'errors.invalidCode': 'The code is invalid or has expired',
-  'errors.invalidMfaCode': 'Invalid code, please try again',
-  'errors.invalidRecoveryCode': 'Invalid recovery code',
-  'errors.securityKeyFailed': 'Security key verification failed, please try again',
-  'errors.mfaSessionExpired': 'The verification session expired, please sign in again',
-  'errors.invalidResetLink': 'The password reset link is invalid or has expired',
-  'errors.invalidMagicLink': 'The sign-in link is invalid or has expired',
-  'errors.localLoginDisabled': 'Sign-in with a password, link or code is turned off for this application; use single sign-on instead',
-  'errors.invitationCodeRequired': 'This invitation needs the code from the invitation email',
-  'errors.invitationInvalid': "We couldn't verify your invitation",
-  'errors.invalidImpersonationLink': 'The impersonation link is invalid or has expired',
-  'errors.captchaRequired': 'Captcha verification is required. Reload the page and try again.',
-  'errors.captchaFailed': 'The captcha check failed. Please try again.',
-  'errors.captchaUnavailable': 'The captcha check could not be completed right now. Please try again in a moment.',
-  'errors.captchaLoad': 'The captcha could not be loaded. Check your connection or allow it in your content blocker, then try again.',
-  'errors.captchaExecute': 'The captcha check could not be completed. Please try again.',
-  'errors.failedToAuthenticate': 'Failed to authenticate',
-  'errors.idpUnreachable': 'The identity provider could not be reached',
-  'errors.passkeyNotRegistered': 'This passkey is not registered',
-  'errors.passkeyExpired': 'The passkey request expired or was already used, please try again',
-  'errors.recoveryEmail': 'An error occurred while sending recovery email',
-  'errors.recoverySms': 'An error occurred while sending recovery sms',
-  'errors.verifyPasswordSms': 'An error occurred while verifying password via sms',
-  'errors.recoveryStrategy': 'An error occurred while determining recovery strategy',
-  'errors.noRecoveryMethods': 'No active password recovery methods found.',
-  'errors.recoverySessionMissing': 'Session ID not found in state for verifying password via sms.',
 } as const;
 
 /** A key of the login box's catalog. */

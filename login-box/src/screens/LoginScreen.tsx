@@ -1,10 +1,9 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
-import { AFTER_AUTH_REDIRECT_KEY, ErrorCodes, REDIRECT_URL_PARAM, getValidRedirectUrl } from '@gatehouse/shared';
+import { Suspense, useEffect, useState, type FormEvent } from 'react';
+import { AFTER_AUTH_REDIRECT_KEY, REDIRECT_URL_PARAM, getValidRedirectUrl } from '@gatehouse/shared';
 import { useLoginBox } from '../context';
 import { useAuth } from '../use-auth';
-import { useI18n } from '../use-i18n';
+import { lazyWithMessages, loadEnglish, useI18n } from '../use-i18n';
 import { Field } from '../components/Field';
-import { PasswordField } from '../components/PasswordField';
 import { SubmitButton } from '../components/SubmitButton';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { RouteLink } from '../components/RouteLink';
@@ -12,21 +11,23 @@ import { useFocusFirst } from '../components/use-focus-first';
 import { isEmail, useFieldErrors, useFocusServerField } from '../components/use-field-errors';
 import { describeError } from '../components/server-errors';
 import { PasskeyLoginButton } from './passkeys/PasskeyLoginButton';
-import { UnverifiedNotice } from './UnverifiedNotice';
 
+// Its own chunk, fetched on Continue beside preLogin: the first paint is the identifier step alone (login bytes budget).
+const loadPasswordStep = () => import('./PasswordStep').then((m) => m.default);
+const PasswordStep = lazyWithMessages(loadPasswordStep);
 // Their own chunks: only a second factor, or the passkey prompt after a password, reaches these (login bytes budget).
-const MfaLoginScreen = lazy(() => import('./mfa/MfaLoginScreen').then((m) => ({ default: m.MfaLoginScreen })));
-const PromptPasskeysScreen = lazy(() => import('./passkeys/PromptPasskeysScreen').then((m) => ({ default: m.PromptPasskeysScreen })));
+const MfaLoginScreen = lazyWithMessages(() => import('./mfa/MfaLoginScreen').then((m) => m.MfaLoginScreen));
+const PromptPasskeysScreen = lazyWithMessages(() => import('./passkeys/PromptPasskeysScreen').then((m) => m.PromptPasskeysScreen));
 // Its own chunk: only passwordless strategies reach these steps (login bytes budget).
-const PasswordlessStep = lazy(() => import('./passwordless/PasswordlessStep'));
+const PasswordlessStep = lazyWithMessages(() => import('./passwordless/PasswordlessStep').then((m) => m.default));
 // Its own chunk: only identifiers at an SSO domain reach redirectToSSO.
-const RedirectToSsoStep = lazy(() => import('./sso/RedirectToSsoStep'));
+const RedirectToSsoStep = lazyWithMessages(() => import('./sso/RedirectToSsoStep').then((m) => m.default));
 // One chunk with the phone sign-up form (screens/sms): only SMS strategies and phone sign-up reach these steps.
-const SmsOtcStep = lazy(() => import('./sms').then((m) => ({ default: m.SmsOtcStep })));
+const SmsOtcStep = lazyWithMessages(() => import('./sms').then((m) => m.SmsOtcStep));
 // Its own chunk too: only an expired, breached or expiring password reaches these steps.
-const PolicyStep = lazy(() => import('./policies/PolicyStep'));
+const PolicyStep = lazyWithMessages(() => import('./policies/PolicyStep').then((m) => m.default));
 // Its own chunk: only vendors with social login providers load the buttons.
-const SocialLogin = lazy(() => import('./social/SocialLogin'));
+const SocialLogin = lazyWithMessages(() => import('./social/SocialLogin').then((m) => m.default));
 const POLICY_STEPS: readonly string[] = ['passwordRotationExpired', 'passwordRotationNotification', 'breachedPassword', 'breachedPasswordSuccess'];
 
 function allowedOrigins(options: Record<string, unknown>): string[] {
@@ -48,14 +49,13 @@ function useStoreRedirectParam(options: Record<string, unknown>): void {
   }, [options]);
 }
 
-/** Sign in: identifier first (preLogin), then password. */
+/** Sign in: identifier first (preLogin), then password (PasswordStep). */
 export function LoginScreen() {
   const { store, routes, options } = useLoginBox();
   const { login, vendor } = useAuth(store);
   const i18n = useI18n();
   const { t } = i18n;
   const [email, setEmail] = useState(login.email);
-  const [password, setPassword] = useState('');
   const formRef = useFocusFirst<HTMLFormElement>(login.step);
   const { errors, show, clear } = useFieldErrors(formRef);
   useStoreRedirectParam(options);
@@ -63,25 +63,22 @@ export function LoginScreen() {
   // Username* strategies sign in with a username (an email still works there); SmsCodeV2 with a phone number.
   const byUsername = vendor?.loginStrategy?.startsWith('Username') === true;
   const byPhone = vendor?.loginStrategy === 'SmsCodeV2';
-  const passwordStep = login.step === 'loginWithPassword';
-  const unverified = passwordStep && login.errorCode === ErrorCodes.userNotVerified;
-  const server = unverified ? null : describeError(i18n, login.error, login.errorCode, ['email', 'password']);
+  const server = describeError(i18n, login.error, login.errorCode, ['email', 'password']);
   useFocusServerField(formRef, server?.field, login.error);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (login.loading) return;
     const identifier = email.trim();
-    if (login.step === 'preLogin') {
-      const problem = !identifier
-        ? t(byPhone ? 'errors.field.phoneNumber.required' : byUsername ? 'errors.field.username.required' : 'errors.field.email.required')
-        : !byPhone && !byUsername && !isEmail(identifier)
-          ? t('errors.field.email.invalid')
-          : null;
-      if (show({ email: problem ?? undefined })) void store.preLogin(identifier);
-      return;
-    }
-    if (show({ password: password ? undefined : t('errors.field.password.required') })) void store.login({ email: login.email || identifier, password });
+    const problem = !identifier
+      ? t(byPhone ? 'errors.field.phoneNumber.required' : byUsername ? 'errors.field.username.required' : 'errors.field.email.required')
+      : !byPhone && !byUsername && !isEmail(identifier)
+        ? t('errors.field.email.invalid')
+        : null;
+    if (!show({ email: problem ?? undefined })) return;
+    // The password step's code comes while preLogin asks which step is next (no wait added after it).
+    if (!byPhone) void Promise.all([loadPasswordStep(), loadEnglish()]).catch(() => undefined);
+    void store.preLogin(identifier);
   };
 
   const loading = <p role="status">{t('common.loading')}</p>;
@@ -124,6 +121,14 @@ export function LoginScreen() {
     );
   }
 
+  if (login.step === 'loginWithPassword') {
+    return (
+      <Suspense fallback={loading}>
+        <PasswordStep byPhone={byPhone} byUsername={byUsername} />
+      </Suspense>
+    );
+  }
+
   const passkeys = login.step === 'preLogin' && typeof window.PublicKeyCredential !== 'undefined';
   const social = login.step === 'preLogin' && vendor?.socialLogin === true;
   return (
@@ -137,38 +142,15 @@ export function LoginScreen() {
           autoComplete={byPhone ? 'tel' : 'username'}
           inputMode={byPhone ? 'tel' : byUsername ? undefined : 'email'}
           required
-          readOnly={passwordStep}
-          value={passwordStep ? login.email : email}
+          value={email}
           error={errors.email ?? (server?.field === 'email' ? server.text : null)}
           onChange={(e) => {
             setEmail(e.target.value);
             clear('email');
           }}
         />
-        {passwordStep ? (
-          <PasswordField
-            label={t('field.password')}
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            error={errors.password ?? (server?.field === 'password' ? server.text : null)}
-            onChange={(value) => {
-              setPassword(value);
-              clear('password');
-            }}
-          />
-        ) : null}
-        {unverified ? <UnverifiedNotice email={login.email} /> : server && !server.field ? <ErrorAlert message={login.error} code={login.errorCode} /> : null}
-        <SubmitButton busy={login.loading}>{passwordStep ? t('login.submit') : t('common.continue')}</SubmitButton>
-        {passwordStep ? (
-          <div className="gh-row">
-            <RouteLink to={routes.forgetPasswordUrl}>{t('login.forgotPassword')}</RouteLink>
-            <button type="button" className="gh-text-button" onClick={() => store.resetLogin()}>
-              {t(byPhone ? 'login.differentAccount' : 'login.differentEmail')}
-            </button>
-          </div>
-        ) : null}
+        {server && !server.field ? <ErrorAlert message={login.error} code={login.errorCode} /> : null}
+        <SubmitButton busy={login.loading}>{t('common.continue')}</SubmitButton>
       </form>
       {passkeys || social ? (
         <div className="gh-divider" role="separator" aria-label={t('login.or')}>
