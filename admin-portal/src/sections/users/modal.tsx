@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { trapTab } from '../../focus';
 import { useKeepFocusWhileBusy } from '../dialogs/keep-focus';
 
@@ -13,7 +13,9 @@ export function Modal({ title, onClose, children, busy = false }: { title: strin
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
-  useEffect(() => {
+  // A layout effect: focus is inside the dialog the moment it is in the page, before anything can
+  // read or move it (a passive effect left a window where the dialog showed with focus behind it).
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     const root = dialog.getRootNode() as Document | ShadowRoot;
