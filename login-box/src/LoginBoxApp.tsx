@@ -2,36 +2,37 @@ import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { matchRoute, type MountProps } from '@gatehouse/shared';
 import css from './styles.css?inline';
 import { LoginBoxContext, type LoginBoxContextValue } from './context';
-import { useAdoptedStyles } from './use-adopted-styles';
-import { englishI18n, I18nContext, lazyWithMessages, useLocaleI18n } from './use-i18n';
+import { useAdoptedStyles, useLaterStyles } from './use-adopted-styles';
+import { englishI18n, I18nContext, useLocaleI18n } from './use-i18n';
+import { lazyStep } from './lazy-step';
 import { useCustomLogin } from './use-custom-login';
 import { useLocation } from './use-location';
 import { LoginScreen } from './screens/LoginScreen';
 
 // Chunks of their own: the first load is the sign-in form alone (login bytes budget, bench/budgets.test.ts).
-const SignUpScreen = lazyWithMessages(() => import('./screens/SignUpScreen').then((m) => m.SignUpScreen));
-const ActivateScreen = lazyWithMessages(() => import('./screens/ActivateScreen').then((m) => m.ActivateScreen));
-const ActivateCodeScreen = lazyWithMessages(() => import('./screens/ActivateCodeScreen').then((m) => m.ActivateCodeScreen));
-const LogoutScreen = lazyWithMessages(() => import('./screens/LogoutScreen').then((m) => m.LogoutScreen));
-const ForgotPasswordScreen = lazyWithMessages(() => import('./screens/recovery/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen));
-const ResetPasswordScreen = lazyWithMessages(() => import('./screens/recovery/ResetPasswordScreen').then((m) => m.ResetPasswordScreen));
-const StepUpScreen = lazyWithMessages(() => import('./screens/mfa/StepUpScreen').then((m) => m.StepUpScreen));
+const SignUpScreen = lazyStep(() => import('./screens/SignUpScreen').then((m) => m.SignUpScreen));
+const ActivateScreen = lazyStep(() => import('./screens/ActivateScreen').then((m) => m.ActivateScreen));
+const ActivateCodeScreen = lazyStep(() => import('./screens/ActivateCodeScreen').then((m) => m.ActivateCodeScreen));
+const LogoutScreen = lazyStep(() => import('./screens/LogoutScreen').then((m) => m.LogoutScreen));
+const ForgotPasswordScreen = lazyStep(() => import('./screens/recovery/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen));
+const ResetPasswordScreen = lazyStep(() => import('./screens/recovery/ResetPasswordScreen').then((m) => m.ResetPasswordScreen));
+const StepUpScreen = lazyStep(() => import('./screens/mfa/StepUpScreen').then((m) => m.StepUpScreen));
 
 // Its own chunk: only passwordless strategies land on the magic-link route (login bytes budget).
-const MagicLinkCallbackScreen = lazyWithMessages(() => import('./screens/passwordless/MagicLinkCallbackScreen').then((m) => m.default));
+const MagicLinkCallbackScreen = lazyStep(() => import('./screens/passwordless/MagicLinkCallbackScreen').then((m) => m.default));
 // Its own chunk: only SSO sign-ins come back to these routes.
-const SsoCallbackScreen = lazyWithMessages(() => import('./screens/sso/SsoCallbackScreen').then((m) => m.default));
+const SsoCallbackScreen = lazyStep(() => import('./screens/sso/SsoCallbackScreen').then((m) => m.default));
 // Its own chunk: only the emailed unlock link lands here.
-const UnlockAccountScreen = lazyWithMessages(() => import('./screens/policies/UnlockAccountScreen').then((m) => m.default));
+const UnlockAccountScreen = lazyStep(() => import('./screens/policies/UnlockAccountScreen').then((m) => m.default));
 // Its own chunk: only a user who lost their phone comes here.
-const ResetPhoneNumberScreen = lazyWithMessages(() => import('./screens/phone/ResetPhoneNumberScreen').then((m) => m.default));
+const ResetPhoneNumberScreen = lazyStep(() => import('./screens/phone/ResetPhoneNumberScreen').then((m) => m.default));
 // Their own chunks: only invitation and impersonation links land here.
-const AcceptInvitationScreen = lazyWithMessages(() => import('./screens/invitations/AcceptInvitationScreen').then((m) => m.default));
-const ImpersonateScreen = lazyWithMessages(() => import('./screens/impersonation/ImpersonateScreen').then((m) => m.default));
+const AcceptInvitationScreen = lazyStep(() => import('./screens/invitations/AcceptInvitationScreen').then((m) => m.default));
+const ImpersonateScreen = lazyStep(() => import('./screens/impersonation/ImpersonateScreen').then((m) => m.default));
 // Its own chunk: only social sign-ins come back here.
-const SocialLogin = lazyWithMessages(() => import('./screens/social/SocialLogin').then((m) => m.default));
+const SocialLogin = lazyStep(() => import('./screens/social/SocialLogin').then((m) => m.default));
 // Its own chunk: only a shared invite link's URL carries invitationToken.
-const InviteLinkBanner = lazyWithMessages(() => import('./screens/invite-link/InviteLinkBanner').then((m) => m.default));
+const InviteLinkBanner = lazyStep(() => import('./screens/invite-link/InviteLinkBanner').then((m) => m.default));
 
 export type LoginBoxProps = MountProps & { name?: string };
 
@@ -40,6 +41,7 @@ export function LoginBoxApp(props: LoginBoxProps) {
   const { domElement, store, api, routes, navigate, options, setThemeSetter } = props;
   const nonce = typeof options.nonce === 'string' ? options.nonce : undefined;
   useAdoptedStyles(domElement, css, setThemeSetter, nonce, options.theme);
+  useLaterStyles(domElement, nonce);
   const { pathname, search } = useLocation();
   const route = matchRoute(pathname, routes);
   const invite = (route === 'signUpUrl' || route === 'loginUrl') && search.get('invitationToken');

@@ -4,7 +4,7 @@
  * loader a themeSetter that writes the theme's `--gh-*` variables and `data-gh-scheme` on the mount
  * element, the host's `theme` option over it. Undone on unmount.
  */
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useSyncExternalStore } from 'react';
 import { createThemeApplier, defaultTheme, type ResolvedTheme } from '@gatehouse/shared';
 
 type SheetRoot = (Document | ShadowRoot) & { adoptedStyleSheets: CSSStyleSheet[] };
@@ -27,6 +27,33 @@ function adopt(element: HTMLElement, css: string, nonce: string | undefined): ()
   const parent = root instanceof ShadowRoot ? root : element.ownerDocument.head;
   parent.appendChild(style);
   return () => style.remove();
+}
+
+/** The stylesheet of later steps and screens (styles-later.css), once one of them has loaded it. */
+let laterCss: string | null = null;
+const laterListeners = new Set<() => void>();
+
+/** Hands every mounted box the later stylesheet (lazy-step.ts calls it before the step renders). */
+export function addLaterStyles(css: string): void {
+  if (laterCss === css) return;
+  laterCss = css;
+  for (const listener of laterListeners) listener();
+}
+
+function subscribeLater(listener: () => void): () => void {
+  laterListeners.add(listener);
+  return () => laterListeners.delete(listener);
+}
+
+const currentLater = () => laterCss;
+
+/**
+ * Adopts the later stylesheet beside the first one, after it, as soon as any box has loaded it
+ * (a synchronous store update, so it is in place before the lazy step that asked for it paints).
+ */
+export function useLaterStyles(element: HTMLElement, nonce?: string): void {
+  const css = useSyncExternalStore(subscribeLater, currentLater, currentLater);
+  useLayoutEffect(() => (css ? adopt(element, css, nonce) : undefined), [element, css, nonce]);
 }
 
 export function useAdoptedStyles(

@@ -3,10 +3,10 @@
  * option, else the browser's languages, else English. English is the fallback per key: the messages
  * the sign-in form's first paint can show (i18n/en-first.ts) come with it, the rest of the catalog
  * (i18n/en.ts) is a chunk that every later step or screen waits for with its own code
- * (`lazyWithMessages`); German, Spanish and Hebrew are chunks of their own, only the active one
+ * (lazy-step.ts); German, Spanish and Hebrew are chunks of their own, only the active one
  * fetched. Screens read `useI18n()`: `t(key, values)` (ICU messages), the direction, `Intl` formats.
  */
-import { createContext, lazy, useContext, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import { createTranslator, resolveLocale, type Locale, type MessageValues, type Translator } from '@gatehouse/shared';
 import { enFirst } from './i18n/en-first';
 import type { MessageKey } from './i18n/en';
@@ -26,27 +26,9 @@ type Catalog = Readonly<Record<MessageKey, string>>;
 
 /** The English fallback every translator reads: the first-paint messages, then the whole catalog once loaded. */
 const english: Record<string, string> = { ...enFirst };
-let englishLoad: Promise<void> | undefined;
-
-/** Loads the rest of the English catalog (once; a failed load is tried again by the next caller). */
-export function loadEnglish(): Promise<void> {
-  englishLoad ??= import('./i18n/en').then(
-    (m) => void Object.assign(english, m.en),
-    (error: unknown) => {
-      englishLoad = undefined;
-      throw error;
-    },
-  );
-  return englishLoad;
-}
-
-/**
- * `React.lazy` for a later step or screen: its chunk and the rest of the English catalog load in
- * parallel, and it renders once both are there. `load()` may be called ahead (e.g. on the click
- * that leads to the step) to start both early.
- */
-export function lazyWithMessages<P>(load: () => Promise<ComponentType<P>>): LazyExoticComponent<ComponentType<P>> {
-  return lazy(() => Promise.all([load(), loadEnglish()]).then(([component]) => ({ default: component })));
+/** Completes the English fallback with the rest of the catalog (lazy-step.ts loads it). */
+export function addEnglish(messages: Readonly<Record<string, string>>): void {
+  Object.assign(english, messages);
 }
 
 // One chunk per language, fetched only for the active locale.

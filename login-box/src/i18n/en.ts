@@ -4,7 +4,7 @@ import { enFirst } from './en-first';
  * The login box's English messages: the source catalog, and the fallback of every other language
  * per key. The messages the sign-in form's first paint can show are in en-first.ts, bundled with
  * it; this file adds the rest and is a chunk of its own that later steps and screens load
- * (use-i18n.ts `lazyWithMessages`). ICU MessageFormat (shared/src/i18n): `{name}`
+ * (lazy-step.ts). ICU MessageFormat (shared/src/i18n): `{name}`
  * arguments, `{count, plural, one {...} other {...}}` where a count appears. Keys name the screen.
  */
 export const en = {

@@ -2,7 +2,8 @@ import { Suspense, useEffect, useState, type FormEvent } from 'react';
 import { AFTER_AUTH_REDIRECT_KEY, REDIRECT_URL_PARAM, getValidRedirectUrl } from '@gatehouse/shared';
 import { useLoginBox } from '../context';
 import { useAuth } from '../use-auth';
-import { lazyWithMessages, loadEnglish, useI18n } from '../use-i18n';
+import { useI18n } from '../use-i18n';
+import { lazyStep, loadLaterParts } from '../lazy-step';
 import { Field } from '../components/Field';
 import { SubmitButton } from '../components/SubmitButton';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -14,20 +15,20 @@ import { PasskeyLoginButton } from './passkeys/PasskeyLoginButton';
 
 // Its own chunk, fetched on Continue beside preLogin: the first paint is the identifier step alone (login bytes budget).
 const loadPasswordStep = () => import('./PasswordStep').then((m) => m.default);
-const PasswordStep = lazyWithMessages(loadPasswordStep);
+const PasswordStep = lazyStep(loadPasswordStep);
 // Their own chunks: only a second factor, or the passkey prompt after a password, reaches these (login bytes budget).
-const MfaLoginScreen = lazyWithMessages(() => import('./mfa/MfaLoginScreen').then((m) => m.MfaLoginScreen));
-const PromptPasskeysScreen = lazyWithMessages(() => import('./passkeys/PromptPasskeysScreen').then((m) => m.PromptPasskeysScreen));
+const MfaLoginScreen = lazyStep(() => import('./mfa/MfaLoginScreen').then((m) => m.MfaLoginScreen));
+const PromptPasskeysScreen = lazyStep(() => import('./passkeys/PromptPasskeysScreen').then((m) => m.PromptPasskeysScreen));
 // Its own chunk: only passwordless strategies reach these steps (login bytes budget).
-const PasswordlessStep = lazyWithMessages(() => import('./passwordless/PasswordlessStep').then((m) => m.default));
+const PasswordlessStep = lazyStep(() => import('./passwordless/PasswordlessStep').then((m) => m.default));
 // Its own chunk: only identifiers at an SSO domain reach redirectToSSO.
-const RedirectToSsoStep = lazyWithMessages(() => import('./sso/RedirectToSsoStep').then((m) => m.default));
+const RedirectToSsoStep = lazyStep(() => import('./sso/RedirectToSsoStep').then((m) => m.default));
 // One chunk with the phone sign-up form (screens/sms): only SMS strategies and phone sign-up reach these steps.
-const SmsOtcStep = lazyWithMessages(() => import('./sms').then((m) => m.SmsOtcStep));
+const SmsOtcStep = lazyStep(() => import('./sms').then((m) => m.SmsOtcStep));
 // Its own chunk too: only an expired, breached or expiring password reaches these steps.
-const PolicyStep = lazyWithMessages(() => import('./policies/PolicyStep').then((m) => m.default));
+const PolicyStep = lazyStep(() => import('./policies/PolicyStep').then((m) => m.default));
 // Its own chunk: only vendors with social login providers load the buttons.
-const SocialLogin = lazyWithMessages(() => import('./social/SocialLogin').then((m) => m.default));
+const SocialLogin = lazyStep(() => import('./social/SocialLogin').then((m) => m.default));
 const POLICY_STEPS: readonly string[] = ['passwordRotationExpired', 'passwordRotationNotification', 'breachedPassword', 'breachedPasswordSuccess'];
 
 function allowedOrigins(options: Record<string, unknown>): string[] {
@@ -77,7 +78,7 @@ export function LoginScreen() {
         : null;
     if (!show({ email: problem ?? undefined })) return;
     // The password step's code comes while preLogin asks which step is next (no wait added after it).
-    if (!byPhone) void Promise.all([loadPasswordStep(), loadEnglish()]).catch(() => undefined);
+    if (!byPhone) void Promise.all([loadPasswordStep(), loadLaterParts()]).catch(() => undefined);
     void store.preLogin(identifier);
   };
 
