@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useI18n } from '../use-i18n';
-import { describeError } from './server-errors';
+import { useDescribeError } from '../lazy-step';
 
 /**
  * A server or form error, worded in the user's language (known codes and sentences; else as the
@@ -10,7 +10,8 @@ import { describeError } from './server-errors';
 export function ErrorAlert({ message, code, children }: { message: string | null | undefined; code?: string | undefined; children?: ReactNode }) {
   const i18n = useI18n();
   const ref = useRef<HTMLDivElement>(null);
-  const text = describeError(i18n, message, code)?.text;
+  const describe = useDescribeError(Boolean(message));
+  const text = describe?.(i18n, message, code)?.text;
   useEffect(() => {
     if (text) ref.current?.focus();
   }, [text]);

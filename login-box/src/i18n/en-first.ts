@@ -1,7 +1,7 @@
 /**
- * The English messages the sign-in form's first paint can show: the identifier step, its links, and
- * the wording of every error a server call can answer with (components/server-errors.ts). Bundled
- * with the login form; en.ts has the whole catalog (this and the rest) and its key type. A key
+ * The English messages the sign-in form's first paint can show: the identifier step, its checks and
+ * links (the wording of server errors comes later, with components/server-errors.ts). Bundled with
+ * the login form; en.ts has the whole catalog (this and the rest) and its key type. A key
  * belongs here when code in the form's first chunk renders it (catalogs.test.ts checks that).
  */
 export const enFirst = {
@@ -19,57 +19,6 @@ export const enFirst = {
   'errors.field.email.required': 'Enter your email address.',
   'errors.field.email.invalid': 'Enter an email address like name@example.com.',
   'errors.field.username.required': 'Enter your username.',
-  'errors.field.username.invalid': 'Check your username.',
   'errors.field.phoneNumber.required': 'Enter your phone number.',
-  'errors.field.phoneNumber.invalid': 'Enter the phone number in international format, starting with + and the country code.',
-  'errors.field.password.required': 'Enter a password.',
-  'errors.field.password.invalid': 'Choose a password that meets the requirements.',
-  'errors.field.confirm.mismatch': 'Passwords do not match',
-  'errors.field.name.invalid': 'Check your name.',
-  'errors.field.companyName.invalid': 'Check the company name.',
-  'errors.field.code.invalid': 'Enter the 6-digit code.',
-  'errors.password.tooShort': 'Use at least {min, plural, one {# character} other {# characters}}.',
-  'errors.password.tooLong': 'Use at most {max, plural, one {# character} other {# characters}}.',
-  'errors.password.classes': '{count, plural, one {Add a lowercase letter, an uppercase letter, a number or a symbol.} other {Use at least # of: lowercase letters, uppercase letters, numbers, symbols.}}',
-  'errors.checkForm': 'Some details are not valid. Check the form and try again.',
   'errors.generic': "We're facing some difficulties, Please try again",
-  'errors.unknown': 'Unknown error occurred',
-  'errors.tooLarge': 'Error request is too large',
-  'errors.invalidCredentials': 'Invalid email or password',
-  'errors.userNotVerified': 'Please verify your email address first: open the activation link we sent you, or ask for a new one',
-  'errors.userAlreadyExists': 'An account with this email already exists.',
-  'errors.breachedPassword': 'This password has appeared in a data breach. Choose another one.',
-  'errors.invalidActivationLink': 'The activation link is invalid or has expired',
-  'errors.signUpDisabled': 'Sign up is disabled',
-  'errors.userDisabled': 'User is disabled',
-  'errors.accountLocked': 'Your account is locked. Check your email to unlock it.',
-  'errors.invalidUnlockLink': 'The unlock link is invalid or has expired',
-  'errors.rateLimited': 'Too many attempts. Please wait a moment and try again.',
-  'errors.rateLimitedFor': 'Too many attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
-  'errors.invalidCode': 'The code is invalid or has expired',
-  'errors.invalidMfaCode': 'Invalid code, please try again',
-  'errors.invalidRecoveryCode': 'Invalid recovery code',
-  'errors.securityKeyFailed': 'Security key verification failed, please try again',
-  'errors.mfaSessionExpired': 'The verification session expired, please sign in again',
-  'errors.invalidResetLink': 'The password reset link is invalid or has expired',
-  'errors.invalidMagicLink': 'The sign-in link is invalid or has expired',
-  'errors.localLoginDisabled': 'Sign-in with a password, link or code is turned off for this application; use single sign-on instead',
-  'errors.invitationCodeRequired': 'This invitation needs the code from the invitation email',
-  'errors.invitationInvalid': "We couldn't verify your invitation",
-  'errors.invalidImpersonationLink': 'The impersonation link is invalid or has expired',
-  'errors.captchaRequired': 'Captcha verification is required. Reload the page and try again.',
-  'errors.captchaFailed': 'The captcha check failed. Please try again.',
-  'errors.captchaUnavailable': 'The captcha check could not be completed right now. Please try again in a moment.',
-  'errors.captchaLoad': 'The captcha could not be loaded. Check your connection or allow it in your content blocker, then try again.',
-  'errors.captchaExecute': 'The captcha check could not be completed. Please try again.',
-  'errors.failedToAuthenticate': 'Failed to authenticate',
-  'errors.idpUnreachable': 'The identity provider could not be reached',
-  'errors.passkeyNotRegistered': 'This passkey is not registered',
-  'errors.passkeyExpired': 'The passkey request expired or was already used, please try again',
-  'errors.recoveryEmail': 'An error occurred while sending recovery email',
-  'errors.recoverySms': 'An error occurred while sending recovery sms',
-  'errors.verifyPasswordSms': 'An error occurred while verifying password via sms',
-  'errors.recoveryStrategy': 'An error occurred while determining recovery strategy',
-  'errors.noRecoveryMethods': 'No active password recovery methods found.',
-  'errors.recoverySessionMissing': 'Session ID not found in state for verifying password via sms.',
 } as const;

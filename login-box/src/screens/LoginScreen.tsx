@@ -3,14 +3,13 @@ import { AFTER_AUTH_REDIRECT_KEY, REDIRECT_URL_PARAM, getValidRedirectUrl } from
 import { useLoginBox } from '../context';
 import { useAuth } from '../use-auth';
 import { useI18n } from '../use-i18n';
-import { lazyStep, loadLaterParts } from '../lazy-step';
+import { lazyStep, loadLaterParts, useDescribeError } from '../lazy-step';
 import { Field } from '../components/Field';
 import { SubmitButton } from '../components/SubmitButton';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { RouteLink } from '../components/RouteLink';
 import { useFocusFirst } from '../components/use-focus-first';
 import { isEmail, useFieldErrors, useFocusServerField } from '../components/use-field-errors';
-import { describeError } from '../components/server-errors';
 import { PasskeyLoginButton } from './passkeys/PasskeyLoginButton';
 
 // Its own chunk, fetched on Continue beside preLogin: the first paint is the identifier step alone (login bytes budget).
@@ -64,7 +63,9 @@ export function LoginScreen() {
   // Username* strategies sign in with a username (an email still works there); SmsCodeV2 with a phone number.
   const byUsername = vendor?.loginStrategy?.startsWith('Username') === true;
   const byPhone = vendor?.loginStrategy === 'SmsCodeV2';
-  const server = describeError(i18n, login.error, login.errorCode, ['email', 'password']);
+  // The wording of server errors comes with the later chunk (asked for on Continue, beside preLogin).
+  const describe = useDescribeError(Boolean(login.error));
+  const server = describe ? describe(i18n, login.error, login.errorCode, ['email', 'password']) : null;
   useFocusServerField(formRef, server?.field, login.error);
 
   const onSubmit = (event: FormEvent) => {
