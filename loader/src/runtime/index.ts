@@ -2,7 +2,7 @@
  * Stage-2 runtime: builds the API client and auth store from what stage 1 fetched, then mounts
  * the bundles as single-spa parcels into custom elements as routes and calls require.
  */
-import { REDIRECT_URL_PARAM, createGatehouse, getValidRedirectUrl, isAuthRoute, matchRoute } from '@gatehouse/shared';
+import { REDIRECT_URL_PARAM, createGatehouse, getValidRedirectUrl, isAuthRoute, matchRoute, resolveLocale } from '@gatehouse/shared';
 import { createSessionHint } from '../../../shared/src/auth/session-hint';
 import type { AuthRoutes, MountProps } from '@gatehouse/shared';
 import type { BootContext, GatehouseOptions, RuntimeHandle } from '../types';
@@ -18,6 +18,9 @@ export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl
   url.searchParams.set(REDIRECT_URL_PARAM, currentHref);
   return url.href;
 }
+
+/** The portal's name while its code arrives, in the languages it speaks (its shell catalogs' title). */
+const PORTAL_NAME = { en: 'Admin portal', de: 'Verwaltungsportal', es: 'Portal de administración', he: 'פורטל הניהול' } as const;
 
 export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const { options } = ctx;
@@ -54,7 +57,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     ...extra,
   });
   const loginBox = new BundleMount('login-box', 'gatehouse-login-box', federation, ctx, options.shadowDom !== false);
-  const adminPortal = new BundleMount('admin-portal', 'gatehouse-admin-portal', federation, ctx, options.shadowDom !== false);
+  const adminPortal = new BundleMount('admin-portal', 'gatehouse-admin-portal', federation, ctx, options.shadowDom !== false, PORTAL_NAME[resolveLocale(options.locale, navigator.languages ?? [])]);
   let savedSearch: string | null = null;
 
   const loginWithRedirect = () => (hosted ? void hosted.login() : window.location.assign(loginRedirectUrl(options, routes, window.location.href)));

@@ -8,6 +8,7 @@ import { THEME_SETTER_POLL_MS, THEME_SETTER_TIMEOUT_MS, resolveTheme } from '@ga
 import type { MountProps, ResolvedTheme } from '@gatehouse/shared';
 import type { BootContext } from '../types';
 import type { createFederation } from './federation';
+import { showPlaceholder } from './placeholder';
 
 export const THEME_SETTER_ERROR = 'Failed to load Renderer with themeSetter';
 
@@ -44,6 +45,8 @@ export class BundleMount {
     private readonly federation: ReturnType<typeof createFederation>,
     private readonly ctx: BootContext,
     private readonly shadow: boolean,
+    /** A bundle that opens on a click (the portal): the name of the frame shown while its code arrives. */
+    private readonly placeholderLabel?: string,
   ) {}
 
   get mounted(): boolean {
@@ -67,8 +70,8 @@ export class BundleMount {
   }
 
   private async doMount(props: Omit<MountProps, 'domElement' | 'setThemeSetter'>): Promise<void> {
+    let removePlaceholder = () => {};
     try {
-      const factory = await this.federation.load(this.bundle);
       defineElement(this.tag);
       let element = document.querySelector<HTMLElement>(this.tag);
       this.createdElement = !element;
@@ -78,6 +81,9 @@ export class BundleMount {
       }
       this.element = element;
       const root: ShadowRoot | HTMLElement = this.shadow ? (element.shadowRoot ?? element.attachShadow({ mode: 'open' })) : element;
+      // Shown at once; the bundle's own skeleton replaces it when it runs.
+      if (this.placeholderLabel) removePlaceholder = showPlaceholder(root, this.placeholderLabel, resolveTheme(this.ctx.metadata, props.options.theme).mode);
+      const factory = await this.federation.load(this.bundle);
       const container = document.createElement('div');
       container.className = 'gatehouse-root';
       root.appendChild(container);
@@ -90,9 +96,11 @@ export class BundleMount {
       } as unknown as MountProps & { name: string });
       this.parcel = parcel;
       await parcel.mountPromise;
+      removePlaceholder();
       const setter = await waitForThemeSetter(() => themeSetter);
       setter(resolveTheme(this.ctx.metadata));
     } catch (error) {
+      removePlaceholder();
       this.ctx.reportError(this.bundle, error);
       this.showFailure(error);
       throw error;
