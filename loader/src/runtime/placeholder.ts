@@ -18,7 +18,8 @@ export function showPlaceholder(root: ShadowRoot | HTMLElement, label: string, s
   const doc = root.ownerDocument;
   const frame = box(doc, root, {
     position: 'fixed', inset: '0', zIndex: '2147483000', display: 'flex', justifyContent: 'center', padding: '24px',
-    colorScheme: scheme === 'system' ? 'light dark' : scheme, // The portal's own dimming: its darkest token, see-through, in both schemes.
+    colorScheme: scheme === 'system' ? 'light dark' : scheme,
+    // The portal's own dimming: its darkest token, see-through, in both schemes.
     background: 'rgb(17 24 39 / 0.5)',
   });
   frame.setAttribute('role', 'progressbar');
