@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { screenshotPath } from './support/browser';
 import { repoRoot, startGatehouse, useBrowserAndServer, type RunningServer } from './support/server';
 import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
@@ -85,6 +86,8 @@ describe('subresource integrity', () => {
     const manifest = JSON.parse(readFileSync(join(cdnCopy, 'cdn-manifest.json'), 'utf8'));
     const entry = join(cdnCopy, manifest.bundles['login-box'].entry);
     writeFileSync(entry, readFileSync(entry, 'utf8') + '\n;globalThis.__tampered = true;\n');
+    // The server sends the build's compressed copies when the browser accepts them: tamper those too.
+    for (const [suffix, compress] of [['.br', brotliCompressSync], ['.gz', gzipSync]] as const) writeFileSync(entry + suffix, compress(readFileSync(entry)));
     tampered = await startGatehouse({ GATEHOUSE_CDN_DIR: cdnCopy });
   });
   afterAll(async () => {
