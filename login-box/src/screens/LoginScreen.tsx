@@ -12,23 +12,14 @@ import { useFocusFirst } from '../components/use-focus-first';
 import { isEmail, useFieldErrors, useFocusServerField } from '../components/use-field-errors';
 import { PasskeyLoginButton } from './passkeys/PasskeyLoginButton';
 
-// Its own chunk, fetched on Continue beside preLogin: the first paint is the identifier step alone (login bytes budget).
-const loadPasswordStep = () => import('./PasswordStep').then((m) => m.default);
-const PasswordStep = lazyStep(loadPasswordStep);
-// Their own chunks: only a second factor, or the passkey prompt after a password, reaches these (login bytes budget).
-const MfaLoginScreen = lazyStep(() => import('./mfa/MfaLoginScreen').then((m) => m.MfaLoginScreen));
-const PromptPasskeysScreen = lazyStep(() => import('./passkeys/PromptPasskeysScreen').then((m) => m.PromptPasskeysScreen));
-// Its own chunk: only passwordless strategies reach these steps (login bytes budget).
-const PasswordlessStep = lazyStep(() => import('./passwordless/PasswordlessStep').then((m) => m.default));
-// Its own chunk: only identifiers at an SSO domain reach redirectToSSO.
-const RedirectToSsoStep = lazyStep(() => import('./sso/RedirectToSsoStep').then((m) => m.default));
-// One chunk with the phone sign-up form (screens/sms): only SMS strategies and phone sign-up reach these steps.
-const SmsOtcStep = lazyStep(() => import('./sms').then((m) => m.SmsOtcStep));
-// Its own chunk too: only an expired, breached or expiring password reaches these steps.
-const PolicyStep = lazyStep(() => import('./policies/PolicyStep').then((m) => m.default));
+// The steps after the identifier step (the password step in it, the rarer ones chunks of their own),
+// fetched on Continue beside preLogin: the first paint is the identifier step alone (login bytes budget).
+const loadLaterStep = () => import('./LaterStep').then((m) => m.default);
+const LaterStep = lazyStep(loadLaterStep);
+/** The steps LaterStep shows. */
+const AFTER_IDENTIFIER: readonly string[] = ['loginWithPassword', 'promptPasskeys', 'loginWithTwoFactor', 'recoverTwoFactor', 'forceTwoFactor', 'passwordRotationExpired', 'passwordRotationNotification', 'breachedPassword', 'breachedPasswordSuccess', 'loginWithSmsOtc', 'loginWithQuickSmsOtc', 'redirectToSSO', 'magicLinkPreLoginSuccess', 'loginWithOtc'];
 // Its own chunk: only vendors with social login providers load the buttons.
 const SocialLogin = lazyStep(() => import('./social/SocialLogin').then((m) => m.default));
-const POLICY_STEPS: readonly string[] = ['passwordRotationExpired', 'passwordRotationNotification', 'breachedPassword', 'breachedPasswordSuccess'];
 
 function allowedOrigins(options: Record<string, unknown>): string[] {
   const value = options.allowedRedirectOrigins;
@@ -49,7 +40,7 @@ function useStoreRedirectParam(options: Record<string, unknown>): void {
   }, [options]);
 }
 
-/** Sign in: identifier first (preLogin), then password (PasswordStep). */
+/** Sign in: identifier first (preLogin), then password or another step (LaterStep). */
 export function LoginScreen() {
   const { store, routes, options } = useLoginBox();
   const { login, vendor } = useAuth(store);
@@ -78,13 +69,10 @@ export function LoginScreen() {
         ? t('errors.field.email.invalid')
         : null;
     if (!show({ email: problem ?? undefined })) return;
-    // The password step's code comes while preLogin asks which step is next (no wait added after it).
-    if (!byPhone) void Promise.all([loadPasswordStep(), loadLaterParts()]).catch(() => undefined);
+    // The next step's code comes while preLogin asks which step is next (no wait added after it).
+    void Promise.all([loadLaterStep(), loadLaterParts()]).catch(() => undefined);
     void store.preLogin(identifier);
   };
-
-  const loading = <p role="status">{t('common.loading')}</p>;
-  if (login.step === 'promptPasskeys') return <Suspense fallback={loading}><PromptPasskeysScreen /></Suspense>;
 
   if (login.step === 'success') {
     return (
@@ -95,38 +83,10 @@ export function LoginScreen() {
     );
   }
 
-  if (login.step === 'loginWithTwoFactor' || login.step === 'recoverTwoFactor' || login.step === 'forceTwoFactor') return <Suspense fallback={loading}><MfaLoginScreen /></Suspense>;
-
-  if (POLICY_STEPS.includes(login.step)) {
+  if (AFTER_IDENTIFIER.includes(login.step)) {
     return (
-      <Suspense fallback={loading}>
-        <PolicyStep />
-      </Suspense>
-    );
-  }
-
-  if (login.step === 'loginWithSmsOtc' || login.step === 'loginWithQuickSmsOtc') {
-    return (
-      <Suspense fallback={loading}>
-        <SmsOtcStep />
-      </Suspense>
-    );
-  }
-
-  if (login.step === 'redirectToSSO') return <Suspense fallback={loading}><RedirectToSsoStep /></Suspense>;
-
-  if (login.step === 'magicLinkPreLoginSuccess' || login.step === 'loginWithOtc') {
-    return (
-      <Suspense fallback={loading}>
-        <PasswordlessStep />
-      </Suspense>
-    );
-  }
-
-  if (login.step === 'loginWithPassword') {
-    return (
-      <Suspense fallback={loading}>
-        <PasswordStep byPhone={byPhone} byUsername={byUsername} />
+      <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
+        <LaterStep byPhone={byPhone} byUsername={byUsername} />
       </Suspense>
     );
   }
