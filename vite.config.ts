@@ -100,14 +100,21 @@ export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
       ...bundleBuild(resolve(dir, '../dist/cdn', bundle, ASSET_VERSION)),
       rollupOptions: {
         input: {},
+        preserveEntrySignatures: 'allow-extension',
         output: {
           codeSplitting: {
             groups: [
               // Federation's runtime glue, which remoteEntry.js imports first: one file instead of three.
-              { name: 'federation', priority: 3, test: /[\\/]@module-federation[\\/]runtime[\\/]dist[\\/]/ },
+              // With it the import() helper (lazyImportGate) and the shared-modules map remoteEntry.js
+              // imports as it starts: files of their own would cost the first paint two more requests.
+              {
+                name: 'federation',
+                priority: 3,
+                test: (id: string) => /[\\/]@module-federation[\\/]runtime[\\/]dist[\\/]/.test(id) || id === '\0vite/preload-helper.js' || id.includes('mf-localSharedImportMap'),
+              },
               // Everything `./mount` imports statically runs at its first paint: one file compresses
               // better than several (brotli shares one window) and costs the manifest one hash.
-              { name: 'ui', priority: 2, test: (id: string) => id !== mount && firstPaint.has(id) && ownSource(id) },
+              { name: 'ui', priority: 2, test: (id: string) => firstPaint.has(id) && ownSource(id) },
               // Modules only lazy screens share: one file of their own, never fetched before the first screen.
               { name: 'lazy-ui', priority: 1, test: /[\\/]src[\\/](components[\\/]|context|use-|screens[\\/]recovery[\\/]NewPasswordForm|screens[\\/]mfa[\\/]OneTimeCodeField)/ },
             ],
