@@ -11,7 +11,6 @@ export type { MfaDevices, MfaStrategyState } from './wire/mfa/mfa';
 export { isSteppedUp, STEP_UP_METHODS, type StepUpClaims } from './wire/mfa/step-up';
 export { ErrorCodes, TRACE_ID_HEADER, GENERIC_ERROR_MESSAGE, type ErrorCode, type ErrorBody } from './wire/error-codes';
 export { SelfServiceErrorCodes } from './wire/users/self-service-paths';
-export { Permissions, permissionMatches, type PermissionKey } from './wire/admin/permissions';
 
 export { createApiClient, buildQuery, errorFromResponse, type ApiClientOptions, type HttpMethod, type ResponseType } from './api';
 export { createGatehouseStore, createGatehouse, systemTimers, type GatehouseStoreOptions, type CreateGatehouseOptions, type KeyValueStorage, type Timers } from './auth';

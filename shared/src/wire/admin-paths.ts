@@ -23,3 +23,5 @@ export * from './admin/sub-account-paths';
 export * from './users/self-service-paths';
 /** Adding a texted-code or security-key second factor (Privacy section's self-service). */
 export * from './mfa/paths';
+/** The permission keys and their wildcard match (the portal's sections and access checks; never in the runtime the login box loads). */
+export { Permissions, permissionMatches, type PermissionKey } from './admin/permissions';
