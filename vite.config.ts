@@ -32,10 +32,28 @@ export function bundleBuild(outDir: string): UserConfig['build'] {
  */
 export function lazyImportGate(): Plugin {
   const helperId = '\0vite/preload-helper.js';
-  const code =
-    'const gate = Symbol.for("gatehouse.lazy-import");' +
-    'export const __vitePreload = (load, _deps, importer) => { const g = globalThis[gate]; return g ? g(load, importer || import.meta.url).then(load) : load(); };';
-  return { name: 'gatehouse-lazy-import-gate', enforce: 'pre', load: (id) => (id === helperId ? code : null) };
+  const helper = '(load, _deps, importer) => { const g = globalThis[Symbol.for("gatehouse.lazy-import")]; return g ? g(load, importer || import.meta.url).then(load) : load(); }';
+  return {
+    name: 'gatehouse-lazy-import-gate',
+    enforce: 'pre',
+    load: (id) => (id === helperId ? `export const __vitePreload = ${helper};` : null),
+    // The helper would be a file of its own (chunk groups never take it), one more request before
+    // the login form for a one-line function: each chunk that imports it gets it inline instead.
+    generateBundle(_options, bundle) {
+      const file = Object.values(bundle).find((c) => c.type === 'chunk' && c.moduleIds.length === 1 && c.moduleIds[0] === helperId);
+      if (!file || file.type !== 'chunk') return;
+      const name = file.fileName.split('/').pop()!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const statement = new RegExp(`import\\s*\\{\\s*(\\w+)(?:\\s+as\\s+(\\w+))?\\s*\\}\\s*from\\s*["'][^"']*/${name}["'];?`);
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || chunk === file || !chunk.imports.includes(file.fileName)) continue;
+        const match = statement.exec(chunk.code);
+        if (!match) throw new Error(`lazyImportGate: cannot inline the import() helper into ${chunk.fileName}`);
+        chunk.code = chunk.code.replace(match[0], `const ${match[2] ?? match[1]} = ${helper};`);
+        chunk.imports = chunk.imports.filter((f) => f !== file.fileName);
+      }
+      delete bundle[file.fileName];
+    },
+  };
 }
 
 /** Source (not build output) for workspace packages, in tests and builds alike. */
@@ -100,17 +118,19 @@ export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
       ...bundleBuild(resolve(dir, '../dist/cdn', bundle, ASSET_VERSION)),
       rollupOptions: {
         input: {},
+        // `./mount` itself joins the first-paint chunk below, which remoteEntry.js then imports
+        // directly: no facade file (one more request before the login form) just to re-export it.
         preserveEntrySignatures: 'allow-extension',
         output: {
           codeSplitting: {
             groups: [
               // Federation's runtime glue, which remoteEntry.js imports first: one file instead of three.
-              // With it the import() helper (lazyImportGate) and the shared-modules map remoteEntry.js
-              // imports as it starts: files of their own would cost the first paint two more requests.
+              // With it the shared-modules map remoteEntry.js imports as it starts (a file of its own
+              // would cost the first paint one more request).
               {
                 name: 'federation',
                 priority: 3,
-                test: (id: string) => /[\\/]@module-federation[\\/]runtime[\\/]dist[\\/]/.test(id) || id === '\0vite/preload-helper.js' || id.includes('mf-localSharedImportMap'),
+                test: (id: string) => /[\\/]@module-federation[\\/]runtime[\\/]dist[\\/]/.test(id) || id.includes('mf-localSharedImportMap'),
               },
               // Everything `./mount` imports statically runs at its first paint: one file compresses
               // better than several (brotli shares one window) and costs the manifest one hash.
