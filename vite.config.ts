@@ -56,6 +56,54 @@ export function lazyImportGate(): Plugin {
   };
 }
 
+/**
+ * The bundler's own helpers (rolldown's runtime: ESM interop) are a chunk of their own that chunk
+ * groups never take: one more request before the login form for a few hundred bytes. This puts
+ * them into the chunk `host` names, which is loaded first (remoteEntry.js imports it) and already
+ * imports them; every other chunk imports them from there. The host's file name already depends
+ * on the helpers' file name, so on their content.
+ */
+export function bundlerHelpersInto(host: string): Plugin {
+  const importOf = (file: string) => new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*["']([^"']*/)?${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["'];?`);
+  const bindings = (list: string) =>
+    list.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
+      const [imported, local = imported] = part.split(/\s+as\s+/);
+      return { imported: imported!, local: local! };
+    });
+  return {
+    name: 'gatehouse-bundler-helpers',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const helpers = chunks.find((c) => c.moduleIds.length === 1 && c.moduleIds[0] === '\0rolldown/runtime.js');
+      const target = chunks.find((c) => c.name === host && helpers && c.imports.includes(helpers.fileName));
+      if (!helpers || !target) return;
+      const name = helpers.fileName.split('/').pop()!;
+      const exported = /export\s*\{([^}]*)\}\s*;?\s*$/.exec(helpers.code);
+      if (helpers.imports.length || !exported) throw new Error('bundlerHelpersInto: unexpected shape of the bundler helpers chunk');
+      const all = bindings(exported[1]!); // { imported: local name inside the helpers, local: exported name }
+      const body = helpers.code.slice(0, exported.index);
+      const own = importOf(name).exec(target.code);
+      if (!own) throw new Error(`bundlerHelpersInto: ${target.fileName} does not import the helpers`);
+      const locals = new Map(bindings(own[1]!).map((b) => [b.imported, b.local]));
+      const names = all.map((b) => ({ exported: b.local, local: locals.get(b.local) ?? `__gh_helper_${b.local}` }));
+      target.code =
+        target.code.replace(own[0], `const {${names.map((n) => `${n.exported}: ${n.local}`).join(', ')}} = (() => { ${body}; return {${all.map((b) => `${b.local}: ${b.imported}`).join(', ')}}; })();`) +
+        `\nexport {${names.map((n) => `${n.local} as __gh_helper_${n.exported}`).join(', ')}};\n`;
+      target.imports = target.imports.filter((f) => f !== helpers.fileName);
+      const targetName = target.fileName.split('/').pop()!;
+      for (const chunk of chunks) {
+        if (chunk === target || chunk === helpers || !chunk.imports.includes(helpers.fileName)) continue;
+        const statement = importOf(name).exec(chunk.code);
+        if (!statement) throw new Error(`bundlerHelpersInto: cannot point ${chunk.fileName} at ${target.fileName}`);
+        const list = bindings(statement[1]!).map((b) => `__gh_helper_${b.imported} as ${b.local}`).join(', ');
+        chunk.code = chunk.code.replace(statement[0], `import {${list}} from "${statement[2] ?? './'}${targetName}";`);
+        chunk.imports = [...chunk.imports.filter((f) => f !== helpers.fileName), ...(chunk.imports.includes(target.fileName) ? [] : [target.fileName])];
+      }
+      delete bundle[helpers.fileName];
+    },
+  };
+}
+
 /** Source (not build output) for workspace packages, in tests and builds alike. */
 export const resolveConditions = ['dev-source', 'browser', 'module', 'import', 'default'];
 
@@ -102,6 +150,7 @@ export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
     define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [
       lazyImportGate(),
+      bundlerHelpersInto('federation'),
       firstPaint.plugin,
       react(),
       federation({
