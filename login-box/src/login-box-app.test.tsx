@@ -6,7 +6,7 @@ import { act, fireEvent, waitFor } from '@testing-library/react';
 import { resolveTheme } from '@gatehouse/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { autoCleanup, json, mountLoginBox } from './test/harness';
-import { brandColorVariables } from './use-custom-login';
+import { brandColorVariables } from './custom-login-look';
 
 const PUBLIC_SETTINGS = 'GET /tenants/resources/account-settings/v1/public';
 

@@ -4,7 +4,7 @@
  * tenant). Without one, or while custom login is off, nothing changes.
  */
 import { useEffect, useState, type CSSProperties } from 'react';
-import { ApiPaths, contrastRatio, defaultTheme, type GatehouseApi } from '@gatehouse/shared';
+import { ApiPaths, type GatehouseApi } from '@gatehouse/shared';
 import type { PublicAccountSettings } from '@gatehouse/shared/wire';
 
 export interface CustomLogin {
@@ -16,37 +16,6 @@ export interface CustomLogin {
 }
 
 const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const HEX = /^#[0-9a-fA-F]{6}$/;
-const AA = 4.5;
-
-/** The brand colour as the primary token of each scheme in which text on it and it on the surface stay readable. */
-export function brandColorVariables(color: string | null): CSSProperties | undefined {
-  if (!color || !HEX.test(color)) return undefined;
-  const vars: Record<string, string> = {};
-  const onColor = (c: string) => [defaultTheme.light.onPrimary, defaultTheme.light.text].sort((a, b) => contrastRatio(c, b) - contrastRatio(c, a))[0]!;
-  if (contrastRatio(color, defaultTheme.light.surface) >= AA && contrastRatio(color, onColor(color)) >= AA) {
-    vars['--gh-primary'] = color;
-    vars['--gh-on-primary'] = onColor(color);
-    vars['--gh-focus'] = color;
-  }
-  if (contrastRatio(color, defaultTheme.dark.surface) >= AA && contrastRatio(color, onColor(color)) >= AA) {
-    vars['--gh-dark-primary'] = color;
-    vars['--gh-dark-on-primary'] = onColor(color);
-    vars['--gh-dark-focus'] = color;
-  }
-  return Object.keys(vars).length ? (vars as CSSProperties) : undefined;
-}
-
-/** An image URL the box may show: http(s) only. */
-function safeImage(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
-}
 
 export function useCustomLogin(api: GatehouseApi, tenantId: string | null): CustomLogin | null {
   const [look, setLook] = useState<CustomLogin | null>(null);
@@ -54,10 +23,10 @@ export function useCustomLogin(api: GatehouseApi, tenantId: string | null): Cust
     setLook(null);
     if (!tenantId || !TENANT_ID.test(tenantId)) return;
     let live = true;
-    api.request<PublicAccountSettings>('GET', ApiPaths.accountSettingsPublic, { query: { tenantId } }).then(
-      (settings) => {
-        if (!live || !settings.hasCustomLogin) return;
-        setLook({ title: settings.loginTitle?.trim() || null, logo: safeImage(settings.logo), companyName: settings.companyName, style: brandColorVariables(settings.loginColor) });
+    // The code that turns the settings into a look (custom-login-look.ts) comes beside the call.
+    Promise.all([api.request<PublicAccountSettings>('GET', ApiPaths.accountSettingsPublic, { query: { tenantId } }), import('./custom-login-look')]).then(
+      ([settings, { lookOf }]) => {
+        if (live && settings.hasCustomLogin) setLook(lookOf(settings));
       },
       // The look is decoration: without it the box works as usual.
       () => undefined,
