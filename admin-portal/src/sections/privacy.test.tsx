@@ -337,7 +337,7 @@ describe('privacy section: adding second factors and recovery codes', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
     const codes = await view.findByRole('dialog', { name: 'Save your recovery codes' });
     expect(within(within(codes).getByRole('list', { name: 'Recovery codes' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['aaaa-1111', 'bbbb-2222']);
-    expect(statusText(view)).toContain('Authenticator app added as a second factor');
+    await waitFor(() => expect(statusText(view)).toContain('Authenticator app added as a second factor'));
     fireEvent.click(within(codes).getByRole('button', { name: 'I have saved them' }));
     expect(view.queryByRole('dialog')).toBeNull();
     await view.findByRole('row', { name: /Authenticator app/ });
@@ -363,7 +363,7 @@ describe('privacy section: adding second factors and recovery codes', () => {
     fireEvent.change(within(dialog).getByLabelText('Code from the text message'), { target: { value: '654321' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(view.queryByRole('dialog')).toBeNull());
-    expect(statusText(view)).toContain('Text message added as a second factor');
+    await waitFor(() => expect(statusText(view)).toContain('Text message added as a second factor'));
     expect(calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
       ['/identity/resources/users/v1/mfa/sms/enroll', { phoneNumber: '+44 20 7946 0958' }],
       ['/identity/resources/users/v1/mfa/sms/enroll/verify', { otcToken: 'otc-1', token: '654321' }],
