@@ -51,7 +51,7 @@ describe('forgot password screen', () => {
     type(fresh, 'new passphrase 1');
     type(view.getByLabelText('Confirm new password'), 'new passphrase 1');
     fireEvent.submit(fresh.form!);
-    await waitFor(() => expect(view.getAllByRole('status').map((s) => s.textContent).join(' ')).toContain('Your password has been reset'));
+    await waitFor(() => expect(view.getAllByRole('status').map((el: HTMLElement) => el.textContent).join(' ')).toContain('Your password has been reset'));
     expect(calls.find((c) => c.key === P.verify)!.body).toEqual({ userId: 'u1', token: 't1', password: 'new passphrase 1' });
   });
 });
