@@ -24,7 +24,7 @@ describe('forgot password screen', () => {
     });
     expect(view.getByRole('heading', { name: 'Forgot password?' })).toBeTruthy();
     const email = view.getByLabelText('Email') as HTMLInputElement;
-    expect(shadow.activeElement).toBe(email);
+    await waitFor(() => expect(shadow.activeElement).toBe(email));
     type(email, 'ada@example.com');
     fireEvent.submit(email.form!);
     const textMe = await view.findByRole('button', { name: 'Text me a code' });
