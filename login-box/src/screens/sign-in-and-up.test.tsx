@@ -58,7 +58,7 @@ describe('errors at their fields', () => {
     await waitFor(() => expect(fieldErrorOf(company)).toBe('Enter your company’s name.'));
     expect(fieldErrorOf(view.getByLabelText('Email'))).toBe('Enter an email address like name@example.com.');
     expect(fieldErrorOf(view.getByLabelText('Name'))).toBeNull();
-    expect(shadow.activeElement).toBe(company);
+    await waitFor(() => expect(shadow.activeElement).toBe(company));
     expect(view.queryByRole('alert')).toBeNull();
     expect(calls.some((c) => c.key === P.signUp)).toBe(false);
     // Fixing a field clears its error at once.
