@@ -245,6 +245,17 @@ const ONLY_SECURITY = { fieldVisibility: { privacy: { loginSessions: 'hidden' } 
 const CREDENTIAL = { id: 'cred-1', rawId: 'cred-1', type: 'public-key' as const, response: { clientDataJSON: 'e30', attestationObject: 'o2M' }, clientExtensionResults: {} };
 
 describe('privacy section: password and email', () => {
+  it('rates the new password with zxcvbn as it is typed: a common one is weak and says why, a long passphrase strong', async () => {
+    const { api } = fakeApi();
+    const { view } = openPrivacy(api, ONLY_SECURITY);
+    fireEvent.click(await view.findByRole('button', { name: 'Change password' }));
+    const dialog = await view.findByRole('dialog', { name: 'Change password' });
+    fireEvent.change(within(dialog).getByLabelText('New password'), { target: { value: 'password1' } });
+    await waitFor(() => expect(within(dialog).getByText(/^Strength: /).textContent).toMatch(/^Strength: (too weak|weak)\. This is a commonly used password\.$/), { timeout: 5000 });
+    fireEvent.change(within(dialog).getByLabelText('New password'), { target: { value: 'violet kettle marathon under 47 lanterns' } });
+    await waitFor(() => expect(within(dialog).getByText(/^Strength: /).textContent).toBe('Strength: strong.'), { timeout: 5000 });
+  });
+
   it('changes the password after checking the form, and says so in the toast', async () => {
     const { api, calls } = fakeApi();
     const { view } = openPrivacy(api, ONLY_SECURITY);

@@ -4,28 +4,19 @@
  */
 import { useEffect, useState } from 'react';
 import { useI18n, type MessageKey } from '../use-i18n';
-import { estimateStrength, type Strength } from './zxcvbn';
+import { estimateStrength, strengthTopic, type Strength, type StrengthTopic } from '@gatehouse/shared/password-strength';
 
 const LABELS: readonly MessageKey[] = ['strength.0', 'strength.1', 'strength.2', 'strength.3', 'strength.4'];
 
-/** zxcvbn's warning keys, grouped into the catalog's few sentences. */
-const WARNINGS: Partial<Record<string, MessageKey>> = {
-  straightRow: 'strength.warning.keyboard',
-  keyPattern: 'strength.warning.keyboard',
-  simpleRepeat: 'strength.warning.repeat',
-  extendedRepeat: 'strength.warning.repeat',
-  sequences: 'strength.warning.sequence',
-  recentYears: 'strength.warning.dates',
+/** The catalog's sentence for each warning topic. */
+const WARNINGS: Record<StrengthTopic, MessageKey> = {
+  keyboard: 'strength.warning.keyboard',
+  repeat: 'strength.warning.repeat',
+  sequence: 'strength.warning.sequence',
   dates: 'strength.warning.dates',
-  topTen: 'strength.warning.common',
-  topHundred: 'strength.warning.common',
   common: 'strength.warning.common',
-  similarToCommon: 'strength.warning.common',
-  pwned: 'strength.warning.common',
-  wordByItself: 'strength.warning.words',
-  namesByThemselves: 'strength.warning.words',
-  commonNames: 'strength.warning.words',
-  userInputs: 'strength.warning.personal',
+  words: 'strength.warning.words',
+  personal: 'strength.warning.personal',
 };
 
 export default function StrengthMeter({ password, userInputs }: { password: string; userInputs: readonly string[] }) {
@@ -50,7 +41,8 @@ export default function StrengthMeter({ password, userInputs }: { password: stri
   }, [password, inputs, locale]);
 
   if (!password || !strength) return <div className="gh-strength" data-score="none" aria-hidden="true"><span className="gh-strength-bar" /></div>;
-  const warning = WARNINGS[strength.warning];
+  const topic = strengthTopic(strength.warning);
+  const warning = topic ? WARNINGS[topic] : undefined;
   return (
     <div className="gh-strength" data-score={strength.score}>
       <span className="gh-strength-bar" aria-hidden="true">

@@ -60,6 +60,7 @@ export function AccountSecurity({ security, email, canWrite, onDialog, onFreshAu
       {dialog === 'password' && (
         <PasswordDialog
           change={security.changePassword}
+          userInputs={shownEmail ? [shownEmail, shownEmail.split('@')[0]!] : []}
           onFreshAuth={fresh}
           onClose={() => setDialog(null)}
           onDone={() => {

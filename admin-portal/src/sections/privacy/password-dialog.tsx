@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import { useT } from '../../i18n/i18n-context';
 import { DialogFooter } from '../dialogs/dialog-footer';
 import { TextField } from '../dialogs/text-field';
@@ -6,13 +6,18 @@ import { useRefocusOnError } from '../roles/refocus';
 import { Modal } from '../users/modal';
 import { useSecuritySave } from './use-security-save';
 
+// zxcvbn and its word lists: only when this dialog opens.
+const StrengthMeter = lazy(() => import('./strength-meter'));
+
 /**
  * Change password: the current one (the server checks it), the new one twice. With a second factor
  * enrolled the server also asks for a recent step-up; `run` hands that answer to the part, which
  * offers it instead of this dialog.
  */
-export function PasswordDialog({ change, onDone, onFreshAuth, onClose }: {
+export function PasswordDialog({ change, onDone, onFreshAuth, onClose, userInputs = [] }: {
   change: (password: string, newPassword: string) => Promise<unknown>;
+  /** The user's email (and its name part): a password made of them rates weak. */
+  userInputs?: readonly string[];
   onDone: () => void;
   onFreshAuth: (error: unknown) => boolean;
   onClose: () => void;
@@ -47,6 +52,9 @@ export function PasswordDialog({ change, onDone, onFreshAuth, onClose }: {
       <form ref={ref} className="gh-ap-form" onSubmit={submit} noValidate>
         <TextField id={`${id}-current`} type="password" autoComplete="current-password" label={t.t('privacy.password.current')} value={current} busy={busy} problem={problems.current ?? ''} autofocus onChange={setCurrent} />
         <TextField id={`${id}-new`} type="password" autoComplete="new-password" label={t.t('privacy.password.new')} hint={t.t('privacy.password.newHint')} value={next} busy={busy} problem={problems.next ?? ''} onChange={setNext} />
+        <Suspense fallback={null}>
+          <StrengthMeter password={next} userInputs={userInputs} />
+        </Suspense>
         <TextField id={`${id}-again`} type="password" autoComplete="new-password" label={t.t('privacy.password.again')} value={again} busy={busy} problem={problems.again ?? ''} onChange={setAgain} />
         <DialogFooter error={error} busy={busy} label={t.t('privacy.password.save')} onClose={onClose} />
       </form>

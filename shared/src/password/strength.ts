@@ -1,11 +1,13 @@
 /**
- * Password strength by @zxcvbn-ts: the common dictionaries and keyboard graphs, plus the word lists of
- * the user's language (English for Hebrew, which has no pack). Loaded with the strength meter only,
- * each language pack in a chunk of its own, so a sign-in never fetches any of it.
+ * Password strength by @zxcvbn-ts, for the strength meters of the login box and the admin portal
+ * (`@gatehouse/shared/password-strength`, never in the runtime's core): the common dictionaries and
+ * keyboard graphs, plus the word lists of the user's language (English for Hebrew, which has no
+ * pack). Each bundle loads it with its meter only, each language pack in a chunk of its own, so a
+ * sign-in never fetches any of it.
  */
 import { ZxcvbnFactory, type OptionsType } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
-import type { Locale } from '@gatehouse/shared';
+import type { Locale } from '../i18n/locale';
 
 export interface Strength {
   /** 0 (too guessable) to 4 (very unguessable). */
@@ -44,4 +46,31 @@ export async function estimateStrength(locale: Locale, password: string, userInp
   // zxcvbn's cost grows with length; beyond 100 characters the score is at its top anyway.
   const result = zxcvbn.check(password.slice(0, 100), userInputs.filter(Boolean).map(String));
   return { score: result.score as Strength['score'], warning: result.feedback.warning ?? '' };
+}
+
+/** What a warning is about, for the few sentences a meter says: zxcvbn's warning keys grouped. */
+export type StrengthTopic = 'keyboard' | 'repeat' | 'sequence' | 'dates' | 'common' | 'words' | 'personal';
+
+const TOPICS: Partial<Record<string, StrengthTopic>> = {
+  straightRow: 'keyboard',
+  keyPattern: 'keyboard',
+  simpleRepeat: 'repeat',
+  extendedRepeat: 'repeat',
+  sequences: 'sequence',
+  recentYears: 'dates',
+  dates: 'dates',
+  topTen: 'common',
+  topHundred: 'common',
+  common: 'common',
+  similarToCommon: 'common',
+  pwned: 'common',
+  wordByItself: 'words',
+  namesByThemselves: 'words',
+  commonNames: 'words',
+  userInputs: 'personal',
+};
+
+/** The topic of zxcvbn's `warning` key, or undefined for none (or one we do not word). */
+export function strengthTopic(warning: string): StrengthTopic | undefined {
+  return TOPICS[warning];
 }
