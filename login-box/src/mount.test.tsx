@@ -162,7 +162,7 @@ describe('activate screen', () => {
     fireEvent.click(view.getByRole('button', { name: 'Activate' }));
     // At its field, described by it, and focused: no alert for the form's own check.
     await waitFor(() => expect(fieldErrorOf(confirm)).toBe('Passwords do not match'));
-    expect((confirm.getRootNode() as ShadowRoot).activeElement).toBe(confirm);
+    await waitFor(() => expect((confirm.getRootNode() as ShadowRoot).activeElement).toBe(confirm));
     type(confirm, 'Secret-pass-1');
     fireEvent.click(view.getByRole('button', { name: 'Activate' }));
     expect(await view.findByRole('heading', { name: 'Account activated' })).toBeTruthy();

@@ -122,7 +122,7 @@ describe('All accounts section', () => {
     await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Add users' })));
     await waitFor(() => expect(view.queryByRole('dialog')).toBeNull());
     expect(calls.find((c) => c.method === 'POST' && c.path.endsWith('/users'))).toMatchObject({ path: '/tenants/resources/sub-tenants/v1/eu/users', body: { userIds: ['u-bob'], roleIds: ['r-admin'] } });
-    expect(view.getByRole('status').textContent).toBe('1 user added to Acme EU');
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('1 user added to Acme EU'));
   });
 
   it('hides every write action without the write permission, and the ones the host hides or freezes', async () => {

@@ -129,7 +129,7 @@ describe('API tokens sections', () => {
     fireEvent.click(within(success).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(view.queryByRole('dialog')).toBeNull());
     expect(root.innerHTML).not.toContain(SECRET);
-    expect(view.getByRole('status').textContent).toBe('Token CI pipeline added');
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Token CI pipeline added'));
     const row = await view.findByRole('row', { name: /CI pipeline/ });
     expect(row.textContent).toContain('CLIENT_ID_new');
     expect(row.textContent).toContain('Read only');

@@ -79,7 +79,7 @@ describe('users section: invite link', () => {
     expect(((await within(dialog).findByLabelText('Link')) as HTMLInputElement).value).toBe(LINK.url);
     expect(calls.find((c) => c.method === 'POST')).toEqual({ method: 'POST', path: '/identity/resources/tenants/invites/v1/user', body: { expiresInMinutes: 43200 } });
     expect(within(dialog).getByText(/^Expires /).textContent).toMatch(/2026/);
-    expect(view.getAllByRole('status')[0]!.textContent).toBe('Invite link created');
+    await waitFor(() => expect(view.getAllByRole('status')[0]!.textContent).toBe('Invite link created'));
 
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
@@ -156,7 +156,7 @@ describe('users section: add users in bulk', () => {
     expect(calls.find((c) => c.method === 'POST')).toEqual({ method: 'POST', path: '/identity/resources/users/bulk/v1/invite', body: { emails: ['c@example.com', 'ada@example.com', 'nope'], roleIds: ['r-admin'] } });
     expect(within(dialog).getByText('Not invited (2)')).toBeTruthy();
     expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['c@example.com', 'ada@example.com: User already exists', 'nope: Invalid email']);
-    expect(view.getAllByRole('status')[0]!.textContent).toBe('1 invited, 2 not invited');
+    await waitFor(() => expect(view.getAllByRole('status')[0]!.textContent).toBe('1 invited, 2 not invited'));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
     expect(view.queryByRole('dialog')).toBeNull();
   });

@@ -26,7 +26,7 @@ describe('accept invitation screen', () => {
     const password = view.getByLabelText('Password') as HTMLInputElement;
     expect(password.autocomplete).toBe('new-password');
     // The first editable field has focus.
-    expect(password.getRootNode() instanceof ShadowRoot ? (password.getRootNode() as ShadowRoot).activeElement : document.activeElement).toBe(password);
+    await waitFor(() => expect(password.getRootNode() instanceof ShadowRoot ? (password.getRootNode() as ShadowRoot).activeElement : document.activeElement).toBe(password));
     type(password, 'a good passphrase');
     type(view.getByLabelText('Confirm password'), 'a good passphrase');
     fireEvent.click(view.getByRole('button', { name: 'Accept invitation' }));

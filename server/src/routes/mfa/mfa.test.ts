@@ -183,7 +183,7 @@ describeDialects('MFA sign-in', (h) => {
     const user = await signUpAndActivate(server);
     const codeIn = async () => {
       const mails = (await call(server, 'GET', '/dev/mailbox.json')).body as Array<{ to: string; subject: string; text: string }>;
-      return /(\d{6})/.exec(mails.find((m) => m.to === user.email && /verification code/.test(m.subject))!.text)![1]!;
+      return /^(\d{6})$/m.exec(mails.find((m) => m.to === user.email && /verification code/.test(m.subject))!.text)![1]!;
     };
     const enroll = await call(server, 'POST', ApiPaths.mfaEmailCodeEnroll, { token: user.accessToken });
     expect(enroll.status).toBe(200);
