@@ -25,7 +25,7 @@ it('shows a placeholder the moment "Admin portal" is clicked, and the portal in 
     });
     await page.getByRole('button', { name: 'Admin portal' }).click();
     const placeholder = page.getByRole('progressbar', { name: 'Admin portal' });
-    await visible(page, placeholder, 2_000);
+    await visible(page, placeholder);
     expect(await placeholder.getAttribute('aria-busy')).toBe('true');
     await page.screenshot({ path: screenshotPath('admin-portal-opening-placeholder') });
     await expectAccessible(page, 'admin portal placeholder (dark)');

@@ -219,5 +219,6 @@ describe.each(VARIANTS)('login box accessibility ($name)', (variant) => {
     }
     await anonymous.context().close();
     await page.context().close();
-  });
+    // 19 steps with axe on each: more than the default budget under a loaded CI machine.
+  }, 180_000);
 });

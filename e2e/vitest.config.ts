@@ -16,7 +16,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 60_000,
     fileParallelism: true,
-    maxWorkers: 3,
+    // E2E_WORKERS to try another count: 5 measured slower than 3 on 2 cores (CPU-bound by then).
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
     // No module state is kept between files (each builds its own server and browser in beforeAll),
     // so a worker keeps playwright and the helpers loaded instead of importing them per file.
     isolate: false,
