@@ -5,7 +5,7 @@ import { useAuth } from '../use-auth';
 import { useLocation } from '../use-location';
 import { useI18n } from '../use-i18n';
 import { Field } from '../components/Field';
-import { PasswordField } from '../components/PasswordField';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { SubmitButton } from '../components/SubmitButton';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { RouteLink } from '../components/RouteLink';
@@ -105,24 +105,21 @@ export function ActivateCodeScreen() {
         {choosing ? (
           <>
             <p role="status">{t('activateCode.choosePassword')}</p>
-            <PasswordField
-              label={t('field.password')}
-              name="password"
-              autoComplete="new-password"
-              required
+            <NewPasswordFields
+              password={password}
+              confirm={confirm}
               policy={policy}
-              strength
-              value={password}
-              error={errors.password ?? (server?.field === 'password' ? server.text : null)}
-              onChange={(value) => {
+              passwordError={errors.password ?? (server?.field === 'password' ? server.text : null)}
+              confirmError={errors.confirmPassword}
+              onPassword={(value) => {
                 setPassword(value);
                 clear('password');
               }}
+              onConfirm={(value) => {
+                setConfirm(value);
+                clear('confirmPassword');
+              }}
             />
-            <PasswordField label={t('field.confirmPassword')} name="confirmPassword" autoComplete="new-password" required value={confirm} error={errors.confirmPassword} onChange={(value) => {
-              setConfirm(value);
-              clear('confirmPassword');
-            }} />
           </>
         ) : null}
         {server && !server.field ? <ErrorAlert message={activate.error} code={activate.errorCode} /> : null}
