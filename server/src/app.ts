@@ -22,7 +22,9 @@ import { createPlatform, platformArea } from './routes/platform';
 import { recoveryArea } from './routes/recovery';
 import { socialArea } from './routes/social';
 import { ssoArea } from './routes/sso';
+import { securityArea } from './routes/security';
 import { usersArea } from './routes/users';
+import { createTenantSecurity } from './services/security';
 import { AMR_PASSWORD, type AuthService } from './services/auth/auth';
 import type { Mailer } from './services/messaging/mail';
 import type { OAuthService } from './services/oauth/provider';
@@ -76,7 +78,8 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const db = opened.db;
   const platform = createPlatform({ db, clock, config });
   const messaging = createMessaging({ db, clock, config, limiter: platform.limiter, mail: overrides.mail });
-  const ctx: AreaContext = { config, db, clock, ...platform, ...messaging };
+  const security = createTenantSecurity({ db, clock, config });
+  const ctx: AreaContext = { config, db, clock, ...platform, ...messaging, security };
   const app = httpApp(config);
 
   // The areas, each after the areas it gets services from. Auth asks MFA's gate once a password is
@@ -91,6 +94,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   ssoArea(app, deps, { mfa });
   const admin = adminArea(app, deps, { invitations, signUp });
   accountArea(app, deps);
+  securityArea(app, deps);
   const { oauth } = oauthArea(app, deps, { apiTokens: admin.apiTokens });
   const platformRoutes = platformArea(app, deps, { signUp });
   messagingArea(app, ctx);

@@ -5,6 +5,7 @@ import type { OAuthTables } from './schema-oauth';
 import type { AdminTables } from './schema-admin';
 import type { ApiTokenTables } from './schema-api-tokens';
 import type { AccountTables } from './schema-account';
+import type { SecurityTables } from './schema-security';
 import type { SelfServiceTables } from './schema-self-service';
 
 /**
@@ -358,7 +359,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

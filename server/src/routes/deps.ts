@@ -9,6 +9,7 @@ import type { SmsSender } from '../services/messaging/sms';
 import type { CaptchaService } from '../services/platform/captcha';
 import type { KeyService } from '../services/platform/keys';
 import type { RateLimiter } from '../services/platform/rate-limit';
+import type { TenantSecurity } from '../services/security';
 
 /** What every area is built from: the config, the database, the clock, and the platform and messaging services. */
 export interface AreaContext {
@@ -23,6 +24,8 @@ export interface AreaContext {
   /** Renders every email in the recipient's language and tenant look. */
   emails: EmailService;
   sms: SmsSender;
+  /** Tenant security policies and restrictions, which every entry point enforces. */
+  security: TenantSecurity;
 }
 
 /**

@@ -25,3 +25,5 @@ export * from './users/self-service-paths';
 export * from './mfa/paths';
 /** The permission keys and their wildcard match (the portal's sections and access checks; never in the runtime the login box loads). */
 export { Permissions, permissionMatches, type PermissionKey } from './admin/permissions';
+/** Tenant security: policies, restrictions and the security center's paths, codes and constants (the portal's Security section and security center). */
+export * from './security/paths';

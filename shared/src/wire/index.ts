@@ -47,6 +47,11 @@ export * from './admin/audit-paths';
 export * from './admin/sub-accounts';
 export * from './admin/sub-account-paths';
 
+export * from './security/paths';
+export * from './security/policies';
+export * from './security/restrictions';
+export * from './security/security-center';
+
 export * from './account/settings';
 export * from './account/paths';
 

@@ -21,6 +21,7 @@ import { subAccountsMigration } from './021_sub_accounts';
 import { securityFixesMigration } from './022_security_fixes';
 import { auditCountsMigration } from './023_audit_counts';
 import { selfServiceMigration } from './024_self_service';
+import { tenantSecurityMigration } from './025_tenant_security';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -51,6 +52,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '022_security_fixes': securityFixesMigration,
         '023_audit_counts': auditCountsMigration(dialect),
         '024_self_service': selfServiceMigration,
+        '025_tenant_security': tenantSecurityMigration,
       };
     },
   };
