@@ -1,14 +1,13 @@
 // SCAFFOLD (issue 12, to be replaced by the policies engineer): the interface is the contract other
 // areas code against; the body below only answers the vendor's values.
 import type {
-  CaptchaPolicyBody, LockoutPolicyBody, MfaPolicyBody, PasswordHistoryPolicyBody, PasswordPolicyBody, PasswordRotationBody, SessionsPolicyBody,
-  UserEmailsPolicyBody,
+  CaptchaPolicyBody, LockoutPolicyBody, MfaPolicyBody, PasswordHistoryPolicyBody, PasswordPolicyBody, PasswordRotationBody, UserEmailsPolicyBody,
 } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 
-/** A tenant's effective policies: the vendor's configuration (the floor) tightened by the tenant's own. */
+/** A tenant's effective policies: the vendor's configuration (the floor) tightened by the tenant's own. (The sessions policy has its own service: session-policy.ts, owned by the sessions engineer.) */
 export interface EffectivePolicies {
   mfa: MfaPolicyBody;
   lockout: LockoutPolicyBody;
@@ -17,7 +16,6 @@ export interface EffectivePolicies {
   rotation: PasswordRotationBody;
   captcha: CaptchaPolicyBody;
   userEmails: UserEmailsPolicyBody;
-  sessions: SessionsPolicyBody;
 }
 
 export interface SecurityPolicyService {
@@ -36,11 +34,6 @@ export function createSecurityPolicyService(deps: { db: Db; clock: Clock; config
     rotation: { passwordExpiresIn: config.passwordPolicies.expiresInDays, notificationPeriod: config.passwordPolicies.notificationDays },
     captcha: { enabled: config.captcha !== null, minScore: config.captcha?.minScore ?? 0.5 },
     userEmails: { allowEmailChange: true, requireVerifiedEmailForLogin: true },
-    sessions: {
-      sessionIdleTimeoutConfiguration: { isActive: false, timeout: 86_400 },
-      sessionTimeoutConfiguration: { isActive: false, timeout: 86_400 },
-      sessionConcurrentConfiguration: { isActive: false, maxSessions: 10 },
-    },
   };
   return { effective: async () => vendor };
 }
