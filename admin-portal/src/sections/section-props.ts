@@ -16,4 +16,11 @@ export interface SectionProps {
   stepUpUrl?: string;
   /** Navigates the host page (the shell passes the runtime's navigate). */
   navigate?: (url: string) => void;
+  /**
+   * Opens another section of the portal, optionally at a target inside it (issue 12: the security
+   * center opens the Security section at a tab and setting, e.g. 'sessionManagement:idleTimeout').
+   */
+  openSection?: (section: string, target?: string) => void;
+  /** The target this section was opened at by `openSection`, if any: `<tab>` or `<tab>:<setting>`. */
+  target?: string;
 }
