@@ -22,6 +22,7 @@ import { securityFixesMigration } from './022_security_fixes';
 import { auditCountsMigration } from './023_audit_counts';
 import { selfServiceMigration } from './024_self_service';
 import { tenantSecurityMigration } from './025_tenant_security';
+import { sessionPolicyMigration } from './027_session_policy';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '023_audit_counts': auditCountsMigration(dialect),
         '024_self_service': selfServiceMigration,
         '025_tenant_security': tenantSecurityMigration,
+        '027_session_policy': sessionPolicyMigration,
       };
     },
   };
