@@ -62,6 +62,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_ACTIVATION_PER_IP: '60/0' })).toThrow('RATE_LIMIT_ACTIVATION_PER_IP must have a window between 1 second and 31 days, got "60/0".');
   });
 
+  it('reads the vendor session policy (SESSION_*): 0 turns each off, other values must be ones a tenant could also hold', () => {
+    expect(loadConfig({}).sessionPolicy).toEqual({ idleTimeout: 0, forceRelogin: 0, maxConcurrent: 0 });
+    expect(loadConfig({ SESSION_IDLE_TIMEOUT: '900', SESSION_FORCE_RELOGIN: '86400', SESSION_MAX_CONCURRENT: '3' }).sessionPolicy).toEqual({ idleTimeout: 900, forceRelogin: 86400, maxConcurrent: 3 });
+    expect(() => loadConfig({ SESSION_IDLE_TIMEOUT: '30' })).toThrow('SESSION_IDLE_TIMEOUT must be 0 (off) or between 60 and 31536000 seconds, got "30".');
+    expect(() => loadConfig({ SESSION_MAX_CONCURRENT: '101' })).toThrow('SESSION_MAX_CONCURRENT must be 0 (off) or between 1 and 100 sessions, got "101".');
+    expect(() => loadConfig({ SESSION_FORCE_RELOGIN: '-1' })).toThrow(/SESSION_FORCE_RELOGIN must be a whole number/);
+  });
+
   it('documents every option in the configuration table of docs/configuration.md', () => {
     const table = renderConfigTable();
     const doc = readFileSync(CONFIG_DOC, 'utf8');

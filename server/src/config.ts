@@ -71,6 +71,11 @@ export interface Config {
   invitation: { tokenTtl: number; strategy: 'link' | 'code' };
   /** Impersonation (seed 000 section 4.7): token and session lifetimes (s). */
   impersonation: { tokenTtl: number; sessionTtl: number };
+  /**
+   * The vendor's session policy (SESSION_*), the floor every tenant's sessions policy tightens: idle
+   * timeout and forced re-login in seconds, and concurrent sessions per user; 0 turns each off.
+   */
+  sessionPolicy: { idleTimeout: number; forceRelogin: number; maxConcurrent: number };
   /** Whether admins may make users temporary (seed 001 section 4 "Temporary users"). */
   temporaryUsers: boolean;
   /** Social login (seed 000 sections 1, 7.2): the providers, sign-up by social login, state lifetime. */
@@ -98,6 +103,8 @@ export interface PasswordPoliciesConfig {
   unlockTokenTtl: number;
   expiresInDays: number;
   notificationDays: number;
+  /** PASSWORD_HISTORY_SIZE: how many previous passwords a new one may not repeat; 0: off (tenants may turn it on). */
+  historySize: number;
   rejectBreached: boolean;
 }
 
@@ -160,6 +167,20 @@ function int(src: Source, name: string, def: number, min = 0): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be a whole number of at least ${min}, got "${raw}".`);
   return n;
+}
+
+/** SESSION_*: each 0 (off) or a value a tenant's policy can also hold (timeouts 60 s to 365 days, 1 to 100 sessions). */
+function sessionPolicyConfig(src: Source): Config['sessionPolicy'] {
+  const within = (name: string, min: number, max: number, unit: string): number => {
+    const n = int(src, name, 0, 0);
+    if (n !== 0 && (n < min || n > max)) throw new ConfigError(`${name} must be 0 (off) or between ${min} and ${max} ${unit}, got "${src[name]}".`);
+    return n;
+  };
+  return {
+    idleTimeout: within('SESSION_IDLE_TIMEOUT', 60, 365 * 86_400, 'seconds'),
+    forceRelogin: within('SESSION_FORCE_RELOGIN', 60, 365 * 86_400, 'seconds'),
+    maxConcurrent: within('SESSION_MAX_CONCURRENT', 1, 100, 'sessions'),
+  };
 }
 
 function bool(src: Source, name: string, def: boolean): boolean {
@@ -423,11 +444,13 @@ export function loadConfig(env: Source = process.env): Config {
       unlockTokenTtl: int(src, 'UNLOCK_TOKEN_TTL', 86400, 60),
       expiresInDays: int(src, 'PASSWORD_EXPIRES_IN_DAYS', 0, 0),
       notificationDays: int(src, 'PASSWORD_ROTATION_NOTIFICATION_DAYS', 0, 0),
+      historySize: Math.min(24, int(src, 'PASSWORD_HISTORY_SIZE', 0, 0)),
       rejectBreached: bool(src, 'BREACHED_PASSWORD_CHECK', true),
     },
     captcha: captchaConfig(src, production),
     invitation: { tokenTtl: int(src, 'INVITATION_TOKEN_TTL', 604800, 60), strategy: oneOf(src, 'INVITATION_STRATEGY', ['link', 'code'] as const, 'link', (s) => s.toLowerCase()) },
     impersonation: { tokenTtl: int(src, 'IMPERSONATION_TOKEN_TTL', 120, 10), sessionTtl: int(src, 'IMPERSONATION_SESSION_TTL', 1800, 60) },
+    sessionPolicy: sessionPolicyConfig(src),
     temporaryUsers: bool(src, 'TEMPORARY_USERS', true),
     socialLogin: socialLoginConfig(
       { providers: src.SOCIAL_LOGIN_PROVIDERS, allowSignUp: bool(src, 'ALLOW_SIGNUPS', true) && bool(src, 'SOCIAL_LOGIN_ALLOW_SIGNUP', true), stateTtl: int(src, 'SOCIAL_LOGIN_STATE_TTL', 600, 60) },

@@ -117,3 +117,56 @@ export async function revokeOtherLiveUserSessions(db: Db, userId: string, keepSe
   const res = await db.updateTable('sessions').set({ revoked_at: now }).where('id', 'in', ids).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(res.numUpdatedRows) > 0 ? ids : [];
 }
+
+/** A live session of a tenant as the sessions policy weighs it. */
+export interface PolicySessionRow {
+  id: string;
+  user_id: string;
+  created_at: number;
+  last_used_at: number;
+  auth_time: number;
+  /**
+   * A sign-in of the user (counted against the concurrent-session limit): false for an application's
+   * grant (hosted login, a child of a browser session) and for an impersonation (the admin's).
+   */
+  counted: boolean;
+}
+
+/**
+ * The live sessions (not revoked, not expired) acting in `tenantId`, of `userId` when given, newest
+ * first (created_at, then id: one order every process agrees on).
+ */
+export async function listLivePolicySessions(db: Db, tenantId: string, now: number, userId?: string): Promise<PolicySessionRow[]> {
+  let query = db
+    .selectFrom('sessions')
+    .leftJoin('oauth_grants', 'oauth_grants.session_id', 'sessions.id')
+    .leftJoin('impersonations', 'impersonations.session_id', 'sessions.id')
+    .select(['sessions.id', 'sessions.user_id', 'sessions.created_at', 'sessions.last_used_at', 'sessions.auth_time', 'oauth_grants.session_id as grant_id', 'impersonations.id as impersonation_id'])
+    .where('sessions.tenant_id', '=', tenantId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now);
+  if (userId) query = query.where('sessions.user_id', '=', userId);
+  const rows = await query.orderBy('sessions.created_at', 'desc').orderBy('sessions.id', 'desc').execute();
+  const seen = new Set<string>();
+  return rows
+    .filter((r) => !seen.has(r.id) && Boolean(seen.add(r.id)))
+    .map((r) => ({
+      id: r.id,
+      user_id: r.user_id,
+      created_at: Number(r.created_at),
+      last_used_at: Number(r.last_used_at),
+      auth_time: Number(r.auth_time),
+      counted: r.grant_id === null && r.impersonation_id === null,
+    }));
+}
+
+/** Revokes the live sessions among `ids`; answers how many this call revoked (one already revoked is not counted). */
+export async function revokeSessions(db: Db, ids: readonly string[], now: number): Promise<number> {
+  let revoked = 0;
+  // In slices, under every dialect's limit of bound parameters.
+  for (let i = 0; i < ids.length; i += 500) {
+    const res = await db.updateTable('sessions').set({ revoked_at: now }).where('id', 'in', ids.slice(i, i + 500)).where('revoked_at', 'is', null).executeTakeFirst();
+    revoked += Number(res.numUpdatedRows);
+  }
+  return revoked;
+}

@@ -97,6 +97,8 @@ export const AuditActions = {
   emailChanged: 'Email changed',
   phoneChanged: 'Phone number changed',
   impersonationStarted: 'Impersonation started',
+  // Tenant security (issue 12).
+  sessionsPolicyUpdated: 'Sessions policy updated',
 } as const;
 
 /** The actor of an admin call. */

@@ -9,6 +9,7 @@ import type { Db } from '../../db';
 import { createEmailDomainRestrictionService, type EmailDomainRestrictionService } from './email-domain-restrictions';
 import { createIpRestrictionService, type IpRestrictionService } from './ip-restrictions';
 import { createSecurityPolicyService, type SecurityPolicyService } from './policies';
+import { createSessionPolicyService, type SessionPolicyService } from './session-policy';
 
 export interface TenantSecurity {
   /** Each tenant's effective policies: the vendor's configuration, tightened by the tenant's own. */
@@ -17,6 +18,8 @@ export interface TenantSecurity {
   ipRestrictions: IpRestrictionService;
   /** Each tenant's email-domain allow and block lists: may this address join the tenant? */
   emailDomains: EmailDomainRestrictionService;
+  /** Each tenant's sessions policy: idle timeout, forced re-login and concurrent sessions, checked at sign-in and refresh. */
+  sessions: SessionPolicyService;
 }
 
 /** Builds the tenant security services from the database, the clock and the vendor's configuration. */
@@ -25,5 +28,6 @@ export function createTenantSecurity(deps: { db: Db; clock: Clock; config: Confi
     policies: createSecurityPolicyService(deps),
     ipRestrictions: createIpRestrictionService(deps),
     emailDomains: createEmailDomainRestrictionService(deps),
+    sessions: createSessionPolicyService(deps),
   };
 }
