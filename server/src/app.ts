@@ -94,7 +94,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   ssoArea(app, deps, { mfa });
   const admin = adminArea(app, deps, { invitations, signUp });
   accountArea(app, deps);
-  securityArea(app, deps);
+  securityArea(app, deps, { recovery });
   const { oauth } = oauthArea(app, deps, { apiTokens: admin.apiTokens });
   const platformRoutes = platformArea(app, deps, { signUp });
   messagingArea(app, ctx);

@@ -5,10 +5,16 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/env';
+import type { RecoveryService } from '../../services/recovery/recovery';
+import { createSecurityCenterService } from '../../services/security/security-center';
 import type { RouteDeps } from '../deps';
+import { securityPolicyRoutes } from './policies';
+import { securityCenterRoutes } from './security-center';
 
-/** Registers the security routes. */
-export function securityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): void {
+/** Registers the security routes; the security center's breached-password reset emails links through `recovery`. */
+export function securityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { recovery: Pick<RecoveryService, 'emailResetLinkTo'> }): void {
   void app;
   void deps;
+  app.route('/', securityPolicyRoutes(deps, deps.security.policies));
+  app.route('/', securityCenterRoutes(deps, createSecurityCenterService({ db: deps.db, clock: deps.clock, policies: deps.security.policies, recovery: areas.recovery })));
 }

@@ -58,6 +58,13 @@ export interface RecoveryService {
   strategies(): PasswordRecoveryStrategiesResponse;
   /** Emails a reset link to a known, active user; returns at once and the same way for anyone. */
   requestEmailReset(identifier: string, identifierType: RecoveryIdentifierType, appUrl: string, client: Client): Promise<void>;
+  /**
+   * Emails a reset link to one user an administrator chose (the security center's breached-password
+   * reset): the same link and email as a self-service request, sent before it answers. False when the
+   * user cannot recover (unknown, not activated, disabled, or without an email address) or the
+   * address had its share of reset emails (the self-service per-address limit).
+   */
+  emailResetLinkTo(userId: string, appUrl: string): Promise<boolean>;
   /** Texts a code to a known, active user's phone; every caller gets a session id either way. */
   requestSmsReset(identifier: string, identifierType: RecoveryIdentifierType, client: Client): Promise<{ sessionId: string }>;
   /** The right code of a live session becomes a reset token (single use, attempts limited). */
@@ -146,6 +153,13 @@ export function createRecoveryService(deps: {
     return token;
   }
 
+  /** Issues a fresh reset token for `user` and emails its link in the user's language. */
+  async function sendResetLink(user: UserWithEmail, appUrl: string, locale?: string | null): Promise<void> {
+    const token = await issueResetToken(user.id);
+    const link = `${appUrl}/account/reset-password?userId=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
+    await mail.send(await emails.render('passwordReset', user, { link, lifetime: lifetimeOf(config.resetPasswordTokenTtl) }, { locale }));
+  }
+
   /** Per IP throws 429; per identifier it only tells whether to send (the answer stays the same). */
   async function allowRequest(identifier: string, type: RecoveryIdentifierType, client: Client): Promise<boolean> {
     await limiter.consume('passwordResetPerIp', client.ip ?? UNKNOWN_CLIENT);
@@ -210,10 +224,17 @@ export function createRecoveryService(deps: {
         const user = await findRecoverableUser(identifier, identifierType);
         // An account made by phone sign-up has no email to send a link to.
         if (!hasEmail(user)) return;
-        const token = await issueResetToken(user.id);
-        const link = `${appUrl}/account/reset-password?userId=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`;
-        await mail.send(await emails.render('passwordReset', user, { link, lifetime: lifetimeOf(config.resetPasswordTokenTtl) }, { locale: client.locale }));
+        await sendResetLink(user, appUrl, client.locale);
       });
+    },
+
+    async emailResetLinkTo(userId, appUrl) {
+      const user = await findUserById(db, userId);
+      if (!user || user.verified !== 1 || user.disabled === 1 || !hasEmail(user)) return false;
+      // The same per-address limit as a self-service request, so repeated bulk sends cannot flood a mailbox.
+      if (!(await limiter.tryConsume('passwordResetPerIdentifier', identifierKey(user.email, 'email')))) return false;
+      await sendResetLink(user, appUrl);
+      return true;
     },
 
     async requestSmsReset(identifier, identifierType, client) {
