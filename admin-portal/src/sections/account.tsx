@@ -8,7 +8,7 @@ import { createAccountApi, type AccountSettingsUpdate } from './account/account-
 import type { AccountField, AccountTab } from './account/account-form';
 import { CustomLoginTab } from './account/custom-login-tab';
 import { SettingsTab } from './account/settings-tab';
-import { TabPanel, Tabs } from './account/tabs';
+import { TabPanel, Tabs } from '../controls/tabs';
 import { useLatestLoad } from './dialogs/use-latest-load';
 import type { SectionProps } from './section-props';
 import { useErrorText } from '../i18n/errors';

@@ -1,4 +1,6 @@
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { adoptCss } from '../host-styles';
+import css from './tabs.css?inline';
 
 export interface TabItem<T extends string> {
   id: T;
@@ -6,11 +8,14 @@ export interface TabItem<T extends string> {
 }
 
 /**
- * A WAI-ARIA tablist (automatic activation): Left/Right arrows move to the previous/next tab and
+ * A WAI-ARIA tablist (shared by the sections with tabs) (automatic activation): Left/Right arrows move to the previous/next tab and
  * wrap, Home/End to the first/last; only the selected tab is in the Tab order.
  */
 export function Tabs<T extends string>({ label, tabs, selected, onSelect, idPrefix }: { label: string; tabs: readonly TabItem<T>[]; selected: T; onSelect: (id: T) => void; idPrefix: string }) {
   const refs = useRef(new Map<T, HTMLButtonElement | null>());
+  const listRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => (listRef.current ? adoptCss(listRef.current, css) : undefined), []);
 
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
     const last = tabs.length - 1;
@@ -23,7 +28,7 @@ export function Tabs<T extends string>({ label, tabs, selected, onSelect, idPref
   }
 
   return (
-    <div className="gh-ap-tabs" role="tablist" aria-label={label}>
+    <div ref={listRef} className="gh-ap-tabs" role="tablist" aria-label={label}>
       {tabs.map((tab, index) => (
         <button
           key={tab.id}
