@@ -9,4 +9,6 @@ export interface SecurityTabProps extends SectionProps {
   openTab: (tab: SecurityTab) => void;
   /** Reports a save or action: `false` on failure (seed 001 section 4). */
   onResult?: (ok: boolean) => void;
+  /** Grows each time the section is opened at `target` again, so the named setting takes focus again. */
+  focusRequest?: number;
 }
