@@ -8,7 +8,7 @@
  * - a member of A without the permission gets 403 on every endpoint;
  * - a super user, naming tenant B, is allowed on every endpoint.
  */
-import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, AuditPaths, Permissions, SubAccountPaths } from '@gatehouse/shared/wire';
+import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, AuditPaths, Permissions, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
 import { beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { findPermissionByKey } from '../../db/queries/admin-roles';
@@ -137,6 +137,20 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'PUT', path: (ids) => subPath(SubAccountPaths.userAccess, ids), body: () => ({ allowAccess: false }), superStatus: 204, targetsObjects: true },
   { method: 'DELETE', path: (ids) => subPath(SubAccountPaths.user, ids), superStatus: 204, targetsObjects: true },
   { method: 'DELETE', path: (ids) => subPath(SubAccountPaths.subTenant, ids), superStatus: 204, targetsObjects: true },
+  // Security policies (issue 12): the tenant's own, so only reachable by naming the tenant.
+  ...([
+    [SecurityPaths.mfaPolicy, { enforceMFAType: 'Force', allowRememberMyDevice: true, mfaDeviceExpiration: 86_400 }, { allowRememberMyDevice: false }],
+    [SecurityPaths.lockoutPolicy, { enabled: true, maxAttempts: 5 }, { maxAttempts: 4 }],
+    [SecurityPaths.passwordHistoryPolicy, { enabled: true, historySize: 3 }, { historySize: 5 }],
+    [SecurityPaths.passwordPolicy, { minLength: 10, maxLength: 128, allowPassphrases: true, minPhraseLength: 20, minOptionalTestsToPass: 1 }, { minLength: 12 }],
+    [SecurityPaths.passwordRotation, { passwordExpiresIn: 90, notificationPeriod: 7 }, { notificationPeriod: 5 }],
+    [SecurityPaths.captchaPolicy, { enabled: false, minScore: 0.6 }, { minScore: 0.7 }],
+    [SecurityPaths.userEmailsPolicy, { allowEmailChange: true, requireVerifiedEmailForLogin: true }, { allowEmailChange: false }],
+  ] as const).flatMap(([path, post, patch]): Endpoint[] => [
+    { method: 'GET', path: () => path, superStatus: 200, targetsObjects: false },
+    { method: 'POST', path: () => path, body: () => post, superStatus: 200, targetsObjects: false },
+    { method: 'PATCH', path: () => path, body: () => patch, superStatus: 200, targetsObjects: false },
+  ]),
 ];
 
 const PLACEHOLDERS: Ids = { userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}' };
