@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import type { AdminPortalProps } from './admin-portal-props';
 import type { Locale } from './contract';
 import { trapTab } from './focus';
@@ -21,13 +21,32 @@ export function AdminPortalApp(props: AdminPortalProps) {
   const t = useNamespaces(['shell']);
   const snapshot = useAuthSnapshot(store);
   const user = snapshot.user;
-  const options = useMemo(() => readAdminPortalOptions(props.options.adminPortal), [props.options.adminPortal]);
+  const options = useMemo(
+    () => ({ ...readAdminPortalOptions(props.options.adminPortal), flags: props.options.flags ?? {} }),
+    [props.options.adminPortal, props.options.flags],
+  );
   const entries = useMemo(
     () => visibleEntries({ user, overrides: options.navigation, flags: props.options.flags }),
     [user, options.navigation, props.options.flags],
   );
   const [selected, setSelected] = useState<SectionId | null>(null);
+  // Where `openSection` asked the opened section to go (a tab, or `<tab>:<setting>`); picking a section from the navigation clears it.
+  const [target, setTarget] = useState<{ section: SectionId; target: string } | null>(null);
   const active = entries.find((entry) => entry.section === selected) ?? entries[0];
+  const choose = (section: SectionId) => {
+    setTarget(null);
+    setSelected(section);
+  };
+  /** Issue 12: one section opens another (the security center opens Security at a setting); unknown or hidden sections are ignored. */
+  const openSection = useCallback(
+    (section: string, at?: string) => {
+      const entry = entries.find((candidate) => candidate.section === section);
+      if (!entry) return;
+      setTarget(at ? { section: entry.section, target: at } : null);
+      setSelected(entry.section);
+    },
+    [entries],
+  );
   const label = (entry: NavigationEntry) => t.t(`nav.${entry.key}`);
 
   const dialogRef = useRef<HTMLDivElement>(null);
@@ -79,7 +98,7 @@ export function AdminPortalApp(props: AdminPortalProps) {
                   id={selectId}
                   className="gh-ap-select"
                   value={active.section}
-                  onChange={(event: ChangeEvent<HTMLSelectElement>) => setSelected(event.target.value as SectionId)}
+                  onChange={(event: ChangeEvent<HTMLSelectElement>) => choose(event.target.value as SectionId)}
                 >
                   {groups.map(({ group, items }) => (
                     <optgroup key={group} label={t.t(`shell.group.${group}`)}>
@@ -99,7 +118,7 @@ export function AdminPortalApp(props: AdminPortalProps) {
                             type="button"
                             className="gh-ap-nav-item"
                             aria-current={entry === active ? 'page' : undefined}
-                            onClick={() => setSelected(entry.section)}
+                            onClick={() => choose(entry.section)}
                           >
                             {label(entry)}
                           </button>
@@ -118,7 +137,7 @@ export function AdminPortalApp(props: AdminPortalProps) {
                   const Section = sectionComponent(active.section, t.locale as Locale, SECTION_NAMESPACES[active.section]);
                   return (
                     <Suspense fallback={<SectionSkeleton label={t.t('shell.loadingSection', { section: label(active) })} />}>
-                      <Section title={label(active)} headingId={headingId} user={user} snapshot={snapshot} store={store} api={api} options={options} stepUpUrl={props.routes?.stepUpUrl} navigate={props.navigate} />
+                      <Section title={label(active)} headingId={headingId} user={user} snapshot={snapshot} store={store} api={api} options={options} stepUpUrl={props.routes?.stepUpUrl} navigate={props.navigate} openSection={openSection} target={target?.section === active.section ? target.target : undefined} />
                     </Suspense>
                   );
                 }}

@@ -6,7 +6,7 @@ const entry = (key: NavigationKey) => NAVIGATION.find((candidate) => candidate.k
 const showAll = (key: NavigationKey): NavigationOverrides => ({ [key]: { visibility: 'always' } });
 
 describe('navigation table (seed 001 section 2)', () => {
-  it('lists the sixteen entries with the seed default visibility and permission', () => {
+  it('lists the sixteen seed entries, and the security center after Security (issue 12), with default visibility and permission', () => {
     expect(NAVIGATION.map(({ key, defaultVisibility, permission }) => [key, defaultVisibility, permission ?? null])).toEqual([
       ['profile', 'always', null],
       ['privacy', 'always', null],
@@ -16,6 +16,7 @@ describe('navigation table (seed 001 section 2)', () => {
       ['groups', 'hidden', 'fe.secure.read.groups'],
       ['roles', 'hidden', 'fe.secure.read.roles'],
       ['security', 'always', 'fe.secure.read.securityPolicy'],
+      ['securityCenter', 'always', 'fe.secure.read.securityPolicy'],
       ['sso', 'hidden', 'fe.secure.read.samlConfiguration'],
       ['provisioning', 'hidden', 'fe.secure.read.provisioningConfiguration'],
       ['audits', 'always', 'fe.secure.read.audits'],
@@ -38,6 +39,7 @@ describe('always entries without a permission', () => {
 describe('always entries with a permission', () => {
   it.each([
     ['users', 'fe.secure.read.users'],
+    ['securityCenter', 'fe.secure.read.securityPolicy'],
     ['account', 'fe.secure.read.accountSettings'],
     ['security', 'fe.secure.read.securityPolicy'],
     ['audits', 'fe.secure.read.audits'],
@@ -102,7 +104,7 @@ describe('visibility rule', () => {
 
   it('wildcards: a granted fe.secure.* covers every secure entry; fe.subscriptions.* is met by any subscriptions key', () => {
     const keys = visibleEntries({ user: user('fe.secure.*') }).map((e) => e.key);
-    expect(keys).toEqual(['profile', 'privacy', 'account', 'users', 'security', 'audits']);
+    expect(keys).toEqual(['profile', 'privacy', 'account', 'users', 'security', 'securityCenter', 'audits']);
     expect(isEntryVisible(entry('subscriptions'), { user: user('fe.subscriptions.write'), overrides: showAll('subscriptions') })).toBe(true);
     expect(isEntryVisible(entry('subscriptions'), { user: user('fe.subscription'), overrides: showAll('subscriptions') })).toBe(false);
     expect(isEntryVisible(entry('users'), { user: user('fe.*') })).toBe(true);

@@ -7,12 +7,12 @@ import { passesGate, type AccessSubject } from './access';
 
 /** Navigation keys as the portal options name them (`options.adminPortal.navigation[key]`). */
 export type NavigationKey =
-  | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security'
+  | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security' | 'securityCenter'
   | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscriptions' | 'allAccounts';
 
 /** Admin portal section names (seed 001 section 2, plus usage and provisioning). */
 export type SectionId =
-  | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security'
+  | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security' | 'securityCenter'
   | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscription' | 'allAccounts';
 
 /** `always`: shown when permitted; `hidden`: shown only when the options turn it on; `byPermissions`: shown when permitted. */
@@ -43,6 +43,8 @@ export const NAVIGATION: readonly NavigationEntry[] = [
   { key: 'groups', section: 'groups', label: 'Groups', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.groupsRead },
   { key: 'roles', section: 'roles', label: 'Roles', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.rolesRead },
   { key: 'security', section: 'security', label: 'Security', group: 'workspace', defaultVisibility: 'always', permission: Permissions.securityPolicyRead },
+  // Issue 12: the security center's own page, for the same readers as the Security section.
+  { key: 'securityCenter', section: 'securityCenter', label: 'Security center', group: 'workspace', defaultVisibility: 'always', permission: Permissions.securityPolicyRead },
   { key: 'sso', section: 'sso', label: 'Single sign-on', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.samlRead },
   { key: 'provisioning', section: 'provisioning', label: 'Provisioning', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.provisioningRead },
   { key: 'audits', section: 'audits', label: 'Audit logs', group: 'workspace', defaultVisibility: 'always', permission: Permissions.auditsRead },

@@ -14,6 +14,8 @@ export type FieldVisibilityOptions = Partial<Record<SectionId, Readonly<Record<s
 export interface AdminPortalOptions {
   navigation: NavigationOverrides;
   fieldVisibility: FieldVisibilityOptions;
+  /** The host's feature flags (`options.flags`), for sections that change with one (e.g. the security center's). */
+  flags?: Readonly<Record<string, string>>;
 }
 
 const NAV_VISIBILITIES: readonly string[] = ['always', 'hidden', 'byPermissions'] satisfies NavigationVisibility[];

@@ -6,7 +6,7 @@
  */
 import type { SectionId } from '../navigation';
 
-export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts'] as const;
+export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts', 'security', 'restrictions', 'securityCenter'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 const SHELL_PREFIXES: ReadonlySet<string> = new Set(['shell', 'common', 'errors', 'nav']);
@@ -27,7 +27,7 @@ export const SECTION_NAMESPACES: Readonly<Record<SectionId, readonly Namespace[]
   users: ['users'],
   groups: ['groups', 'users'],
   roles: ['roles', 'users'],
-  security: [],
+  security: ['security', 'restrictions'],
   sso: [],
   provisioning: [],
   audits: ['audits'],
@@ -36,4 +36,5 @@ export const SECTION_NAMESPACES: Readonly<Record<SectionId, readonly Namespace[]
   usage: [],
   subscription: [],
   allAccounts: ['allAccounts', 'users'],
+  securityCenter: ['securityCenter', 'users'],
 };

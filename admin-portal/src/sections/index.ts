@@ -18,6 +18,7 @@ const loaders: Record<SectionId, () => Promise<SectionModule>> = {
   groups: () => import('./groups'),
   roles: () => import('./roles'),
   security: () => import('./security'),
+  securityCenter: () => import('./security-center'),
   sso: () => import('./sso'),
   provisioning: () => import('./provisioning'),
   audits: () => import('./audits'),

@@ -20,6 +20,7 @@ export default {
   'nav.groups': 'Gruppen',
   'nav.roles': 'Rollen',
   'nav.security': 'Sicherheit',
+  'nav.securityCenter': 'Sicherheitscenter',
   'nav.sso': 'Single Sign-on',
   'nav.provisioning': 'Bereitstellung',
   'nav.audits': 'Prüfprotokolle',

@@ -20,6 +20,7 @@ export default {
   'nav.groups': 'Groups',
   'nav.roles': 'Roles',
   'nav.security': 'Security',
+  'nav.securityCenter': 'Security center',
   'nav.sso': 'Single sign-on',
   'nav.provisioning': 'Provisioning',
   'nav.audits': 'Audit logs',

@@ -20,6 +20,7 @@ export default {
   'nav.groups': 'Grupos',
   'nav.roles': 'Roles',
   'nav.security': 'Seguridad',
+  'nav.securityCenter': 'Centro de seguridad',
   'nav.sso': 'Inicio de sesión único',
   'nav.provisioning': 'Aprovisionamiento',
   'nav.audits': 'Registros de auditoría',

@@ -20,6 +20,7 @@ export default {
   'nav.groups': 'קבוצות',
   'nav.roles': 'תפקידים',
   'nav.security': 'אבטחה',
+  'nav.securityCenter': 'מרכז האבטחה',
   'nav.sso': 'כניסה יחידה (SSO)',
   'nav.provisioning': 'הקצאה',
   'nav.audits': 'יומני ביקורת',
