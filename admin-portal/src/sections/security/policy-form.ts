@@ -109,6 +109,13 @@ export function sameBody(a: unknown, b: unknown): boolean {
   return [...keys].every((key) => sameBody((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
+/** "maxAttempts cannot be more than the vendor's 5" reads "Cannot be more than the vendor's 5" under the field it names. */
+function withoutFieldName(sentence: string, field: string): string {
+  if (!sentence.startsWith(`${field} `)) return sentence;
+  const rest = sentence.slice(field.length + 1);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 /**
  * Which fields a refused save names, with the sentence to show under each. The server names a field
  * either in `errorContext.field` (a policy looser than the vendor's: the sentence names the vendor's
@@ -127,7 +134,7 @@ export function fieldErrorsFrom(spec: PolicySpec, error: unknown, fallback: stri
     const match = /^([\w.]+): (.+)$/.exec(part);
     const path = match ? byName(match[1]!) : undefined;
     if (path) fields[path] ??= match![2]!;
-    else if (named) fields[named] ??= part;
+    else if (named) fields[named] ??= withoutFieldName(part, String(context.field));
     else other.push(part);
   }
   return { fields, other: other.length > 0 ? other.join(', ') : null };
