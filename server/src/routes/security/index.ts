@@ -16,5 +16,5 @@ export function securityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: {
   void app;
   void deps;
   app.route('/', securityPolicyRoutes(deps, deps.security.policies));
-  app.route('/', securityCenterRoutes(deps, createSecurityCenterService({ db: deps.db, clock: deps.clock, policies: deps.security.policies, recovery: areas.recovery })));
+  app.route('/', securityCenterRoutes(deps, createSecurityCenterService({ db: deps.db, clock: deps.clock, policies: deps.security.policies, sessions: deps.security.sessions, recovery: areas.recovery })));
 }

@@ -6,28 +6,21 @@
  * documented in docs/security-center.md.
  */
 import {
-  SCORE_HISTORY_DAYS, type BreachedPasswordResetResponse, type InsightsResponse, type RecommendationsResponse, type ScoreHistoryResponse, type SessionsPolicyBody,
+  SCORE_HISTORY_DAYS, type BreachedPasswordResetResponse, type InsightsResponse, type RecommendationsResponse, type ScoreHistoryResponse,
 } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
 import { listMembersPage, memberStats } from '../../db/queries/admin-users';
 import { emailDomainRestrictionState, hasEnabledSso, ipRestrictionState, listScoreHistory, recordScore } from '../../db/queries/security-center';
-import { findOwnPolicy } from '../../db/queries/security-policies';
 import type { AdminCaller } from '../admin/access';
 import { recordAudit } from '../admin/audit-log';
 import type { RecoveryService } from '../recovery/recovery';
 import type { SecurityPolicyService } from './policies';
+import type { SessionPolicyService } from './session-policy';
 import { insightsOf, levelOf, recommendationsOf, scoreOf, type SecurityState } from './security-center-rules';
 
 /** The audit action of the breached-password reset emails. */
 export const BREACHED_PASSWORD_RESET_AUDIT = 'Breached-password reset emails sent';
-
-/** A tenant without a sessions policy of its own: no idle timeout, forced re-login or session limit. */
-export const NO_SESSIONS_POLICY: SessionsPolicyBody = {
-  sessionIdleTimeoutConfiguration: { isActive: false, timeout: 1800 },
-  sessionTimeoutConfiguration: { isActive: false, timeout: 86_400 },
-  sessionConcurrentConfiguration: { isActive: false, maxSessions: 1 },
-};
 
 const DAY_MS = 86_400_000;
 /** YYYY-MM-DD of the UTC day of `ms`. */
@@ -47,17 +40,16 @@ export function createSecurityCenterService(deps: {
   db: Db;
   clock: Clock;
   policies: SecurityPolicyService;
-  /** The tenant's effective sessions policy; by default its own row, else none. */
-  sessionsPolicy?: (tenantId: string) => Promise<SessionsPolicyBody>;
+  /** The tenant's effective sessions policy (the vendor's tightened by the tenant's own). */
+  sessions: Pick<SessionPolicyService, 'effective'>;
   recovery: Pick<RecoveryService, 'emailResetLinkTo'>;
 }): SecurityCenterService {
-  const { db, clock, policies, recovery } = deps;
-  const sessionsPolicy = deps.sessionsPolicy ?? (async (tenantId: string) => (await findOwnPolicy<SessionsPolicyBody>(db, tenantId, 'sessions'))?.body ?? NO_SESSIONS_POLICY);
+  const { db, clock, policies, sessions, recovery } = deps;
 
   async function stateOf(tenantId: string): Promise<SecurityState> {
-    const [effective, sessions, ip, domains, ssoConfigured, stats] = await Promise.all([
+    const [effective, sessionsPolicy, ip, domains, ssoConfigured, stats] = await Promise.all([
       policies.effective(tenantId),
-      sessionsPolicy(tenantId),
+      sessions.effective(tenantId),
       ipRestrictionState(db, tenantId),
       emailDomainRestrictionState(db, tenantId),
       hasEnabledSso(db, tenantId),
@@ -68,7 +60,7 @@ export function createSecurityCenterService(deps: {
       lockout: effective.lockout,
       passwordHistory: effective.passwordHistory,
       password: effective.password,
-      sessions,
+      sessions: sessionsPolicy,
       ip,
       domains,
       ssoConfigured,
