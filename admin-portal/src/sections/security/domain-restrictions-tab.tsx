@@ -116,6 +116,8 @@ export default function DomainRestrictionsTab({ api, options, canWrite, onResult
   }
 
   const configMode = mode('config');
+  // Set on each control as well as the fieldset: assistive technology reads the control's own state.
+  const configLocked = configMode !== 'editable' || savingConfig;
   const listMode = mode('list');
   const addMode = mode('add');
   const deleteMode = mode('delete');
@@ -140,17 +142,17 @@ export default function DomainRestrictionsTab({ api, options, canWrite, onResult
             )}
             {!shownConfig && config.loading && <div className="gh-ap-skeleton-bar gh-ap-restrictions-skeleton" aria-hidden="true" />}
             {shownConfig && (
-              <fieldset className="gh-ap-fieldset" disabled={configMode !== 'editable' || savingConfig}>
+              <fieldset className="gh-ap-fieldset" disabled={configLocked}>
                 <legend className="gh-ap-visually-hidden">{t.t('restrictions.domain.configTitle')}</legend>
                 <label className="gh-ap-check" htmlFor={`${ids}-active`}>
-                  <input id={`${ids}-active`} type="checkbox" role="switch" checked={shownConfig.active} onChange={(e) => setDraft({ ...shownConfig, active: e.target.checked })} />
+                  <input id={`${ids}-active`} type="checkbox" role="switch" disabled={configLocked} checked={shownConfig.active} onChange={(e) => setDraft({ ...shownConfig, active: e.target.checked })} />
                   <span>{t.t('restrictions.domain.enable')}</span>
                 </label>
                 <fieldset className="gh-ap-fieldset gh-ap-restrictions-choices">
                   <legend className="gh-ap-label">{t.t('restrictions.domain.listTypeLegend')}</legend>
                   {RestrictionStrategies.map((listType: RestrictionStrategy) => (
                     <label key={listType} className="gh-ap-check" htmlFor={`${ids}-list-${listType}`}>
-                      <input id={`${ids}-list-${listType}`} type="radio" name={`${ids}-list`} checked={shownConfig.listType === listType} onChange={() => setDraft({ ...shownConfig, listType })} />
+                      <input id={`${ids}-list-${listType}`} type="radio" name={`${ids}-list`} disabled={configLocked} checked={shownConfig.listType === listType} onChange={() => setDraft({ ...shownConfig, listType })} />
                       <span>
                         {t.t(`restrictions.domain.listTypeOption.${listType}`)}
                         <span className="gh-ap-hint"> {t.t(`restrictions.domain.listTypeHint.${listType}`)}</span>
@@ -159,7 +161,7 @@ export default function DomainRestrictionsTab({ api, options, canWrite, onResult
                   ))}
                 </fieldset>
                 <label className="gh-ap-check" htmlFor={`${ids}-public`}>
-                  <input id={`${ids}-public`} type="checkbox" checked={shownConfig.blockPublicDomains} onChange={(e) => setDraft({ ...shownConfig, blockPublicDomains: e.target.checked })} />
+                  <input id={`${ids}-public`} type="checkbox" disabled={configLocked} checked={shownConfig.blockPublicDomains} onChange={(e) => setDraft({ ...shownConfig, blockPublicDomains: e.target.checked })} />
                   <span>
                     {t.t('restrictions.domain.blockPublic')}
                     <span className="gh-ap-hint"> {t.t('restrictions.domain.blockPublicHint')}</span>

@@ -132,6 +132,8 @@ export default function IpRestrictionsTab({ api, options, canWrite, onResult }: 
   };
 
   const configMode = mode('config');
+  // Set on each control as well as the fieldset: assistive technology reads the control's own state.
+  const configLocked = configMode !== 'editable' || savingConfig;
   const listMode = mode('list');
   const addMode = mode('add');
   const editMode = mode('edit');
@@ -163,17 +165,17 @@ export default function IpRestrictionsTab({ api, options, canWrite, onResult }: 
             )}
             {!shownConfig && config.loading && <div className="gh-ap-skeleton-bar gh-ap-restrictions-skeleton" aria-hidden="true" />}
             {shownConfig && (
-              <fieldset className="gh-ap-fieldset" disabled={configMode !== 'editable' || savingConfig}>
+              <fieldset className="gh-ap-fieldset" disabled={configLocked}>
                 <legend className="gh-ap-visually-hidden">{t.t('restrictions.ip.configTitle')}</legend>
                 <label className="gh-ap-check" htmlFor={`${ids}-active`}>
-                  <input id={`${ids}-active`} type="checkbox" role="switch" checked={shownConfig.isActive} onChange={(e) => setDraft({ ...shownConfig, isActive: e.target.checked })} />
+                  <input id={`${ids}-active`} type="checkbox" role="switch" disabled={configLocked} checked={shownConfig.isActive} onChange={(e) => setDraft({ ...shownConfig, isActive: e.target.checked })} />
                   <span>{t.t('restrictions.ip.enable')}</span>
                 </label>
                 <fieldset className="gh-ap-fieldset gh-ap-restrictions-choices">
                   <legend className="gh-ap-label">{t.t('restrictions.ip.strategyLegend')}</legend>
                   {RestrictionStrategies.map((strategy: RestrictionStrategy) => (
                     <label key={strategy} className="gh-ap-check" htmlFor={`${ids}-strategy-${strategy}`}>
-                      <input id={`${ids}-strategy-${strategy}`} type="radio" name={`${ids}-strategy`} checked={shownConfig.strategy === strategy} onChange={() => setDraft({ ...shownConfig, strategy })} />
+                      <input id={`${ids}-strategy-${strategy}`} type="radio" name={`${ids}-strategy`} disabled={configLocked} checked={shownConfig.strategy === strategy} onChange={() => setDraft({ ...shownConfig, strategy })} />
                       <span>
                         {t.t(`restrictions.ip.strategyOption.${strategy}`)}
                         <span className="gh-ap-hint"> {t.t(`restrictions.ip.strategyHint.${strategy}`)}</span>
