@@ -22,6 +22,13 @@ describe('readAdminPortalOptions', () => {
     expect(options.navigation).toEqual({ roles: { visibility: 'byPermissions' } });
   });
 
+  it('keeps the host’s result callbacks that are functions (seed 001 section 4: actions report false on failure)', () => {
+    const security = (ok: boolean) => ok;
+    const options = readAdminPortalOptions({ callbacks: { security, allAccounts: 'not a function' } });
+    expect(options.callbacks).toEqual({ security });
+    expect(readAdminPortalOptions({ callbacks: { security: 1 } }).callbacks).toBeUndefined();
+  });
+
   it('answers defaults for a host that passes nothing usable', () => {
     expect(readAdminPortalOptions(undefined)).toEqual({ navigation: {}, fieldVisibility: {} });
     expect(readAdminPortalOptions('x')).toEqual({ navigation: {}, fieldVisibility: {} });

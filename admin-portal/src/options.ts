@@ -16,6 +16,11 @@ export interface AdminPortalOptions {
   fieldVisibility: FieldVisibilityOptions;
   /** The host's feature flags (`options.flags`), for sections that change with one (e.g. the security center's). */
   flags?: Readonly<Record<string, string>>;
+  /**
+   * The host's result callbacks per section (`adminPortal.callbacks.security`): each save or action
+   * of that section reports `true`, or `false` on failure (seed 001 section 4).
+   */
+  callbacks?: Partial<Record<SectionId, (ok: boolean) => void>>;
 }
 
 const NAV_VISIBILITIES: readonly string[] = ['always', 'hidden', 'byPermissions'] satisfies NavigationVisibility[];
@@ -45,6 +50,10 @@ export function readAdminPortalOptions(raw: unknown): AdminPortalOptions {
       }
       (result.fieldVisibility as Record<string, Record<string, FieldVisibility>>)[section] = read;
     }
+  }
+  if (isRecord(raw.callbacks)) {
+    const callbacks = Object.entries(raw.callbacks).filter((entry): entry is [string, (ok: boolean) => void] => typeof entry[1] === 'function');
+    if (callbacks.length > 0) result.callbacks = Object.fromEntries(callbacks) as AdminPortalOptions['callbacks'];
   }
   return result;
 }

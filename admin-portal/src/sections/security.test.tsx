@@ -57,6 +57,16 @@ describe('security section', () => {
     await waitFor(() => expect(root.activeElement).toBe(attempts));
   });
 
+  it('reports each save to the host’s callbacks.security: false when the server refuses it', async () => {
+    const outcomes: boolean[] = [];
+    const { api } = policyApi({ [SecurityPaths.sessionsPolicy]: SESSIONS }, { failures: [{ method: 'POST', path: SecurityPaths.sessionsPolicy, error: { message: 'Not allowed', statusCode: 403 } }] });
+    const { view } = openSecurity(api, { adminPortal: { callbacks: { security: (ok: boolean) => outcomes.push(ok) } } });
+    fireEvent.change(await view.findByLabelText('Idle for'), { target: { value: '20' } });
+    fireEvent.click(view.getByRole('button', { name: 'Save' }));
+    expect((await view.findByRole('alert')).textContent).toBe('Not allowed');
+    expect(outcomes).toEqual([false]);
+  });
+
   it('opens the security center from the section', () => {
     const { api } = policyApi({ [SecurityPaths.sessionsPolicy]: SESSIONS });
     const { view, opened } = openSecurity(api);

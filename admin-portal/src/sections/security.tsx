@@ -36,7 +36,8 @@ const isTab = (value: string | undefined): value is SecurityTab => (SecurityTabs
  * every setting view-only; writers (fe.secure.write.securityPolicy) save them. The host may hide or
  * freeze each tab, card and field (`fieldVisibility.security.<name>`). Opened at a target
  * (`<tab>` or `<tab>:<setting>`, e.g. from a security-center action), it shows that tab and focuses
- * that setting.
+ * that setting. Each save reports true, or false on failure, to the host's
+ * `adminPortal.callbacks.security` (seed 001 section 4).
  */
 export default function SecuritySection(props: SectionProps & { onResult?: (ok: boolean) => void }) {
   const { title, headingId, user, options, target, openSection } = props;
@@ -81,7 +82,7 @@ export default function SecuritySection(props: SectionProps & { onResult?: (ok: 
               <TabPanel key={tab.id} idPrefix={idPrefix} id={tab.id} selected={tab.id === current}>
                 {/* A tab mounts when first shown (its calls wait until then) and stays mounted, so unsaved edits survive switching. */}
                 <LazyMount show={tab.id === current}>
-                  <Tab {...props} canWrite={canWrite && securityMode(options, canWrite, [tab.id]) === 'editable'} openTab={setSelected} onResult={props.onResult} focusRequest={focusRequest} />
+                  <Tab {...props} canWrite={canWrite && securityMode(options, canWrite, [tab.id]) === 'editable'} openTab={setSelected} onResult={props.onResult ?? options.callbacks?.security} focusRequest={focusRequest} />
                 </LazyMount>
               </TabPanel>
             );
