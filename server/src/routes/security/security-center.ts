@@ -14,8 +14,9 @@ const tags = ['security: security center'];
 
 /**
  * The security center (seed 001 sections 3, 7, 9): score and recommendations, insights and the
- * score's history need fe.secure.read.securityPolicy; the breached-password reset emails users, so it
- * needs fe.secure.write.users (docs/security-center.md).
+ * score's history need fe.secure.read.securityPolicy; the breached-password reset, the center's own
+ * action, needs fe.secure.write.securityPolicy like every other change the center leads to
+ * (docs/security-center.md).
  */
 export function securityCenterRoutes(deps: RouteDeps, center: SecurityCenterService): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -54,7 +55,7 @@ export function securityCenterRoutes(deps: RouteDeps, center: SecurityCenterServ
 
   app.openapi(
     createRoute({
-      method: 'post', path: SecurityPaths.breachedPasswordResetBulk, tags, ...guard(Permissions.usersWrite, 'write'),
+      method: 'post', path: SecurityPaths.breachedPasswordResetBulk, tags, ...guard(Permissions.securityPolicyWrite, 'write'),
       summary: 'Emails a password-reset link to every user of the tenant whose password was found in a data breach; answers how many were emailed',
       request: { query: TenantQuery },
       responses: { 200: json(BreachedPasswordResetResponse, 'How many users were emailed'), ...adminErrors },
