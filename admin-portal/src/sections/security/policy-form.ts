@@ -109,11 +109,12 @@ export function sameBody(a: unknown, b: unknown): boolean {
   return [...keys].every((key) => sameBody((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
+const capitalized = (sentence: string) => sentence.charAt(0).toUpperCase() + sentence.slice(1);
+
 /** "maxAttempts cannot be more than the vendor's 5" reads "Cannot be more than the vendor's 5" under the field it names. */
 function withoutFieldName(sentence: string, field: string): string {
   if (!sentence.startsWith(`${field} `)) return sentence;
-  const rest = sentence.slice(field.length + 1);
-  return rest.charAt(0).toUpperCase() + rest.slice(1);
+  return capitalized(sentence.slice(field.length + 1));
 }
 
 /**
@@ -133,7 +134,7 @@ export function fieldErrorsFrom(spec: PolicySpec, error: unknown, fallback: stri
   for (const part of message.split(/, (?=[\w.]+: )/)) {
     const match = /^([\w.]+): (.+)$/.exec(part);
     const path = match ? byName(match[1]!) : undefined;
-    if (path) fields[path] ??= match![2]!;
+    if (path) fields[path] ??= capitalized(match![2]!);
     else if (named) fields[named] ??= withoutFieldName(part, String(context.field));
     else other.push(part);
   }
