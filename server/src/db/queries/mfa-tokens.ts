@@ -88,9 +88,19 @@ export async function insertRememberedDevice(db: Db, row: { token_hash: string; 
   await db.insertInto('mfa_remembered_devices').values(row).execute();
 }
 
-/** A remembered-device token counts only for the user it was issued to, and only until it expires. */
-export async function isRememberedDevice(db: Db, tokenHash: string, userId: string, now: number): Promise<boolean> {
-  const row = await db.selectFrom('mfa_remembered_devices').select('token_hash').where('token_hash', '=', tokenHash).where('user_id', '=', userId).where('expires_at', '>', now).executeTakeFirst();
+/**
+ * A remembered-device token counts only for the user it was issued to, only until it expires, and
+ * (when given) only if remembered at or after `rememberedSince` (the tenant's current expiry).
+ */
+export async function isRememberedDevice(db: Db, tokenHash: string, userId: string, now: number, rememberedSince = 0): Promise<boolean> {
+  const row = await db
+    .selectFrom('mfa_remembered_devices')
+    .select('token_hash')
+    .where('token_hash', '=', tokenHash)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .where('created_at', '>=', rememberedSince)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

@@ -18,7 +18,7 @@ export interface AuthArea {
  */
 export function authArea(app: OpenAPIHono<AppEnv>, ctx: AreaContext, areas: { secondFactor: SecondFactor }): AuthArea {
   const { db, mail, emails, clock, keys, limiter, config } = ctx;
-  const policies = createPasswordPolicyService({ db, mail, emails, clock, limiter, config });
+  const policies = createPasswordPolicyService({ db, mail, emails, clock, limiter, config, security: ctx.security.policies });
   const auth = createAuthService({ db, keys, clock, limiter, config, policies, secondFactor: areas.secondFactor });
   const deps: RouteDeps = { ...ctx, auth };
   app.route('/', sessionRoutes(deps));

@@ -18,7 +18,7 @@ export interface MfaArea {
 /** Builds MFA and registers its sign-in and self-service routes. */
 export function mfaArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): MfaArea {
   const { db, clock, auth, mail, emails, sms, limiter, config } = deps;
-  const mfa = createMfaService({ db, clock, auth, mail, emails, limiter, config });
+  const mfa = createMfaService({ db, clock, auth, mail, emails, limiter, config, security: deps.security.policies });
   const mfaSms = createMfaSmsService({ db, clock, sms, limiter, core: mfa.core });
   const mfaWebauthn = createMfaWebauthnService({ db, clock, limiter, core: mfa.core, config });
   app.route('/', mfaAuthRoutes(deps, mfa));

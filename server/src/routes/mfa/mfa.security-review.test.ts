@@ -12,6 +12,7 @@ import { claimsOf, enrolledUser, login, stepClock } from '../../test/mfa-helpers
 import { appCode } from '../../test/rfc6238';
 import { SoftAuthenticator } from '../../test/soft-authenticator';
 import { sha256 } from '../../crypto';
+import { upsertOwnPolicy } from '../../db/queries/security-policies';
 
 /** Many sign-ins from one (unknown) address in these tests; the per-IP limits have their own tests. */
 const ROOMY = { RATE_LIMIT_LOGIN_PER_IP: '1000/600' };
@@ -203,7 +204,8 @@ describeDialects('MFA security review', (h) => {
     clock.advance(30_000);
     const cookie = await rememberedCookie(server, user, clock.now());
     expect((await login(server, user.email, { cookie })).body.mfaRequired).toBe(false);
-    await server.db.insertInto('mfa_policies').values({ tenant_id: user.tenantId, enforce: 'optional', allow_remember_device: 0, remember_device_days: 7, updated_at: clock.now() }).execute();
+    // The tenant's own MFA policy (issue 12) turns remembering devices off.
+    await upsertOwnPolicy(server.db, user.tenantId, 'mfa', { enforceMFAType: 'DontForce', allowRememberMyDevice: false, mfaDeviceExpiration: 7 * 86_400 }, 'policy-1', clock.now());
     const asked = await login(server, user.email, { cookie });
     expect(asked.body.mfaRequired).toBe(true);
     expect(asked.body.allowRememberDevice).toBe(false);

@@ -34,6 +34,8 @@ export interface ClientInfo {
   loginOrigin?: string;
   /** How the user proved themselves (SignInMethods), for the audit record of the sign-in; derived from amr when unset. */
   signInMethod?: string;
+  /** The protocol of an SSO sign-in: the MFA policy ForceExceptSAML exempts SAML only (issue 12). */
+  ssoProtocol?: 'saml' | 'oidc';
   /** The language the request asks for (emails to a user without a stored locale). */
   locale?: string;
 }

@@ -16,6 +16,7 @@ import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { RESET_PASSWORD } from '../recovery/recovery';
 import { log, reasonOf } from '../../log';
 import { AuditActions, recordUserAudit } from '../admin/audit-log';
+import type { SecurityPolicyService } from '../security/policies';
 
 /** one_time_tokens.purpose of an emailed unlock link (seed 000 sections 4.7, 7.1). */
 export const UNLOCK_ACCOUNT = 'unlock-account';
@@ -72,8 +73,10 @@ export function createPasswordPolicyService(deps: {
   clock: Clock;
   limiter: RateLimiter;
   config: Pick<Config, 'passwordPolicies' | 'flags' | 'appUrl'>;
+  /** The tenant's lockout and rotation policies (issue 12), read from the database at each sign-in. */
+  security: Pick<SecurityPolicyService, 'effectiveForUser'>;
 }): PasswordPolicyService {
-  const { db, mail, emails, clock, limiter, config } = deps;
+  const { db, mail, emails, clock, limiter, config, security } = deps;
   const policy = config.passwordPolicies;
 
   async function issueToken(userId: string, purpose: string, ttlMs: number): Promise<string> {
@@ -106,9 +109,11 @@ export function createPasswordPolicyService(deps: {
     },
 
     async recordFailure(user, client) {
-      if (policy.lockoutMaxAttempts <= 0) return { locked: false, reachedThreshold: false };
+      // Counted even while lockout is off, so a tenant that turns it on (or lowers it) acts on the
+      // real run of wrong passwords, as its dry run said; a right password clears the count.
       const failures = await countFailedLogin(db, user.id);
-      if (failures < policy.lockoutMaxAttempts) return { locked: false, reachedThreshold: false };
+      const { lockout } = await security.effectiveForUser(user);
+      if (!lockout.enabled || failures < lockout.maxAttempts) return { locked: false, reachedThreshold: false };
       const now = clock.now();
       const lockedNow = await db.transaction().execute(async (trx) => {
         if (!(await lockUser(trx, user.id, now))) return false;
@@ -116,7 +121,7 @@ export function createPasswordPolicyService(deps: {
           trx,
           user,
           client,
-          { action: AuditActions.userLocked, description: `Account locked after ${failures} wrong passwords in a row`, severity: 'High', json: { failures, by: 'lockout policy' } },
+          { action: AuditActions.userLocked, description: `Account locked after ${failures} wrong passwords in a row`, severity: 'High', json: { failures, maxAttempts: lockout.maxAttempts, by: 'lockout policy' } },
           now,
         );
         return true;
@@ -138,7 +143,8 @@ export function createPasswordPolicyService(deps: {
 
     async afterPassword(user, password) {
       await clearFailedLogins(db, user.id);
-      const rotation = rotationStatus(user.password_changed_at ?? user.created_at, clock.now(), policy);
+      const { rotation: tenantRotation } = await security.effectiveForUser(user);
+      const rotation = rotationStatus(user.password_changed_at ?? user.created_at, clock.now(), { expiresInDays: tenantRotation.passwordExpiresIn, notificationDays: tenantRotation.notificationPeriod });
       if (rotation?.expired) {
         const resetPasswordToken = await issueToken(user.id, RESET_PASSWORD, ROTATION_RESET_TOKEN_TTL_MS);
         return { blocked: noSession(user, { resetPasswordToken, passwordRotation: rotation }) };

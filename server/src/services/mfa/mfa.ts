@@ -17,7 +17,7 @@ import {
   listMfaDevices, listUnusedRecoveryCodes, replaceRecoveryCodes, useRecoveryCode, type MfaDeviceRow,
 } from '../../db/queries/mfa-devices';
 import {
-  consumeEmailCode, consumeMfaToken, findEmailCode, findMfaPolicy, findMfaToken, forgetRememberedDevices, insertEmailCode, insertMfaToken,
+  consumeEmailCode, consumeMfaToken, findEmailCode, findMfaToken, forgetRememberedDevices, insertEmailCode, insertMfaToken,
   insertRememberedDevice, invalidateEmailCodes, isRememberedDevice, reserveEmailCodeAttempt, reserveMfaTokenAttempt, spendExhaustedEmailCode,
   spendExhaustedMfaToken, upgradeSessionAuth, type MfaTokenRow,
 } from '../../db/queries/mfa-tokens';
@@ -29,6 +29,7 @@ import { AMR_PASSWORD, type AuthContext, type AuthService, type ClientInfo, type
 import type { Mailer, MailMessage } from '../messaging/mail';
 import type { EmailService } from '../messaging/emails/email-service';
 import { AuditActions, recordUserAudit } from '../admin/audit-log';
+import type { SecurityPolicyService } from '../security/policies';
 import { factorName, recordFactorAdded, recordFactorRemoved } from './factor-audit';
 import { createMfaSelfService, type MfaSelfService } from './self-service';
 import { SignInMethods } from '../auth/sign-in-methods';
@@ -82,18 +83,26 @@ export function createMfaService(deps: {
   emails: EmailService;
   limiter: RateLimiter;
   config: Pick<Config, 'mfa' | 'keyEncryptionKey' | 'mfaStrategies' | 'smsHttpUrl' | 'dev' | 'appName'>;
+  /** The tenant's MFA policy (issue 12): enforcement and remember-this-device, read at each sign-in. */
+  security: Pick<SecurityPolicyService, 'effectiveForUser'>;
 }): MfaService {
-  const { db, clock, auth, mail, emails, limiter, config } = deps;
+  const { db, clock, auth, mail, emails, limiter, config, security } = deps;
   const activeStrategies = activeMfaStrategies(config);
 
   const sealSecret = (secret: string) => (config.keyEncryptionKey ? encrypt(secret, config.keyEncryptionKey) : secret);
   const openSecret = (stored: string) => decrypt(stored, config.keyEncryptionKey);
 
-  async function policyFor(user: UserRow): Promise<{ enforce: 'optional' | 'force'; rememberDeviceDays: number }> {
-    const tenantId = user.last_tenant_id ?? (await listUserTenants(db, user.id))[0]?.id;
-    const row = tenantId ? await findMfaPolicy(db, tenantId) : undefined;
-    if (!row) return config.mfa;
-    return { enforce: row.enforce === 'force' ? 'force' : 'optional', rememberDeviceDays: row.allow_remember_device === 1 ? row.remember_device_days : 0 };
+  /**
+   * The MFA policy of the tenant the user signs in to (services/security/policies.ts): ForceExceptSAML
+   * forces every sign-in but a SAML SSO one. `rememberSeconds` is 0 when devices may not be remembered;
+   * `rememberDeviceDays` is the same, rounded up, for the wire.
+   */
+  async function policyFor(user: UserRow, client?: Pick<ClientInfo, 'signInMethod' | 'ssoProtocol'>): Promise<{ enforce: 'optional' | 'force'; rememberDeviceDays: number; rememberSeconds: number }> {
+    const { mfa } = await security.effectiveForUser(user);
+    const saml = client?.signInMethod === SignInMethods.sso && client.ssoProtocol === 'saml';
+    const forced = mfa.enforceMFAType === 'Force' || (mfa.enforceMFAType === 'ForceExceptSAML' && !saml);
+    const rememberSeconds = mfa.allowRememberMyDevice ? mfa.mfaDeviceExpiration : 0;
+    return { enforce: forced ? 'force' : 'optional', rememberSeconds, rememberDeviceDays: Math.ceil(rememberSeconds / 86_400) };
   }
 
   async function issueToken(
@@ -185,11 +194,11 @@ export function createMfaService(deps: {
     const began: ClientInfo = { ...client, ...(row.login_origin ? { loginOrigin: row.login_origin } : {}), ...(row.sign_in_method ? { signInMethod: row.sign_in_method } : {}) };
     const issued = await auth.startSession(user, began, [...(row.primary_method ? [row.primary_method] : []), AuthMethods.mfa, ...methods]);
     const completion: MfaCompletion = { response: issued.response, refreshToken: issued.refreshToken };
-    const days = (await policyFor(user)).rememberDeviceDays;
-    if (remember && days > 0) {
+    const seconds = (await policyFor(user)).rememberSeconds;
+    if (remember && seconds > 0) {
       const token = newSecret();
-      await insertRememberedDevice(db, { token_hash: sha256(token), user_id: user.id, created_at: now, expires_at: now + days * 86_400_000 });
-      completion.rememberDevice = { token, maxAgeSeconds: days * 86_400 };
+      await insertRememberedDevice(db, { token_hash: sha256(token), user_id: user.id, created_at: now, expires_at: now + seconds * 1000 });
+      completion.rememberDevice = { token, maxAgeSeconds: seconds };
     }
     return completion;
   }
@@ -255,11 +264,13 @@ export function createMfaService(deps: {
 
     async gateLogin(user, client, primaryMethod) {
       const devices = await listMfaDevices(db, user.id, 'active');
-      const policy = await policyFor(user);
+      const policy = await policyFor(user, client);
       if (devices.length === 0 && policy.enforce !== 'force') return null;
-      // A remembered browser counts only while the policy still allows remembering devices.
-      const mayRemember = policy.rememberDeviceDays > 0;
-      if (devices.length > 0 && mayRemember && client.mfaRememberToken && (await isRememberedDevice(db, sha256(client.mfaRememberToken), user.id, clock.now()))) return null;
+      // A remembered browser counts only while the policy still allows remembering devices, and only
+      // within the policy's expiry now (a tenant that shortened it shortens browsers remembered before).
+      const mayRemember = policy.rememberSeconds > 0;
+      const now = clock.now();
+      if (devices.length > 0 && mayRemember && client.mfaRememberToken && (await isRememberedDevice(db, sha256(client.mfaRememberToken), user.id, now, now - policy.rememberSeconds * 1000))) return null;
       const enrolled = devices.length > 0;
       const response: MfaRequiredResponse = {
         accessToken: '',
@@ -273,7 +284,7 @@ export function createMfaService(deps: {
         mfaEnrolled: enrolled,
         mfaStrategies: strategiesView(devices, activeStrategies, !enrolled),
         mfaDevices: devicesView(devices),
-        allowRememberDevice: policy.rememberDeviceDays > 0,
+        allowRememberDevice: policy.rememberSeconds > 0,
         rememberDeviceDays: policy.rememberDeviceDays,
         userId: user.id,
       };
@@ -333,8 +344,8 @@ export function createMfaService(deps: {
     async rememberDeviceInfo(mfaToken) {
       const row = await liveToken(mfaToken, ['login']);
       const user = await findUserById(db, row.user_id);
-      const days = user ? (await policyFor(user)).rememberDeviceDays : 0;
-      return { isAllowedToRemember: days > 0, mfaDeviceExpiration: days * 86_400 };
+      const seconds = user ? (await policyFor(user)).rememberSeconds : 0;
+      return { isAllowedToRemember: seconds > 0, mfaDeviceExpiration: seconds };
     },
 
     async loginEnrollAuthenticator(mfaToken) {

@@ -42,7 +42,7 @@ export interface MfaSelfService {
 /** What the self-service shares with the sign-in side of the MFA service (mfa.ts). */
 export interface MfaSelfServiceHelpers {
   core: MfaCore;
-  policyFor(user: UserRow): Promise<{ enforce: 'optional' | 'force'; rememberDeviceDays: number }>;
+  policyFor(user: UserRow): Promise<{ enforce: 'optional' | 'force'; rememberDeviceDays: number; rememberSeconds: number }>;
   /** A new pending authenticator and its QR code, issued under `tenantId`'s name. */
   pendingAuthenticator(user: UserRow, tenantId?: string): Promise<AuthenticatorEnrollResponse>;
   /** Confirms the newest pending authenticator with its first code; false for a wrong code. */

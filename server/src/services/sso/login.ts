@@ -120,7 +120,7 @@ export function createSsoLoginService(deps: {
       throw err;
     }
     // The method is kept on a pending mfaToken, so the finished sign-in's audit record still names SSO.
-    const signingIn: ClientInfo = { ...client, signInMethod: SignInMethods.sso };
+    const signingIn: ClientInfo = { ...client, signInMethod: SignInMethods.sso, ssoProtocol: row.type === 'saml' ? 'saml' : 'oidc' };
     const pendingMfa = await deps.secondFactor?.(user, signingIn);
     if (pendingMfa) return pendingMfa;
     return auth.startSession(user, signingIn, AMR_SSO);
