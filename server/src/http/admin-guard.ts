@@ -6,6 +6,7 @@ import type { Db } from '../db';
 import { authorizeAdmin, type AdminAccess } from '../services/admin/access';
 import type { AuthService } from '../services/auth/auth';
 import type { KeyService } from '../services/platform/keys';
+import type { IpRestrictionService } from '../services/security/ip-restrictions';
 import type { AppEnv } from './env';
 import { clientIp } from './middleware';
 
@@ -16,7 +17,7 @@ import { clientIp } from './middleware';
  *
  *   middleware: [admin(Permissions.usersWrite, 'write')]
  */
-export function adminGuard(deps: { db: Db; auth: AuthService; keys?: KeyService; clock: Clock; config: Pick<Config, 'trustProxy'> }) {
+export function adminGuard(deps: { db: Db; auth: AuthService; keys?: KeyService; clock: Clock; config: Pick<Config, 'trustProxy'>; ipRestrictions: Pick<IpRestrictionService, 'assertAllowed'> }) {
   return (permission: PermissionKey, access: AdminAccess): MiddlewareHandler<AppEnv> =>
     async (c, next) => {
       const caller = await authorizeAdmin(

@@ -122,8 +122,9 @@ export function requireAllowedOrigin(config: Pick<Config, 'allowedOrigins' | 'pu
 /** Bearer authentication; `?tenantId=` scopes the call to another tenant of the user (seed 000 section 7). */
 export function requireAuth(auth: AuthService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const ctx = await auth.authenticate(c.req.header('authorization'), c.req.query('tenantId') || undefined);
-    c.set('auth', { ...ctx, client: c.get('client') ?? { ip: null, userAgent: null } });
+    const client = c.get('client') ?? { ip: null, userAgent: null };
+    const ctx = await auth.authenticate(c.req.header('authorization'), c.req.query('tenantId') || undefined, client);
+    c.set('auth', { ...ctx, client });
     await next();
   };
 }

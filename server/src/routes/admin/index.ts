@@ -35,7 +35,7 @@ export interface AdminArea {
 export function adminArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { invitations: InvitationService; signUp: SignUpService }): AdminArea {
   const { db, clock, keys, auth, limiter, config } = deps;
   const users = createAdminUserService({ db, clock, invitations: areas.invitations, signUp: areas.signUp, config });
-  const apiTokens = createApiTokenService({ db, clock, keys, config });
+  const apiTokens = createApiTokenService({ db, clock, keys, config, ipRestrictions: deps.security.ipRestrictions });
   app.route('/', impersonationRoutes(deps, createImpersonationService({ db, clock, auth, limiter, config })));
   app.route('/', adminUserRoutes(deps, clock, users));
   app.route('/', inviteLinkRoutes(deps, clock, createInviteLinkService({ db, clock, limiter, config })));

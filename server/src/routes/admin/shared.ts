@@ -18,6 +18,6 @@ export const adminErrors = {
 
 /** Declares an admin route's security and guard: `...guard(Permissions.usersRead, 'read')`. */
 export function guardFor(deps: RouteDeps, clock: Clock) {
-  const admin = adminGuard({ db: deps.db, auth: deps.auth, keys: deps.keys, clock, config: deps.config });
+  const admin = adminGuard({ db: deps.db, auth: deps.auth, keys: deps.keys, clock, config: deps.config, ipRestrictions: deps.security.ipRestrictions });
   return (permission: PermissionKey, access: AdminAccess) => ({ security: [{ Bearer: [] }], middleware: [admin(permission, access)] });
 }

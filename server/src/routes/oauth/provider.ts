@@ -206,7 +206,7 @@ export function oauthRoutes(deps: RouteDeps, oauth: OAuthService): OpenAPIHono<A
   const userinfo = async (c: Context) => {
     const cors = { 'Access-Control-Allow-Origin': '*' };
     try {
-      return c.json(await oauth.userinfo(c.req.header('authorization')), 200, { 'Cache-Control': 'no-store', ...cors });
+      return c.json(await oauth.userinfo(c.req.header('authorization'), clientIp(c, config)), 200, { 'Cache-Control': 'no-store', ...cors });
     } catch (error) {
       const e = error instanceof OAuthError ? error : null;
       return oauthErrorResponse(c, error, { ...cors, ...(e ? { 'WWW-Authenticate': `Bearer error="${e.error}", error_description="${e.description}"` } : {}) });

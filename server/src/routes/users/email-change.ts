@@ -52,7 +52,7 @@ export function emailChangeRoutes(deps: RouteDeps, emailChange: EmailChangeServi
     }),
     async (c) => {
       const authorization = c.req.header('authorization');
-      const ctx = authorization ? { ...(await auth.authenticate(authorization, undefined)), client: c.get('client') } : null;
+      const ctx = authorization ? { ...(await auth.authenticate(authorization, undefined, c.get('client') ?? { ip: null })), client: c.get('client') } : null;
       return c.json(await emailChange.verify(c.req.valid('json'), ctx, c.get('client')), 200);
     },
   );

@@ -23,6 +23,7 @@ import { AppError, Errors } from '../../errors';
 import { authenticateApiToken, type ApiTokenPrincipal } from './api-tokens';
 import type { AuthContext, AuthService } from '../auth/auth';
 import type { KeyService } from '../platform/keys';
+import type { IpRestrictionService } from '../security/ip-restrictions';
 import { covers, grantsOf, refuseWhileImpersonating } from './permissions';
 import { hierarchyReach } from './sub-account-access';
 
@@ -62,20 +63,30 @@ const tenantNotFound = () => new AppError(ErrorCodes.tenantNotFound, 404, 'Tenan
  * Authenticates an admin call and checks its tenant and permission; throws 401, 403 or 404.
  * `now` decides whether a temporary membership has expired.
  */
-export async function authorizeAdmin(deps: { db: Db; auth: AuthService; keys?: KeyService }, request: AdminRequest, permission: PermissionKey, access: AdminAccess, now: number): Promise<AdminCaller> {
+export async function authorizeAdmin(
+  deps: { db: Db; auth: AuthService; keys?: KeyService; ipRestrictions: Pick<IpRestrictionService, 'assertAllowed'> },
+  request: AdminRequest,
+  permission: PermissionKey,
+  access: AdminAccess,
+  now: number,
+): Promise<AdminCaller> {
   const { db, auth } = deps;
   const viaToken = deps.keys ? await authenticateApiToken({ db, keys: deps.keys }, request.authorization, now) : null;
-  if (viaToken) return apiTokenCaller(viaToken, request, permission);
+  if (viaToken) {
+    // An API token acts for its tenant: the tenant's IP restrictions apply to every use of it.
+    await deps.ipRestrictions.assertAllowed(viaToken.token.tenant_id, request.ip);
+    return apiTokenCaller(viaToken, request, permission);
+  }
   let ctx: AuthContext;
   // Set when the caller acts in a sub-account of a tenant they belong to (services/admin/sub-account-access.ts).
   let reach: { viaTenantId: string; keys: string[] } | null = null;
   try {
-    ctx = await auth.authenticate(request.authorization, request.scopedTenantId);
+    ctx = await auth.authenticate(request.authorization, request.scopedTenantId, request);
   } catch (err) {
     // Not a member of the named tenant: only a super user, or an admin of one of its ancestors with
     // sub-account access, may still act in it.
     if (!request.scopedTenantId || (err as AppError).code !== ErrorCodes.tenantNotFound) throw err;
-    const own = await auth.authenticate(request.authorization, undefined);
+    const own = await auth.authenticate(request.authorization, undefined, request);
     if (own.claims.act) throw err;
     const user = await findUserById(db, own.userId);
     if (user?.super_user !== 1 || !(await findTenant(db, request.scopedTenantId))) {

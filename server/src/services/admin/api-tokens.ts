@@ -30,6 +30,7 @@ import { assertCovers, type AdminCaller } from './access';
 import { recordAudit } from './audit-log';
 import type { KeyService } from '../platform/keys';
 import { grantsOf } from './permissions';
+import type { IpRestrictionService } from '../security/ip-restrictions';
 
 export type ApiTokenKind = 'user' | 'tenant';
 
@@ -42,8 +43,11 @@ export interface ApiTokenService {
   list(caller: AdminCaller, kind: ApiTokenKind, type: ApiTokenType): Promise<ApiToken[]>;
   create(caller: AdminCaller, kind: ApiTokenKind, type: ApiTokenType, body: CreateUserApiTokenRequest | CreateTenantApiTokenRequest): Promise<CreatedApiToken>;
   remove(caller: AdminCaller, kind: ApiTokenKind, type: ApiTokenType, tokenId: string): Promise<void>;
-  /** The client_credentials grant: a short access token for a live ClientCredentials token, else null. */
-  exchange(clientId: string, secret: string): Promise<{ accessToken: string; expiresIn: number } | null>;
+  /**
+   * The client_credentials grant: a short access token for a live ClientCredentials token, else null.
+   * Throws 403 ER-IP-RESTRICTED when the token's tenant keeps `ip` out.
+   */
+  exchange(clientId: string, secret: string, ip: string | null): Promise<{ accessToken: string; expiresIn: number } | null>;
 }
 
 /** Who an API token acts as, once its bearer was proven. */
@@ -128,7 +132,14 @@ export async function authenticateApiToken(deps: { db: Db; keys: KeyService }, a
   return { token: row, keys: grants.keys, roles: grants.roles, email: user.email };
 }
 
-export function createApiTokenService(deps: { db: Db; clock: Clock; keys: KeyService; config: Pick<Config, 'accessTokenTtl'> }): ApiTokenService {
+export function createApiTokenService(deps: {
+  db: Db;
+  clock: Clock;
+  keys: KeyService;
+  config: Pick<Config, 'accessTokenTtl'>;
+  /** The tenant's IP restrictions, at the exchange of a ClientCredentials token. */
+  ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
+}): ApiTokenService {
   const { db, clock, keys, config } = deps;
 
   function present(row: ApiTokenRow, roleIds: string[], now: number): ApiToken {
@@ -206,7 +217,7 @@ export function createApiTokenService(deps: { db: Db; clock: Clock; keys: KeySer
       });
     },
 
-    async exchange(clientId, secret) {
+    async exchange(clientId, secret, ip) {
       const now = clock.now();
       const row = await findApiTokenByClientId(db, clientId);
       const ok = safeEqual(row?.secret_hash ?? sha256(''), sha256(secret)) && row?.type === 'ClientCredentials';
@@ -214,6 +225,7 @@ export function createApiTokenService(deps: { db: Db; clock: Clock; keys: KeySer
       const grants = await grantsOfToken(db, row, now);
       const user = await findUserById(db, row.user_id);
       if (!grants || !user || user.disabled === 1) return null;
+      await deps.ipRestrictions?.assertAllowed(row.tenant_id, ip);
       const expiresAt = Math.min(now + config.accessTokenTtl * 1000, row.expires_at ?? Infinity);
       const claims = {
         sub: row.kind === 'user' ? row.user_id : row.client_id,

@@ -17,6 +17,8 @@ import { accountLockedError, type PasswordPolicyService } from './password-polic
 import { verifyPassword } from '../platform/passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { loadAuthorization } from '../admin/tenants';
+import type { SessionPolicyService } from '../security/session-policy';
+import type { IpRestrictionService } from '../security/ip-restrictions';
 
 /** Authentication method reference and context class for a password sign-in (claims amr/acr). */
 export const AMR_PASSWORD = AuthMethods.password;
@@ -71,7 +73,11 @@ export interface AuthService {
   startSession(user: UserRow, client: ClientInfo, amr?: string[], options?: SessionOptions): Promise<IssuedSession>;
   refresh(refreshToken: string | undefined, tenantId: string | undefined, client: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<IssuedSession>;
   logout(refreshToken: string | undefined, client?: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<void>;
-  authenticate(authorization: string | undefined, scopedTenantId: string | undefined): Promise<AuthContext>;
+  /**
+   * Verifies a bearer access token, and that the tenant it acts in lets `client.ip` in (the tenant's
+   * IP restrictions: 403 ER-IP-RESTRICTED), so every signed-in call of a member is checked.
+   */
+  authenticate(authorization: string | undefined, scopedTenantId: string | undefined, client: { ip: string | null }): Promise<AuthContext>;
   switchTenant(ctx: AuthContext, tenantId: string): Promise<LoginResponse>;
   /** A fresh access token for a session as stored now (after an MFA step-up changed its amr). */
   sessionToken(sessionId: string): Promise<LoginResponse>;
@@ -125,6 +131,10 @@ export function createAuthService(deps: {
   secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
   /** Lockout, rotation and breached-password policies around the password check. */
   policies?: PasswordPolicyService;
+  /** The tenant's sessions policy: the concurrent-session limit at every new session, idle timeout and forced re-login at refresh. */
+  sessionPolicy?: Pick<SessionPolicyService, 'checkSession' | 'afterSessionStarted'>;
+  /** The tenant's IP restrictions, at every new session, refresh, tenant switch and signed-in call. */
+  ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
   config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
 }): AuthService {
   const { db, keys, clock, limiter, config } = deps;
@@ -199,6 +209,9 @@ export function createAuthService(deps: {
       amr: JSON.stringify(amr),
       login_origin: client.loginOrigin ?? 'direct',
     };
+    // Every sign-in method ends here (password, passwordless, SMS, passkey, social, SSO, MFA,
+    // activation): a network the tenant's IP restrictions keep out gets no session.
+    await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
     const method = options.method ?? client.signInMethod ?? methodOfAmr(amr) ?? 'unknown method';
     const secondFactor = secondFactorOfAmr(amr);
     await db.transaction().execute(async (trx) => {
@@ -220,6 +233,8 @@ export function createAuthService(deps: {
       );
     });
     if (options.impersonation) await options.impersonation.link(session.id);
+    // Every sign-in method ends here: beyond the tenant's concurrent-session limit, the user's oldest sessions there end.
+    else await deps.sessionPolicy?.afterSessionStarted(user.id, tenantId);
     const refreshToken = await newRefreshToken(session.id);
     return { response: await accessToken(user, session, tenantId), refreshToken };
   }
@@ -307,6 +322,8 @@ export function createAuthService(deps: {
       const now = clock.now();
       const session = await findSession(db, row.session_id);
       if (!session || session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw invalidRefresh();
+      // Idle too long, or signed in longer ago than the tenant's forced re-login allows: the session ends.
+      await deps.sessionPolicy?.checkSession(session, session.tenant_id);
       // The session's temporary membership has ended: its sessions there end with it, as on a disable.
       if (await isMembershipExpired(db, session.user_id, session.tenant_id, now)) {
         await revokeTenantSessions(db, session.tenant_id, session.user_id, now);
@@ -319,6 +336,8 @@ export function createAuthService(deps: {
       if (tenantId && tenantId !== session.tenant_id && !(await isMember(db, session.user_id, tenantId, now))) {
         throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
       }
+      // Checked before the token is spent: a refused network keeps its session for an allowed one.
+      await deps.ipRestrictions?.assertAllowed(tenantId ?? session.tenant_id, client.ip);
       if (row.used_at !== null || !(await markRefreshTokenUsed(db, hash, now))) {
         // A used token came back: someone holds a copy. Kill the whole family (the session), and tell the
         // tenant's admins in the same transaction (once, however many copies come back).
@@ -355,6 +374,9 @@ export function createAuthService(deps: {
         }
         activeTenant = await activeTenantFor(user);
       }
+      if (activeTenant !== (tenantId ?? session.tenant_id)) await deps.ipRestrictions?.assertAllowed(activeTenant, client.ip);
+      // Into another tenant: its sessions policy must let the session in too.
+      if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.checkSession(session, activeTenant);
       await touchSession(db, session.id, now, activeTenant);
       const next = await newRefreshToken(session.id);
       return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant), refreshToken: next };
@@ -388,7 +410,7 @@ export function createAuthService(deps: {
       });
     },
 
-    async authenticate(authorization, scopedTenantId) {
+    async authenticate(authorization, scopedTenantId, client) {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
       if (!match) throw Errors.unauthorized();
       let claims: AccessTokenClaims;
@@ -415,12 +437,14 @@ export function createAuthService(deps: {
         tenantId = scopedTenantId;
         tenantIds = (await listUserTenants(db, claims.sub, clock.now())).map((t) => t.id);
       }
+      await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
       return { userId: claims.sub, sessionId: session.id, tenantId, tenantIds, claims };
     },
 
     async switchTenant(ctx, tenantId) {
       if (ctx.claims.act && tenantId !== ctx.tenantId) throw impersonationPinned();
       if (!(await isMember(db, ctx.userId, tenantId, clock.now()))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+      await deps.ipRestrictions?.assertAllowed(tenantId, ctx.client?.ip ?? null);
       const user = await findUserById(db, ctx.userId);
       const session = await findSession(db, ctx.sessionId);
       if (!user || !session) throw Errors.unauthorized();
