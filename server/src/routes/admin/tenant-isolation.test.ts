@@ -151,6 +151,11 @@ const ENDPOINTS: Endpoint[] = [
     { method: 'POST', path: () => path, body: () => post, superStatus: 200, targetsObjects: false },
     { method: 'PATCH', path: () => path, body: () => patch, superStatus: 200, targetsObjects: false },
   ]),
+  // The security center (issue 12): the tenant's own score and its breached-password reset.
+  { method: 'GET', path: () => SecurityPaths.securityCenterRecommendations, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => SecurityPaths.securityCenterInsights, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => SecurityPaths.securityCenterScoreHistory, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => SecurityPaths.breachedPasswordResetBulk, superStatus: 200, targetsObjects: false },
 ];
 
 const PLACEHOLDERS: Ids = { userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}' };

@@ -10,7 +10,7 @@ import type { RouteDeps } from '../deps';
 import { json } from '../openapi';
 import { adminErrors, guardFor, TenantQuery } from '../admin/shared';
 
-const tags = ['security: security center'];
+const tags = ['admin: security center'];
 
 /**
  * The security center (seed 001 sections 3, 7, 9): score and recommendations, insights and the
