@@ -69,7 +69,7 @@ function centerApi({ failing = [] as string[] } = {}) {
 
 const ALL = ['fe.secure.read.securityPolicy', 'fe.secure.write.securityPolicy', 'fe.secure.read.users'];
 
-function openCenter(api: GatehouseApi, { permissions = ALL, flags = {} as Record<string, string>, adminPortal }: { permissions?: string[]; flags?: Record<string, string>; adminPortal?: unknown } = {}) {
+function openCenter(api: GatehouseApi, { permissions = ALL, flags = {} as Record<string, string>, adminPortal }: { permissions?: string[]; flags?: Record<string, string>; adminPortal?: Record<string, unknown> } = {}) {
   const { domElement } = shadowMountPoint();
   const user = makeUser({ permissions: permissions.map((key, i) => ({ id: `p${i}`, key, name: key })) });
   const store = createTestStore(user);
@@ -121,7 +121,8 @@ describe('security center', () => {
 
   it('emails a reset to users with breached passwords only after confirming, and tells how many were emailed', async () => {
     const { api, calls } = centerApi();
-    const { view } = openCenter(api);
+    const reported: boolean[] = [];
+    const { view } = openCenter(api, { adminPortal: { callbacks: { securityCenter: (ok: boolean) => reported.push(ok) } } });
     fireEvent.click(await view.findByRole('button', { name: 'Email a password reset' }));
     let dialog = await view.findByRole('dialog', { name: 'Email a password reset?' });
     expect(dialog.textContent).toContain('3 users with a breached password will get an email');
@@ -133,16 +134,19 @@ describe('security center', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send emails' }));
     expect(await view.findByText('Reset emails sent to 3 users')).toBeTruthy();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([SecurityPaths.breachedPasswordResetBulk]);
+    expect(reported).toEqual([true]);
   });
 
-  it('keeps the reset dialog open with the server’s message when the reset fails', async () => {
+  it('keeps the reset dialog open with the server’s message when the reset fails, and reports false to the host', async () => {
     const { api, down } = centerApi();
     down.add(SecurityPaths.breachedPasswordResetBulk);
-    const { view } = openCenter(api);
+    const reported: boolean[] = [];
+    const { view } = openCenter(api, { adminPortal: { callbacks: { securityCenter: (ok: boolean) => reported.push(ok) } } });
     fireEvent.click(await view.findByRole('button', { name: 'Email a password reset' }));
     const dialog = await view.findByRole('dialog', { name: 'Email a password reset?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send emails' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('The security center is unavailable');
+    expect(reported).toEqual([false]);
   });
 
   it('opens the Security section at the idle timeout for ADJUST_IDLE_TIMEOUT, and at its start from "Open security settings"', async () => {

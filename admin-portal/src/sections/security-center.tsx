@@ -165,7 +165,16 @@ export default function SecurityCenterSection({ title, headingId, user, api, opt
           confirmLabel={t.t('securityCenter.reset.confirm')}
           onClose={() => setConfirmingReset(false)}
           run={async () => {
-            const { emailed } = await center.resetBreachedPasswords();
+            // Seed 001 section 4: a security action reports its outcome to the host (`adminPortal.callbacks.securityCenter`).
+            const report = options.callbacks?.securityCenter;
+            let emailed: number;
+            try {
+              ({ emailed } = await center.resetBreachedPasswords());
+            } catch (thrown) {
+              report?.(false);
+              throw thrown;
+            }
+            report?.(true);
             setConfirmingReset(false);
             setNotice(t.t('securityCenter.reset.done', { count: emailed }));
             void recommendations.reload();
