@@ -18,6 +18,7 @@ import { verifyPassword } from '../platform/passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { loadAuthorization } from '../admin/tenants';
 import type { SessionPolicyService } from '../security/session-policy';
+import type { IpRestrictionService } from '../security/ip-restrictions';
 
 /** Authentication method reference and context class for a password sign-in (claims amr/acr). */
 export const AMR_PASSWORD = AuthMethods.password;
@@ -35,6 +36,8 @@ export interface ClientInfo {
   loginOrigin?: string;
   /** How the user proved themselves (SignInMethods), for the audit record of the sign-in; derived from amr when unset. */
   signInMethod?: string;
+  /** The protocol of an SSO sign-in: the MFA policy ForceExceptSAML exempts SAML only (issue 12). */
+  ssoProtocol?: 'saml' | 'oidc';
   /** The language the request asks for (emails to a user without a stored locale). */
   locale?: string;
 }
@@ -70,7 +73,11 @@ export interface AuthService {
   startSession(user: UserRow, client: ClientInfo, amr?: string[], options?: SessionOptions): Promise<IssuedSession>;
   refresh(refreshToken: string | undefined, tenantId: string | undefined, client: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<IssuedSession>;
   logout(refreshToken: string | undefined, client?: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<void>;
-  authenticate(authorization: string | undefined, scopedTenantId: string | undefined): Promise<AuthContext>;
+  /**
+   * Verifies a bearer access token, and that the tenant it acts in lets `client.ip` in (the tenant's
+   * IP restrictions: 403 ER-IP-RESTRICTED), so every signed-in call of a member is checked.
+   */
+  authenticate(authorization: string | undefined, scopedTenantId: string | undefined, client: { ip: string | null }): Promise<AuthContext>;
   switchTenant(ctx: AuthContext, tenantId: string): Promise<LoginResponse>;
   /** A fresh access token for a session as stored now (after an MFA step-up changed its amr). */
   sessionToken(sessionId: string): Promise<LoginResponse>;
@@ -126,6 +133,8 @@ export function createAuthService(deps: {
   policies?: PasswordPolicyService;
   /** The tenant's sessions policy: the concurrent-session limit at every new session, idle timeout and forced re-login at refresh. */
   sessionPolicy?: Pick<SessionPolicyService, 'checkSession' | 'afterSessionStarted'>;
+  /** The tenant's IP restrictions, at every new session, refresh, tenant switch and signed-in call. */
+  ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
   config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
 }): AuthService {
   const { db, keys, clock, limiter, config } = deps;
@@ -200,6 +209,9 @@ export function createAuthService(deps: {
       amr: JSON.stringify(amr),
       login_origin: client.loginOrigin ?? 'direct',
     };
+    // Every sign-in method ends here (password, passwordless, SMS, passkey, social, SSO, MFA,
+    // activation): a network the tenant's IP restrictions keep out gets no session.
+    await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
     const method = options.method ?? client.signInMethod ?? methodOfAmr(amr) ?? 'unknown method';
     const secondFactor = secondFactorOfAmr(amr);
     await db.transaction().execute(async (trx) => {
@@ -324,6 +336,8 @@ export function createAuthService(deps: {
       if (tenantId && tenantId !== session.tenant_id && !(await isMember(db, session.user_id, tenantId, now))) {
         throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
       }
+      // Checked before the token is spent: a refused network keeps its session for an allowed one.
+      await deps.ipRestrictions?.assertAllowed(tenantId ?? session.tenant_id, client.ip);
       if (row.used_at !== null || !(await markRefreshTokenUsed(db, hash, now))) {
         // A used token came back: someone holds a copy. Kill the whole family (the session), and tell the
         // tenant's admins in the same transaction (once, however many copies come back).
@@ -360,6 +374,7 @@ export function createAuthService(deps: {
         }
         activeTenant = await activeTenantFor(user);
       }
+      if (activeTenant !== (tenantId ?? session.tenant_id)) await deps.ipRestrictions?.assertAllowed(activeTenant, client.ip);
       // Into another tenant: its sessions policy must let the session in too.
       if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.checkSession(session, activeTenant);
       await touchSession(db, session.id, now, activeTenant);
@@ -395,7 +410,7 @@ export function createAuthService(deps: {
       });
     },
 
-    async authenticate(authorization, scopedTenantId) {
+    async authenticate(authorization, scopedTenantId, client) {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
       if (!match) throw Errors.unauthorized();
       let claims: AccessTokenClaims;
@@ -422,12 +437,14 @@ export function createAuthService(deps: {
         tenantId = scopedTenantId;
         tenantIds = (await listUserTenants(db, claims.sub, clock.now())).map((t) => t.id);
       }
+      await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
       return { userId: claims.sub, sessionId: session.id, tenantId, tenantIds, claims };
     },
 
     async switchTenant(ctx, tenantId) {
       if (ctx.claims.act && tenantId !== ctx.tenantId) throw impersonationPinned();
       if (!(await isMember(db, ctx.userId, tenantId, clock.now()))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+      await deps.ipRestrictions?.assertAllowed(tenantId, ctx.client?.ip ?? null);
       const user = await findUserById(db, ctx.userId);
       const session = await findSession(db, ctx.sessionId);
       if (!user || !session) throw Errors.unauthorized();

@@ -19,6 +19,7 @@ import { AuditActions, recordUserAudit } from '../admin/audit-log';
 import { SignInMethods } from '../auth/sign-in-methods';
 import type { KeyService } from '../platform/keys';
 import type { SessionPolicyService } from '../security/session-policy';
+import type { IpRestrictionService } from '../security/ip-restrictions';
 import { verifyClientSecret, type ClientRegistry, type OAuthClient } from './clients';
 
 /** Authorization codes live at most this long (the task's bound: 60 s). */
@@ -51,8 +52,9 @@ export interface Grants {
   issueTokens(grant: SessionRow, client: OAuthClient, scope: string, options?: { nonce?: string; refreshToken?: boolean }): Promise<OAuthTokenResponse>;
   /** RFC 6749 section 2.3.1: Basic or form credentials for a confidential client; none for a public one. */
   authenticateClient(form: Record<string, string | undefined>, basic: { id: string; secret: string } | null): Promise<OAuthClient>;
-  codeGrant(form: Record<string, string | undefined>, client: OAuthClient): Promise<OAuthTokenResponse>;
-  refreshGrant(form: Record<string, string | undefined>, client: OAuthClient): Promise<OAuthTokenResponse>;
+  /** `ip`: the caller's address, which the tenant's IP restrictions must let in. */
+  codeGrant(form: Record<string, string | undefined>, client: OAuthClient, ip: string | null): Promise<OAuthTokenResponse>;
+  refreshGrant(form: Record<string, string | undefined>, client: OAuthClient, ip: string | null): Promise<OAuthTokenResponse>;
 }
 
 export function createGrants(deps: {
@@ -64,6 +66,8 @@ export function createGrants(deps: {
   config: Pick<Config, 'accessTokenTtl'>;
   /** The tenant's sessions policy: a refresh of a grant idle too long, or signed in too long ago, ends it. */
   sessionPolicy?: Pick<SessionPolicyService, 'endIfExpired'>;
+  /** The tenant's IP restrictions, at every code exchange and refresh (403 ER-IP-RESTRICTED). */
+  ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
 }): Grants {
   const { db, clock, keys, auth, clients, config } = deps;
 
@@ -143,7 +147,7 @@ export function createGrants(deps: {
     return client;
   }
 
-  async function codeGrant(form: Record<string, string | undefined>, client: OAuthClient): Promise<OAuthTokenResponse> {
+  async function codeGrant(form: Record<string, string | undefined>, client: OAuthClient, ip: string | null): Promise<OAuthTokenResponse> {
     const { code, redirect_uri: redirectUri, code_verifier: verifier } = form;
     if (!code || !redirectUri) throw new OAuthError('invalid_request', 'code and redirect_uri are required');
     if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
@@ -166,6 +170,7 @@ export function createGrants(deps: {
     if (!safeEqual(s256(verifier), row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
     const browser = await liveSession(row.browser_session_id);
     if (!browser) throw new OAuthError('invalid_grant', 'The sign-in this code came from has ended');
+    await deps.ipRestrictions?.assertAllowed(row.tenant_id, ip);
     const grant = await createGrant(browser, client, row.scope, row.tenant_id, grantId);
     const tokens = await issueTokens(grant, client, row.scope, { nonce: row.nonce ?? undefined });
     // A replay that arrived while the grant was being made revoked nothing yet: revoke it now.
@@ -176,7 +181,7 @@ export function createGrants(deps: {
     return tokens;
   }
 
-  async function refreshGrant(form: Record<string, string | undefined>, client: OAuthClient): Promise<OAuthTokenResponse> {
+  async function refreshGrant(form: Record<string, string | undefined>, client: OAuthClient, ip: string | null): Promise<OAuthTokenResponse> {
     if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
     const hash = sha256(form.refresh_token);
     const row = await findOAuthRefreshToken(db, hash);
@@ -192,6 +197,8 @@ export function createGrants(deps: {
       const why = ended === 'idle' ? 'was idle longer than the idle timeout' : 'is older than the forced re-login allows';
       throw new OAuthError('invalid_grant', `The session ${why} of the account's sessions policy (${SecurityErrorCodes.sessionExpiredByPolicy}); sign in again`);
     }
+    // Before the token is spent: a refused network keeps the grant for an allowed one.
+    await deps.ipRestrictions?.assertAllowed(session.tenant_id, ip);
     if (row.used_at !== null || !(await markOAuthRefreshTokenUsed(db, hash, now))) {
       // A used token came back: someone holds a copy. The whole grant goes.
       await revokeSession(db, session.id, now);

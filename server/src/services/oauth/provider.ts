@@ -9,7 +9,7 @@
  * to it, so a grant can be revoked alone and ends when the browser session ends.
  */
 import { compactVerify, createLocalJWKSet, type JWTPayload } from 'jose';
-import { ErrorCodes, HOSTED_LOGIN_SCOPE, HOSTED_ROUTES_PREFIX, OAuthPaths, type ErrorCode, type OAuthTokenResponse } from '@gatehouse/shared/wire';
+import { ErrorCodes, HOSTED_LOGIN_SCOPE, HOSTED_ROUTES_PREFIX, OAuthPaths, SecurityErrorCodes, type ErrorCode, type OAuthTokenResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newSecret, sha256 } from '../../crypto';
@@ -19,7 +19,7 @@ import { findLiveGrant, findOAuthBrowserSession, findOAuthGrant, insertOAuthBrow
 import { findRefreshToken, findSession, revokeSession, touchSession, type SessionRow } from '../../db/queries/sessions';
 import { isMember } from '../../db/queries/tenants';
 import { findUserById } from '../../db/queries/users';
-import { AppError } from '../../errors';
+import { AppError, isAppError } from '../../errors';
 import type { ApiTokenService } from '../admin/api-tokens';
 import type { AuthContext, AuthService } from '../auth/auth';
 import { AuditActions, recordUserAudit } from '../admin/audit-log';
@@ -27,6 +27,7 @@ import { SignInMethods } from '../auth/sign-in-methods';
 import type { KeyService } from '../platform/keys';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import type { SessionPolicyService } from '../security/session-policy';
+import type { IpRestrictionService } from '../security/ip-restrictions';
 import { isClientOrigin, isRegisteredUri, type ClientRegistry, type OAuthClient } from './clients';
 import { CODE_TTL_MS, createGrants, OAuthError } from './grants';
 import { createLoginAfterMarkers, LOGIN_AFTER } from './reauthentication';
@@ -100,7 +101,7 @@ export interface OAuthService {
   reauthenticate(params: OAuthParams, confirmed: boolean, cookies?: { browserCookie?: string; refreshCookie?: string }): Promise<ReauthenticateOutcome>;
   silent(clientId: string, refreshCookie: string | undefined, origin: string | undefined, ip: string | null): Promise<OAuthTokenResponse>;
   token(form: OAuthParams, basic: { id: string; secret: string } | null, ip: string | null): Promise<{ body: OAuthTokenResponse; client: Pick<OAuthClient, 'clientId'> }>;
-  userinfo(authorization: string | undefined): Promise<Record<string, unknown>>;
+  userinfo(authorization: string | undefined, ip: string | null): Promise<Record<string, unknown>>;
   logout(input: { params: OAuthParams; browserCookie?: string; refreshCookie?: string; confirmed: boolean }): Promise<LogoutOutcome>;
   /** Whether a browser page on `origin` may read the token endpoint's answers for this client. */
   corsAllowed(clientId: string | undefined, origin: string): Promise<boolean>;
@@ -133,10 +134,12 @@ export function createOAuthService(deps: {
   apiTokens?: ApiTokenService;
   /** The tenant's sessions policy, at every refresh of a grant. */
   sessionPolicy?: Pick<SessionPolicyService, 'endIfExpired'>;
+  /** The tenant's IP restrictions, at /oauth/authorize, /oauth/token and userinfo (403 ER-IP-RESTRICTED). */
+  ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
 }): OAuthService {
   const { db, clock, keys, auth, limiter, clients, config } = deps;
   const issuer = config.publicUrl;
-  const { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant } = createGrants({ db, clock, keys, auth, clients, config, sessionPolicy: deps.sessionPolicy });
+  const { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant } = createGrants({ db, clock, keys, auth, clients, config, sessionPolicy: deps.sessionPolicy, ipRestrictions: deps.ipRestrictions });
 
   function responseUrl(redirectUri: string, params: Record<string, string | undefined>, withIssuer = true): string {
     const url = new URL(redirectUri);
@@ -226,13 +229,15 @@ export function createOAuthService(deps: {
   /** Hosted login hands tokens to another application: never from an impersonation session (its tokens would lose `act`). */
   const impersonating = async (session: SessionRow) => Boolean(await findImpersonationBySession(db, session.id));
 
-  async function issueCode(req: AuthorizationRequest, browser: SessionRow): Promise<string> {
+  /** Throws 403 ER-IP-RESTRICTED when the tenant's IP restrictions keep `ip` out. */
+  async function issueCode(req: AuthorizationRequest, browser: SessionRow, ip: string | null): Promise<string> {
     if (await impersonating(browser)) return errorRedirect(req, 'access_denied', 'Hosted login is not available while impersonating a user');
     let tenantId = browser.tenant_id;
     if (req.tenantId && req.tenantId !== tenantId) {
       if (!(await isMember(db, browser.user_id, req.tenantId))) return errorRedirect(req, 'access_denied', 'The user is not a member of the requested tenant');
       tenantId = req.tenantId;
     }
+    await deps.ipRestrictions?.assertAllowed(tenantId, ip);
     const code = newSecret();
     const now = clock.now();
     await insertOAuthCode(db, {
@@ -311,10 +316,19 @@ export function createOAuthService(deps: {
       const browser = await sessionOfBrowserCookie(browserCookie);
       // On a GET, LOGIN_AFTER is never taken from the query: only a sign-in shown by Gatehouse counts.
       const recent = browser !== null && recentEnough(req, browser, undefined);
+      // A network the tenant's IP restrictions keep out gets the refusal's page, not a code.
+      const codeFor = async (session: SessionRow): Promise<AuthorizeOutcome> => {
+        try {
+          return { kind: 'redirect', url: await issueCode(req, session, ip) };
+        } catch (err) {
+          if (isAppError(err) && err.code === SecurityErrorCodes.ipRestricted) return { kind: 'page', error: err };
+          throw err;
+        }
+      };
       if (req.prompt.includes('none')) {
-        return { kind: 'redirect', url: browser && recent ? await issueCode(req, browser) : errorRedirect(req, 'login_required', browser ? 'The sign-in is older than max_age' : 'The user is not signed in') };
+        return browser && recent ? codeFor(browser) : { kind: 'redirect', url: errorRedirect(req, 'login_required', browser ? 'The sign-in is older than max_age' : 'The user is not signed in') };
       }
-      if (browser && recent) return { kind: 'redirect', url: await issueCode(req, browser) };
+      if (browser && recent) return codeFor(browser);
       // prompt=login or an old sign-in: the user is asked; a cross-site GET alone never signs anyone out.
       if (browser) return { kind: 'redirect', url: reauthenticateUrl(params) };
       return loginPage(params, req);
@@ -347,7 +361,7 @@ export function createOAuthService(deps: {
       if (!browser) throw new AppError(ErrorCodes.unauthorized, 401, 'Unauthorized');
       // Signed in before this request asked for a new sign-in (prompt=login, max_age): ask the user.
       if (!recentEnough(checked.request, browser, await loginAfterOf(checked.request))) return { redirectUrl: reauthenticateUrl(params) };
-      const redirectUrl = await issueCode(checked.request, browser);
+      const redirectUrl = await issueCode(checked.request, browser, ip);
       // From now on GET /oauth/authorize recognises this browser without the page (prompt=none works too).
       const browserCookie = newSecret();
       const now = clock.now();
@@ -382,18 +396,19 @@ export function createOAuthService(deps: {
       }
       const { values: form, repeated } = single(params);
       if (repeated.length) throw new OAuthError('invalid_request', `Parameters must not be repeated: ${repeated.join(', ')}`);
-      if (form.grant_type === 'client_credentials' && deps.apiTokens) return { body: await clientCredentialsGrant(deps.apiTokens, form, basic), client: { clientId: basic?.id ?? form.client_id ?? '' } };
+      if (form.grant_type === 'client_credentials' && deps.apiTokens) return { body: await clientCredentialsGrant(deps.apiTokens, form, basic, ip), client: { clientId: basic?.id ?? form.client_id ?? '' } };
       const client = await authenticateClient(form, basic);
-      if (form.grant_type === 'authorization_code') return { body: await codeGrant(form, client), client };
-      if (form.grant_type === 'refresh_token') return { body: await refreshGrant(form, client), client };
+      if (form.grant_type === 'authorization_code') return { body: await codeGrant(form, client, ip), client };
+      if (form.grant_type === 'refresh_token') return { body: await refreshGrant(form, client, ip), client };
       throw new OAuthError(form.grant_type ? 'unsupported_grant_type' : 'invalid_request', form.grant_type ? 'Only authorization_code, refresh_token and client_credentials are supported' : 'grant_type is required');
     },
 
-    async userinfo(authorization) {
+    async userinfo(authorization, ip) {
       let ctx: AuthContext;
       try {
-        ctx = await auth.authenticate(authorization, undefined);
-      } catch {
+        ctx = await auth.authenticate(authorization, undefined, { ip });
+      } catch (err) {
+        if (isAppError(err) && err.code === SecurityErrorCodes.ipRestricted) throw err;
         throw new OAuthError('invalid_token', 'The access token is invalid, expired or revoked', 401);
       }
       const grant = await findOAuthGrant(db, ctx.sessionId);
@@ -459,12 +474,12 @@ export function createOAuthService(deps: {
  * secret (HTTP Basic or the form, not both) buy an access token carrying the token's tenant, roles and
  * permissions; no refresh token, no ID token.
  */
-async function clientCredentialsGrant(apiTokens: ApiTokenService, form: Record<string, string | undefined>, basic: { id: string; secret: string } | null): Promise<OAuthTokenResponse> {
+async function clientCredentialsGrant(apiTokens: ApiTokenService, form: Record<string, string | undefined>, basic: { id: string; secret: string } | null, ip: string | null): Promise<OAuthTokenResponse> {
   if (basic && form.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method, not two');
   if (basic && form.client_id !== undefined && form.client_id !== basic.id) throw new OAuthError('invalid_request', 'client_id differs from the authenticated client');
   const clientId = basic?.id ?? form.client_id;
   const secret = basic?.secret ?? form.client_secret;
-  const issued = clientId && secret ? await apiTokens.exchange(clientId, secret) : null;
+  const issued = clientId && secret ? await apiTokens.exchange(clientId, secret, ip) : null;
   if (!issued) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
   return { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: '' };
 }
