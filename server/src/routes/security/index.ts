@@ -12,6 +12,7 @@ import { emailDomainRestrictionRoutes } from './email-domain-restrictions';
 import { ipRestrictionRoutes } from './ip-restrictions';
 import { securityPolicyRoutes } from './policies';
 import { securityCenterRoutes } from './security-center';
+import { sessionsPolicyRoutes } from './sessions-policy';
 
 /** Registers the security routes; the security center's breached-password reset emails links through `recovery`. */
 export function securityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { recovery: Pick<RecoveryService, 'emailResetLinkTo'> }): void {
@@ -20,5 +21,6 @@ export function securityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: {
   app.route('/', securityPolicyRoutes(deps, deps.security.policies));
   app.route('/', ipRestrictionRoutes(deps, deps.security.ipRestrictions));
   app.route('/', emailDomainRestrictionRoutes(deps, deps.security.emailDomains));
+  app.route('/', sessionsPolicyRoutes(deps, deps.security.sessions));
   app.route('/', securityCenterRoutes(deps, createSecurityCenterService({ db: deps.db, clock: deps.clock, policies: deps.security.policies, sessions: deps.security.sessions, recovery: areas.recovery })));
 }
