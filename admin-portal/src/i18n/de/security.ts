@@ -17,6 +17,7 @@ export default {
   'security.error.durationRange': 'Geben Sie eine ganze Zahl an {unit, select, minutes {Minuten} hours {Stunden} other {Tagen}} von {min, number} bis {max, number} ein.',
   'security.error.wholeNumberRange': 'Geben Sie eine ganze Zahl von {min, number} bis {max, number} ein.',
   'security.error.numberRange': 'Geben Sie eine Zahl von {min, number} bis {max, number} ein.',
+  'security.error.vendorDurationMax': 'Das ist länger, als der Anbieter erlaubt: höchstens {unit, select, minutes {{amount, plural, one {# Minute} other {# Minuten}}} hours {{amount, plural, one {# Stunde} other {# Stunden}}} other {{amount, plural, one {# Tag} other {# Tage}}}}.',
   'security.error.maxBelowMin': 'Die Höchstlänge darf nicht kleiner als die Mindestlänge sein.',
   'security.unit.label': 'Einheit von „{field}“',
   'security.unit.minutes': 'Minuten',

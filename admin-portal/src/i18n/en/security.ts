@@ -17,6 +17,7 @@ export default {
   'security.error.durationRange': 'Enter a whole number of {unit, select, minutes {minutes} hours {hours} other {days}} from {min, number} to {max, number}.',
   'security.error.wholeNumberRange': 'Enter a whole number from {min, number} to {max, number}.',
   'security.error.numberRange': 'Enter a number from {min, number} to {max, number}.',
+  'security.error.vendorDurationMax': 'This is longer than the vendor allows: at most {unit, select, minutes {{amount, plural, one {# minute} other {# minutes}}} hours {{amount, plural, one {# hour} other {# hours}}} other {{amount, plural, one {# day} other {# days}}}}.',
   'security.error.maxBelowMin': 'The maximum length can’t be less than the minimum length.',
   'security.unit.label': 'Unit of “{field}”',
   'security.unit.minutes': 'minutes',

@@ -17,6 +17,7 @@ export default {
   'security.error.durationRange': 'Introduzca un número entero de {unit, select, minutes {minutos} hours {horas} other {días}} entre {min, number} y {max, number}.',
   'security.error.wholeNumberRange': 'Introduzca un número entero entre {min, number} y {max, number}.',
   'security.error.numberRange': 'Introduzca un número entre {min, number} y {max, number}.',
+  'security.error.vendorDurationMax': 'Es más de lo que permite el proveedor: como máximo {unit, select, minutes {{amount, plural, one {# minuto} other {# minutos}}} hours {{amount, plural, one {# hora} other {# horas}}} other {{amount, plural, one {# día} other {# días}}}}.',
   'security.error.maxBelowMin': 'La longitud máxima no puede ser menor que la mínima.',
   'security.unit.label': 'Unidad de «{field}»',
   'security.unit.minutes': 'minutos',

@@ -17,6 +17,7 @@ export default {
   'security.error.durationRange': 'יש להזין מספר שלם של {unit, select, minutes {דקות} hours {שעות} other {ימים}} בין {min, number} ל-{max, number}.',
   'security.error.wholeNumberRange': 'יש להזין מספר שלם בין {min, number} ל-{max, number}.',
   'security.error.numberRange': 'יש להזין מספר בין {min, number} ל-{max, number}.',
+  'security.error.vendorDurationMax': 'זה יותר ממה שהספק מאפשר: לכל היותר {unit, select, minutes {{amount, plural, one {דקה אחת} other {# דקות}}} hours {{amount, plural, one {שעה אחת} other {# שעות}}} other {{amount, plural, one {יום אחד} other {# ימים}}}}.',
   'security.error.maxBelowMin': 'האורך המרבי לא יכול להיות קטן מהאורך המזערי.',
   'security.unit.label': 'יחידה של „{field}”',
   'security.unit.minutes': 'דקות',

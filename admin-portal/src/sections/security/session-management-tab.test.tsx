@@ -118,6 +118,15 @@ describe('sessionManagement tab', () => {
     expect(posts(calls).filter((c) => !c.query)).toEqual([]);
   });
 
+  it('says a timeout looser than the vendor’s in the field’s units, not the API’s seconds', async () => {
+    const error = { message: "sessionTimeoutConfiguration.timeout: the forced re-login may be at most the vendor's 86400 seconds, got 172800", statusCode: 400, errorCode: 'ER-02801', errorContext: { field: 'sessionTimeoutConfiguration.timeout', vendorValue: 86_400 } };
+    const { api } = policyApi({ [PATH]: STORED }, { failures: [{ method: 'POST', path: PATH, dryRun: true, error: error as never }] });
+    const { view } = openTab(api);
+    fireEvent.change(await view.findByLabelText('Sign in again after'), { target: { value: '2' } });
+    fireEvent.click(view.getByRole('button', { name: 'Save' }));
+    expect(await view.findByText('This is longer than the vendor allows: at most 1 day.')).toBeTruthy();
+  });
+
   it('refuses a timeout out of bounds before calling, and says "No changes to update" for an unchanged form', async () => {
     const { api, calls } = policyApi({ [PATH]: STORED });
     const { view } = openTab(api);

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { SecurityErrorCodes } from '@gatehouse/shared/admin-paths';
 import type { PolicyEffect } from '@gatehouse/shared/wire';
 import type { GatehouseApi } from '../../contract';
 import { useErrorText } from '../../i18n/errors';
 import { useT } from '../../i18n/i18n-context';
 import { useLatestLoad } from '../dialogs/use-latest-load';
-import { bodyFrom, draftFrom, fieldErrorsFrom, sameBody, type Draft, type DraftValue, type FieldErrors, type PolicySpec } from './policy-form';
+import { durationFromSeconds } from './duration';
+import { bodyFrom, draftFrom, fieldErrorsFrom, fieldsOf, sameBody, type Draft, type DraftValue, type FieldErrors, type PolicySpec } from './policy-form';
 import { createPolicyApi, type StoredPolicy } from './security-api';
 
 /** A save waiting for the admin's confirmation: the body and what the dry run said it would do. */
@@ -77,6 +79,16 @@ export function usePolicyCard({ spec, api, onResult, controlId, root }: PolicyCa
 
   function refused(thrown: unknown) {
     const split = fieldErrorsFrom(spec, thrown, toError(thrown));
+    // A duration looser than the vendor's: the vendor's limit in the units of the field, not the API's seconds.
+    const { errorCode, errorContext } = (thrown ?? {}) as { errorCode?: unknown; errorContext?: { vendorValue?: unknown } };
+    const vendorValue = errorContext?.vendorValue;
+    if (errorCode === SecurityErrorCodes.policyLooserThanVendor && typeof vendorValue === 'number') {
+      for (const field of fieldsOf(spec)) {
+        if (field.kind !== 'duration' || !split.fields[field.path]) continue;
+        const limit = durationFromSeconds(vendorValue, field.units);
+        split.fields[field.path] = t.t('security.error.vendorDurationMax', { amount: Number(limit.amount), unit: limit.unit });
+      }
+    }
     setErrors(split.fields);
     setBanner(split.other ?? (Object.keys(split.fields).length > 0 ? null : toError(thrown)));
     reported.current?.(false);
