@@ -7,7 +7,7 @@ import { validationHook } from '../../http/errors';
 import { emailLinkBase } from '../../http/middleware';
 import type { SecurityCenterService } from '../../services/security/security-center';
 import type { RouteDeps } from '../deps';
-import { json } from '../openapi';
+import { err, json } from '../openapi';
 import { adminErrors, guardFor, TenantQuery } from '../admin/shared';
 
 const tags = ['admin: security center'];
@@ -28,7 +28,7 @@ export function securityCenterRoutes(deps: RouteDeps, center: SecurityCenterServ
       method: 'get', path: SecurityPaths.securityCenterRecommendations, tags, ...read,
       summary: "The tenant's security score (0..100), its level and the recommendations that would raise it; records today's score",
       request: { query: TenantQuery },
-      responses: { 200: json(RecommendationsResponse, 'Score, level and recommendations, most severe first'), ...adminErrors },
+      responses: { 200: json(RecommendationsResponse, 'Score, level and recommendations, most severe first'), 400: err('Invalid query (tenantId)'), ...adminErrors },
     }),
     async (c) => c.json(await center.recommendations(c.get('admin').tenantId), 200),
   );
@@ -38,7 +38,7 @@ export function securityCenterRoutes(deps: RouteDeps, center: SecurityCenterServ
       method: 'get', path: SecurityPaths.securityCenterInsights, tags, ...read,
       summary: "What the tenant's security settings and users look like (MFA, passwords, sessions, IP and domain restrictions)",
       request: { query: TenantQuery },
-      responses: { 200: json(InsightsResponse, 'The insights'), ...adminErrors },
+      responses: { 200: json(InsightsResponse, 'The insights'), 400: err('Invalid query (tenantId)'), ...adminErrors },
     }),
     async (c) => c.json(await center.insights(c.get('admin').tenantId), 200),
   );
@@ -48,7 +48,7 @@ export function securityCenterRoutes(deps: RouteDeps, center: SecurityCenterServ
       method: 'get', path: SecurityPaths.securityCenterScoreHistory, tags, ...read,
       summary: "The tenant's score, one point per UTC day over the last 90 days, oldest first (today's included)",
       request: { query: TenantQuery },
-      responses: { 200: json(ScoreHistoryResponse, 'The daily scores'), ...adminErrors },
+      responses: { 200: json(ScoreHistoryResponse, 'The daily scores'), 400: err('Invalid query (tenantId)'), ...adminErrors },
     }),
     async (c) => c.json(await center.scoreHistory(c.get('admin').tenantId), 200),
   );
@@ -58,7 +58,7 @@ export function securityCenterRoutes(deps: RouteDeps, center: SecurityCenterServ
       method: 'post', path: SecurityPaths.breachedPasswordResetBulk, tags, ...guard(Permissions.securityPolicyWrite, 'write'),
       summary: 'Emails a password-reset link to every user of the tenant whose password was found in a data breach; answers how many were emailed',
       request: { query: TenantQuery },
-      responses: { 200: json(BreachedPasswordResetResponse, 'How many users were emailed'), ...adminErrors },
+      responses: { 200: json(BreachedPasswordResetResponse, 'How many users were emailed'), 400: err('Invalid query (tenantId)'), ...adminErrors },
     }),
     async (c) => c.json(await center.resetBreachedPasswords(c.get('admin'), emailLinkBase(c, deps.config)), 200),
   );

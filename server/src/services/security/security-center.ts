@@ -23,6 +23,8 @@ import { insightsOf, levelOf, recommendationsOf, scoreOf, type SecurityState } f
 export const BREACHED_PASSWORD_RESET_AUDIT = 'Breached-password reset emails sent';
 
 const DAY_MS = 86_400_000;
+/** How many user ids the bulk reset's audit record names. */
+const AUDITED_USER_IDS = 200;
 /** YYYY-MM-DD of the UTC day of `ms`. */
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -108,7 +110,8 @@ export function createSecurityCenterService(deps: {
         action: BREACHED_PASSWORD_RESET_AUDIT,
         description: `Password reset emails sent to ${emailed} users with a breached password`,
         severity: 'High',
-        json: { breachedUsers: userIds.length, emailed, userIds },
+        // The first AUDITED_USER_IDS ids only, so one record stays small however many users there are.
+        json: { breachedUsers: userIds.length, emailed, userIds: userIds.slice(0, AUDITED_USER_IDS) },
       }, clock.now());
       return { emailed };
     },
