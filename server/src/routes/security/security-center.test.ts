@@ -4,11 +4,11 @@
  * sign-in with a breached password); doing a recommendation raises the score by its points.
  */
 import {
-  ApiPaths, Permissions, SecurityPaths, SsoPaths, type InsightCode, type RecommendationCode, type RecommendationsResponse, type InsightsResponse,
+  AdminPaths, ApiPaths, Permissions, SecurityPaths, SsoPaths, type InsightCode, type RecommendationCode, type RecommendationsResponse, type InsightsResponse,
 } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
-import { auditsOf, callAs, inviteMember, memberWithoutPermissions, signIn, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { auditsOf, callAs, inviteMember, memberWithoutPermissions, pathOf, signIn, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { call, describeDialects, mailbox, movableClock, PASSWORD, uniqueEmail } from '../../test/harness';
 import { grantRoleWith, invitationMailFor } from '../../test/invitation-helpers';
 import { enrolledUser, stepClock } from '../../test/mfa-helpers';
@@ -289,6 +289,25 @@ describeDialects('security center', (h) => {
     expect(after.score).toBe(before.score + recommendation.points);
     // Nobody left to email.
     expect((await as(server, admin, 'POST', SecurityPaths.breachedPasswordResetBulk)).body).toEqual({ emailed: 0 });
+  });
+
+  it('the bulk reset skips disabled users, and an address past its share of reset emails (the per-address limit of "Forgot password?")', async () => {
+    const server = await start({ BREACHED_PASSWORD_CHECK: 'false', GATEHOUSE_FLAGS: '{"breached-password":"on"}', RATE_LIMIT_PASSWORD_RESET_PER_IDENTIFIER: '2/3600' });
+    const admin = await tenantWithAdmin(server);
+    const first = await breachedMember(server, admin);
+    const second = await breachedMember(server, admin);
+    expect((await as(server, admin, 'POST', pathOf(AdminPaths.tenantUserDisable, { userId: second.userId }))).status).toBe(200);
+    const send = async () => (await as(server, admin, 'POST', SecurityPaths.breachedPasswordResetBulk)).body;
+    expect(await send()).toEqual({ emailed: 1 });
+    expect(await resetLinks(server, second.email)).toEqual([]);
+    // "Forgot password?" takes the address's second email; the bulk reset then sends no third.
+    expect((await call(server, 'POST', ApiPaths.passwordsReset, { body: { email: first.email } })).status).toBe(200);
+    await server.recovery.idle();
+    expect(await resetLinks(server, first.email)).toHaveLength(2);
+    expect(await send()).toEqual({ emailed: 0 });
+    expect(await resetLinks(server, first.email)).toHaveLength(2);
+    const audits = (await auditsOf(server, admin.tenantId)).filter((a) => a.action === BREACHED_PASSWORD_RESET_AUDIT);
+    expect(audits.map((a) => JSON.parse(a.json!).emailed)).toEqual([0, 1]);
   });
 
   it('score history: one point per UTC day, updated when the score changes that day, oldest first, kept 90 days', async () => {

@@ -101,7 +101,8 @@ export function createSecurityCenterService(deps: {
       const pageSize = 100;
       for (let page = 0; ; page += 1) {
         const { rows } = await listMembersPage(db, caller.tenantId, { page, pageSize, sortBy: 'id', sortDirection: 'asc', preset: 'breached-passwords' }, clock.now());
-        userIds.push(...rows.map((r) => r.user_id));
+        // A member disabled in this tenant is not this tenant's to email.
+        userIds.push(...rows.filter((r) => r.disabled_at === null).map((r) => r.user_id));
         if (rows.length < pageSize) break;
       }
       let emailed = 0;
