@@ -151,6 +151,15 @@ const ENDPOINTS: Endpoint[] = [
     { method: 'POST', path: () => path, body: () => post, superStatus: 200, targetsObjects: false },
     { method: 'PATCH', path: () => path, body: () => patch, superStatus: 200, targetsObjects: false },
   ]),
+  // The sessions policy (issue 12): GET and POST only; a lenient body, so the save signs no one out.
+  { method: 'GET', path: () => SecurityPaths.sessionsPolicy, superStatus: 200, targetsObjects: false },
+  {
+    method: 'POST',
+    path: () => SecurityPaths.sessionsPolicy,
+    body: () => ({ sessionIdleTimeoutConfiguration: { isActive: true, timeout: 86_400 }, sessionTimeoutConfiguration: { isActive: false, timeout: 86_400 }, sessionConcurrentConfiguration: { isActive: true, maxSessions: 50 } }),
+    superStatus: 200,
+    targetsObjects: false,
+  },
   // The security center (issue 12): the tenant's own score and its breached-password reset.
   { method: 'GET', path: () => SecurityPaths.securityCenterRecommendations, superStatus: 200, targetsObjects: false },
   { method: 'GET', path: () => SecurityPaths.securityCenterInsights, superStatus: 200, targetsObjects: false },
@@ -212,6 +221,7 @@ async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
     account: await read(AccountPaths.accountSettings),
     audits: (await auditsOf(server, admin.tenantId)).length,
     subAccounts: await read(SubAccountPaths.tree),
+    sessionsPolicy: await read(SecurityPaths.sessionsPolicy),
   };
 }
 
