@@ -17,7 +17,7 @@ export interface RecoveryArea {
 export function recoveryArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mfa: Pick<MfaService, 'gateLogin'> }): RecoveryArea {
   const { db, mail, emails, sms, clock, limiter, config, auth } = deps;
   // After a reset the user is signed in, behind the same MFA gate as any sign-in (no password proven: no primary method).
-  const recovery = createRecoveryService({ db, mail, emails, sms, clock, limiter, config, auth, secondFactor: (user, client) => areas.mfa.gateLogin(user, client) });
+  const recovery = createRecoveryService({ db, mail, emails, sms, clock, limiter, config, auth, security: deps.security.policies, secondFactor: (user, client) => areas.mfa.gateLogin(user, client) });
   const phoneChange = createPhoneChangeService({ db, clock, mail, emails, sms, limiter });
   app.route('/', passwordRoutes(deps, recovery));
   app.route('/', phoneRoutes(deps, phoneChange));

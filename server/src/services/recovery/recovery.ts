@@ -30,13 +30,14 @@ import type { AuthContext, AuthService, ClientInfo, IssuedSession } from '../aut
 import type { Mailer } from '../messaging/mail';
 import type { EmailService } from '../messaging/emails/email-service';
 import { lifetimeOf } from '../messaging/emails/templates';
+import type { SecurityPolicyService } from '../security/policies';
 import { AuditActions, recordUserAudit } from '../admin/audit-log';
 import { requireRecentStepUp } from '../auth/recent-auth';
 import { SignInMethods } from '../auth/sign-in-methods';
 import { listMfaDevices } from '../../db/queries/mfa-devices';
 import { refuseWhileImpersonating } from '../admin/permissions';
 import { breachedPasswordError } from '../platform/breached-passwords';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from '../platform/passwords';
+import { hashPassword, verifyPassword } from '../platform/passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import type { SmsSender } from '../messaging/sms';
 import { log, reasonOf } from '../../log';
@@ -107,8 +108,10 @@ export function createRecoveryService(deps: {
   /** The MFA gate of a sign-in: a pending-MFA answer replaces the session, null lets it through. */
   secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
   config: Pick<Config, 'password' | 'resetPasswordTokenTtl' | 'resetPasswordSmsCodeTtl' | 'dev' | 'passwordPolicies' | 'loginStrategy'>;
+  /** The tenant's password rules and history (issue 12). */
+  security: Pick<SecurityPolicyService, 'effectiveForUser' | 'passwordRuleError' | 'assertNotReused' | 'rememberPassword'>;
 }): RecoveryService {
-  const { db, mail, emails, sms, clock, limiter, config } = deps;
+  const { db, mail, emails, sms, clock, limiter, config, security } = deps;
   const pending = new Set<Promise<void>>();
 
   function inBackground(what: string, task: () => Promise<void>): void {
@@ -166,9 +169,15 @@ export function createRecoveryService(deps: {
     return limiter.tryConsume('passwordResetPerIdentifier', identifierKey(identifier, type));
   }
 
-  function policyError(password: string): AppError | null {
-    const message = checkPasswordPolicy(password, config.password);
-    return message ? new AppError(ErrorCodes.passwordPolicy, 400, message) : breachedPasswordError(password, config.passwordPolicies);
+  /**
+   * Refuses a new password of `user` that breaks the rules of the tenant they act in (or sign in to),
+   * is on the breached list, or repeats one of their last N (the tenant's password history).
+   */
+  async function assertAcceptable(user: UserRow, password: string, tenantId?: string): Promise<void> {
+    const policies = await security.effectiveForUser(user, tenantId);
+    const bad = security.passwordRuleError(password, policies) ?? breachedPasswordError(password, config.passwordPolicies);
+    if (bad) throw bad;
+    await security.assertNotReused(user, password, policies);
   }
 
   /**
@@ -180,6 +189,7 @@ export function createRecoveryService(deps: {
     await db.transaction().execute(async (trx) => {
       // A new password restarts rotation and is not on the breached list (refused before).
       await updateUser(trx, user.id, { password_hash: passwordHash, password_changed_at: now, is_breached_password: 0 });
+      await security.rememberPassword(trx, user.id, passwordHash);
       await invalidateUserTokens(trx, user.id, RESET_PASSWORD, now);
       await invalidateUserSmsResetSessions(trx, user.id, now);
       const revoked = await revokeUserSessions(trx, user.id, now, keepSessionId);
@@ -287,8 +297,7 @@ export function createRecoveryService(deps: {
       const user = await findUserById(db, row.user_id);
       if (!user || user.disabled === 1) throw invalidToken();
       // Checked before the token is spent, so a refused password can be fixed with the same link.
-      const bad = policyError(body.password);
-      if (bad) throw bad;
+      await assertAcceptable(user, body.password);
       const passwordHash = await hashPassword(body.password);
       if (!(await consumeOneTimeToken(db, hash, clock.now()))) throw invalidToken();
       await setPassword(user, passwordHash, client, { action: AuditActions.passwordReset, description: 'Password reset with an emailed link or texted code', json: {} });
@@ -305,8 +314,7 @@ export function createRecoveryService(deps: {
       const user = await findUserById(db, ctx.userId);
       if (!(await verifyPassword(user?.password_hash, body.password)) || !user) throw wrongCurrentPassword();
       await limiter.reset('passwordChangeFailuresPerUser', ctx.userId);
-      const bad = policyError(body.newPassword);
-      if (bad) throw bad;
+      await assertAcceptable(user, body.newPassword, ctx.tenantId);
       const client = ctx.client ?? { ip: null, userAgent: null };
       await setPassword(user, await hashPassword(body.newPassword), client, { action: AuditActions.passwordChanged, description: 'Password changed; other sessions were signed out', json: {} }, ctx.sessionId, ctx.tenantId);
     },

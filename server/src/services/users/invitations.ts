@@ -57,6 +57,7 @@ import { lifetimeOf } from '../messaging/emails/templates';
 import { newEmailCode } from '../mfa/factors';
 import { checkPasswordPolicy, hashPassword } from '../platform/passwords';
 import type { AdminCaller } from '../admin/access';
+import type { SecurityPolicyService } from '../security/policies';
 import { AuditActions, recordAudit } from '../admin/audit-log';
 import { covers } from '../admin/permissions';
 import { INVALID_PHONE_MESSAGE, normalizePhoneNumber } from '../platform/phone';
@@ -127,6 +128,8 @@ export function createInvitationService(deps: {
   limiter: RateLimiter;
   /** The MFA gate of a sign-in: a pending-MFA answer replaces the session, null lets it through. */
   secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
+  /** The joined tenant's password rules and history (issue 12). */
+  security: Pick<SecurityPolicyService, 'effective' | 'passwordRuleError' | 'assertNotReused' | 'rememberPassword'>;
   config: Pick<Config, 'invitation' | 'password' | 'passwordPolicies'>;
 }): InvitationService {
   const { db, mail, emails, clock, auth, limiter, config } = deps;
@@ -299,8 +302,11 @@ export function createInvitationService(deps: {
       let passwordHash: string | null = null;
       if (setsPassword) {
         if (!body.password) throw new AppError(ErrorCodes.passwordPolicy, 400, 'Password is required');
-        const bad = policyError(body.password);
+        // The rules and history of the tenant being joined (issue 12), then the breached list.
+        const policies = await deps.security.effective(row.tenant_id);
+        const bad = deps.security.passwordRuleError(body.password, policies) ?? policyError(body.password);
         if (bad) throw bad;
+        await deps.security.assertNotReused(user, body.password, policies);
         passwordHash = await hashPassword(body.password);
       }
       if (withCode) {
@@ -317,6 +323,7 @@ export function createInvitationService(deps: {
         await grantRoles(trx, user.id, row.tenant_id, roleIds);
         // The next sign-in lands in the tenant just joined.
         await updateUser(trx, user.id, { last_tenant_id: row.tenant_id, ...(passwordHash ? { verified: 1, password_hash: passwordHash, password_changed_at: now } : {}) });
+        if (passwordHash) await deps.security.rememberPassword(trx, user.id, passwordHash);
       });
       if (!passwordHash) return { response: { outcome: 'joined', tenantId: row.tenant_id } };
       // The mailbox owner chose the password: links of earlier, unfinished sign-ups die with their pending passwords.

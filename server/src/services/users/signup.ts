@@ -20,6 +20,7 @@ import { breachedPasswordError } from '../platform/breached-passwords';
 import { checkPasswordPolicy, hashPassword } from '../platform/passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { createTenantWithRoles } from '../admin/tenants';
+import type { SecurityPolicyService } from '../security/policies';
 import { signUpPhoneNumber } from './phone-signup';
 import { findLiveInviteLink, joinByInviteLink, unverifiedInviteLink } from '../admin/invite-links';
 
@@ -79,8 +80,10 @@ export function createSignUpService(deps: {
   auth: AuthService;
   limiter: RateLimiter;
   config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl' | 'passwordPolicies' | 'signUpStrategies'>;
+  /** The tenant's password rules and history (issue 12), at activation, and the history every new password joins. */
+  security: Pick<SecurityPolicyService, 'effectiveForUser' | 'passwordRuleError' | 'assertNotReused' | 'rememberPassword'>;
 }): SignUpService {
-  const { db, mail, emails, clock, auth, limiter, config } = deps;
+  const { db, mail, emails, clock, auth, limiter, config, security } = deps;
 
   function policyError(password: string): AppError | null {
     const message = checkPasswordPolicy(password, config.password);
@@ -160,8 +163,11 @@ export function createSignUpService(deps: {
     const bound = isBound(row, binding);
     let passwordHash: string;
     if (password) {
-      const bad = policyError(password);
+      // An account an admin added to a tenant activates under that tenant's rules and history.
+      const policies = await security.effectiveForUser(user);
+      const bad = security.passwordRuleError(password, policies) ?? policyError(password);
       if (bad) throw bad;
+      await security.assertNotReused(user, password, policies);
       passwordHash = await hashPassword(password);
     } else if (bound) {
       passwordHash = row.pending_password_hash!;
@@ -189,6 +195,7 @@ export function createSignUpService(deps: {
     };
     await db.transaction().execute(async (trx) => {
       await updateUser(trx, user.id, patch);
+      await security.rememberPassword(trx, user.id, passwordHash);
       if (invite) {
         // Already in (say, invited by an admin with other roles): the link changes nothing.
         if (!(await hasMembership(trx, user.id, invite.tenantId))) await joinByInviteLink(trx, user, invite.tenantId, client, now);
