@@ -15,8 +15,9 @@ const errorBody = (description: string) => ({ description, content: { 'applicati
  *   applies to the path and query of every operation;
  * - 413: the body limit, for operations with a body;
  * - 431: node's limit on the request line and headers, before any route runs;
- * - 401 and 404 for bearer operations: no valid token, or a tenant (the token's, or `?tenantId=`)
- *   that is not one of the caller's.
+ * - 401, 403 and 404 for bearer operations: no valid token; the tenant's IP restrictions keep the
+ *   caller's network out (ER-IP-RESTRICTED, checked wherever a token is verified); or a tenant (the
+ *   token's, or `?tenantId=`) that is not one of the caller's.
  */
 export function withSharedResponses(document: Document): Document {
   for (const item of Object.values(document.paths ?? {})) {
@@ -30,6 +31,7 @@ export function withSharedResponses(document: Document): Document {
       add('431', { description: 'The request line or headers are over the server limit (no body)' });
       if (operation.security?.length) {
         add('401', errorBody('Missing, invalid or expired bearer token, or a session that ended'));
+        add('403', errorBody("ER-IP-RESTRICTED: access from the caller's network is not allowed by the account's administrator"));
         add('404', errorBody('Tenant not found: the tenant asked for is not one of the caller’s'));
       }
     }

@@ -38,7 +38,7 @@ export function adminArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { in
   const apiTokens = createApiTokenService({ db, clock, keys, config, ipRestrictions: deps.security.ipRestrictions });
   app.route('/', impersonationRoutes(deps, createImpersonationService({ db, clock, auth, limiter, config })));
   app.route('/', adminUserRoutes(deps, clock, users));
-  app.route('/', inviteLinkRoutes(deps, clock, createInviteLinkService({ db, clock, limiter, config })));
+  app.route('/', inviteLinkRoutes(deps, clock, createInviteLinkService({ db, clock, limiter, config, emailDomains: deps.security.emailDomains })));
   app.route('/', adminRoleRoutes(deps, clock, createAdminRoleService({ db, clock })));
   app.route('/', adminGroupRoutes(deps, clock, createAdminGroupService({ db, clock })));
   app.route('/', adminAuditRoutes(deps, clock, createAdminAuditService({ db, clock })));

@@ -69,7 +69,7 @@ export function inviteLinkRoutes(deps: RouteDeps, clock: Clock, links: InviteLin
       security: [{ Bearer: [] }],
       middleware: [requireAuth(deps.auth)] as const,
       request: body(JoinByInviteLinkRequest),
-      responses: { 200: json(JoinByInviteLinkResponse, 'Joined (or already a member)'), 400: err('Invalid or expired link'), 401: err('Not signed in'), 403: err('An impersonation session'), 429: rateLimitedResponse },
+      responses: { 200: json(JoinByInviteLinkResponse, 'Joined (or already a member)'), 400: err('Invalid or expired link'), 401: err('Not signed in'), 403: err("An impersonation session, or the tenant's email-domain restrictions refuse the user's address (ER-02803)"), 429: rateLimitedResponse },
     }),
     async (c) => c.json(await links.join(c.get('auth'), c.req.valid('json').token, { ip: clientIp(c, deps.config), userAgent: c.req.header('user-agent') ?? null }), 200),
   );

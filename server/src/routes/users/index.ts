@@ -31,9 +31,9 @@ export function usersArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mf
   const { db, mail, emails, clock, auth, limiter, config } = deps;
   const { mfa } = areas;
   const users = createUserService({ db, clock, config });
-  const signUp = createSignUpService({ db, mail, emails, clock, auth, limiter, config, security: deps.security.policies });
+  const signUp = createSignUpService({ db, mail, emails, clock, auth, limiter, config, security: deps.security.policies, emailDomains: deps.security.emailDomains });
   const phoneSignUp = createPhoneSignUpService({ db, clock, limiter, config });
-  const invitations = createInvitationService({ db, mail, emails, clock, auth, limiter, config, security: deps.security.policies, secondFactor: (user, client) => mfa.gateLogin(user, client, AMR_PASSWORD) });
+  const invitations = createInvitationService({ db, mail, emails, clock, auth, limiter, config, security: deps.security.policies, emailDomains: deps.security.emailDomains, secondFactor: (user, client) => mfa.gateLogin(user, client, AMR_PASSWORD) });
   app.route('/', signUpRoutes(deps, signUp));
   app.route('/', phoneSignUpRoutes(deps, phoneSignUp));
   app.route('/', meRoutes(deps, users));
@@ -41,6 +41,6 @@ export function usersArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mf
   app.route('/', invitationRoutes(deps, invitations, clock));
   app.route('/', sessionListRoutes(deps, createSessionService({ db, clock })));
   app.route('/', usernameRoutes(deps, createUsernameService({ db })));
-  app.route('/', emailChangeRoutes(deps, createEmailChangeService({ db, clock, mail, emails, limiter })));
+  app.route('/', emailChangeRoutes(deps, createEmailChangeService({ db, clock, mail, emails, limiter, emailDomains: deps.security.emailDomains })));
   return { users, signUp, invitations };
 }

@@ -58,7 +58,7 @@ export function signUpRoutes(deps: RouteDeps, signUp: SignUpService): OpenAPIHon
       path: ApiPaths.signUp,
       tags: ['sign-up'],
       request: body(SignUpRequest),
-      responses: { 200: json(SignUpResponse, 'Created; an activation link was emailed'), 400: err('Invalid body, password policy, or (captcha policy set) a missing or refused recaptchaToken'), 403: err('Sign up disabled'), 409: err('User already exists'), 429: rateLimitedResponse, 503: captchaUnavailableResponse },
+      responses: { 200: json(SignUpResponse, 'Created; an activation link was emailed'), 400: err('Invalid body, password policy, or (captcha policy set) a missing or refused recaptchaToken'), 403: err("Sign up disabled, or (through an invite link) the tenant's email-domain restrictions refuse the address (ER-02803)"), 409: err('User already exists'), 429: rateLimitedResponse, 503: captchaUnavailableResponse },
     }),
     async (c) => {
       await checkCaptcha(c, deps, 'signup', c.req.valid('json'));

@@ -24,6 +24,7 @@ import { AuditActions, recordAudit } from './audit-log';
 import type { AuthContext } from '../auth/auth';
 import { refuseWhileImpersonating } from './permissions';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 
 /** The login box route a shared link opens (seed 000 section 7.2: sign-in carries an invitationToken). */
 export const INVITE_LINK_PATH = '/account/sign-up';
@@ -79,7 +80,14 @@ export async function joinByInviteLink(
   return roleIds;
 }
 
-export function createInviteLinkService(deps: { db: Db; clock: Clock; limiter: RateLimiter; config: Pick<Config, 'keyEncryptionKey'> }): InviteLinkService {
+export function createInviteLinkService(deps: {
+  db: Db;
+  clock: Clock;
+  limiter: RateLimiter;
+  config: Pick<Config, 'keyEncryptionKey'>;
+  /** The tenant's email-domain restrictions: an address they refuse does not join by the link (403 ER-02803). */
+  emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+}): InviteLinkService {
   const { db, clock, limiter, config } = deps;
   const seal = (token: string) => (config.keyEncryptionKey ? encrypt(token, config.keyEncryptionKey) : token);
 
@@ -157,6 +165,8 @@ export function createInviteLinkService(deps: { db: Db; clock: Clock; limiter: R
       if (!link || !user) throw invalidLink();
       // Already in (even a disabled or locked membership): the link changes nothing.
       if (await hasMembership(db, user.id, link.tenantId)) return { tenantId: link.tenantId, tenantName: link.tenantName, joined: false };
+      // A signed-in account without an email (phone sign-up) has no domain to refuse.
+      if (user.email) await deps.emailDomains?.assertAllowed(link.tenantId, user.email);
       await db.transaction().execute((trx) => joinByInviteLink(trx, user, link.tenantId, client, now));
       return { tenantId: link.tenantId, tenantName: link.tenantName, joined: true };
     },

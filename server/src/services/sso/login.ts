@@ -28,6 +28,7 @@ import { authnRequestUrl, SamlRejected, verifySamlResponse, type ServiceProvider
 import { serviceProviderMetadata } from './saml-metadata';
 import { acsUrl, checkAppRedirect, emailDomain, spEntityId } from './urls';
 import { log, reasonOf } from '../../log';
+import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 
 /** How long a started sign-in may take at the IdP, and how long the ACS's one-time code lives. */
 export const SSO_REQUEST_TTL_MS = 10 * 60_000;
@@ -67,6 +68,8 @@ export function createSsoLoginService(deps: {
   /** The MFA gate: a pending-MFA answer replaces the session, null lets it through. */
   secondFactor?: (user: UserRow, client: ClientInfo) => Promise<IssuedSession | null>;
   oidc?: OidcRelyingParty;
+  /** The tenant's email-domain restrictions, at an SSO user's first sign-in into it. */
+  emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
 }): SsoLoginService {
   const { db, clock, auth, limiter, config } = deps;
   const oidc = deps.oidc ?? createOidcRelyingParty(config);
@@ -114,7 +117,7 @@ export function createSsoLoginService(deps: {
   async function signIn(row: SsoConfigurationRow, identity: SsoIdentity, client: ClientInfo): Promise<IssuedSession> {
     let user: UserRow;
     try {
-      user = await provisionSsoUser({ db, clock }, row, identity);
+      user = await provisionSsoUser({ db, clock, emailDomains: deps.emailDomains }, row, identity);
     } catch (err) {
       if (err instanceof ProvisioningRefused) throw refuse(`configuration ${row.id}`, err.message);
       throw err;

@@ -13,6 +13,7 @@ import { findUserByEmail, findUserById, insertUser, updateUser, type UserRow } f
 import { parseIds } from './configurations';
 import type { SsoIdentity } from './saml';
 import { emailDomain } from './urls';
+import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 
 /** A sign-in the IdP proved but we refuse; `message` is for the server log only. */
 export class ProvisioningRefused extends Error {
@@ -32,7 +33,11 @@ async function rolesFor(db: Db, row: SsoConfigurationRow, groups: readonly strin
 }
 
 /** Finds, links or creates the user of a proven SSO identity and applies the role mapping. */
-export async function provisionSsoUser(deps: { db: Db; clock: Clock }, row: SsoConfigurationRow, identity: SsoIdentity): Promise<UserRow> {
+export async function provisionSsoUser(
+  deps: { db: Db; clock: Clock; emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'> },
+  row: SsoConfigurationRow,
+  identity: SsoIdentity,
+): Promise<UserRow> {
   const { db, clock } = deps;
   const now = clock.now();
   const domain = emailDomain(identity.email);
@@ -44,6 +49,9 @@ export async function provisionSsoUser(deps: { db: Db; clock: Clock }, row: SsoC
 
   const known = await findSsoIdentity(db, row.id, identity.subject);
   let user = known ? await findUserById(db, known.user_id) : await findUserByEmail(db, identity.email);
+  // Joining the tenant (a new account, or an existing one not yet a member): the tenant's
+  // email-domain restrictions decide first (403 ER-02803), before anything is created.
+  if (!user || !(await hasMembership(db, user.id, row.tenant_id))) await deps.emailDomains?.assertAllowed(row.tenant_id, identity.email);
   if (!user) {
     const id = newId();
     try {

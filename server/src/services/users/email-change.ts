@@ -37,6 +37,8 @@ import type { Mailer } from '../messaging/mail';
 import { maskEmail, newEmailCode } from '../mfa/factors';
 import type { RateLimiter } from '../platform/rate-limit';
 import { RESET_PASSWORD } from '../recovery/recovery';
+import { listUserTenants } from '../../db/queries/tenants';
+import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 
 /** How long the link and the code of an email change live. */
 export const EMAIL_CHANGE_TTL_SECONDS = 30 * 60;
@@ -54,9 +56,23 @@ export interface EmailChangeService {
   verify(body: VerifyEmailChangeRequest, ctx: AuthContext | null, client: RequestClient): Promise<VerifyEmailChangeResponse>;
 }
 
-export function createEmailChangeService(deps: { db: Db; clock: Clock; mail: Mailer; emails: EmailService; limiter: RateLimiter }): EmailChangeService {
+export function createEmailChangeService(deps: {
+  db: Db;
+  clock: Clock;
+  mail: Mailer;
+  emails: EmailService;
+  limiter: RateLimiter;
+  /** The email-domain restrictions of every tenant the user belongs to: each must let the new address in (403 ER-02803). */
+  emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+}): EmailChangeService {
   const { db, clock, mail, emails, limiter } = deps;
   const clientOf = (ctx: AuthContext): RequestClient => ctx.client ?? { ip: null, userAgent: null };
+
+  /** The address is one a member of each of the user's tenants may have: moving to a refused domain would slip past the tenant's rule. */
+  async function assertDomainAllowed(userId: string, email: string): Promise<void> {
+    if (!deps.emailDomains) return;
+    for (const tenant of await listUserTenants(db, userId, clock.now())) await deps.emailDomains.assertAllowed(tenant.id, email);
+  }
 
   /** The proven change: the address is replaced, the old one told; a taken address ends the change. */
   async function apply(change: EmailChangeRow, client: RequestClient, tenantId: string | undefined): Promise<VerifyEmailChangeResponse> {
@@ -68,6 +84,8 @@ export function createEmailChangeService(deps: { db: Db; clock: Clock; mail: Mai
       await cancelEmailChanges(db, user.id, now);
       throw emailTaken();
     }
+    // Checked again: a tenant may have restricted the domain since the request.
+    await assertDomainAllowed(user.id, change.new_email);
     const oldEmail = user.email;
     try {
       await db.transaction().execute(async (trx) => {
@@ -109,6 +127,7 @@ export function createEmailChangeService(deps: { db: Db; clock: Clock; mail: Mai
       const user: UserRow | undefined = await findUserById(db, ctx.userId);
       if (!user) throw Errors.unauthorized();
       if (user.email === newEmail) throw sameEmail();
+      await assertDomainAllowed(user.id, newEmail);
       await limiter.consume('emailChangePerUser', user.id);
       const holder = await findUserByEmail(db, newEmail);
       if (holder && holder.id !== user.id) throw emailTaken();

@@ -63,6 +63,7 @@ import { covers } from '../admin/permissions';
 import { INVALID_PHONE_MESSAGE, normalizePhoneNumber } from '../platform/phone';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { log, reasonOf } from '../../log';
+import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 
 /** Login-box routes the emailed link opens (seed 000 section 2.1 acceptInvitationUrl / acceptInvitationWithOTCUrl). */
 export const ACCEPT_INVITATION_PATH = '/account/invitation/accept';
@@ -131,6 +132,8 @@ export function createInvitationService(deps: {
   /** The joined tenant's password rules and history (issue 12). */
   security: Pick<SecurityPolicyService, 'effective' | 'passwordRuleError' | 'assertNotReused' | 'rememberPassword'>;
   config: Pick<Config, 'invitation' | 'password' | 'passwordPolicies'>;
+  /** The tenant's email-domain restrictions: a refused address is not invited (403 ER-02803; bulk invite lists it as unallowed). */
+  emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
 }): InvitationService {
   const { db, mail, emails, clock, auth, limiter, config } = deps;
   const pending = new Set<Promise<void>>();
@@ -215,6 +218,7 @@ export function createInvitationService(deps: {
       }
       const roleIds = await rolesToGrant(ctx, body.roleIds);
       const tenantId = ctx.tenantId;
+      await deps.emailDomains?.assertAllowed(tenantId, body.email);
       const now = clock.now();
 
       let user = await findUserByEmail(db, body.email);

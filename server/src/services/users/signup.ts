@@ -23,6 +23,7 @@ import { createTenantWithRoles } from '../admin/tenants';
 import type { SecurityPolicyService } from '../security/policies';
 import { signUpPhoneNumber } from './phone-signup';
 import { findLiveInviteLink, joinByInviteLink, unverifiedInviteLink } from '../admin/invite-links';
+import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 
 const ACTIVATION = 'activation';
 
@@ -82,6 +83,8 @@ export function createSignUpService(deps: {
   config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl' | 'passwordPolicies' | 'signUpStrategies'>;
   /** The tenant's password rules and history (issue 12), at activation, and the history every new password joins. */
   security: Pick<SecurityPolicyService, 'effectiveForUser' | 'passwordRuleError' | 'assertNotReused' | 'rememberPassword'>;
+  /** The tenant's email-domain restrictions, at a sign-up into it through an invite link (403 ER-02803). */
+  emailDomains?: Pick<EmailDomainRestrictionService, 'check' | 'assertAllowed'>;
 }): SignUpService {
   const { db, mail, emails, clock, auth, limiter, config, security } = deps;
 
@@ -182,7 +185,11 @@ export function createSignUpService(deps: {
     const profile = bound ? pendingProfile(row) : {};
     // The link is checked again now: deleted or expired since the sign-up, the account is still
     // activated (nothing typed is lost) with a tenant of its own, and the answer says the invitation failed.
-    const invite = profile.inviteLinkHash ? await findLiveInviteLink(db, profile.inviteLinkHash, now) : undefined;
+    const linked = profile.inviteLinkHash ? await findLiveInviteLink(db, profile.inviteLinkHash, now) : undefined;
+    // A domain the tenant's email-domain restrictions refuse (since the sign-up) does not join it
+    // either: the same outcome as a dead link.
+    const domainRefused = linked && user.email ? (await deps.emailDomains?.check(linked.tenantId, user.email))?.allowed === false : false;
+    const invite = domainRefused ? undefined : linked;
     const invitationFailed = Boolean(profile.inviteLinkHash && !invite);
     const patch = {
       verified: 1,
@@ -243,6 +250,8 @@ export function createSignUpService(deps: {
         const hash = sha256(body.invitationToken);
         const link = await findLiveInviteLink(db, hash, clock.now());
         if (!link) throw unverifiedInviteLink();
+        // Sign-up into an existing tenant: its email-domain restrictions decide, before anything is made.
+        await deps.emailDomains?.assertAllowed(link.tenantId, body.email);
         invite = { hash, tenantId: link.tenantId };
       }
       const binding = newSecret();
