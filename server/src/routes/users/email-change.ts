@@ -26,12 +26,16 @@ export function emailChangeRoutes(deps: RouteDeps, emailChange: EmailChangeServi
         200: json(ChangeEmailResponse, 'Link and code sent; the new address masked'),
         400: err('Invalid address, or the current one (ER-02703)'),
         401: err('Not signed in'),
-        403: err("No recent sign-in (ER-01306) or step-up (ER-01307), errorContext.maxAge; an impersonation session; or a tenant of the user whose email-domain restrictions refuse the new address (ER-02803)"),
+        403: err("No recent sign-in (ER-01306) or step-up (ER-01307), errorContext.maxAge; an impersonation session; a tenant of the user whose email-domain restrictions refuse the new address (ER-02803); or the tenant's user-emails policy does not allow changing the address (ER-02806)"),
         409: err('The address belongs to another account (ER-02701)'),
         429: rateLimitedResponse,
       },
     }),
-    async (c) => c.json(await emailChange.request(c.get('auth'), c.req.valid('json').email, emailLinkBase(c, config)), 200),
+    async (c) => {
+      // The tenant's user-emails policy (issue 12) may forbid changing the address (403 ER-02806).
+      await deps.security.policies.assertEmailChangeAllowed(c.get('auth').tenantId);
+      return c.json(await emailChange.request(c.get('auth'), c.req.valid('json').email, emailLinkBase(c, config)), 200);
+    },
   );
 
   app.openapi(

@@ -67,6 +67,8 @@ export interface SecurityPolicyService {
   passwordRuleError(password: string, policies: EffectivePolicies): AppError | null;
   /** Refuses (400 ER-02804) a new password equal to one of the user's last N, the current one included, when the history policy is on. */
   assertNotReused(user: PolicySubject & { password_hash: string | null }, password: string, policies: EffectivePolicies): Promise<void>;
+  /** Refuses (403 ER-02806) a self-service email change in a tenant whose user-emails policy does not allow it. */
+  assertEmailChangeAllowed(tenantId: string): Promise<void>;
   /** Remembers a password the user just set (its hash), keeping the newest PASSWORD_HISTORY_KEEP; `db` may be the transaction that set it. */
   rememberPassword(db: Db, userId: string, passwordHash: string): Promise<void>;
 }
@@ -146,6 +148,11 @@ export function createSecurityPolicyService(deps: { db: Db; clock: Clock; config
       if (matches.some(Boolean)) {
         throw new AppError(SecurityErrorCodes.passwordReused, 400, `Choose a password you have not used recently: this one is one of your last ${historySize}`, { historySize });
       }
+    },
+
+    async assertEmailChangeAllowed(tenantId) {
+      const { userEmails } = await effective(tenantId);
+      if (!userEmails.allowEmailChange) throw new AppError(SecurityErrorCodes.emailChangeNotAllowed, 403, 'Your account administrator does not allow changing your email address');
     },
 
     async rememberPassword(trx, userId, passwordHash) {
