@@ -160,12 +160,17 @@ export async function listLivePolicySessions(db: Db, tenantId: string, now: numb
     }));
 }
 
-/** Revokes the live sessions among `ids`; answers how many this call revoked (one already revoked is not counted). */
-export async function revokeSessions(db: Db, ids: readonly string[], now: number): Promise<number> {
+/**
+ * Revokes the live sessions among `ids`; answers how many this call revoked (one already revoked is
+ * not counted). `slice` ids per statement (under every dialect's limit of bound parameters); 1 where
+ * other requests may revoke the same sessions at once (sign-ins racing for the concurrent-session
+ * limit): a statement then locks one row only, so two of them can never deadlock on PostgreSQL.
+ */
+export async function revokeSessions(db: Db, ids: readonly string[], now: number, slice = 500): Promise<number> {
   let revoked = 0;
-  // In slices, under every dialect's limit of bound parameters.
-  for (let i = 0; i < ids.length; i += 500) {
-    const res = await db.updateTable('sessions').set({ revoked_at: now }).where('id', 'in', ids.slice(i, i + 500)).where('revoked_at', 'is', null).executeTakeFirst();
+  const sorted = [...ids].sort();
+  for (let i = 0; i < sorted.length; i += slice) {
+    const res = await db.updateTable('sessions').set({ revoked_at: now }).where('id', 'in', sorted.slice(i, i + slice)).where('revoked_at', 'is', null).executeTakeFirst();
     revoked += Number(res.numUpdatedRows);
   }
   return revoked;

@@ -244,7 +244,7 @@ export function createSessionPolicyService(deps: { db: Db; clock: Clock; config:
       const onlyConcurrent: SessionsPolicyBody = { ...policy, sessionIdleTimeoutConfiguration: { ...policy.sessionIdleTimeoutConfiguration, isActive: false }, sessionTimeoutConfiguration: { ...policy.sessionTimeoutConfiguration, isActive: false } };
       const ids = [...breachesOf(onlyConcurrent, await listLivePolicySessions(db, tenantId, now, userId), now).concurrent];
       if (ids.length === 0) return [];
-      if ((await revokeSessions(db, ids, now)) > 0) await recordEnded(userId, tenantId, ids, 'concurrent', now);
+      if ((await revokeSessions(db, ids, now, 1)) > 0) await recordEnded(userId, tenantId, ids, 'concurrent', now);
       return ids;
     },
   };
