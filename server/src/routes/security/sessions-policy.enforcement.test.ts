@@ -1,15 +1,16 @@
 /**
  * The sessions policy at every entry point that creates or refreshes a session, over HTTP on both
- * dialects: the refresh cookie and `/oauth/token` (idle timeout, forced re-login), and sign-ins by
+ * dialects: the refresh cookie, `/oauth/token`, and hosted login's browser sessions (idle timeout,
+ * forced re-login), and sign-ins by
  * password and by magic link beyond the concurrent-session limit; two servers over one database
  * agree on the limit.
  */
-import { ApiPaths, SecurityErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
+import { ApiPaths, ErrorCodes, OAuthPaths, SecurityErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { activeMember, auditsOf, callAs, signIn, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { call, describeDialects, mailbox, movableClock } from '../../test/harness';
-import { clientsFile, codeFor, exchange, PUBLIC_CLIENT, tokenCall } from '../../test/oauth-helpers';
+import { authorizeParams, clientsFile, codeFor, exchange, getAuthorize, pkce, PUBLIC_CLIENT, redirectQuery, tokenCall } from '../../test/oauth-helpers';
 import { liveSessionIds, RATE_LIMITS, sessionsPolicy } from '../../test/sessions-policy-helpers';
 
 const refresh = (server: GatehouseServer, cookie: string) => call(server, 'POST', ApiPaths.refresh, { cookie, body: {} });
@@ -124,6 +125,32 @@ describeDialects('sessions policy enforcement', (h) => {
     const old = await refreshGrant(token);
     expect(old.status).toBe(400);
     expect(old.body.error_description).toMatch(/forced re-login/);
+  });
+
+  it('hosted login (/oauth/authorize with the browser cookie, silent authorization with the refresh cookie): a browser session the policy ends must sign in again', async () => {
+    const clock = movableClock();
+    const server = await start({ GATEHOUSE_ALLOWED_ORIGINS: 'http://localhost:8787,https://notes.example.com' }, { clock });
+    const admin = await tenantWithAdmin(server);
+    await setPolicy(server, admin, { idle: 600 });
+    const member = await activeMember(server, admin);
+    const login = await signIn(server, member.email);
+    const { browserCookie } = await codeFor(server, login.body.accessToken);
+    const silent = () => call(server, 'POST', OAuthPaths.authorizeSilent, { body: { clientId: PUBLIC_CLIENT.clientId }, cookie: login.refreshCookie!, headers: { origin: 'https://notes.example.com' } });
+
+    clock.advance(300_000);
+    expect((await silent()).status).toBe(200);
+    const within = await getAuthorize(server, authorizeParams(pkce().challenge, { prompt: 'none' }), browserCookie);
+    expect(redirectQuery(within.headers.get('location')).code).toBeTruthy();
+
+    // Neither call refreshes the browser session: 601 s after its sign-in it is idle too long.
+    clock.advance(301_000);
+    const ended = await getAuthorize(server, authorizeParams(pkce().challenge, { prompt: 'none' }), browserCookie);
+    expect(redirectQuery(ended.headers.get('location'))).toMatchObject({ error: 'login_required' });
+    const refused = await silent();
+    expect(refused.status).toBe(401);
+    expect(refused.body.errorCode).toBe(ErrorCodes.oauthLoginRequired);
+    // It was revoked, not only refused: the refresh cookie is dead too.
+    expect((await refresh(server, login.refreshCookie!)).status).toBe(401);
   });
 
   it('sign-in by password beyond the maximum signs out the oldest sessions of that user in that tenant, and no one else', async () => {

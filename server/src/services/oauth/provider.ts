@@ -211,7 +211,13 @@ export function createOAuthService(deps: {
   async function sessionOfBrowserCookie(token: string | undefined): Promise<SessionRow | null> {
     if (!token) return null;
     const row = await findOAuthBrowserSession(db, sha256(token));
-    return row && row.expires_at > clock.now() ? liveSession(row.session_id) : null;
+    return row && row.expires_at > clock.now() ? withinSessionPolicy(await liveSession(row.session_id)) : null;
+  }
+
+  /** The session, unless the tenant's sessions policy ends it now (idle too long, signed in too long ago): then it is revoked, and the browser must sign in again. */
+  async function withinSessionPolicy(session: SessionRow | null): Promise<SessionRow | null> {
+    if (!session || !deps.sessionPolicy) return session;
+    return (await deps.sessionPolicy.endIfExpired(session, session.tenant_id)) ? null : session;
   }
 
   /**
@@ -222,7 +228,7 @@ export function createOAuthService(deps: {
     if (!token) return null;
     const row = await findRefreshToken(db, sha256(token));
     if (!row || row.used_at !== null || row.expires_at <= clock.now()) return null;
-    const session = await liveSession(row.session_id);
+    const session = await withinSessionPolicy(await liveSession(row.session_id));
     return session && !(await findOAuthGrant(db, session.id)) ? session : null;
   }
 
