@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { SecurityPaths } from '@gatehouse/shared/admin-paths';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
-import { signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signUpAndActivate, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 // The vendor's floor: lockout after 5 wrong passwords, forced re-login after a day.
@@ -59,7 +59,8 @@ it('saves session and MFA policies through the dry-run preview, and refuses valu
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await signUpAndActivate(page, server.url, server.url, `owner+${Date.now()}@example.com`);
+  const email = `owner+${Date.now()}@example.com`;
+  await signUpAndActivate(page, server.url, server.url, email);
 
   await page.getByRole('button', { name: 'Admin portal' }).click();
   const portal = page.getByRole('dialog', { name: 'Admin portal' });
@@ -126,5 +127,27 @@ it('saves session and MFA policies through the dry-run preview, and refuses valu
   await shots(page, 'admin-security-general-refused');
 
   expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+
+  // In Hebrew the section reads right to left, in its own words.
+  const hebrew = await browser.newContext({ locale: 'he-IL', viewport: { width: 1280, height: 900 }, storageState: await context.storageState() });
   await context.close();
+  // A session of its own: refresh tokens rotate, so the saved cookie serves one context only.
+  expect((await hebrew.request.post(`${server.url}/identity/resources/auth/v1/user`, { data: { email, password: PASSWORD } })).status()).toBe(200);
+  const rtl = await hebrew.newPage();
+  await rtl.goto(`${server.url}/`);
+  await visible(rtl, rtl.getByTestId('signed-in-user'));
+  await rtl.getByRole('button', { name: 'Admin portal' }).click();
+  const portalHe = rtl.getByRole('dialog', { name: 'פורטל הניהול' });
+  await visible(rtl, portalHe);
+  await portalHe.getByRole('button', { name: 'אבטחה', exact: true }).click();
+  await visible(rtl, portalHe.getByRole('tab', { name: 'ניהול סשנים' }));
+  await portalHe.getByRole('tab', { name: 'הגדרות כלליות' }).click();
+  await visible(rtl, portalHe.getByRole('region', { name: 'נעילת חשבון' }).getByRole('button', { name: 'שמירה' }));
+  expect(await rtl.locator('.gh-ap').first().getAttribute('dir')).toBe('rtl');
+  await expectAccessible(rtl, 'admin security generalSettings hebrew');
+  await shots(rtl, 'admin-security-general-he');
+  await portalHe.getByRole('tab', { name: 'ניהול סשנים' }).click();
+  await visible(rtl, portalHe.getByRole('group', { name: 'זמן חוסר פעילות' }));
+  await shots(rtl, 'admin-security-sessions-he');
+  await hebrew.close();
 });
