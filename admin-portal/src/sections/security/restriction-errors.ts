@@ -18,6 +18,9 @@ export function isSelfLockout(error: unknown): boolean {
   return code === SecurityErrorCodes.selfLockout && (status === null || status === 409);
 }
 
+/** The server's "<field>: <problem>" read as a sentence: the field's name dropped, the first letter capitalised. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /**
  * The field of `fields` a 400 names, with the sentence to show under it: from `errorContext.field`,
  * else from a message shaped "<field>: <problem>" (the validation hook's form). Null otherwise.
@@ -26,11 +29,11 @@ export function fieldError<F extends string>(error: unknown, fields: readonly F[
   const { status, message, context } = fieldsOf(error);
   if (status !== null && status !== 400) return null;
   const named = typeof context.field === 'string' ? context.field : null;
-  if (named && (fields as readonly string[]).includes(named) && message) return { field: named as F, message: message.replace(new RegExp(`^${named}:\\s*`), '') };
+  if (named && (fields as readonly string[]).includes(named) && message) return { field: named as F, message: sentence(message.replace(new RegExp(`^${named}:\\s*`), '')) };
   if (!message) return null;
   for (const field of fields) {
     const prefix = `${field}: `;
-    if (message.startsWith(prefix)) return { field, message: message.slice(prefix.length) };
+    if (message.startsWith(prefix)) return { field, message: sentence(message.slice(prefix.length)) };
   }
   return null;
 }
