@@ -51,6 +51,13 @@ describe('security section', () => {
     act(() => retarget('sessionManagement:idleTimeout'));
     const idle = view.getByRole('switch', { name: 'Sign out idle sessions' });
     await waitFor(() => expect(root.activeElement).toBe(idle));
+    // Moving between tabs afterwards keeps focus on the tab row (the target does not take it again).
+    const sessionsTab = view.getByRole('tab', { name: 'Session management' });
+    act(() => sessionsTab.focus());
+    fireEvent.keyDown(sessionsTab, { key: 'ArrowRight' });
+    fireEvent.keyDown(view.getByRole('tab', { name: 'General settings' }), { key: 'ArrowLeft' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(root.activeElement).toBe(sessionsTab);
     act(() => retarget('generalSettings:lockout.maxAttempts'));
     expect(view.getByRole('tab', { name: 'General settings' }).getAttribute('aria-selected')).toBe('true');
     const attempts = await view.findByLabelText('Failed attempts before lockout');

@@ -32,7 +32,8 @@ export function PolicyCard({ spec, api, mode, canSave, onResult, focusSetting }:
   const { draft, errors, pending } = card;
   const titleId = `${idPrefix}-title`;
 
-  // A target (e.g. a security-center action) names a setting: its first shown control takes focus.
+  // A target (e.g. a security-center action) names a setting: its first shown control takes focus,
+  // once per request (not on every render of the tab, which would pull focus off the tab row).
   useEffect(() => {
     if (!focusSetting || !draft) return;
     const group = spec.groups.find((g) => g.name === focusSetting.name || g.fields.some((f) => f.name === focusSetting.name)) ?? (focusSetting.name === spec.name ? spec.groups[0] : undefined);
@@ -43,7 +44,7 @@ export function PolicyCard({ spec, api, mode, canSave, onResult, focusSetting }:
       node.focus();
       node.scrollIntoView?.({ block: 'center' });
     }
-  }, [focusSetting, Boolean(draft)]);
+  }, [focusSetting?.name, focusSetting?.request, Boolean(draft)]);
 
   if (card.loadError && spec.quietLoadFailure) return null;
 
