@@ -9,6 +9,7 @@ import { ApiPaths, ErrorCodes, OAuthPaths, SecurityErrorCodes, SecurityPaths } f
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { activeMember, auditsOf, callAs, signIn, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { addUserToTenant } from '../../db/queries/tenants';
 import { call, describeDialects, mailbox, movableClock } from '../../test/harness';
 import { authorizeParams, clientsFile, codeFor, exchange, getAuthorize, pkce, PUBLIC_CLIENT, redirectQuery, tokenCall } from '../../test/oauth-helpers';
 import { liveSessionIds, RATE_LIMITS, sessionsPolicy } from '../../test/sessions-policy-helpers';
@@ -87,6 +88,33 @@ describeDialects('sessions policy enforcement', (h) => {
     // A new sign-in starts a new session, which refreshes again.
     const again = await signIn(server, member.email);
     expect((await refresh(server, again.refreshCookie!)).status).toBe(200);
+  });
+
+  it("switching tenant (PUT /identity/resources/users/v1/tenant, or a refresh naming tenantId) into a tenant whose forced re-login the session exceeds ends it with 401 ER-02805", async () => {
+    const clock = movableClock();
+    const server = await start({}, { clock });
+    const strict = await tenantWithAdmin(server);
+    await setPolicy(server, strict, { relogin: 3600 });
+    const user = await tenantWithAdmin(server);
+    await addUserToTenant(server.db, user.userId, strict.tenantId, clock.now());
+    const switchTo = (accessToken: string) => call(server, 'PUT', ApiPaths.switchTenant, { token: accessToken, body: { tenantId: strict.tenantId } });
+
+    const login = await signIn(server, user.email);
+    const other = await signIn(server, user.email);
+    clock.advance(4000_000);
+    // A refresh naming that tenant is refused the same way.
+    const intoStrict = await call(server, 'POST', ApiPaths.refresh, { cookie: other.refreshCookie!, body: { tenantId: strict.tenantId } });
+    expect(intoStrict.status).toBe(401);
+    expect(intoStrict.body.errorCode).toBe(SecurityErrorCodes.sessionExpiredByPolicy);
+    // Its own tenant has no policy: the refresh there goes through.
+    const refreshed = await refresh(server, login.refreshCookie!);
+    expect(refreshed.status).toBe(200);
+    const refused = await switchTo(refreshed.body.accessToken);
+    expect(refused.status).toBe(401);
+    expect(refused.body.errorCode).toBe(SecurityErrorCodes.sessionExpiredByPolicy);
+    expect((await refresh(server, refreshed.refreshCookie!)).status).toBe(401);
+    // A fresh sign-in switches in.
+    expect((await switchTo((await signIn(server, user.email)).body.accessToken)).status).toBe(200);
   });
 
   it('refresh at /oauth/token (grant_type=refresh_token): an idle grant ends with invalid_grant naming ER-02805; forced re-login counts from the sign-in', async () => {

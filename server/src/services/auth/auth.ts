@@ -448,6 +448,8 @@ export function createAuthService(deps: {
       const user = await findUserById(db, ctx.userId);
       const session = await findSession(db, ctx.sessionId);
       if (!user || !session) throw Errors.unauthorized();
+      // The tenant switched into: its sessions policy must let the session in too.
+      await deps.sessionPolicy?.checkSession(session, tenantId);
       await setSessionTenant(db, session.id, tenantId);
       await updateUser(db, user.id, { last_tenant_id: tenantId });
       return accessToken(user, { ...session, tenant_id: tenantId }, tenantId);
