@@ -16,7 +16,7 @@ export interface OAuthArea {
 /** Builds the authorization server and registers its routes; `apiTokens` serves the client_credentials grant. */
 export function oauthArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { apiTokens: ApiTokenService }): OAuthArea {
   const { db, clock, keys, auth, limiter, config } = deps;
-  const oauth = createOAuthService({ db, clock, keys, auth, limiter, config, clients: createClientRegistry({ db, clock, config }), apiTokens: areas.apiTokens, sessionPolicy: deps.security.sessions, ipRestrictions: deps.security.ipRestrictions });
+  const oauth = createOAuthService({ db, clock, keys, auth, limiter, config, clients: createClientRegistry({ db, clock, config }), apiTokens: areas.apiTokens, policies: deps.security.policies, sessionPolicy: deps.security.sessions, ipRestrictions: deps.security.ipRestrictions });
   app.route('/', oauthRoutes(deps, oauth));
   return { oauth };
 }

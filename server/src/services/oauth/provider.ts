@@ -31,6 +31,7 @@ import type { IpRestrictionService } from '../security/ip-restrictions';
 import { isClientOrigin, isRegisteredUri, type ClientRegistry, type OAuthClient } from './clients';
 import { CODE_TTL_MS, createGrants, OAuthError } from './grants';
 import { createLoginAfterMarkers, LOGIN_AFTER } from './reauthentication';
+import { sessionMeetsMfaPolicy, type SecurityPolicyService } from '../security/policies';
 
 export { CODE_TTL_MS, OAuthError, s256 } from './grants';
 
@@ -132,6 +133,8 @@ export function createOAuthService(deps: {
   config: Pick<Config, 'publicUrl' | 'clientId' | 'signingAlg' | 'accessTokenTtl'>;
   /** API tokens of type ClientCredentials, for the client_credentials grant. */
   apiTokens?: ApiTokenService;
+  /** The tenant's MFA policy (issue 12): a browser session that does not meet it signs in again before a code is issued. */
+  policies?: Pick<SecurityPolicyService, 'effective'>;
   /** The tenant's sessions policy, at every refresh of a grant. */
   sessionPolicy?: Pick<SessionPolicyService, 'endIfExpired'>;
   /** The tenant's IP restrictions, at /oauth/authorize, /oauth/token and userinfo (403 ER-IP-RESTRICTED). */
@@ -140,6 +143,12 @@ export function createOAuthService(deps: {
   const { db, clock, keys, auth, limiter, clients, config } = deps;
   const issuer = config.publicUrl;
   const { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant } = createGrants({ db, clock, keys, auth, clients, config, sessionPolicy: deps.sessionPolicy, ipRestrictions: deps.ipRestrictions });
+
+  /** Whether the browser session's sign-in meets its tenant's MFA policy as it is now. */
+  async function meetsMfaPolicy(session: SessionRow): Promise<boolean> {
+    if (!deps.policies) return true;
+    return sessionMeetsMfaPolicy((await deps.policies.effective(session.tenant_id)).mfa, JSON.parse(session.amr) as string[]);
+  }
 
   function responseUrl(redirectUri: string, params: Record<string, string | undefined>, withIssuer = true): string {
     const url = new URL(redirectUri);
@@ -321,7 +330,8 @@ export function createOAuthService(deps: {
       const req = checked.request;
       const browser = await sessionOfBrowserCookie(browserCookie);
       // On a GET, LOGIN_AFTER is never taken from the query: only a sign-in shown by Gatehouse counts.
-      const recent = browser !== null && recentEnough(req, browser, undefined);
+      // A sign-in from before the tenant forced MFA (or without it) is not enough either: it signs in again.
+      const recent = browser !== null && recentEnough(req, browser, undefined) && (await meetsMfaPolicy(browser));
       // A network the tenant's IP restrictions keep out gets the refusal's page, not a code.
       const codeFor = async (session: SessionRow): Promise<AuthorizeOutcome> => {
         try {
@@ -366,7 +376,7 @@ export function createOAuthService(deps: {
       const browser = await liveSession(ctx.sessionId);
       if (!browser) throw new AppError(ErrorCodes.unauthorized, 401, 'Unauthorized');
       // Signed in before this request asked for a new sign-in (prompt=login, max_age): ask the user.
-      if (!recentEnough(checked.request, browser, await loginAfterOf(checked.request))) return { redirectUrl: reauthenticateUrl(params) };
+      if (!recentEnough(checked.request, browser, await loginAfterOf(checked.request)) || !(await meetsMfaPolicy(browser))) return { redirectUrl: reauthenticateUrl(params) };
       const redirectUrl = await issueCode(checked.request, browser, ip);
       // From now on GET /oauth/authorize recognises this browser without the page (prompt=none works too).
       const browserCookie = newSecret();

@@ -5,7 +5,7 @@
  * `effective` / `effectiveForUser`, which read the database on each call so every process agrees.
  */
 import {
-  ErrorCodes, SecurityErrorCodes, type CaptchaPolicyBody, type LockoutPolicyBody, type MfaPolicyBody, type PasswordHistoryPolicyBody, type PasswordPolicyBody,
+  AuthMethods, ErrorCodes, SecurityErrorCodes, type CaptchaPolicyBody, type LockoutPolicyBody, type MfaPolicyBody, type PasswordHistoryPolicyBody, type PasswordPolicyBody,
   type PasswordRotationBody, type PolicyDryRun, type UserEmailsPolicyBody,
 } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
@@ -76,6 +76,20 @@ export interface SecurityPolicyService {
 const FIELD: Record<PolicyKind, keyof EffectivePolicies> = {
   mfa: 'mfa', lockout: 'lockout', 'password-history': 'passwordHistory', password: 'password', 'password-rotation': 'rotation', captcha: 'captcha', 'user-emails': 'userEmails',
 };
+
+/**
+ * Whether a session signed in with `amr` meets an MFA policy: a second factor, or a passkey (itself
+ * two factors); under ForceExceptSAML an SSO sign-in too (a SAML one never asks MFA; an OIDC one since
+ * the policy asked it at sign-in). Used where an existing session is reused for a new sign-in (hosted login).
+ */
+export function sessionMeetsMfaPolicy(mfa: MfaPolicyBody, amr: readonly string[]): boolean {
+  if (mfa.enforceMFAType === 'DontForce') return true;
+  if (amr.includes(AuthMethods.mfa) || amr.includes(AuthMethods.hardwareKey)) return true;
+  return mfa.enforceMFAType === 'ForceExceptSAML' && amr.includes(AMR_SSO_METHOD);
+}
+
+/** The amr of an SSO sign-in (services/sso/login.ts AMR_SSO). */
+const AMR_SSO_METHOD = 'sso';
 
 /** Builds the policy service over the database, the clock and the vendor's configuration. */
 export function createSecurityPolicyService(deps: { db: Db; clock: Clock; config: Config }): SecurityPolicyService {
