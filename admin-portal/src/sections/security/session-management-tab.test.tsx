@@ -1,4 +1,4 @@
-import { fireEvent, render, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecurityPaths } from '@gatehouse/shared/admin-paths';
 import type { GatehouseApi } from '../../contract';
@@ -161,6 +161,27 @@ describe('sessionManagement tab', () => {
     const { view, root } = openTab(api, { target: 'sessionManagement:maxConcurrentSessions' });
     const toggle = await view.findByRole('switch', { name: 'Limit sessions per user' });
     await waitFor(() => expect(root.activeElement).toBe(toggle));
+  });
+
+  it('shows a skeleton while loading and the saving state on the button while the dry run runs', async () => {
+    const pending: Array<{ resolve: (value: unknown) => void }> = [];
+    const { api: inner } = policyApi({ [PATH]: STORED });
+    const api = { request: (method: string, path: string, options?: object) => new Promise((resolve) => pending.push({ resolve: () => resolve(inner.request(method as 'GET', path, options)) })) } as unknown as GatehouseApi;
+    const { view } = openTab(api);
+    expect(view.getByText('Loading security policy…')).toBeTruthy();
+    expect(view.getByRole('region', { name: 'Sessions' }).getAttribute('aria-busy')).toBe('true');
+    act(() => pending.shift()!.resolve(undefined));
+    fireEvent.change(await view.findByLabelText('Idle for'), { target: { value: '45' } });
+    fireEvent.click(view.getByRole('button', { name: 'Save' }));
+    const busy = view.getByRole('button', { name: 'Saving…' }) as HTMLButtonElement;
+    expect(busy.disabled).toBe(true);
+    act(() => pending.shift()!.resolve(undefined));
+    // No effects: the save itself follows at once, the button still busy until it answers.
+    await waitFor(() => expect(pending).toHaveLength(1));
+    expect(view.getByRole('button', { name: 'Saving…' })).toBeTruthy();
+    act(() => pending.shift()!.resolve(undefined));
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Session settings saved. No users or sessions are affected.'));
+    expect(view.getByRole('button', { name: 'Save' })).toBeTruthy();
   });
 
   it('shows a load failure with Try again, which loads again', async () => {
