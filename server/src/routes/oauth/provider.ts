@@ -4,7 +4,7 @@
  * authorization), and the hosted pages. Rules live in services/oauth/provider.ts.
  */
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { AuthorizeCompletionRequest, AuthorizeCompletionResponse, OAuthPaths, OAuthTokenResponse, SilentAuthorizeRequest } from '@gatehouse/shared/wire';
+import { AuthorizeCompletionRequest, AuthorizeCompletionResponse, OAuthPaths, OAuthTokenResponse, SecurityErrorCodes, SilentAuthorizeRequest } from '@gatehouse/shared/wire';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Config } from '../../config';
@@ -44,7 +44,8 @@ function messagePage(c: Context, page: MessagePage, status: 200 | 400 | 403 | 42
 }
 
 const errorPage = (c: Context, error: AppError) =>
-  messagePage(c, { title: error.status === 429 ? 'Too many attempts' : 'Sign-in request refused', message: error.message }, error.status === 429 ? 429 : 400);
+  // The IP restriction's refusal keeps its 403 (issue 12); every other refusal of the request is a 400.
+  messagePage(c, { title: error.status === 429 ? 'Too many attempts' : 'Sign-in request refused', message: error.message }, error.status === 429 ? 429 : error.code === SecurityErrorCodes.ipRestricted ? 403 : 400);
 
 /** Form or query parameters, keeping repeats (the service refuses them). */
 function paramsOf(search: URLSearchParams): OAuthParams {
