@@ -60,6 +60,8 @@ describeDialects('sessions policy endpoint', (h) => {
     }
     expect((await save(server, admin, { ...good, extra: 1 })).status).toBe(400);
     expect((await save(server, admin, good, '?dryRun=maybe')).status).toBe(400);
+    // A policy with every setting off signs no one out: the dry run has nothing to report.
+    expect((await save(server, admin, sessionsPolicy(), '?dryRun=true')).body).toEqual({ dryRun: true, policy: sessionsPolicy(), effects: [] });
     expect((await read(server, admin)).body).toEqual(sessionsPolicy());
     expect((await auditsOf(server, admin.tenantId)).filter((a) => a.action === 'Sessions policy updated')).toHaveLength(0);
   });
@@ -153,7 +155,8 @@ describeDialects('sessions policy endpoint', (h) => {
     // Idle longer than 600 s: admin's, m's invitation and 2 early sessions, n's. Beyond 2: m's oldest fresh one.
     expect(effect('SESSIONS_SIGNED_OUT_IDLE')).toMatchObject({ affected: 5, total: 8, message: 'The new idle timeout signs out 5 sessions now.' });
     expect(effect('SESSIONS_SIGNED_OUT_CONCURRENT').affected).toBe(1);
-    expect(effect('SESSIONS_SIGNED_OUT_FORCE_RELOGIN').affected).toBe(0);
+    // Forced re-login stays off: no effect of it.
+    expect(dry.effects.map((e) => e.code).sort()).toEqual(['SESSIONS_SIGNED_OUT', 'SESSIONS_SIGNED_OUT_CONCURRENT', 'SESSIONS_SIGNED_OUT_IDLE']);
     expect(effect('SESSIONS_SIGNED_OUT')).toMatchObject({ affected: 6, total: 8 });
     // Nothing saved, nobody signed out.
     expect((await read(server, admin)).body).toEqual(sessionsPolicy());

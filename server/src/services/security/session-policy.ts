@@ -153,15 +153,22 @@ export function createSessionPolicyService(deps: { db: Db; clock: Clock; config:
     }
   }
 
-  function effectsOf(b: Breaches, total: number): PolicyEffect[] {
-    const all = union(b).length;
+  /** One effect per active setting (a setting left off signs no one out), and their sum when any is active. */
+  function effectsOf(policy: SessionsPolicyBody, b: Breaches, total: number): PolicyEffect[] {
     const n = (count: number) => `${count} session${count === 1 ? '' : 's'}`;
-    return [
-      { code: 'SESSIONS_SIGNED_OUT', affected: all, total, message: `Saving this policy signs out ${n(all)} of ${total} live now.` },
-      { code: 'SESSIONS_SIGNED_OUT_IDLE', affected: b.idle.size, total, message: `The new idle timeout signs out ${n(b.idle.size)} now.` },
-      { code: 'SESSIONS_SIGNED_OUT_FORCE_RELOGIN', affected: b.relogin.size, total, message: `The new forced re-login signs out ${n(b.relogin.size)} now.` },
-      { code: 'SESSIONS_SIGNED_OUT_CONCURRENT', affected: b.concurrent.size, total, message: `The new limit of concurrent sessions signs out ${n(b.concurrent.size)} now (the oldest of each user).` },
-    ];
+    const effects: PolicyEffect[] = [];
+    if (policy.sessionIdleTimeoutConfiguration.isActive) {
+      effects.push({ code: 'SESSIONS_SIGNED_OUT_IDLE', affected: b.idle.size, total, message: `The new idle timeout signs out ${n(b.idle.size)} now.` });
+    }
+    if (policy.sessionTimeoutConfiguration.isActive) {
+      effects.push({ code: 'SESSIONS_SIGNED_OUT_FORCE_RELOGIN', affected: b.relogin.size, total, message: `The new forced re-login signs out ${n(b.relogin.size)} now.` });
+    }
+    if (policy.sessionConcurrentConfiguration.isActive) {
+      effects.push({ code: 'SESSIONS_SIGNED_OUT_CONCURRENT', affected: b.concurrent.size, total, message: `The new limit of concurrent sessions signs out ${n(b.concurrent.size)} now (the oldest of each user).` });
+    }
+    if (effects.length === 0) return [];
+    const all = union(b).length;
+    return [{ code: 'SESSIONS_SIGNED_OUT', affected: all, total, message: `Saving this policy signs out ${n(all)} of ${total} live now.` }, ...effects];
   }
 
   async function dryRun(tenantId: string, body: SessionsPolicyBody): Promise<PolicyDryRun> {
@@ -169,7 +176,7 @@ export function createSessionPolicyService(deps: { db: Db; clock: Clock; config:
     const now = clock.now();
     const policy = merge(body);
     const sessions = await listLivePolicySessions(db, tenantId, now);
-    return { dryRun: true, policy, effects: effectsOf(breachesOf(policy, sessions, now), sessions.length) };
+    return { dryRun: true, policy, effects: effectsOf(policy, breachesOf(policy, sessions, now), sessions.length) };
   }
 
   async function save(caller: AdminCaller, body: SessionsPolicyBody): Promise<{ policy: SessionsPolicy; signedOut: number }> {
