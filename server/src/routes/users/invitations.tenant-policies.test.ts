@@ -38,6 +38,18 @@ describeDialects("tenant password rules at invitation and activation", (h) => {
     expect((await call(server, 'POST', ApiPaths.invitationAccept, { body: { userId: otherMail.userId, token: otherMail.token, password: PASSWORD } })).status).toBe(200);
   });
 
+  it('accepting an invitation into a tenant that forces MFA stops at the MFA step instead of signing in', async () => {
+    const server = await h.start(ROOMY);
+    const admin = await tenantWithAdmin(server);
+    expect((await callAs(server, admin, 'PATCH', SecurityPaths.mfaPolicy, { body: { enforceMFAType: 'Force' } })).status).toBe(200);
+    const { email } = await inviteMember(server, admin);
+    const mail = await invitationMailFor(server, email);
+    const accepted = await call(server, 'POST', ApiPaths.invitationAccept, { body: { userId: mail.userId, token: mail.token, password: PASSWORD } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.authResponse).toMatchObject({ mfaRequired: true, mfaEnrolled: false, accessToken: '' });
+    expect(accepted.refreshCookie).toBeUndefined();
+  });
+
   it('activation remembers the first password in the history', async () => {
     const server = await h.start(ROOMY);
     const admin = await tenantWithAdmin(server);
