@@ -33,6 +33,9 @@ interface Ids {
   /** A sub-account of the tenant, and its ReadOnly role. */
   subTenantId: string;
   subRoleId: string;
+  /** An IP restriction and an email-domain restriction of the tenant. */
+  ipRestrictionId: string;
+  emailDomainRestrictionId: string;
 }
 
 interface Endpoint {
@@ -49,6 +52,9 @@ interface Endpoint {
 
 const u = (template: string) => (ids: Ids) => pathOf(template, ids as unknown as Record<string, string>);
 const fresh = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
+const octet = () => Math.floor(Math.random() * 256);
+/** A random address of the benchmarking range 198.18.0.0/15, for IP restriction entries. */
+const freshIp = () => `198.${18 + (octet() % 2)}.${octet()}.${octet()}`;
 const subPath = (template: string, ids: Ids) => pathOf(template, { subTenantId: ids.subTenantId, userId: ids.userId });
 
 /** Every admin endpoint of this slice, in an order the super user can run them one after the other. */
@@ -165,9 +171,29 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => SecurityPaths.securityCenterInsights, superStatus: 200, targetsObjects: false },
   { method: 'GET', path: () => SecurityPaths.securityCenterScoreHistory, superStatus: 200, targetsObjects: false },
   { method: 'POST', path: () => SecurityPaths.breachedPasswordResetBulk, superStatus: 200, targetsObjects: false },
+  // IP restrictions (issue 12): BLOCK entries and an inactive config, so nothing shuts the caller out.
+  { method: 'GET', path: () => SecurityPaths.ipRestrictions, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => SecurityPaths.ipRestrictions, body: () => ({ ip: freshIp(), strategy: 'BLOCK' }), superStatus: 201, targetsObjects: false },
+  { method: 'PATCH', path: (ids) => pathOf(SecurityPaths.ipRestriction, { id: ids.ipRestrictionId }), body: () => ({ description: 'changed' }), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: () => SecurityPaths.ipRestrictionsBulk, body: () => ({ restrictions: [{ ip: freshIp(), strategy: 'BLOCK' }] }), superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => SecurityPaths.ipRestrictionsConfig, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => SecurityPaths.ipRestrictionsConfig, body: () => ({ isActive: false, strategy: 'BLOCK' }), superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => SecurityPaths.ipRestrictionsVerify, superStatus: 200, targetsObjects: false },
+  // "Add my IP": under app.fetch the request has no address, so even the super user gets the 400 that says so.
+  { method: 'POST', path: () => SecurityPaths.ipRestrictionsVerifyAllow, superStatus: 400, targetsObjects: false },
+  { method: 'DELETE', path: (ids) => pathOf(SecurityPaths.ipRestriction, { id: ids.ipRestrictionId }), superStatus: 204, targetsObjects: true },
+  // Email-domain restrictions (issue 12).
+  { method: 'GET', path: () => SecurityPaths.emailDomainRestrictions, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => SecurityPaths.emailDomainRestrictions, body: () => ({ domain: `${fresh('d')}.example`, type: 'BLOCK' }), superStatus: 201, targetsObjects: false },
+  { method: 'PATCH', path: (ids) => pathOf(SecurityPaths.emailDomainRestriction, { id: ids.emailDomainRestrictionId }), body: () => ({ type: 'ALLOW' }), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: () => SecurityPaths.emailDomainRestrictionsBulk, body: () => ({ restrictions: [{ domain: `${fresh('b')}.example`, type: 'BLOCK' }] }), superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => SecurityPaths.emailDomainRestrictionsConfig, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => SecurityPaths.emailDomainRestrictionsConfig, body: () => ({ active: false, listType: 'BLOCK', blockPublicDomains: false }), superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => SecurityPaths.emailDomainRestrictionsVerify, body: () => ({ email: 'someone@example.com' }), superStatus: 200, targetsObjects: false },
+  { method: 'DELETE', path: (ids) => pathOf(SecurityPaths.emailDomainRestriction, { id: ids.emailDomainRestrictionId }), superStatus: 204, targetsObjects: true },
 ];
 
-const PLACEHOLDERS: Ids = { userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}' };
+const PLACEHOLDERS: Ids = { userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}' };
 /** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
 const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
 
@@ -199,11 +225,16 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
   expect(subAccount.status).toBe(201);
   const subRoles = await callAs(server, admin, 'GET', pathOf(SubAccountPaths.roles, { subTenantId: subAccount.body.tenantId }));
   const subRoleId = (subRoles.body.items as { id: string; key: string }[]).find((r) => r.key === 'ReadOnly')!.id;
+  const secretIp = freshIp();
+  const ipEntry = await callAs(server, admin, 'POST', SecurityPaths.ipRestrictions, { body: { ip: secretIp, strategy: 'BLOCK', description: 'secret' } });
+  const secretDomain = `${fresh('secret')}.example`;
+  const domainEntry = await callAs(server, admin, 'POST', SecurityPaths.emailDomainRestrictions, { body: { domain: secretDomain, type: 'BLOCK' } });
+  expect([ipEntry.status, domainEntry.status]).toEqual([201, 201]);
   return {
     admin,
-    ids: { subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id },
+    ids: { subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id },
     // Strings of this tenant that must never appear in an answer to another tenant's admin.
-    secrets: [subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret])],
+    secrets: [subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain],
   };
 }
 
@@ -222,6 +253,10 @@ async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
     audits: (await auditsOf(server, admin.tenantId)).length,
     subAccounts: await read(SubAccountPaths.tree),
     sessionsPolicy: await read(SecurityPaths.sessionsPolicy),
+    ipRestrictions: await read(SecurityPaths.ipRestrictions),
+    ipRestrictionConfig: await read(SecurityPaths.ipRestrictionsConfig),
+    emailDomainRestrictions: await read(SecurityPaths.emailDomainRestrictions),
+    emailDomainRestrictionConfig: await read(SecurityPaths.emailDomainRestrictionsConfig),
   };
 }
 
@@ -304,7 +339,7 @@ describeDialects('admin tenant isolation', (h) => {
     for (const endpoint of ENDPOINTS) {
       const res = await callAs(server, root, endpoint.method, endpoint.path(b.ids), { tenantId: b.admin.tenantId, ...(endpoint.body ? { body: endpoint.body(b.ids) } : {}) });
       expect(res.status, `${label(endpoint)}: ${JSON.stringify(res.body)}`).toBe(endpoint.superStatus);
-      if (endpoint.method !== 'GET' && endpoint.superStatus < 400 && !([AdminPaths.groupsBulkGet, AuditPaths.exportCsv, SubAccountPaths.usersCount] as string[]).includes(endpoint.path(b.ids))) changes += 1;
+      if (endpoint.method !== 'GET' && endpoint.superStatus < 400 && !([AdminPaths.groupsBulkGet, AuditPaths.exportCsv, SubAccountPaths.usersCount, SecurityPaths.ipRestrictionsVerify, SecurityPaths.emailDomainRestrictionsVerify] as string[]).includes(endpoint.path(b.ids))) changes += 1;
     }
     const audits = await auditsOf(server, b.admin.tenantId);
     expect(audits.length - auditsBefore).toBe(changes);
