@@ -1,6 +1,7 @@
 /** Steps of the newcomer journey, shared by the same-origin and second-origin runs. */
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { ACTIVATION_REDIRECT_DELAY_MS } from '@gatehouse/shared/constants';
 import { linkIn, waitForMail } from './mailbox';
 import { screenshotPath } from './browser';
 
@@ -8,6 +9,26 @@ export const PASSWORD = 'correct horse battery staple 42';
 
 export async function visible(page: Page, selector: ReturnType<Page['locator']>, timeout = 15_000): Promise<void> {
   await selector.first().waitFor({ state: 'visible', timeout });
+}
+
+const clocked = new WeakSet<object>();
+
+/**
+ * Puts the page's browser context on Playwright's clock (once per context): time still flows on
+ * its own, and `passDelay` can let a seed delay elapse at once instead of waiting it out.
+ */
+export async function installClock(page: Page): Promise<void> {
+  if (clocked.has(page.context())) return;
+  clocked.add(page.context());
+  await page.clock.install();
+}
+
+/**
+ * Lets `ms` of the page's time pass at once: its timers due by then fire, as they would have after
+ * a real wait (the page must have loaded under `installClock`).
+ */
+export async function passDelay(page: Page, ms: number): Promise<void> {
+  await page.clock.fastForward(ms);
 }
 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
@@ -38,10 +59,14 @@ export async function signUpAndActivate(page: Page, hostUrl: string, serverUrl: 
   const mail = await waitForMail(serverUrl, email, /activate/i);
   const link = linkIn(mail, '/account/activate');
   expect(new URL(link).origin).toBe(new URL(hostUrl).origin);
+  await installClock(page);
   await page.goto(link);
   await visible(page, page.getByText(/activated/i));
   if (shot) await page.screenshot({ path: screenshotPath(`${shot}-activated`) });
-  // Activation signs the user in and navigates after the seed's 5 s delay.
+  // Activation signs the user in and navigates by itself after the seed's 5 s delay: the page
+  // stays until its clock has passed the delay, then goes on with no click.
+  expect(page.url()).toContain('/account/activate');
+  await passDelay(page, ACTIVATION_REDIRECT_DELAY_MS);
   await page.waitForURL(`${hostUrl}/`, { timeout: 15_000 });
   await visible(page, page.getByTestId('signed-in-user'));
   expect(await page.getByTestId('signed-in-user').textContent()).toContain(email);
