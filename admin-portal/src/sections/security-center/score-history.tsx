@@ -43,7 +43,8 @@ export function ScoreHistory({ points }: { points: readonly Point[] }) {
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="gh-ap-sc-sparkline" role="img" aria-labelledby={summaryId} preserveAspectRatio="none">
         <line x1={PAD} x2={WIDTH - PAD} y1={HEIGHT / 2} y2={HEIGHT / 2} className="gh-ap-sc-sparkline-mid" />
         <polyline points={line} className="gh-ap-sc-sparkline-line" />
-        <circle cx={lastX} cy={lastY} r="3" className="gh-ap-sc-sparkline-dot" />
+        {/* A zero-length stroke with round caps: a round dot however the chart is stretched (a circle would turn oval). */}
+        <path d={`M ${lastX} ${lastY} h 0`} className="gh-ap-sc-sparkline-dot" />
       </svg>
       <figcaption id={summaryId} className="gh-ap-hint">{summary}</figcaption>
       <details className="gh-ap-sc-history-figures">
