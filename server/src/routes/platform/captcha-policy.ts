@@ -14,19 +14,21 @@ export const captchaUnavailableResponse = err('A captcha policy is set and its v
 /**
  * The captcha check a protected route runs first, before it touches any credential: nothing
  * without a policy; else the call's recaptchaToken must pass for `action` (400 / 503 otherwise).
+ * A call through an invite link names its tenant, whose captcha policy may ask a higher score.
  */
-export function checkCaptcha(
+export async function checkCaptcha(
   c: Context,
-  deps: Pick<RouteDeps, 'captcha' | 'config'>,
+  deps: Pick<RouteDeps, 'captcha' | 'config' | 'security'>,
   action: CaptchaAction,
-  body: { recaptchaToken?: string; email?: string | null; username?: string; phoneNumber?: string },
+  body: { recaptchaToken?: string; email?: string | null; username?: string; phoneNumber?: string; invitationToken?: string },
 ): Promise<void> {
   // An ignored email counts only when it is what the call acts on: a passwordless prelogin naming one
   // next to a username or phone number emails or texts those, so it must not skip the check. (A
   // sign-up's phone number is only a profile field of the email's new account.)
   const actsOnAnother = action !== 'signup' && Boolean(body.username || body.phoneNumber);
   const email = actsOnAnother ? null : (body.email ?? null);
-  return deps.captcha.verify(body.recaptchaToken, { action, ip: clientIp(c, deps.config), email });
+  const minScore = body.invitationToken ? await deps.security.policies.captchaMinScoreOfInvitation(body.invitationToken) : undefined;
+  return deps.captcha.verify(body.recaptchaToken, { action, ip: clientIp(c, deps.config), email, minScore });
 }
 
 /**

@@ -10,6 +10,8 @@ export interface CaptchaCheck {
   ip: string | null;
   /** The email the call is about, when it has one (ignored emails skip the check). */
   email?: string | null;
+  /** A higher minimum score than the vendor's: the tenant's captcha policy, when the call names its tenant (issue 12). */
+  minScore?: number;
 }
 
 export interface CaptchaService {
@@ -123,7 +125,7 @@ export function createCaptchaService(deps: {
       }
       if (answer.action !== check.action) throw failed('action-mismatch');
       if (typeof answer.hostname === 'string' && answer.hostname && !hostnames.has(answer.hostname.toLowerCase())) throw failed('hostname-mismatch');
-      if (answer.score < captcha.minScore) throw failed('low-score');
+      if (answer.score < Math.max(captcha.minScore, check.minScore ?? 0)) throw failed('low-score');
     },
   };
 }

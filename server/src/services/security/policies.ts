@@ -10,7 +10,7 @@ import {
 } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
-import { newId } from '../../crypto';
+import { newId, sha256 } from '../../crypto';
 import type { Db } from '../../db';
 import { recentPasswordHashes, rememberPassword } from '../../db/queries/password-history';
 import { findOwnPolicy, listOwnPolicies, upsertOwnPolicy } from '../../db/queries/security-policies';
@@ -18,6 +18,7 @@ import { listUserTenants } from '../../db/queries/tenants';
 import { AppError } from '../../errors';
 import type { AdminCaller } from '../admin/access';
 import { recordAudit } from '../admin/audit-log';
+import { findLiveInviteLink } from '../admin/invite-links';
 import { checkPasswordPolicy, verifyPassword } from '../platform/passwords';
 import { policyEffects } from './policy-effects';
 import { assertTighter, POLICY_KINDS, strictest, vendorPolicies, type PolicyBodies, type PolicyKind } from './policy-rules';
@@ -67,6 +68,8 @@ export interface SecurityPolicyService {
   passwordRuleError(password: string, policies: EffectivePolicies): AppError | null;
   /** Refuses (400 ER-02804) a new password equal to one of the user's last N, the current one included, when the history policy is on. */
   assertNotReused(user: PolicySubject & { password_hash: string | null }, password: string, policies: EffectivePolicies): Promise<void>;
+  /** The captcha minimum score of the tenant an invite link token joins (undefined for a dead link: the vendor's applies). */
+  captchaMinScoreOfInvitation(invitationToken: string): Promise<number | undefined>;
   /** Refuses (403 ER-02806) a self-service email change in a tenant whose user-emails policy does not allow it. */
   assertEmailChangeAllowed(tenantId: string): Promise<void>;
   /** Remembers a password the user just set (its hash), keeping the newest PASSWORD_HISTORY_KEEP; `db` may be the transaction that set it. */
@@ -162,6 +165,11 @@ export function createSecurityPolicyService(deps: { db: Db; clock: Clock; config
       if (matches.some(Boolean)) {
         throw new AppError(SecurityErrorCodes.passwordReused, 400, `Choose a password you have not used recently: this one is one of your last ${historySize}`, { historySize });
       }
+    },
+
+    async captchaMinScoreOfInvitation(invitationToken) {
+      const link = await findLiveInviteLink(db, sha256(invitationToken), clock.now());
+      return link ? (await effective(link.tenantId)).captcha.minScore : undefined;
     },
 
     async assertEmailChangeAllowed(tenantId) {
