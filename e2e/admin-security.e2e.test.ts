@@ -42,8 +42,13 @@ async function saveThroughPreview(page: Page, scope: Locator, saved: string): Pr
 
 async function shots(page: Page, name: string): Promise<void> {
   for (const [width, height] of [[1280, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    // Nothing in the section is wider than the window, the tab row included (its tabs wrap).
+    const wide = await page.locator('.gh-ap-sec').evaluate((section) =>
+      [section, ...section.querySelectorAll('*')].filter((el) => !['INPUT', 'SELECT', 'OPTION'].includes(el.tagName) && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible').map((el) => el.className),
+    );
+    expect(wide, `${name} at ${width} px`).toEqual([]);
     for (const colorScheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height });
       await page.emulateMedia({ colorScheme });
       await page.screenshot({ path: screenshotPath(`${name}-${width}-${colorScheme}`) });
     }
