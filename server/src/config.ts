@@ -55,7 +55,7 @@ export interface Config {
   /** SIGNUP_EMAIL / SIGNUP_PHONE_NUMBER (seed 000 section 3): which sign-up fields exist and which are required. */
   signUpStrategies: SignUpStrategies;
   trustProxy: boolean;
-  /** Default MFA policy of every tenant without its own row in mfa_policies. */
+  /** The vendor's MFA policy (MFA_POLICY, MFA_REMEMBER_DEVICE_DAYS): every tenant's floor, which a tenant's MFA policy may tighten (services/security/policy-rules.ts). */
   mfa: { enforce: 'optional' | 'force'; rememberDeviceDays: number };
   /** MFA_STRATEGIES: the MFA methods users may enrol and use (SMS also needs a way to send SMS). */
   mfaStrategies: readonly MfaStrategy[];

@@ -1,10 +1,9 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../index';
-import type { MfaEmailCodesTable, MfaPoliciesTable, MfaTokensTable } from '../schema';
+import type { MfaEmailCodesTable, MfaTokensTable } from '../schema';
 
 export type MfaTokenRow = Selectable<MfaTokensTable>;
 export type MfaEmailCodeRow = Selectable<MfaEmailCodesTable>;
-export type MfaPolicyRow = Selectable<MfaPoliciesTable>;
 
 export async function insertMfaToken(db: Db, row: Insertable<MfaTokensTable>): Promise<void> {
   await db.insertInto('mfa_tokens').values(row).execute();
@@ -106,10 +105,6 @@ export async function isRememberedDevice(db: Db, tokenHash: string, userId: stri
 
 export async function forgetRememberedDevices(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('mfa_remembered_devices').where('user_id', '=', userId).execute();
-}
-
-export function findMfaPolicy(db: Db, tenantId: string): Promise<MfaPolicyRow | undefined> {
-  return db.selectFrom('mfa_policies').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
 }
 
 /** Step-up: the session now carries the second factor (amr) and a fresh auth_time; its refreshes keep them. */
