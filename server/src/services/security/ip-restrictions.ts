@@ -93,15 +93,34 @@ export function evaluateIp(config: IpRestrictionConfig, active: ActiveRange[], i
   return config.strategy === 'BLOCK' || covered('ALLOW');
 }
 
+/**
+ * Parsed ranges by their stored text. Parsing is a pure function of the text, so this memo can never
+ * be stale (the rows themselves are read from the database on every check); it only saves the
+ * parsing of long lists on every request. Bounded: cleared when full.
+ */
+const parsed = new Map<string, IpRange | null>();
+const PARSED_MAX = 20_000;
+
+function parsedRange(text: string): IpRange | null {
+  let range = parsed.get(text);
+  if (range !== undefined) return range;
+  try {
+    range = parseIpRange(text);
+  } catch {
+    // Every stored entry was canonicalised on save; one that no longer parses matches nothing.
+    range = null;
+  }
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(text, range);
+  return range;
+}
+
 function rangesOf(rows: Pick<IpRestrictionRow, 'ip' | 'strategy' | 'is_active'>[]): ActiveRange[] {
   const ranges: ActiveRange[] = [];
   for (const row of rows) {
     if (Number(row.is_active) !== 1) continue;
-    try {
-      ranges.push({ range: parseIpRange(row.ip), strategy: row.strategy });
-    } catch {
-      // Every stored entry was canonicalised on save; one that no longer parses matches nothing.
-    }
+    const range = parsedRange(row.ip);
+    if (range) ranges.push({ range, strategy: row.strategy });
   }
   return ranges;
 }
