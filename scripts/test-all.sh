@@ -5,7 +5,10 @@
 # peers in .peers/, and npm dependencies. Then it builds, type-checks, checks import boundaries,
 # runs the unit and integration tests (every server suite on SQLite and on PostgreSQL), the bundle
 # budgets, the end-to-end tests in Chromium, and the schemathesis fuzzing of the whole API.
-# Stages run one after the other: each keeps both cores busy on its own.
+# Stages run one after the other (each keeps both cores busy on its own), with two exceptions: the
+# build does not wait for the system packages and peers still downloading (only the tests need
+# them), and the fuzzing runs beside the end-to-end tests, which spend most of their time waiting
+# on pages and leave a core free. Its output is shown once the end-to-end tests are done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -15,12 +18,14 @@ trap 'rm -rf "$work"' EXIT
 summary="$work/summary"
 touch "$summary"
 
-# Runs a Vitest command, keeping its "Tests  N passed | M skipped" line for the total at the end.
-# A failing command stops the script (errexit and pipefail).
+# Runs a Vitest command, keeping its "Tests  N passed | M skipped" line for the total at the end,
+# and returns the command's status: a failing command stops the script (errexit), or is collected
+# by a caller that tests it.
 counted() {
-  local log="$work/log.$RANDOM"
-  "$@" 2>&1 | tee "$log"
+  local log="$work/log.$RANDOM" status=0
+  "$@" 2>&1 | tee "$log" || status=$?
   sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +Tests ' >> "$summary" || true
+  return "$status"
 }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -39,27 +44,40 @@ peers_job=$!
 if [ ! -d node_modules/vitest ] || [ ! -f node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
   npm ci --no-audit --no-fund
 fi
-if [ -n "${apt_job:-}" ] && ! wait "$apt_job"; then cat "$work/apt.log"; echo "apt-get install ${missing[*]} failed" >&2; exit 1; fi
-if ! wait "$peers_job"; then cat "$work/peers.log"; echo "installing the pinned peers failed" >&2; exit 1; fi
-cat "$work/peers.log"
-bash scripts/test-bench/postgres.sh
-export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 
+# The build, the type-check and the boundary lint need only npm's packages: apt and pip go on meanwhile.
 step "build"
 npm run build
 step "type-check"
 npm run typecheck
 step "import boundaries"
 npm run lint:boundaries
+
+step "test bench: waiting for the system packages and peers, starting PostgreSQL"
+if [ -n "${apt_job:-}" ] && ! wait "$apt_job"; then cat "$work/apt.log"; echo "apt-get install ${missing[*]} failed" >&2; exit 1; fi
+if ! wait "$peers_job"; then cat "$work/peers.log"; echo "installing the pinned peers failed" >&2; exit 1; fi
+cat "$work/peers.log"
+bash scripts/test-bench/postgres.sh
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+
 step "unit and integration tests"
 counted npx vitest run --maxWorkers=2
 step "bundle budgets"
 counted npm run budgets
 
-step "end-to-end tests in Chromium"
-counted npm run test:e2e
-step "schemathesis on every operation of the API"
-counted npm run test:fuzz
+step "end-to-end tests in Chromium, with schemathesis on every operation of the API beside them"
+counted npm run test:fuzz > "$work/fuzz.out" 2>&1 &
+fuzz_job=$!
+e2e_status=0
+counted npm run test:e2e || e2e_status=$?
+fuzz_status=0
+wait "$fuzz_job" || fuzz_status=$?
+step "schemathesis on every operation of the API (ran beside the end-to-end tests)"
+cat "$work/fuzz.out"
+if [ "$e2e_status" != 0 ] || [ "$fuzz_status" != 0 ]; then
+  echo "failed: end-to-end tests (status $e2e_status), schemathesis (status $fuzz_status)" >&2
+  exit 1
+fi
 
 step "all tests passed"
 sum() { grep -oE "[0-9]+ $1" "$summary" | awk '{ n += $1 } END { print n + 0 }'; }
