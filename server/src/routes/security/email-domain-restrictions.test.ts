@@ -8,7 +8,7 @@ import { AdminPaths, ApiPaths, SecurityErrorCodes, SecurityPaths, SelfServicePat
 import { beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { auditsOf, callAs, memberWithoutPermissions, pathOf, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
-import { call, describeDialects, PASSWORD, signUpAndActivate } from '../../test/harness';
+import { activationLinkFor, call, describeDialects, mailbox, PASSWORD, signUpAndActivate } from '../../test/harness';
 
 const hex = () => Math.random().toString(16).slice(2, 10);
 
@@ -133,5 +133,30 @@ describeDialects('email-domain restriction endpoints and enforcement', (h) => {
     const refused = await as('POST', SelfServicePaths.changeEmail, { email: `me-${hex()}@blocked.example` });
     expect([refused.status, refused.body.errorCode]).toEqual([403, SecurityErrorCodes.emailDomainRestricted]);
     expect((await as('POST', SelfServicePaths.changeEmail, { email: `me-${hex()}@fine.example` })).status).toBe(200);
+  });
+
+  it('refuses the proof of an email change to a domain restricted since the request, and keeps the old address', async () => {
+    const target = `me-${hex()}@later-blocked.example`;
+    expect((await as('POST', SelfServicePaths.changeEmail, { email: target })).status).toBe(200);
+    const mail = (await mailbox(server)).find((m) => m.to === target);
+    const link = new URL(/https?:\/\/\S+\/account\/email\/verify\?\S+/.exec(mail!.text)![0]);
+    await restrict({ listType: 'BLOCK' }, [{ domain: 'later-blocked.example', type: 'BLOCK' }]);
+    const refused = await call(server, 'POST', SelfServicePaths.verifyEmailChange, { body: { token: link.searchParams.get('token') } });
+    expect([refused.status, refused.body.errorCode]).toEqual([403, SecurityErrorCodes.emailDomainRestricted]);
+    expect((await as('GET', ApiPaths.me)).body.email).toBe(admin.email);
+  });
+
+  it('activates a sign-up made through the link before the domain was restricted with a tenant of its own, not the link\'s', async () => {
+    const link = (await as('POST', AdminPaths.inviteLink, { expiresInMinutes: 60 })).body.token as string;
+    const email = `early-${hex()}@soon-blocked.example`;
+    const signUp = await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD, invitationToken: link } });
+    expect(signUp.status).toBe(200);
+    await restrict({ listType: 'BLOCK' }, [{ domain: 'soon-blocked.example', type: 'BLOCK' }]);
+    const { userId, token } = await activationLinkFor(server, email);
+    const activated = await call(server, 'POST', ApiPaths.activate, { body: { userId, token, password: PASSWORD } });
+    expect(activated.status).toBe(200);
+    const tenants = (await server.db.selectFrom('user_tenants').select('tenant_id').where('user_id', '=', userId).execute()).map((r) => r.tenant_id);
+    expect(tenants).toHaveLength(1);
+    expect(tenants).not.toContain(admin.tenantId);
   });
 });
