@@ -8,7 +8,7 @@ import { MY_IP_DESCRIPTION, SecurityErrorCodes, SecurityPaths } from '@gatehouse
 import { beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { auditsOf, callAs, memberWithoutPermissions, pathOf, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
-import { describeDialects } from '../../test/harness';
+import { describeDialects, movableClock } from '../../test/harness';
 
 const ADMIN_IP = '198.51.100.7';
 const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
@@ -16,11 +16,14 @@ const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
 describeDialects('IP restriction endpoints', (h) => {
   let server: GatehouseServer;
   let admin: TenantAdmin;
+  let clock: ReturnType<typeof movableClock>;
   const as = (method: string, path: string, opts: { body?: unknown; ip?: string } = {}) =>
     callAs(server, admin, method, path, { ...(opts.body !== undefined ? { body: opts.body } : {}), ...from(opts.ip ?? ADMIN_IP) });
 
   beforeEach(async () => {
-    server = await h.start({ TRUST_PROXY: 'true' });
+    // A clock of its own: entries made in one millisecond would list in id order, not creation order.
+    clock = movableClock();
+    server = await h.start({ TRUST_PROXY: 'true' }, { clock });
     admin = await tenantWithAdmin(server);
   });
 
@@ -30,6 +33,7 @@ describeDialects('IP restriction endpoints', (h) => {
     expect(created.body).toMatchObject({ ip: '2001:db8::/32', strategy: 'BLOCK', isActive: true, description: 'lab' });
     expect(Date.parse(created.body.createdAt)).not.toBeNaN();
     for (const ip of ['10.0.0.0/8', '203.0.113.9/32', '::ffff:192.0.2.1']) {
+      clock.advance(1000);
       expect((await as('POST', SecurityPaths.ipRestrictions, { body: { ip, strategy: 'BLOCK' } })).status).toBe(201);
     }
     const page = await as('GET', `${SecurityPaths.ipRestrictions}?offset=1&limit=2`);
