@@ -3,10 +3,11 @@
  * each dry run's count is checked against what the saved policy then does to real sign-ins, and
  * another tenant's users keep the vendor's policy.
  */
-import { ApiPaths, ErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
+import { AdminPaths, ApiPaths, ErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
-import { activeMember, callAs, signIn, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { activeMember, callAs, inviteMember, pathOf, signIn, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { invitationMailFor } from '../../test/invitation-helpers';
 import { call, describeDialects, movableClock, PASSWORD } from '../../test/harness';
 import { appCode } from '../../test/rfc6238';
 
@@ -107,5 +108,23 @@ describeDialects('tenant policies at password sign-in', (h) => {
     const outside = await signIn(server, outsider.email);
     expect(outside.body.mfaRequired).toBe(false);
     expect(outside.body.accessToken).not.toBe('');
+  });
+
+  it('applies the policy of the tenant the sign-in lands in: the last one while the membership is active, else the oldest', async () => {
+    const server = await h.start(ROOMY);
+    const [relaxed, strict] = [await tenantWithAdmin(server), await tenantWithAdmin(server, 'strict')];
+    const member = await activeMember(server, relaxed);
+    // The same person joins the strict tenant, which becomes their last tenant.
+    await inviteMember(server, strict, {}, member.email);
+    const mail = await invitationMailFor(server, member.email);
+    expect((await call(server, 'POST', ApiPaths.invitationAccept, { body: { userId: mail.userId, token: mail.token } })).body.outcome).toBe('joined');
+    expect((await callAs(server, strict, 'PATCH', SecurityPaths.mfaPolicy, { body: { enforceMFAType: 'Force' } })).status).toBe(200);
+    expect((await signIn(server, member.email)).body).toMatchObject({ mfaRequired: true, accessToken: '' });
+
+    // The strict tenant disables the membership: the sign-in lands in the relaxed tenant, under its policy.
+    expect((await callAs(server, strict, 'POST', pathOf(AdminPaths.tenantUserDisable, { userId: member.userId }))).status).toBe(200);
+    const landed = await signIn(server, member.email);
+    expect(landed.body.mfaRequired).toBe(false);
+    expect(landed.body.tenantId).toBe(relaxed.tenantId);
   });
 });

@@ -44,7 +44,7 @@ export const PASSWORD_HISTORY_KEEP = 24;
 /** How a policy of one kind reads on the wire: the effective body, with the tenant's own row id when it has one. */
 export type PolicyView<K extends PolicyKind> = PolicyBodies[K] & { id?: string };
 
-/** The user whose sign-in tenant decides the policy: their last tenant, else their oldest membership. */
+/** The user whose sign-in tenant decides the policy: their last tenant while still an active membership, else their oldest. */
 export interface PolicySubject {
   id: string;
   last_tenant_id: string | null;
@@ -116,8 +116,11 @@ export function createSecurityPolicyService(deps: { db: Db; clock: Clock; config
     effective,
 
     async effectiveForUser(user, tenantId) {
-      const tenant = tenantId ?? user.last_tenant_id ?? (await listUserTenants(db, user.id, clock.now()))[0]?.id;
-      return tenant ? effective(tenant) : asEffective(floor);
+      if (tenantId) return effective(tenantId);
+      // The tenant a sign-in lands in, chosen as auth chooses it: the last one if still an active membership, else the oldest.
+      const tenants = await listUserTenants(db, user.id, clock.now());
+      const tenant = tenants.find((t) => t.id === user.last_tenant_id) ?? tenants[0];
+      return tenant ? effective(tenant.id) : asEffective(floor);
     },
 
     vendor: () => asEffective(floor),
