@@ -28,11 +28,14 @@ describeDialects('the OpenAPI document', (h) => {
         const where = `${method.toUpperCase()} ${path}`;
         expect(declared, where).toEqual(expect.arrayContaining(['400', '431']));
         if (operation.requestBody) expect(declared, where).toContain('413');
-        if (operation.security?.length) expect(declared, where).toEqual(expect.arrayContaining(['401', '404']));
+        if (operation.security?.length) expect(declared, where).toEqual(expect.arrayContaining(['401', '403', '404']));
+        // Every start of a session checks the tenant's IP restrictions (ER-IP-RESTRICTED, issue 12).
+        if (JSON.stringify([operation.responses['200'], operation.responses['201']]).includes('"accessToken"')) expect(declared, where).toContain('403');
       }
     }
     expect(operations).toBeGreaterThan(150);
     expect(Object.keys(document.paths['/team/resources/profile/me/image/v1']!.put!.responses)).toContain('401');
+    expect(Object.keys(document.paths[ApiPaths.refresh]!.post!.responses)).toContain('403');
   });
 
   it('writes every pattern as a plain ECMAScript regular expression, without flags or lookbehind', async () => {

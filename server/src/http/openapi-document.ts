@@ -17,7 +17,9 @@ const errorBody = (description: string) => ({ description, content: { 'applicati
  * - 431: node's limit on the request line and headers, before any route runs;
  * - 401, 403 and 404 for bearer operations: no valid token; the tenant's IP restrictions keep the
  *   caller's network out (ER-IP-RESTRICTED, checked wherever a token is verified); or a tenant (the
- *   token's, or `?tenantId=`) that is not one of the caller's.
+ *   token's, or `?tenantId=`) that is not one of the caller's;
+ * - 403 for operations whose answer carries an `accessToken` (a sign-in, refresh or other start of a
+ *   session): every session start checks the tenant's IP restrictions (ER-IP-RESTRICTED).
  */
 export function withSharedResponses(document: Document): Document {
   for (const item of Object.values(document.paths ?? {})) {
@@ -34,6 +36,8 @@ export function withSharedResponses(document: Document): Document {
         add('403', errorBody("ER-IP-RESTRICTED: access from the caller's network is not allowed by the account's administrator"));
         add('404', errorBody('Tenant not found: the tenant asked for is not one of the caller’s'));
       }
+      const success = JSON.stringify([responses['200'], responses['201']]);
+      if (success.includes('"accessToken"')) add('403', errorBody("ER-IP-RESTRICTED: access from the caller's network is not allowed by the account's administrator"));
     }
   }
   return document;
