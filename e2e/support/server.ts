@@ -98,18 +98,39 @@ export async function startSecondOrigin(baseUrl: string, clientId = 'demo-client
   return { url: `http://localhost:${listenPort}`, stop: () => new Promise((r) => server.close(() => r())) };
 }
 
+let workerChromium: Promise<Browser> | undefined;
+
 /**
- * One Chromium and one Gatehouse server for a test file, started before its tests and stopped
- * after them. Read `browser` and `server` inside tests (they are set by then).
+ * The Chromium of this Vitest worker: launched by the first file that asks, then reused by the
+ * files the worker runs after it (the e2e config keeps modules loaded between files), each in
+ * browser contexts of its own. Playwright kills it when the worker exits.
+ */
+export function workerBrowser(): Promise<Browser> {
+  workerChromium ??= launchChromium().then((browser) => {
+    browser.once('disconnected', () => (workerChromium = undefined));
+    return browser;
+  });
+  workerChromium.catch(() => (workerChromium = undefined));
+  return workerChromium;
+}
+
+/**
+ * A browser and a Gatehouse server of its own for a test file: the server is started before its
+ * tests and stopped after them; the browser is the worker's (`workerBrowser`), and every context
+ * the file leaves open is closed after it, so no page or cookie outlives the file. Read `browser`
+ * and `server` inside tests (they are set by then).
  */
 export function useBrowserAndServer(env: Record<string, string> = {}): { readonly browser: Browser; readonly server: RunningServer } {
   const state = {} as { browser: Browser; server: RunningServer };
   beforeAll(async () => {
-    state.browser = await launchChromium();
-    state.server = await startGatehouse(env);
+    const [browser, server] = await Promise.allSettled([workerBrowser(), startGatehouse(env)]);
+    if (server.status === 'fulfilled') state.server = server.value;
+    if (browser.status === 'rejected') throw browser.reason;
+    if (server.status === 'rejected') throw server.reason;
+    state.browser = browser.value;
   });
   afterAll(async () => {
-    await state.browser?.close();
+    await Promise.all(state.browser?.contexts().map((context) => context.close()) ?? []);
     await state.server?.stop();
   });
   return state;
