@@ -2,10 +2,10 @@
  * The joined tenant's password rules at invitation acceptance, and the password history every new
  * password joins (activation, invitation), on both dialects (issue 12).
  */
-import { ApiPaths, ErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
+import { AdminPaths, ApiPaths, ErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import { callAs, inviteMember, tenantWithAdmin } from '../../test/admin-helpers';
-import { call, describeDialects, PASSWORD } from '../../test/harness';
+import { call, describeDialects, PASSWORD, uniqueEmail } from '../../test/harness';
 import { invitationMailFor } from '../../test/invitation-helpers';
 
 const ROOMY = { RATE_LIMIT_SIGNUP_PER_IP: '1000/60' };
@@ -48,6 +48,19 @@ describeDialects("tenant password rules at invitation and activation", (h) => {
     expect(accepted.status).toBe(200);
     expect(accepted.body.authResponse).toMatchObject({ mfaRequired: true, mfaEnrolled: false, accessToken: '' });
     expect(accepted.refreshCookie).toBeUndefined();
+  });
+
+  it("a sign-up through the tenant's invite link needs a password the tenant's rules allow; a plain sign-up the vendor's", async () => {
+    const server = await h.start(ROOMY);
+    const admin = await tenantWithAdmin(server);
+    expect((await callAs(server, admin, 'PATCH', SecurityPaths.passwordPolicy, { body: { minLength: 30, minPhraseLength: 30 } })).status).toBe(200);
+    const link = await callAs(server, admin, 'POST', AdminPaths.inviteLink, { body: {} });
+    const signUp = (password: string, extra: Record<string, unknown> = {}) => call(server, 'POST', ApiPaths.signUp, { body: { email: uniqueEmail('joiner'), password, name: 'Joiner', ...extra } });
+    const refused = await signUp(PASSWORD, { invitationToken: link.body.token });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ errorCode: ErrorCodes.passwordPolicy, errors: ['Password must be at least 30 characters long'] });
+    expect((await signUp(LONG, { invitationToken: link.body.token })).status).toBe(200);
+    expect((await signUp(PASSWORD)).status).toBe(200);
   });
 
   it('activation remembers the first password in the history', async () => {

@@ -82,7 +82,7 @@ export function createSignUpService(deps: {
   limiter: RateLimiter;
   config: Pick<Config, 'allowSignups' | 'password' | 'activationTokenTtl' | 'passwordPolicies' | 'signUpStrategies'>;
   /** The tenant's password rules and history (issue 12), at activation, and the history every new password joins. */
-  security: Pick<SecurityPolicyService, 'effectiveForUser' | 'passwordRuleError' | 'assertNotReused' | 'rememberPassword'>;
+  security: Pick<SecurityPolicyService, 'effective' | 'effectiveForUser' | 'passwordRuleError' | 'assertNotReused' | 'rememberPassword'>;
   /** The tenant's email-domain restrictions, at a sign-up into it through an invite link (403 ER-02803). */
   emailDomains?: Pick<EmailDomainRestrictionService, 'check' | 'assertAllowed'>;
 }): SignUpService {
@@ -252,6 +252,9 @@ export function createSignUpService(deps: {
         if (!link) throw unverifiedInviteLink();
         // Sign-up into an existing tenant: its email-domain restrictions decide, before anything is made.
         await deps.emailDomains?.assertAllowed(link.tenantId, body.email);
+        // And its password rules (issue 12), stricter than the vendor's the password already passed.
+        const ruleError = security.passwordRuleError(body.password ?? '', await security.effective(link.tenantId));
+        if (ruleError) throw ruleError;
         invite = { hash, tenantId: link.tenantId };
       }
       const binding = newSecret();
