@@ -48,6 +48,9 @@ describeDialects('IP restrictions at every entry point', (h) => {
     const admin = await signUpAndActivate(server);
     await allowOnly(server, admin);
     expectRestricted(await signIn(server, admin.email, BAD), 'sign-in from outside');
+    // The tenant's admins see the refused attempt, with the network.
+    const audits = await server.db.selectFrom('audits').selectAll().where('tenant_id', '=', admin.tenantId).where('action', '=', 'Sign-in failed').execute();
+    expect(audits.map((r) => [r.severity, r.ip, r.description])).toEqual([['High', BAD, `Sign-in with password refused: the network ${BAD} is not allowed by the IP restrictions`]]);
     const ok = await signIn(server, admin.email, ALSO_GOOD);
     expect(ok.status).toBe(200);
     expect(ok.body.accessToken).toBeTruthy();

@@ -1,4 +1,4 @@
-import { AuthContextClasses, AuthMethods, ErrorCodes, type AccessTokenClaims, type LoginRequest, type LoginResponse } from '@gatehouse/shared/wire';
+import { AuthContextClasses, AuthMethods, ErrorCodes, SecurityErrorCodes, type AccessTokenClaims, type LoginRequest, type LoginResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId, newSecret, sha256 } from '../../crypto';
@@ -209,10 +209,30 @@ export function createAuthService(deps: {
       amr: JSON.stringify(amr),
       login_origin: client.loginOrigin ?? 'direct',
     };
-    // Every sign-in method ends here (password, passwordless, SMS, passkey, social, SSO, MFA,
-    // activation): a network the tenant's IP restrictions keep out gets no session.
-    await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
     const method = options.method ?? client.signInMethod ?? methodOfAmr(amr) ?? 'unknown method';
+    // Every sign-in method ends here (password, passwordless, SMS, passkey, social, SSO, MFA,
+    // activation): a network the tenant's IP restrictions keep out gets no session, and the
+    // tenant's admins see the attempt (the user was proven, so it is theirs to know).
+    try {
+      await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
+    } catch (err) {
+      if (isAppError(err) && err.code === SecurityErrorCodes.ipRestricted) {
+        await recordUserAudit(
+          db,
+          user,
+          client,
+          {
+            action: AuditActions.signInFailed,
+            description: `Sign-in with ${method} refused: the network ${client.ip ?? '(unknown)'} is not allowed by the IP restrictions`,
+            severity: 'High',
+            json: { method, reason: 'ip restricted', ip: client.ip },
+          },
+          now,
+          tenantId,
+        );
+      }
+      throw err;
+    }
     const secondFactor = secondFactorOfAmr(amr);
     await db.transaction().execute(async (trx) => {
       await insertSession(trx, session);
