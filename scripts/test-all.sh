@@ -7,8 +7,9 @@
 # budgets, the end-to-end tests in Chromium, and the schemathesis fuzzing of the whole API.
 # Stages run one after the other (each keeps both cores busy on its own), with two exceptions: the
 # build does not wait for the system packages and peers still downloading (only the tests need
-# them), and the fuzzing runs beside the end-to-end tests, which spend most of their time waiting
-# on pages and leave a core free. Its output is shown once the end-to-end tests are done.
+# them), and the end-to-end tests, which spend much of their time waiting on pages and leave a
+# core free, have the type-check, the bundle budgets and the fuzzing run beside them, one after
+# the other; their output is shown once the end-to-end tests are done, and any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -45,11 +46,9 @@ if [ ! -d node_modules/vitest ] || [ ! -f node_modules/better-sqlite3/build/Rele
   npm ci --no-audit --no-fund
 fi
 
-# The build, the type-check and the boundary lint need only npm's packages: apt and pip go on meanwhile.
+# The build and the boundary lint need only npm's packages: apt and pip go on meanwhile.
 step "build"
 npm run build
-step "type-check"
-npm run typecheck
 step "import boundaries"
 npm run lint:boundaries
 
@@ -62,20 +61,28 @@ export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 
 step "unit and integration tests"
 counted npx vitest run --maxWorkers=2
-step "bundle budgets"
-counted npm run budgets
 
-step "end-to-end tests in Chromium, with schemathesis on every operation of the API beside them"
-counted npm run test:fuzz > "$work/fuzz.out" 2>&1 &
-fuzz_job=$!
+# Beside the end-to-end tests: each stage's output goes to a file of its own, and the names of the
+# ones that failed to $work/beside.failed.
+beside() {
+  local failed=()
+  { step "type-check"; npm run typecheck; } > "$work/beside.1" 2>&1 || failed+=(type-check)
+  { step "bundle budgets"; counted npm run budgets; } > "$work/beside.2" 2>&1 || failed+=("bundle budgets")
+  { step "schemathesis on every operation of the API"; counted npm run test:fuzz; } > "$work/beside.3" 2>&1 || failed+=(schemathesis)
+  if [ ${#failed[@]} -gt 0 ]; then printf '%s\n' "${failed[@]}" > "$work/beside.failed"; fi
+}
+step "end-to-end tests in Chromium (with the type-check, the bundle budgets and schemathesis beside them)"
+beside &
+beside_job=$!
 e2e_status=0
 counted npm run test:e2e || e2e_status=$?
-fuzz_status=0
-wait "$fuzz_job" || fuzz_status=$?
-step "schemathesis on every operation of the API (ran beside the end-to-end tests)"
-cat "$work/fuzz.out"
-if [ "$e2e_status" != 0 ] || [ "$fuzz_status" != 0 ]; then
-  echo "failed: end-to-end tests (status $e2e_status), schemathesis (status $fuzz_status)" >&2
+wait "$beside_job"
+cat "$work"/beside.[0-9]
+failed=()
+[ "$e2e_status" = 0 ] || failed+=("end-to-end tests")
+[ ! -f "$work/beside.failed" ] || mapfile -t -O ${#failed[@]} failed < "$work/beside.failed"
+if [ ${#failed[@]} -gt 0 ]; then
+  step "failed: $(IFS=,; echo "${failed[*]}" | sed 's/,/, /g')"
   exit 1
 fi
 
