@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { SecurityPaths } from '@gatehouse/shared/admin-paths';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
-import { signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signUpAndActivate, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer({ GATEHOUSE_FLAGS: JSON.stringify({ 'security-center-show-login-flows': 'on' }) });
@@ -99,5 +99,27 @@ it('shows score, history, sign-in protection, recommendations, insights and user
   await page.unroute(`**${SecurityPaths.securityCenterRecommendations}`);
 
   expect(errors.filter((e) => !/status of 500/.test(e))).toEqual([]);
+
+  // In Hebrew, right to left: the same page, axe-clean, photographed wide and narrow.
+  const state = await context.storageState();
   await context.close();
+  const hebrew = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'he-IL', storageState: state });
+  // A session of its own: refresh tokens rotate, so the saved cookie serves one context only.
+  expect((await hebrew.request.post(`${server.url}/identity/resources/auth/v1/user`, { data: { email, password: PASSWORD } })).status()).toBe(200);
+  const rtl = await hebrew.newPage();
+  await rtl.goto(`${server.url}/`);
+  await visible(rtl, rtl.getByTestId('signed-in-user'));
+  await rtl.getByRole('button', { name: 'Admin portal' }).click();
+  const hePortal = rtl.getByRole('dialog', { name: 'פורטל הניהול' });
+  await visible(rtl, hePortal);
+  await hePortal.getByRole('navigation').locator('.gh-ap-nav-full').getByRole('button', { name: 'מרכז האבטחה' }).click();
+  const heMeter = hePortal.getByRole('meter', { name: 'ציון אבטחה' });
+  await visible(rtl, heMeter);
+  expect(await heMeter.getAttribute('aria-valuetext')).toMatch(/^\d+ מתוך 100, /);
+  await visible(rtl, hePortal.getByRole('heading', { name: 'המלצות' }));
+  await expectAccessible(rtl, 'admin security center hebrew');
+  await rtl.screenshot({ path: screenshotPath('admin-security-center-he-1280') });
+  await rtl.setViewportSize({ width: 390, height: 844 });
+  await rtl.screenshot({ path: screenshotPath('admin-security-center-he-390') });
+  await hebrew.close();
 });

@@ -18,7 +18,7 @@ export function Insights({ items }: { items: readonly Insight[] }) {
             {group.items.map((item) => (
               <li key={item.code} className="gh-ap-sc-insight">
                 <p className="gh-ap-sc-insight-title">{t.t(`securityCenter.insight.${item.code}`)}</p>
-                <p className="gh-ap-hint" lang={english ? undefined : 'en'}>{item.description}</p>
+                <p className="gh-ap-hint" lang={english ? undefined : 'en'} dir={english ? undefined : 'auto'}>{item.description}</p>
               </li>
             ))}
           </ul>

@@ -38,8 +38,8 @@ export function Recommendations({ items, resetMode, adjustMode, onAction }: {
               {item.points > 0 && <span className="gh-ap-sc-points">{t.t('securityCenter.recommendations.points', { points: item.points })}</span>}
             </div>
             <h4 className="gh-ap-sc-recommendation-title">{t.t(`securityCenter.recommendation.${item.code}`)}</h4>
-            {/* The server's sentence carries the tenant's figures; it is English, said so to screen readers elsewhere. */}
-            <p className="gh-ap-sc-recommendation-text" lang={english ? undefined : 'en'}>{item.description}</p>
+            {/* The server's sentence carries the tenant's figures; it is English, so outside English it says so (lang) and keeps its own direction. */}
+            <p className="gh-ap-sc-recommendation-text" lang={english ? undefined : 'en'} dir={english ? undefined : 'auto'}>{item.description}</p>
             {item.affectedUsers !== undefined && <p className="gh-ap-hint">{t.t('securityCenter.recommendations.affected', { count: item.affectedUsers })}</p>}
             {item.action && mode !== 'hidden' && (
               <div className="gh-ap-sc-recommendation-actions">

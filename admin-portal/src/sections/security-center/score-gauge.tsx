@@ -30,7 +30,8 @@ export function ScoreGauge({ score, level }: { score: number; level: SecurityLev
         <path d={ARC} className="gh-ap-sc-gauge-value" strokeDasharray={`${(ARC_LENGTH * clamped) / 100} ${ARC_LENGTH}`} />
       </svg>
       <p id={labelId} className="gh-ap-sc-gauge-label">{t.t('securityCenter.score.label')}</p>
-      <p className="gh-ap-sc-gauge-number" aria-hidden="true">
+      {/* "62/100" reads the same in every language, right-to-left ones included. */}
+      <p className="gh-ap-sc-gauge-number" aria-hidden="true" dir="ltr">
         <span className="gh-ap-sc-gauge-score">{clamped}</span>
         <span className="gh-ap-sc-gauge-max">/100</span>
       </p>
