@@ -138,7 +138,7 @@ describeDialects('IP restrictions at every entry point', (h) => {
     expect((await as(server, personal.secret, GOOD, 'GET', AdminPaths.usersV3)).status).toBe(200);
   });
 
-  it('hosted login: /oauth/authorize, the code and refresh grants of /oauth/token, and userinfo refuse a refused network', async () => {
+  it('hosted login: /oauth/authorize, silent authorization, the code and refresh grants of /oauth/token, and userinfo refuse a refused network', async () => {
     const server = await start();
     const admin = await signUpAndActivate(server);
     await allowOnly(server, admin);
@@ -176,6 +176,13 @@ describeDialects('IP restrictions at every entry point', (h) => {
     const refreshForm = { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: PUBLIC_CLIENT.clientId };
     expectRestricted(await token(BAD, refreshForm), 'refresh grant');
     expect((await token(GOOD, refreshForm)).status).toBe(200);
+
+    // Silent authorization: tokens for the public client from the browser's refresh cookie.
+    const signedIn = await signIn(server, admin.email, GOOD);
+    const silent = (ip: string) =>
+      call(server, 'POST', OAuthPaths.authorizeSilent, { body: { clientId: PUBLIC_CLIENT.clientId }, cookie: signedIn.refreshCookie!, headers: { origin: server.config.publicOrigin, ...from(ip) } });
+    expectRestricted(await silent(BAD), 'silent authorization');
+    expect((await silent(GOOD)).status).toBe(200);
   });
 
   it('applies per tenant: a member of two tenants is refused in the restricted one only, and cannot switch into it from outside', async () => {

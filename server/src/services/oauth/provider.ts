@@ -395,9 +395,12 @@ export function createOAuthService(deps: {
       const browser = await sessionOfRefreshCookie(refreshCookie);
       if (!browser) throw new AppError(ErrorCodes.oauthLoginRequired, 401, 'Not signed in; sign in on the hosted login page');
       if (await impersonating(browser)) throw new AppError(ErrorCodes.oauthNotBrowserSession, 403, 'Hosted login is not available while impersonating a user');
+      // Tokens from the browser's session, as a refresh would give: the tenant's IP restrictions first.
+      await deps.ipRestrictions?.assertAllowed(browser.tenant_id, ip);
       const now = clock.now();
       const existing = await findLiveGrant(db, browser.id, client.clientId, now);
       const grant = (existing && (await findSession(db, existing.session_id))) || (await createGrant(browser, client, HOSTED_LOGIN_SCOPE, browser.tenant_id));
+      if (grant.tenant_id !== browser.tenant_id) await deps.ipRestrictions?.assertAllowed(grant.tenant_id, ip);
       await touchSession(db, grant.id, now);
       // No refresh token: silent never spends the refresh cookie, so a refresh token here would be a
       // grant that outlives a stolen cookie's rotation. Every renewal comes back here instead.
