@@ -175,7 +175,7 @@ export function oauthRoutes(deps: RouteDeps, oauth: OAuthService): OpenAPIHono<A
         200: json(OAuthTokenResponse, 'Access token and ID token of the grant (no refresh token)'),
         400: err('Unknown or confidential client'),
         401: err('Not signed in (login required)'),
-        403: err("The page's origin is not the client's"),
+        403: err("The page's origin is not the client's, or the tenant's IP restrictions keep the caller's network out (ER-IP-RESTRICTED)"),
         429: rateLimitedResponse,
       },
     }),
