@@ -199,6 +199,20 @@ describe('security center', () => {
     ]);
   });
 
+  it('takes the keyboard at its heading when focus was lost (opened from another section), and leaves focus alone otherwise', async () => {
+    const first = openCenter(centerApi().api);
+    const heading = await first.view.findByRole('heading', { name: 'Security center', level: 2 });
+    expect((heading.getRootNode() as ShadowRoot).activeElement).toBe(heading);
+    document.body.innerHTML = '';
+
+    const outside = document.createElement('button');
+    document.body.append(outside);
+    outside.focus();
+    const second = openCenter(centerApi().api);
+    await second.view.findByRole('heading', { name: 'Security center', level: 2 });
+    expect(document.activeElement).toBe(outside);
+  });
+
   it('shows a failed load with a retry that loads again', async () => {
     const { api, down } = centerApi({ failing: [SecurityPaths.securityCenterRecommendations] });
     const { view } = openCenter(api, { flags: { 'security-center-admin-portal-major-version': '1' } });

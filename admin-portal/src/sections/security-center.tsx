@@ -50,6 +50,17 @@ export default function SecurityCenterSection({ title, headingId, user, api, opt
   const [confirmingReset, setConfirmingReset] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, `${usersCss}\n${css}`) : undefined), []);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // Opened from another section (its button is gone with it), the keyboard starts at this heading;
+    // opened from the navigation, focus stays on the navigation.
+    const heading = headingRef.current;
+    if (!heading) return;
+    const page = heading.ownerDocument;
+    const inRoot = (heading.getRootNode() as Document | ShadowRoot).activeElement;
+    const lost = !page.activeElement || page.activeElement === page.body || inRoot?.getAttribute('role') === 'dialog';
+    if (lost) heading.focus();
+  }, []);
   useInertWhile(behindRef, confirmingReset);
   useEffect(() => {
     if (!confirmingReset && returnFocus.current) {
@@ -83,7 +94,7 @@ export default function SecurityCenterSection({ title, headingId, user, api, opt
     <section ref={sectionRef} className="gh-ap-section gh-ap-section-wide gh-ap-sc" aria-labelledby={headingId}>
       <div ref={behindRef} className="gh-ap-sc-body">
         <div className="gh-ap-users-head">
-          <h2 id={headingId} className="gh-ap-section-title" tabIndex={-1}>{title}</h2>
+          <h2 ref={headingRef} id={headingId} className="gh-ap-section-title" tabIndex={-1}>{title}</h2>
           {openSection && visibility('openSettings') !== 'hidden' && (
             <button type="button" className="gh-ap-button-secondary" onClick={() => openSection('security')}>{t.t('securityCenter.openSettings')}</button>
           )}
