@@ -67,7 +67,9 @@ function ipServer(initial: { config?: IpRestrictionConfig; entries?: IpRestricti
       }
       if (method === 'DELETE') {
         const id = path.split('/').pop()!;
-        entries = entries.filter((e) => e.id !== id);
+        const list = entries.filter((e) => e.id !== id);
+        if (!allowed(config, list) && options.query?.confirmSelfLockout !== 'true') throw fail(409, SecurityErrorCodes.selfLockout, 'This would block your own address');
+        entries = list;
         return undefined;
       }
       throw new Error(`unexpected ${method} ${path}`);
@@ -202,6 +204,25 @@ describe('ipRestrictions tab', () => {
     expect(server.entries()).toEqual([]);
     expect(await view.findByText('No addresses yet.')).toBeTruthy();
     expect(results).toEqual([true, true, true]);
+  });
+
+  it('asks before deleting the entry that lets the admin in; Cancel keeps it, Save anyway deletes with ?confirmSelfLockout=true', async () => {
+    const mine = entry(1, { ip: MY_IP, description: MY_IP_DESCRIPTION, strategy: 'ALLOW' });
+    const server = ipServer({ config: { isActive: true, strategy: 'ALLOW' }, entries: [mine] });
+    const { view, results } = openTab(server.api);
+    const remove = async () => {
+      fireEvent.click(await view.findByRole('button', { name: `Delete ${MY_IP}` }));
+      fireEvent.click(within(await view.findByRole('dialog', { name: `Delete ${MY_IP}` })).getByRole('button', { name: 'Delete' }));
+      return view.findByRole('dialog', { name: 'Block your own address?' });
+    };
+    fireEvent.click(within(await remove()).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(view.queryByRole('dialog')).toBeNull());
+    expect(server.entries()).toEqual([mine]);
+    fireEvent.click(within(await remove()).getByRole('button', { name: 'Save anyway' }));
+    expect(await view.findByText(`${MY_IP} deleted`)).toBeTruthy();
+    expect(server.calls.filter((c) => c.method === 'DELETE').map((c) => c.query)).toEqual([undefined, undefined, { confirmSelfLockout: 'true' }]);
+    expect(server.entries()).toEqual([]);
+    expect(results).toEqual([true]);
   });
 
   it('is view-only without the write permission: no add, edit or delete, the config disabled, "Add my IP" disabled', async () => {
