@@ -221,6 +221,8 @@ export function createGrants(deps: {
         throw new OAuthError('invalid_grant', 'The user has no tenant');
       }
       tenantId = other.id;
+      // Moved into another tenant: its IP restrictions decide too.
+      await deps.ipRestrictions?.assertAllowed(tenantId, ip);
       await setSessionTenant(db, session.id, tenantId);
     }
     await touchSession(db, session.id, now);
