@@ -185,6 +185,24 @@ describeDialects('IP restrictions at every entry point', (h) => {
     expect((await silent(GOOD)).status).toBe(200);
   });
 
+  it("an OAuth grant moved into the user's other tenant (removed from its own) meets that tenant's restrictions at refresh", async () => {
+    const server = await start();
+    const user = await signUpAndActivate(server);
+    const restricted = await signUpAndActivate(server);
+    await addUserToTenant(server.db, user.userId, restricted.tenantId, Date.now());
+    await allowOnly(server, restricted);
+    const { verifier, challenge } = pkce();
+    const completed = await as(server, user.accessToken, BAD, 'POST', OAuthPaths.authorizeComplete, { body: authorizeParams(challenge) });
+    expect(completed.status).toBe(200);
+    const form = (ip: string, body: Record<string, string>) =>
+      call(server, 'POST', OAuthPaths.token, { rawBody: new URLSearchParams(body).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...from(ip) } });
+    const tokens = await form(BAD, { grant_type: 'authorization_code', code: redirectQuery(completed.body.redirectUrl).code!, redirect_uri: PUBLIC_CLIENT.redirectUri, client_id: PUBLIC_CLIENT.clientId, code_verifier: verifier });
+    expect(tokens.status).toBe(200);
+    await server.db.deleteFrom('user_tenants').where('user_id', '=', user.userId).where('tenant_id', '=', user.tenantId).execute();
+    const refresh = { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: PUBLIC_CLIENT.clientId };
+    expectRestricted(await form(BAD, refresh), 'refresh into the restricted tenant');
+  });
+
   it('applies per tenant: a member of two tenants is refused in the restricted one only, and cannot switch into it from outside', async () => {
     const server = await start();
     const restricted = await signUpAndActivate(server);
