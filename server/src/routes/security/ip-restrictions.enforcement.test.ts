@@ -185,6 +185,18 @@ describeDialects('IP restrictions at every entry point', (h) => {
     expect((await silent(GOOD)).status).toBe(200);
   });
 
+  it("a cookie refresh that falls back to the user's other tenant (removed from the session's) meets that tenant's restrictions", async () => {
+    const server = await start();
+    const user = await signUpAndActivate(server);
+    const restricted = await signUpAndActivate(server);
+    await addUserToTenant(server.db, user.userId, restricted.tenantId, Date.now());
+    await allowOnly(server, restricted);
+    const signedIn = await signIn(server, user.email, BAD);
+    expect(signedIn.status).toBe(200);
+    await server.db.deleteFrom('user_tenants').where('user_id', '=', user.userId).where('tenant_id', '=', user.tenantId).execute();
+    expectRestricted(await call(server, 'POST', ApiPaths.refresh, { cookie: signedIn.refreshCookie!, body: {}, headers: from(BAD) }), 'refresh into the restricted tenant');
+  });
+
   it("an OAuth grant moved into the user's other tenant (removed from its own) meets that tenant's restrictions at refresh", async () => {
     const server = await start();
     const user = await signUpAndActivate(server);
