@@ -8,6 +8,7 @@ import { AdminPaths, ApiPaths, SecurityErrorCodes, SecurityPaths, SelfServicePat
 import { beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { auditsOf, callAs, memberWithoutPermissions, pathOf, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { invitationMailFor } from '../../test/invitation-helpers';
 import { activationLinkFor, call, describeDialects, mailbox, PASSWORD, signUpAndActivate } from '../../test/harness';
 
 const hex = () => Math.random().toString(16).slice(2, 10);
@@ -93,6 +94,18 @@ describeDialects('email-domain restriction endpoints and enforcement', (h) => {
     expect([refused.status, refused.body.errorCode]).toEqual([403, SecurityErrorCodes.emailDomainRestricted]);
     expect(await server.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
     expect((await as('POST', ApiPaths.inviteUser, { email: `ok-${hex()}@fine.example`, name: 'Fine' })).status).toBe(201);
+  });
+
+  it('refuses the acceptance of an invitation whose domain the tenant restricted since it was sent, and accepts it once lifted', async () => {
+    const email = `invited-${hex()}@later.example`;
+    expect((await as('POST', ApiPaths.inviteUser, { email, name: 'Invited' })).status).toBe(201);
+    const mail = await invitationMailFor(server, email);
+    await restrict({ listType: 'BLOCK' }, [{ domain: 'later.example', type: 'BLOCK' }]);
+    const accept = () => call(server, 'POST', ApiPaths.invitationAccept, { body: { userId: mail.userId, token: mail.token, password: PASSWORD } });
+    const refused = await accept();
+    expect([refused.status, refused.body.errorCode]).toEqual([403, SecurityErrorCodes.emailDomainRestricted]);
+    expect((await as('POST', SecurityPaths.emailDomainRestrictionsConfig, { active: false, listType: 'BLOCK', blockPublicDomains: false })).status).toBe(200);
+    expect((await accept()).status).toBe(200);
   });
 
   it('puts a refused address of a bulk invite on the unallowed list and invites the rest', async () => {

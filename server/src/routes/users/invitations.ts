@@ -66,7 +66,7 @@ export function invitationRoutes(deps: RouteDeps, invitations: InvitationService
   const acceptResponses = {
     200: json(AcceptInvitationResponse, 'Accepted: signed in (refresh cookie set, or mfaRequired), or joined'),
     400: err('Invalid, used or expired invitation, wrong code, or password policy'),
-    403: err('User is disabled'),
+    403: err("User is disabled, the tenant's email-domain restrictions refuse the address (ER-02803), or its IP restrictions the network (ER-IP-RESTRICTED)"),
     429: rateLimitedResponse,
   };
 

@@ -300,6 +300,9 @@ export function createInvitationService(deps: {
       const withCode = body.code !== undefined;
       const { row, user, hash } = await liveInvitation(body.userId, body.token);
       if (row.code_hash !== null && !withCode) throw new AppError(ErrorCodes.invitationCodeRequired, 400, 'This invitation needs the code from the invitation email');
+      // A domain the tenant restricted since the invitation was sent does not join (403 ER-02803);
+      // the link stays usable should the restriction be lifted.
+      if (user.email) await deps.emailDomains?.assertAllowed(row.tenant_id, user.email);
       const setsPassword = !isEstablished(user);
       // The password is checked before the code, so a refused password costs no code attempt, and
       // before the link is used up, so it can be fixed with the same link.
