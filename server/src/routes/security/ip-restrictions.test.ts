@@ -112,6 +112,7 @@ describeDialects('IP restriction endpoints', (h) => {
 
   it('verifies the caller\'s own address, and "Add my IP" allow-lists it described "My IP" (once)', async () => {
     expect((await as('POST', SecurityPaths.ipRestrictionsVerify, { ip: '::ffff:198.51.100.7' })).body).toEqual({ allowed: true, ip: ADMIN_IP });
+    expect((await as('POST', SecurityPaths.ipRestrictionsVerify, { ip: '198.51.100.7:51234' })).body).toEqual({ allowed: true, ip: ADMIN_IP });
     const added = await as('POST', SecurityPaths.ipRestrictionsVerifyAllow);
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ ip: ADMIN_IP, strategy: 'ALLOW', isActive: true, description: MY_IP_DESCRIPTION });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalIpRange, IpParseError, parseIpAddress, parseIpRange, rangeContains } from './ip-ranges';
+import { canonicalIpRange, formatAddress, IpParseError, parseClientAddress, parseIpAddress, parseIpRange, rangeContains } from './ip-ranges';
 
 const contains = (range: string, address: string) => {
   const parsed = parseIpAddress(address);
@@ -101,5 +101,21 @@ describe('rangeContains', () => {
     expect(parseIpAddress('fe80::1%eth0')).toBeNull();
     expect(parseIpAddress('10.0.0.0/8')).toBeNull();
     expect(parseIpAddress('01.2.3.4')).toBeNull();
+  });
+});
+
+describe('parseClientAddress', () => {
+  it('drops the port some proxies write after a client address, and keeps the address', () => {
+    expect(formatAddress(parseClientAddress('203.0.113.7:51234')!)).toBe('203.0.113.7');
+    expect(formatAddress(parseClientAddress('[2001:DB8::1]:443')!)).toBe('2001:db8::1');
+    expect(formatAddress(parseClientAddress('[::ffff:203.0.113.7]')!)).toBe('203.0.113.7');
+    expect(formatAddress(parseClientAddress(' 2001:db8::1 ')!)).toBe('2001:db8::1');
+  });
+
+  it('is no more lenient about the address itself', () => {
+    expect(parseClientAddress('203.0.113.7:')).toBeNull();
+    expect(parseClientAddress('[fe80::1%eth0]:443')).toBeNull();
+    expect(parseClientAddress('010.0.0.1:80')).toBeNull();
+    expect(parseClientAddress('unknown')).toBeNull();
   });
 });

@@ -100,6 +100,19 @@ export function parseIpAddress(text: string): IpAddress | null {
 }
 
 /**
+ * A client's address as a socket or a proxy's X-Forwarded-For reports it: an address, possibly with
+ * a port (`1.2.3.4:5678`, `[2001:db8::1]:443`, as some proxies write it), which is dropped. Null
+ * when it is not an address.
+ */
+export function parseClientAddress(text: string): IpAddress | null {
+  const trimmed = text.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(trimmed);
+  if (bracketed) return parseIpAddress(bracketed[1]!);
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(trimmed);
+  return parseIpAddress(v4WithPort ? v4WithPort[1]! : trimmed);
+}
+
+/**
  * Parses an address or CIDR range strictly; throws IpParseError with a sentence saying what is
  * wrong. Host bits set after the prefix (`10.1.2.3/8`) are refused, naming the range that was
  * probably meant, rather than silently widened or narrowed.

@@ -32,7 +32,7 @@ import {
 import { AppError, Errors } from '../../errors';
 import type { AdminCaller } from '../admin/access';
 import { recordAudit } from '../admin/audit-log';
-import { canonicalIpRange, IpParseError, parseIpAddress, parseIpRange, rangeContains, type IpRange } from './ip-ranges';
+import { canonicalIpRange, formatAddress, IpParseError, parseClientAddress, parseIpRange, rangeContains, type IpRange } from './ip-ranges';
 
 /** Audit actions of IP restrictions (each record holds the old and new values). */
 export const IpRestrictionAuditActions = {
@@ -87,7 +87,7 @@ export interface ActiveRange {
 /** The rule of the module comment, on data already read: may `ip` in? */
 export function evaluateIp(config: IpRestrictionConfig, active: ActiveRange[], ip: string | null): boolean {
   if (!config.isActive) return true;
-  const address = ip ? parseIpAddress(ip) : null;
+  const address = ip ? parseClientAddress(ip) : null;
   const covered = (strategy: RestrictionStrategy) => address !== null && active.some((e) => e.strategy === strategy && rangeContains(e.range, address));
   if (covered('BLOCK')) return false;
   return config.strategy === 'BLOCK' || covered('ALLOW');
@@ -313,14 +313,14 @@ export function createIpRestrictionService(deps: { db: Db; clock: Clock; config:
     },
 
     async verify(caller) {
-      const address = caller.ip ? parseIpAddress(caller.ip) : null;
-      return { allowed: await isAllowed(caller.tenantId, caller.ip), ip: address ? canonicalIpRange(caller.ip!) : (caller.ip ?? '') };
+      const address = caller.ip ? parseClientAddress(caller.ip) : null;
+      return { allowed: await isAllowed(caller.tenantId, caller.ip), ip: address ? formatAddress(address) : (caller.ip ?? '') };
     },
 
     async allowMyIp(caller) {
-      const address = caller.ip ? parseIpAddress(caller.ip) : null;
+      const address = caller.ip ? parseClientAddress(caller.ip) : null;
       if (!address) throw Errors.validation('ip: the address of this request is not known, so it cannot be added', { field: 'ip' });
-      const ip = canonicalIpRange(caller.ip!);
+      const ip = formatAddress(address);
       return db.transaction().execute(async (trx) => {
         const now = clock.now();
         const existing = await findIpRestrictionByIp(trx, caller.tenantId, ip, 'ALLOW');
