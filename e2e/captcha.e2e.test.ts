@@ -7,9 +7,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeRecaptcha, type FakeRecaptcha } from '../server/src/test/fake-recaptcha';
-import { launchChromium } from './support/browser';
 import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
-import { startGatehouse, type RunningServer } from './support/server';
+import { closeContexts, startGatehouse, workerBrowser, type RunningServer } from './support/server';
 
 const LOAD_ERROR = 'The captcha could not be loaded. Check your connection or allow it in your content blocker, then try again.';
 
@@ -19,12 +18,12 @@ let server: RunningServer;
 const email = `captcha-${Date.now()}@example.com`;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await workerBrowser();
   fake = await startFakeRecaptcha();
   server = await startGatehouse(fake.env());
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
   await fake?.stop();
 });

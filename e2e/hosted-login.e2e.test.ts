@@ -14,10 +14,10 @@ import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loaderFromManifest, renderDemoPage } from '../server/src/routes/platform/demo';
-import { launchChromium, screenshotPath } from './support/browser';
+import { screenshotPath } from './support/browser';
 import { PASSWORD, signIn, visible } from './support/journey';
 import { linkIn, waitForMail } from './support/mailbox';
-import { freePort, repoRoot, startGatehouse, type RunningServer } from './support/server';
+import { closeContexts, freePort, repoRoot, startGatehouse, workerBrowser, type RunningServer } from './support/server';
 
 let browser: Browser;
 let server: RunningServer;
@@ -68,14 +68,14 @@ async function activatedUser(prefix: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await workerBrowser();
   hostPort = await freePort();
   server = await startGatehouse({ GATEHOUSE_ALLOWED_ORIGINS: `http://localhost:${hostPort}` });
   host = await startHostedDemo(hostPort, server.url);
 });
 afterAll(async () => {
   await host?.stop();
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

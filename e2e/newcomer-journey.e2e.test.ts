@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotPath } from './support/browser';
-import { startGatehouse, startSecondOrigin, freePort, type RunningServer } from './support/server';
+import { screenshotPath } from './support/browser';
+import { closeContexts, freePort, startGatehouse, startSecondOrigin, workerBrowser, type RunningServer } from './support/server';
 import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
 
 /** A valid 1x1 PNG. */
@@ -14,10 +14,10 @@ const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUl
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 async function journey(page: Page, hostUrl: string, serverUrl: string, shot: string): Promise<void> {

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotPath } from './support/browser';
-import { freePort, startGatehouse, type RunningServer } from './support/server';
+import { screenshotPath } from './support/browser';
+import { closeContexts, freePort, startGatehouse, workerBrowser, type RunningServer } from './support/server';
 import { signUpAndActivate, visible } from './support/journey';
 import { IDP_CLIENT_ID, IDP_CLIENT_SECRET, startTestIdp, type TestIdp } from '../server/src/test/social-idp';
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
   // The IdP's port first: the server needs its issuer, the IdP needs the server's callback URL.
   const idpPort = await freePort();
   const issuer = `http://127.0.0.1:${idpPort}`;
-  browser = await launchChromium();
+  browser = await workerBrowser();
   server = await startGatehouse({
     SOCIAL_LOGIN_PROVIDERS: JSON.stringify({ custom: [{ id: 'acme', displayName: 'Acme ID', issuer, clientId: IDP_CLIENT_ID, clientSecret: IDP_CLIENT_SECRET }] }),
   });
@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
   await idp?.stop();
 });

@@ -15,9 +15,8 @@ import { SsoPaths, type SsoConfiguration } from '@gatehouse/shared/wire';
 import { startTestDns, type TestDns } from '../server/src/test/dns-server';
 import { SSO_IDP_CLIENT_ID, SSO_IDP_CLIENT_SECRET, startTestOidcIdp, type TestOidcIdp } from '../server/src/test/oidc-idp';
 import { createTestSamlIdp, type TestSamlIdp } from '../server/src/test/saml-idp';
-import { launchChromium } from './support/browser';
 import { linkIn, waitForMail } from './support/mailbox';
-import { startGatehouse, type RunningServer } from './support/server';
+import { closeContexts, startGatehouse, workerBrowser, type RunningServer } from './support/server';
 import { PASSWORD, visible } from './support/journey';
 
 const shot = (name: string) => `/tmp/h7-${name}.png`;
@@ -105,14 +104,14 @@ async function startSamlIdp(): Promise<TestSamlIdp> {
 
 beforeAll(async () => {
   dns = await startTestDns();
-  browser = await launchChromium();
+  browser = await workerBrowser();
   server = await startGatehouse({ SSO_DNS_SERVERS: dns.address });
   oidcIdp = await startTestOidcIdp({ redirectUris: [`${server.url}/account/oidc/callback`] });
   adminToken = await signUpAdmin();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
   await oidcIdp?.stop();
   await dns?.stop();

@@ -114,6 +114,11 @@ export function workerBrowser(): Promise<Browser> {
   return workerChromium;
 }
 
+/** Closes every context opened in the worker's browser; the browser stays for the worker's next file. */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+}
+
 /**
  * A browser and a Gatehouse server of its own for a test file: the server is started before its
  * tests and stopped after them; the browser is the worker's (`workerBrowser`), and every context
@@ -130,7 +135,7 @@ export function useBrowserAndServer(env: Record<string, string> = {}): { readonl
     state.browser = browser.value;
   });
   afterAll(async () => {
-    await Promise.all(state.browser?.contexts().map((context) => context.close()) ?? []);
+    await closeContexts(state.browser);
     await state.server?.stop();
   });
   return state;
