@@ -6,9 +6,10 @@
  * the invalid step.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIVATION_REDIRECT_DELAY_MS } from '@gatehouse/shared/constants';
 import { linkIn, waitForMail } from './support/mailbox';
 import { startGatehouse, useBrowserAndServer, type RunningServer } from './support/server';
-import { PASSWORD, visible } from './support/journey';
+import { installClock, passDelay, PASSWORD, visible } from './support/journey';
 
 const INVITEE_PASSWORD = 'an invited passphrase for grace 3';
 
@@ -49,6 +50,7 @@ describe('accept an invitation by link', () => {
 
     const context = await env.browser.newContext();
     const page = await context.newPage();
+    await installClock(page);
     await page.goto(link);
     await visible(page, page.getByRole('heading', { name: 'Accept invitation' }));
     await visible(page, page.getByText('Hi Grace Hopper, you’re invited to join'));
@@ -68,7 +70,8 @@ describe('accept an invitation by link', () => {
     await visible(page, page.getByText('Welcome to example.com! Your account is ready'));
     await page.screenshot({ path: '/tmp/h3-invitation-success.png' });
 
-    // Signed in, navigated home like an activation (after 5 s), in the inviting tenant.
+    // Signed in, navigated home like an activation (after 5 s, let pass on the page's clock), in the inviting tenant.
+    await passDelay(page, ACTIVATION_REDIRECT_DELAY_MS);
     await page.waitForURL(`${url}/`, { timeout: 15_000 });
     await visible(page, page.getByTestId('signed-in-user'));
     expect(await page.getByTestId('signed-in-user').textContent()).toContain(email);
@@ -137,6 +140,7 @@ describe('accept an invitation with a one-time code (INVITATION_STRATEGY=code)',
 
     const context = await env.browser.newContext();
     const page = await context.newPage();
+    await installClock(page);
     await page.goto(link);
     await visible(page, page.getByText('Hi Linus, you’re invited to join'));
     const codeField = page.getByLabel('Invitation code');
@@ -155,6 +159,7 @@ describe('accept an invitation with a one-time code (INVITATION_STRATEGY=code)',
     await codeField.fill(code);
     await page.getByRole('button', { name: 'Accept invitation' }).click();
     await visible(page, page.getByText('Your account is ready'));
+    await passDelay(page, ACTIVATION_REDIRECT_DELAY_MS);
     await page.waitForURL(`${url}/`, { timeout: 15_000 });
     await visible(page, page.getByTestId('signed-in-user'));
     expect(await page.getByTestId('signed-in-user').textContent()).toContain(email);

@@ -6,10 +6,11 @@
  * 'We couldn't verify your invitation'.
  */
 import { expect, it } from 'vitest';
+import { ACTIVATION_REDIRECT_DELAY_MS } from '@gatehouse/shared/constants';
 import type { Browser, Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
 import { linkIn, waitForMail } from './support/mailbox';
-import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
+import { installClock, passDelay, PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -63,8 +64,11 @@ it('lets a newcomer sign up and an existing user sign in through the link, joini
   await newcomer.getByRole('button', { name: 'Sign up' }).click();
   await visible(newcomer, newcomer.getByRole('heading', { name: 'Check your email' }));
   const mail = await waitForMail(server.url, email, /activate/i);
+  await installClock(newcomer);
   await newcomer.goto(linkIn(mail, '/account/activate'));
   await visible(newcomer, newcomer.getByText(/activated/i));
+  // Activation goes on by itself after the seed's delay, let pass on the page's clock.
+  await passDelay(newcomer, ACTIVATION_REDIRECT_DELAY_MS);
   await newcomer.waitForURL(`${server.url}/`, { timeout: 15_000 });
   await visible(newcomer, newcomer.getByTestId('signed-in-user'));
   const joined = claimsOf(await accessToken(newcomer));

@@ -3,10 +3,11 @@
  * emailed link from the real dev outbox, set a new password, sign in with it; the old one is refused.
  */
 import { describe, expect, it } from 'vitest';
+import { ACTIVATION_REDIRECT_DELAY_MS } from '@gatehouse/shared/constants';
 import { screenshotPath } from './support/browser';
 import { linkIn, waitForMail } from './support/mailbox';
 import { useBrowserAndServer } from './support/server';
-import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
+import { installClock, passDelay, PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
 
 const NEW_PASSWORD = 'a fresh passphrase for ada 7';
 
@@ -38,6 +39,7 @@ describe('password recovery by email', () => {
     const mail = await waitForMail(env.server.url, email, /reset/i);
     const link = linkIn(mail, '/account/reset-password');
     expect(new URL(link).origin).toBe(env.server.url);
+    await installClock(page);
     await page.goto(link);
     await visible(page, page.getByRole('heading', { name: 'Reset password' }));
     const newPassword = page.getByLabel('New password', { exact: true });
@@ -53,6 +55,8 @@ describe('password recovery by email', () => {
     // The reset signs the user in (no second factor here).
     await visible(page, page.getByText('Your password has been reset and you are signed in.'));
     await page.screenshot({ path: screenshotPath('recovery-reset-done') });
+    // It goes on by itself after the seed's delay, let pass on the page's clock.
+    await passDelay(page, ACTIVATION_REDIRECT_DELAY_MS);
     await page.waitForURL(`${env.server.url}/`, { timeout: 15_000 });
     await visible(page, page.getByTestId('signed-in-user'));
     await page.getByRole('button', { name: 'Sign out' }).click();
