@@ -14,11 +14,12 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiPaths } from '@gatehouse/shared/wire';
+import { ACTIVATION_REDIRECT_DELAY_MS } from '@gatehouse/shared/constants';
 import { hashPassword } from '../server/src/services/platform/passwords';
 import { screenshotPath } from './support/browser';
 import { linkIn, type OutboxMessage } from './support/mailbox';
 import { startGatehouse, useBrowserAndServer, type RunningServer } from './support/server';
-import { PASSWORD, signIn, visible } from './support/journey';
+import { installClock, passDelay, PASSWORD, signIn, visible } from './support/journey';
 
 const BREACHED = 'password';
 const NEW_PASSWORD = 'a fresh passphrase for ada 7';
@@ -232,12 +233,15 @@ describe('activation and password change', () => {
 
     const link = linkIn(await nextMessage(env.server, email, 'email', /activate/i), '/account/activate');
     // A resent link is bound to no sign-up browser, so it always asks for the password (pre-sign-up takeover fix).
+    await installClock(page);
     await page.goto(link);
     await visible(page, page.getByLabel('Confirm password'));
     await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('Confirm password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Activate' }).click();
     await visible(page, page.getByText(/activated/i));
+    // Activation goes on by itself after the seed's delay, let pass on the page's clock.
+    await passDelay(page, ACTIVATION_REDIRECT_DELAY_MS);
     await expectSignedIn(page, env.server, email);
     // The password chosen at activation is the account's password.
     await signOut(page);
