@@ -19,6 +19,7 @@ import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { loadAuthorization } from '../admin/tenants';
 import type { SessionPolicyService } from '../security/session-policy';
 import type { IpRestrictionService } from '../security/ip-restrictions';
+import { sessionMeetsMfaPolicy, type SecurityPolicyService } from '../security/policies';
 
 /** Authentication method reference and context class for a password sign-in (claims amr/acr). */
 export const AMR_PASSWORD = AuthMethods.password;
@@ -135,9 +136,23 @@ export function createAuthService(deps: {
   sessionPolicy?: Pick<SessionPolicyService, 'checkSession' | 'afterSessionStarted'>;
   /** The tenant's IP restrictions, at every new session, refresh, tenant switch and signed-in call. */
   ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
+  /** The tenants' MFA policies: a session moving into another tenant (switch, refresh, `?tenantId=`) must meet that tenant's. */
+  mfaPolicy?: Pick<SecurityPolicyService, 'effective'>;
   config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
 }): AuthService {
   const { db, keys, clock, limiter, config } = deps;
+
+  /**
+   * Refuses (403 ER-01307) a session whose sign-in does not meet the MFA policy of `tenantId`, the
+   * tenant it moves into: a sign-in without MFA to a tenant that does not force it is no way into
+   * one that does.
+   */
+  async function assertMeetsMfaPolicy(tenantId: string, amr: string): Promise<void> {
+    if (!deps.mfaPolicy) return;
+    const { mfa } = await deps.mfaPolicy.effective(tenantId);
+    if (sessionMeetsMfaPolicy(mfa, JSON.parse(amr) as string[])) return;
+    throw new AppError(ErrorCodes.stepUpRequired, 403, 'This account requires multi-factor authentication: verify with your second factor, or sign in to it again', { tenantId });
+  }
 
   async function accessToken(user: UserRow, session: SessionRow, tenantId: string): Promise<LoginResponse> {
     const tenants = await listUserTenants(db, user.id, clock.now());
@@ -358,6 +373,8 @@ export function createAuthService(deps: {
       }
       // Checked before the token is spent: a refused network keeps its session for an allowed one.
       await deps.ipRestrictions?.assertAllowed(tenantId ?? session.tenant_id, client.ip);
+      // Into another tenant: its MFA policy must be met by the session's sign-in (before the token is spent too).
+      if (tenantId && tenantId !== session.tenant_id) await assertMeetsMfaPolicy(tenantId, session.amr);
       if (row.used_at !== null || !(await markRefreshTokenUsed(db, hash, now))) {
         // A used token came back: someone holds a copy. Kill the whole family (the session), and tell the
         // tenant's admins in the same transaction (once, however many copies come back).
@@ -394,7 +411,10 @@ export function createAuthService(deps: {
         }
         activeTenant = await activeTenantFor(user);
       }
-      if (activeTenant !== (tenantId ?? session.tenant_id)) await deps.ipRestrictions?.assertAllowed(activeTenant, client.ip);
+      if (activeTenant !== (tenantId ?? session.tenant_id)) {
+        await deps.ipRestrictions?.assertAllowed(activeTenant, client.ip);
+        await assertMeetsMfaPolicy(activeTenant, session.amr);
+      }
       // Into another tenant: its sessions policy must let the session in too.
       if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.checkSession(session, activeTenant);
       await touchSession(db, session.id, now, activeTenant);
@@ -456,6 +476,7 @@ export function createAuthService(deps: {
         if (!(await isMember(db, claims.sub, scopedTenantId, clock.now()))) throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
         tenantId = scopedTenantId;
         tenantIds = (await listUserTenants(db, claims.sub, clock.now())).map((t) => t.id);
+        await assertMeetsMfaPolicy(tenantId, session.amr);
       }
       await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
       return { userId: claims.sub, sessionId: session.id, tenantId, tenantIds, claims };
@@ -470,6 +491,13 @@ export function createAuthService(deps: {
       if (!user || !session) throw Errors.unauthorized();
       // The tenant switched into: its sessions policy must let the session in too.
       await deps.sessionPolicy?.checkSession(session, tenantId);
+      try {
+        await assertMeetsMfaPolicy(tenantId, session.amr);
+      } catch (err) {
+        // Asked for by the user: their next sign-in lands there, and its MFA policy asks for the second factor.
+        if (tenantId !== ctx.tenantId) await updateUser(db, user.id, { last_tenant_id: tenantId });
+        throw err;
+      }
       await setSessionTenant(db, session.id, tenantId);
       await updateUser(db, user.id, { last_tenant_id: tenantId });
       return accessToken(user, { ...session, tenant_id: tenantId }, tenantId);
