@@ -41,6 +41,6 @@ export function usersArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mf
   app.route('/', invitationRoutes(deps, invitations, clock));
   app.route('/', sessionListRoutes(deps, createSessionService({ db, clock })));
   app.route('/', usernameRoutes(deps, createUsernameService({ db })));
-  app.route('/', emailChangeRoutes(deps, createEmailChangeService({ db, clock, mail, emails, limiter, emailDomains: deps.security.emailDomains })));
+  app.route('/', emailChangeRoutes(deps, createEmailChangeService({ db, clock, mail, emails, limiter, emailDomains: deps.security.emailDomains, userEmails: deps.security.policies })));
   return { users, signUp, invitations };
 }

@@ -39,6 +39,7 @@ import type { RateLimiter } from '../platform/rate-limit';
 import { RESET_PASSWORD } from '../recovery/recovery';
 import { listUserTenants } from '../../db/queries/tenants';
 import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
+import type { SecurityPolicyService } from '../security/policies';
 
 /** How long the link and the code of an email change live. */
 export const EMAIL_CHANGE_TTL_SECONDS = 30 * 60;
@@ -64,14 +65,20 @@ export function createEmailChangeService(deps: {
   limiter: RateLimiter;
   /** The email-domain restrictions of every tenant the user belongs to: each must let the new address in (403 ER-02803). */
   emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+  /** The user-emails policy of every tenant the user belongs to: each must allow the change (403 ER-02806). */
+  userEmails?: Pick<SecurityPolicyService, 'assertEmailChangeAllowed'>;
 }): EmailChangeService {
   const { db, clock, mail, emails, limiter } = deps;
   const clientOf = (ctx: AuthContext): RequestClient => ctx.client ?? { ip: null, userAgent: null };
 
-  /** The address is one a member of each of the user's tenants may have: moving to a refused domain would slip past the tenant's rule. */
-  async function assertDomainAllowed(userId: string, email: string): Promise<void> {
-    if (!deps.emailDomains) return;
-    for (const tenant of await listUserTenants(db, userId, clock.now())) await deps.emailDomains.assertAllowed(tenant.id, email);
+  /**
+   * Every tenant of the user allows the change: the address is the account's in all of them, so a
+   * tenant's user-emails policy or email-domain restrictions cannot be walked around from another one.
+   */
+  async function assertChangeAllowed(userId: string, email: string): Promise<void> {
+    const tenants = await listUserTenants(db, userId, clock.now());
+    for (const tenant of tenants) await deps.userEmails?.assertEmailChangeAllowed(tenant.id);
+    for (const tenant of tenants) await deps.emailDomains?.assertAllowed(tenant.id, email);
   }
 
   /** The proven change: the address is replaced, the old one told; a taken address ends the change. */
@@ -84,8 +91,8 @@ export function createEmailChangeService(deps: {
       await cancelEmailChanges(db, user.id, now);
       throw emailTaken();
     }
-    // Checked again: a tenant may have restricted the domain since the request.
-    await assertDomainAllowed(user.id, change.new_email);
+    // Checked again: a tenant may have restricted the domain, or turned email changes off, since the request.
+    await assertChangeAllowed(user.id, change.new_email);
     const oldEmail = user.email;
     try {
       await db.transaction().execute(async (trx) => {
@@ -127,7 +134,7 @@ export function createEmailChangeService(deps: {
       const user: UserRow | undefined = await findUserById(db, ctx.userId);
       if (!user) throw Errors.unauthorized();
       if (user.email === newEmail) throw sameEmail();
-      await assertDomainAllowed(user.id, newEmail);
+      await assertChangeAllowed(user.id, newEmail);
       await limiter.consume('emailChangePerUser', user.id);
       const holder = await findUserByEmail(db, newEmail);
       if (holder && holder.id !== user.id) throw emailTaken();
