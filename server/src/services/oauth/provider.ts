@@ -18,7 +18,7 @@ import { findImpersonationBySession } from '../../db/queries/impersonations';
 import { findLiveGrant, findOAuthBrowserSession, findOAuthGrant, insertOAuthBrowserSession, insertOAuthCode, revokeGrantsOfBrowserSession } from '../../db/queries/oauth';
 import { findRefreshToken, findSession, revokeSession, touchSession, type SessionRow } from '../../db/queries/sessions';
 import { isMember } from '../../db/queries/tenants';
-import { findUserById } from '../../db/queries/users';
+import { findUserById, updateUser } from '../../db/queries/users';
 import { AppError, isAppError } from '../../errors';
 import type { ApiTokenService } from '../admin/api-tokens';
 import type { AuthContext, AuthService } from '../auth/auth';
@@ -144,10 +144,14 @@ export function createOAuthService(deps: {
   const issuer = config.publicUrl;
   const { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant } = createGrants({ db, clock, keys, auth, clients, config, sessionPolicy: deps.sessionPolicy, ipRestrictions: deps.ipRestrictions });
 
-  /** Whether the browser session's sign-in meets its tenant's MFA policy as it is now. */
-  async function meetsMfaPolicy(session: SessionRow): Promise<boolean> {
+  /**
+   * Whether the browser session's sign-in meets, as it is now, the MFA policy of the tenant the code
+   * would be for: the one the request names (`tenantId`, `organization`), else the session's. A
+   * sign-in without MFA to one tenant is no way into another of the user's that forces it.
+   */
+  async function meetsMfaPolicy(session: SessionRow, req: Pick<AuthorizationRequest, 'tenantId'>): Promise<boolean> {
     if (!deps.policies) return true;
-    return sessionMeetsMfaPolicy((await deps.policies.effective(session.tenant_id)).mfa, JSON.parse(session.amr) as string[]);
+    return sessionMeetsMfaPolicy((await deps.policies.effective(req.tenantId || session.tenant_id)).mfa, JSON.parse(session.amr) as string[]);
   }
 
   function responseUrl(redirectUri: string, params: Record<string, string | undefined>, withIssuer = true): string {
@@ -331,7 +335,7 @@ export function createOAuthService(deps: {
       const browser = await sessionOfBrowserCookie(browserCookie);
       // On a GET, LOGIN_AFTER is never taken from the query: only a sign-in shown by Gatehouse counts.
       // A sign-in from before the tenant forced MFA (or without it) is not enough either: it signs in again.
-      const recent = browser !== null && recentEnough(req, browser, undefined) && (await meetsMfaPolicy(browser));
+      const recent = browser !== null && recentEnough(req, browser, undefined) && (await meetsMfaPolicy(browser, req));
       // A network the tenant's IP restrictions keep out gets the refusal's page, not a code.
       const codeFor = async (session: SessionRow): Promise<AuthorizeOutcome> => {
         try {
@@ -376,7 +380,14 @@ export function createOAuthService(deps: {
       const browser = await liveSession(ctx.sessionId);
       if (!browser) throw new AppError(ErrorCodes.unauthorized, 401, 'Unauthorized');
       // Signed in before this request asked for a new sign-in (prompt=login, max_age): ask the user.
-      if (!recentEnough(checked.request, browser, await loginAfterOf(checked.request)) || !(await meetsMfaPolicy(browser))) return { redirectUrl: reauthenticateUrl(params) };
+      if (!recentEnough(checked.request, browser, await loginAfterOf(checked.request))) return { redirectUrl: reauthenticateUrl(params) };
+      if (!(await meetsMfaPolicy(browser, checked.request))) {
+        // Another tenant of the user asked for (from the hosted page, not a cross-site GET): the sign-in
+        // asked for next lands there, so that tenant's MFA policy asks for the second factor.
+        const wanted = checked.request.tenantId;
+        if (wanted && wanted !== browser.tenant_id && (await isMember(db, browser.user_id, wanted))) await updateUser(db, browser.user_id, { last_tenant_id: wanted });
+        return { redirectUrl: reauthenticateUrl(params) };
+      }
       const redirectUrl = await issueCode(checked.request, browser, ip);
       // From now on GET /oauth/authorize recognises this browser without the page (prompt=none works too).
       const browserCookie = newSecret();
