@@ -418,6 +418,8 @@ export function createAuthService(deps: {
       // Into another tenant: its sessions policy must let the session in too.
       if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.checkSession(session, activeTenant);
       await touchSession(db, session.id, now, activeTenant);
+      // Moved in, it counts against the tenant's concurrent-session limit like a sign-in there.
+      if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.afterSessionStarted(user.id, activeTenant, session.id);
       const next = await newRefreshToken(session.id);
       return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant), refreshToken: next };
     },
@@ -500,6 +502,8 @@ export function createAuthService(deps: {
       }
       await setSessionTenant(db, session.id, tenantId);
       await updateUser(db, user.id, { last_tenant_id: tenantId });
+      // Moved in, it counts against the tenant's concurrent-session limit like a sign-in there.
+      if (tenantId !== session.tenant_id) await deps.sessionPolicy?.afterSessionStarted(user.id, tenantId, session.id);
       return accessToken(user, { ...session, tenant_id: tenantId }, tenantId);
     },
   };

@@ -50,9 +50,10 @@ export interface SessionPolicyService {
   /**
    * After a sign-in started a session: signs out the user's oldest sessions in the tenant beyond the
    * maximum. Every process orders sessions alike (newest first, then by id), so two sign-ins at once
-   * still leave at most the maximum. Answers the ids it revoked.
+   * still leave at most the maximum. Answers the ids it revoked. `arrivedSessionId`: a session that
+   * just moved into the tenant (a switch, a refresh naming it), kept as if it were the newest.
    */
-  afterSessionStarted(userId: string, tenantId: string): Promise<string[]>;
+  afterSessionStarted(userId: string, tenantId: string, arrivedSessionId?: string): Promise<string[]>;
 }
 
 /** The sentence of a session the policy ended, for the 401 and the audit log. */
@@ -243,13 +244,16 @@ export function createSessionPolicyService(deps: { db: Db; clock: Clock; config:
       if (reason) throw new AppError(SecurityErrorCodes.sessionExpiredByPolicy, 401, endMessages[reason], { reason });
     },
 
-    async afterSessionStarted(userId, tenantId) {
+    async afterSessionStarted(userId, tenantId, arrivedSessionId) {
       const policy = await effective(tenantId);
       if (!policy.sessionConcurrentConfiguration.isActive) return [];
       const now = clock.now();
       // Only the concurrent rule: an idle or old session is ended by its own refresh, not by another sign-in.
       const onlyConcurrent: SessionsPolicyBody = { ...policy, sessionIdleTimeoutConfiguration: { ...policy.sessionIdleTimeoutConfiguration, isActive: false }, sessionTimeoutConfiguration: { ...policy.sessionTimeoutConfiguration, isActive: false } };
-      const ids = [...breachesOf(onlyConcurrent, await listLivePolicySessions(db, tenantId, now, userId), now).concurrent];
+      const live = await listLivePolicySessions(db, tenantId, now, userId);
+      // A session that moved in is the newest arrival, whenever it was created.
+      const ordered = arrivedSessionId ? [...live.filter((x) => x.id === arrivedSessionId), ...live.filter((x) => x.id !== arrivedSessionId)] : live;
+      const ids = [...breachesOf(onlyConcurrent, ordered, now).concurrent];
       if (ids.length === 0) return [];
       if ((await revokeSessions(db, ids, now, 1)) > 0) await recordEnded(userId, tenantId, ids, 'concurrent', now);
       return ids;
