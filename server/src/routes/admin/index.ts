@@ -43,7 +43,7 @@ export function adminArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { in
   app.route('/', adminGroupRoutes(deps, clock, createAdminGroupService({ db, clock })));
   app.route('/', adminAuditRoutes(deps, clock, createAdminAuditService({ db, clock })));
   app.route('/', apiTokenRoutes(deps, clock, apiTokens));
-  app.route('/', subAccountRoutes(deps, clock, createSubAccountService({ db, clock })));
+  app.route('/', subAccountRoutes(deps, clock, createSubAccountService({ db, clock, emailDomains: deps.security.emailDomains })));
   return {
     apiTokens,
     async ensureDefaults() {

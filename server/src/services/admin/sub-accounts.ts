@@ -53,6 +53,8 @@ import {
   type AccountRow,
 } from '../../db/queries/sub-accounts';
 import { hasMembership, isMember } from '../../db/queries/tenants';
+import { findUserById } from '../../db/queries/users';
+import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 import { AppError, Errors } from '../../errors';
 import { assertCovers, assertManageable, type AdminCaller } from './access';
 import { actorOf, AuditActions, recordAudit, type AuditEvent } from './audit-log';
@@ -84,7 +86,12 @@ const accountNotFound = () => Errors.notFound('Account not found');
 const confined = (caller: AdminCaller) => Boolean(caller.apiTokenId || caller.auth.claims.act);
 const noAccess = () => new AppError(ErrorCodes.forbidden, 403, 'You do not have access to this sub-account (sub-account access is off for you)');
 
-export function createSubAccountService(deps: { db: Db; clock: Clock }): SubAccountService {
+export function createSubAccountService(deps: {
+  db: Db;
+  clock: Clock;
+  /** The sub-account's email-domain restrictions: a user whose address they refuse is not added (403 ER-02803). */
+  emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+}): SubAccountService {
   const { db, clock } = deps;
 
   async function present(rows: AccountRow[]): Promise<Account[]> {
@@ -343,6 +350,11 @@ export function createSubAccountService(deps: { db: Db; clock: Clock }): SubAcco
       }
       for (const userId of wanted) {
         if (await hasMembership(db, userId, account.id)) throw new AppError(AdminErrorCodes.userAlreadyInAccount, 409, 'This user is already in the account');
+      }
+      // Joining the sub-account, like any other way in, is for addresses its email-domain restrictions allow.
+      for (const userId of wanted) {
+        const email = (await findUserById(db, userId))?.email;
+        if (email) await deps.emailDomains?.assertAllowed(account.id, email);
       }
       const roles = await accountRoles(account.id, body.roleIds);
       await assertRolesCovered(caller, roles.map((r) => r.id), 'You cannot give roles with permissions you do not have');
