@@ -20,6 +20,7 @@ import { SignInMethods } from '../auth/sign-in-methods';
 import type { KeyService } from '../platform/keys';
 import type { SessionPolicyService } from '../security/session-policy';
 import type { IpRestrictionService } from '../security/ip-restrictions';
+import { sessionMeetsMfaPolicy, type SecurityPolicyService } from '../security/policies';
 import { verifyClientSecret, type ClientRegistry, type OAuthClient } from './clients';
 
 /** Authorization codes live at most this long (the task's bound: 60 s). */
@@ -68,6 +69,8 @@ export function createGrants(deps: {
   sessionPolicy?: Pick<SessionPolicyService, 'endIfExpired'>;
   /** The tenant's IP restrictions, at every code exchange and refresh (403 ER-IP-RESTRICTED). */
   ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
+  /** The tenants' MFA policies: a grant moved into another tenant must meet that tenant's. */
+  policies?: Pick<SecurityPolicyService, 'effective'>;
 }): Grants {
   const { db, clock, keys, auth, clients, config } = deps;
 
@@ -223,6 +226,11 @@ export function createGrants(deps: {
       tenantId = other.id;
       // Moved into another tenant: its IP restrictions decide too.
       await deps.ipRestrictions?.assertAllowed(tenantId, ip);
+      // ...and its MFA policy: a sign-in without MFA is no way into a tenant that forces it.
+      if (deps.policies && !sessionMeetsMfaPolicy((await deps.policies.effective(tenantId)).mfa, JSON.parse(session.amr) as string[])) {
+        await revokeSession(db, session.id, now);
+        throw new OAuthError('invalid_grant', "The user's remaining tenant requires multi-factor authentication; sign in again");
+      }
       await setSessionTenant(db, session.id, tenantId);
     }
     await touchSession(db, session.id, now);

@@ -142,7 +142,7 @@ export function createOAuthService(deps: {
 }): OAuthService {
   const { db, clock, keys, auth, limiter, clients, config } = deps;
   const issuer = config.publicUrl;
-  const { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant } = createGrants({ db, clock, keys, auth, clients, config, sessionPolicy: deps.sessionPolicy, ipRestrictions: deps.ipRestrictions });
+  const { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant } = createGrants({ db, clock, keys, auth, clients, config, sessionPolicy: deps.sessionPolicy, ipRestrictions: deps.ipRestrictions, policies: deps.policies });
 
   /**
    * Whether the browser session's sign-in meets, as it is now, the MFA policy of the tenant the code
