@@ -33,9 +33,22 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts `node server/dist/main.js` in dev mode; resolves once it prints its URL. */
+/**
+ * Starts `node server/dist/main.js` in dev mode; resolves once it prints its URL. A free port can
+ * be taken by another process between freePort() and the server's listen (CI saw EADDRINUSE with
+ * Chromium and other servers starting beside it), so that one failure is retried on a new port.
+ */
 export async function startGatehouse(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startGatehouseOnPort(await freePort(), env);
+    } catch (err) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startGatehouseOnPort(port: number, env: Record<string, string>): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'));
   const url = `http://localhost:${port}`;
   const childEnv: Record<string, string> = { ...(process.env as Record<string, string>) };
@@ -59,6 +72,7 @@ export async function startGatehouse(env: Record<string, string> = {}): Promise<
     child.stdout!.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
+      rmSync(dataDir, { recursive: true, force: true });
       reject(new Error(`server exited with ${code}:\n${output}`));
     });
   });
