@@ -13,21 +13,12 @@ import { SecurityPaths } from '@gatehouse/shared/admin-paths';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
 import { PASSWORD, signUpAndActivate, visible } from './support/journey';
+import { screenshotsAtBothWidths } from './support/portal';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer({ GATEHOUSE_FLAGS: JSON.stringify({ 'security-center-show-login-flows': 'on' }) });
 
-async function shots(page: Page, name: string): Promise<void> {
-  for (const [width, height] of [[1280, 900], [390, 844]] as const) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme });
-      await page.screenshot({ path: screenshotPath(`${name}-${width}-${colorScheme}`), fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const shots = (page: Page, name: string) => screenshotsAtBothWidths(page, name, { fullPage: true });
 
 it('shows score, history, sign-in protection, recommendations, insights and users; an action opens the Security section; a failed load retries', { timeout: 240_000 }, async () => {
   const { browser, server } = ctx;

@@ -11,15 +11,11 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MY_IP_DESCRIPTION, SecurityPaths } from '@gatehouse/shared/admin-paths';
 import { expectAccessible } from './support/axe';
-import { screenshotPath } from './support/browser';
 import { signUpAndActivate, visible } from './support/journey';
+import { accessToken, screenshotsAtBothWidths } from './support/portal';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
-
-function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => (globalThis as unknown as { Gatehouse: { getApp(): { getState(): { user: { accessToken: string } } } } }).Gatehouse.getApp().getState().user.accessToken);
-}
 
 async function read<T>(page: Page, path: string): Promise<T> {
   const res = await fetch(`${ctx.server.url}${path}`, { headers: { authorization: `Bearer ${await accessToken(page)}` } });
@@ -27,17 +23,7 @@ async function read<T>(page: Page, path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-async function shots(page: Page, name: string): Promise<void> {
-  for (const [width, height] of [[1280, 900], [390, 844]] as const) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme });
-      await page.screenshot({ path: screenshotPath(`${name}-${width}-${colorScheme}`), fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const shots = (page: Page, name: string) => screenshotsAtBothWidths(page, name, { fullPage: true });
 
 async function openSecurityTab(page: Page, tab: string) {
   await page.getByRole('button', { name: 'Admin portal' }).click();

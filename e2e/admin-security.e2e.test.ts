@@ -12,14 +12,11 @@ import { SecurityPaths } from '@gatehouse/shared/admin-paths';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
 import { PASSWORD, signUpAndActivate, visible } from './support/journey';
+import { accessToken, screenshotsAtBothWidths } from './support/portal';
 import { useBrowserAndServer } from './support/server';
 
 // The vendor's floor: lockout after 5 wrong passwords, forced re-login after a day.
 const ctx = useBrowserAndServer({ LOCKOUT_MAX_ATTEMPTS: '5', SESSION_FORCE_RELOGIN: '86400' });
-
-function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => (globalThis as unknown as { Gatehouse: { getApp(): { getState(): { user: { accessToken: string } } } } }).Gatehouse.getApp().getState().user.accessToken);
-}
 
 async function policy(page: Page, path: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${ctx.server.url}${path}`, { headers: { authorization: `Bearer ${await accessToken(page)}` } });
@@ -40,21 +37,16 @@ async function saveThroughPreview(page: Page, scope: Locator, saved: string): Pr
   return preview;
 }
 
-async function shots(page: Page, name: string): Promise<void> {
-  for (const [width, height] of [[1280, 900], [390, 844]] as const) {
-    await page.setViewportSize({ width, height });
-    // Nothing in the section is wider than the window, the tab row included (its tabs wrap).
-    const wide = await page.locator('.gh-ap-sec').evaluate((section) =>
-      [section, ...section.querySelectorAll('*')].filter((el) => !['INPUT', 'SELECT', 'OPTION'].includes(el.tagName) && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible').map((el) => el.className),
-    );
-    expect(wide, `${name} at ${width} px`).toEqual([]);
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.screenshot({ path: screenshotPath(`${name}-${width}-${colorScheme}`) });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
+function shots(page: Page, name: string): Promise<void> {
+  return screenshotsAtBothWidths(page, name, {
+    atWidth: async (width) => {
+      // Nothing in the section is wider than the window, the tab row included (its tabs wrap).
+      const wide = await page.locator('.gh-ap-sec').evaluate((section) =>
+        [section, ...section.querySelectorAll('*')].filter((el) => !['INPUT', 'SELECT', 'OPTION'].includes(el.tagName) && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible').map((el) => el.className),
+      );
+      expect(wide, `${name} at ${width} px`).toEqual([]);
+    },
+  });
 }
 
 it('saves session and MFA policies through the dry-run preview, and refuses values looser than the vendor’s at their fields', { timeout: 240_000 }, async () => {
