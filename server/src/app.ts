@@ -23,8 +23,12 @@ import { recoveryArea } from './routes/recovery';
 import { socialArea } from './routes/social';
 import { ssoArea } from './routes/sso';
 import { securityArea } from './routes/security';
+import { billingArea } from './routes/billing';
+import { entitlementsArea } from './routes/entitlements';
+import { operatorArea } from './routes/operator';
 import { usersArea } from './routes/users';
 import { createTenantSecurity } from './services/security';
+import { createEntitlements } from './services/entitlements';
 import { AMR_PASSWORD, type AuthService } from './services/auth/auth';
 import type { Mailer } from './services/messaging/mail';
 import type { OAuthService } from './services/oauth/provider';
@@ -79,7 +83,8 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const platform = createPlatform({ db, clock, config });
   const messaging = createMessaging({ db, clock, config, limiter: platform.limiter, mail: overrides.mail });
   const security = createTenantSecurity({ db, clock, config });
-  const ctx: AreaContext = { config, db, clock, ...platform, ...messaging, security };
+  const entitlements = createEntitlements({ db, clock, config });
+  const ctx: AreaContext = { config, db, clock, ...platform, ...messaging, security, entitlements };
   const app = httpApp(config);
 
   // The areas, each after the areas it gets services from. Auth asks MFA's gate once a password is
@@ -95,6 +100,9 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const admin = adminArea(app, deps, { invitations, signUp });
   accountArea(app, deps);
   securityArea(app, deps, { recovery });
+  entitlementsArea(app, deps);
+  billingArea(app, deps);
+  operatorArea(app, deps);
   const { oauth } = oauthArea(app, deps, { apiTokens: admin.apiTokens });
   const platformRoutes = platformArea(app, deps, { signUp });
   messagingArea(app, ctx);

@@ -7,6 +7,7 @@ import type { ApiTokenTables } from './schema-api-tokens';
 import type { AccountTables } from './schema-account';
 import type { SecurityTables } from './schema-security';
 import type { SelfServiceTables } from './schema-self-service';
+import type { BillingTables } from './schema-billing';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -359,7 +360,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

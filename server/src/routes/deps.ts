@@ -10,6 +10,7 @@ import type { CaptchaService } from '../services/platform/captcha';
 import type { KeyService } from '../services/platform/keys';
 import type { RateLimiter } from '../services/platform/rate-limit';
 import type { TenantSecurity } from '../services/security';
+import type { EntitlementsService } from '../services/entitlements';
 
 /** What every area is built from: the config, the database, the clock, and the platform and messaging services. */
 export interface AreaContext {
@@ -26,6 +27,8 @@ export interface AreaContext {
   sms: SmsSender;
   /** Tenant security policies and restrictions, which every entry point enforces. */
   security: TenantSecurity;
+  /** Entitlements and feature flags: the token's compact entitlements, `/flags` per caller, seat limits. */
+  entitlements: EntitlementsService;
 }
 
 /**

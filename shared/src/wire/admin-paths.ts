@@ -27,3 +27,9 @@ export * from './mfa/paths';
 export { Permissions, permissionMatches, type PermissionKey } from './admin/permissions';
 /** Tenant security: policies, restrictions and the security center's paths, codes and constants (the portal's Security section and security center). */
 export * from './security/paths';
+/** Subscriptions and billing: paths, statuses and the seed's error messages (Subscription and Usage sections, checkout). */
+export * from './billing/paths';
+/** Entitlements v2 and the claim name (browser core and the portal's Usage section). */
+export * from './entitlements/paths';
+/** The Operator area (super users only). */
+export * from './operator/paths';

@@ -66,3 +66,10 @@ export * from './oauth/paths';
 export * from './platform/public';
 export * from './platform/captcha';
 export * from './messaging/mailbox';
+
+export * from './billing/paths';
+export * from './billing/billing';
+export * from './entitlements/paths';
+export * from './entitlements/entitlements';
+export * from './operator/paths';
+export * from './operator/operator';

@@ -23,6 +23,7 @@ import { auditCountsMigration } from './023_audit_counts';
 import { selfServiceMigration } from './024_self_service';
 import { tenantSecurityMigration } from './025_tenant_security';
 import { sessionPolicyMigration } from './027_session_policy';
+import { billingEntitlementsMigration } from './028_billing_entitlements';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -55,6 +56,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '024_self_service': selfServiceMigration,
         '025_tenant_security': tenantSecurityMigration,
         '027_session_policy': sessionPolicyMigration,
+        '028_billing_entitlements': billingEntitlementsMigration,
       };
     },
   };

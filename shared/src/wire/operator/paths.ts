@@ -1,0 +1,37 @@
+/**
+ * Paths of the Operator area (issue 13): what the vendor's super users manage. Every operation
+ * needs a super user (403 otherwise) and writes an audit row. Plain data, no zod; the schemas are
+ * in operator.ts.
+ */
+const operator = '/operator/resources';
+
+export const OperatorPaths = {
+  /** GET (all plans, active or not) | POST. */
+  plans: `${operator}/plans/v1`,
+  /** GET | PATCH | DELETE (a plan a subscription uses is deactivated, not deleted). */
+  plan: `${operator}/plans/v1/{id}`,
+  features: `${operator}/features/v1`,
+  feature: `${operator}/features/v1/{id}`,
+  featureFlags: `${operator}/feature-flags/v1`,
+  featureFlag: `${operator}/feature-flags/v1/{id}`,
+  /** GET `?tenantId&userId` | POST `{ featureKey, tenantId, userId?, expiresAt? }`: direct grants. */
+  grants: `${operator}/entitlement-grants/v1`,
+  grant: `${operator}/entitlement-grants/v1/{id}`,
+  /** GET | PUT: Stripe keys (secrets never answered, only whether set), plan rules, trial-end option, default plan. */
+  billingConfiguration: `${operator}/billing-configuration/v1`,
+  /** GET | POST: the OAuth applications (hosted login clients) the CLI manages. */
+  applications: `${operator}/applications/v1`,
+  /** GET | PATCH | DELETE. */
+  application: `${operator}/applications/v1/{clientId}`,
+  /** POST: a new secret for a confidential application, answered once. */
+  applicationSecret: `${operator}/applications/v1/{clientId}/secret`,
+} as const;
+
+export const OperatorErrorCodes = {
+  notSuperUser: 'ER-04001',
+  slugTaken: 'ER-04002',
+  keyTaken: 'ER-04003',
+  notFound: 'ER-04004',
+  invalidRules: 'ER-04005',
+  inUse: 'ER-04006',
+} as const;
