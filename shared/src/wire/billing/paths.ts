@@ -85,6 +85,7 @@ export const BillingErrorCodes = {
   invalidWebhook: 'ER-03011',
   featureLimitReached: 'ER-03012',
 } as const;
+export type BillingErrorCode = (typeof BillingErrorCodes)[keyof typeof BillingErrorCodes];
 
 /** Invoice amounts: minor units / 100, 2 decimals (seed 001 section 9). */
 export function minorToMajor(amount: number): number {

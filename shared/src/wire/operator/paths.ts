@@ -35,3 +35,4 @@ export const OperatorErrorCodes = {
   invalidRules: 'ER-04005',
   inUse: 'ER-04006',
 } as const;
+export type OperatorErrorCode = (typeof OperatorErrorCodes)[keyof typeof OperatorErrorCodes];
