@@ -53,3 +53,9 @@ export const SCOPED_TENANT_PARAM = 'tenantId';
 export const REDIRECT_URL_PARAM = 'redirectUrl';
 /** Refresh the access token this long before it expires. */
 export const TOKEN_REFRESH_MARGIN_MS = 30_000;
+
+/**
+ * Window event the checkout dispatches after a confirmed checkout (and after it is hidden), with
+ * `detail: { planId }`; the admin portal's Subscription section listens and reloads.
+ */
+export const BILLING_CHANGED_EVENT = 'gatehouse:billing-changed';

@@ -416,4 +416,6 @@ export interface MountProps {
   navigate(url: string, options?: { replace?: boolean }): void;
   /** The loader calls the setter with the theme it resolved from metadata (theme.ts). */
   setThemeSetter(setter: (theme: ResolvedTheme) => void): void;
+  /** The checkout dialog (`app.showCheckoutDialog`/`hideCheckoutDialog`), so a bundle (the portal's plan cards) opens it without reaching for window. */
+  checkout?: { show(options: { planId: string }): Promise<void>; hide(): void };
 }
