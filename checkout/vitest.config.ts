@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { conditions: ['dev-source', 'browser'] },
+  test: {
+    name: 'checkout',
+    root: new URL('.', import.meta.url).pathname,
+    environment: 'happy-dom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    // Process CSS so `styles.css?inline` yields the real stylesheet in tests.
+    css: { include: [/\.css(\?|$)/] },
+  },
+});
