@@ -61,6 +61,8 @@ export interface Rule extends ConditionGroup {
 
 /** A feature flag as the evaluator sees it. */
 export interface FlagDefinition {
+  /** The flag's key, named by an explanation. */
+  key?: string;
   on: boolean;
   offTreatment: Treatment;
   defaultTreatment: Treatment;
