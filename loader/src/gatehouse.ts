@@ -75,6 +75,16 @@ export class GatehouseApp {
     this.runtime?.hideAdminPortal();
   }
 
+  /** Opens the checkout dialog for `planId` (docs/checkout.md); nothing of it loads before the first call. */
+  async showCheckoutDialog(options: { planId: string }): Promise<void> {
+    await this.ready;
+    await this.runtime!.showCheckoutDialog(options);
+  }
+
+  hideCheckoutDialog(): void {
+    this.runtime?.hideCheckoutDialog();
+  }
+
   /** Unmounts everything and forgets the app. */
   destroy(): void {
     this.runtime?.destroy();

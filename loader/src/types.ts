@@ -79,6 +79,9 @@ export interface RuntimeHandle {
   getState(): AuthSnapshot;
   showAdminPortal(): Promise<void>;
   hideAdminPortal(): void;
+  /** Mounts the checkout dialog for a plan; the checkout bundle loads on first use. */
+  showCheckoutDialog(options: { planId: string }): Promise<void>;
+  hideCheckoutDialog(): void;
   showLoginBox(): Promise<void>;
   logout(): Promise<void>;
   loginWithRedirect(): void;

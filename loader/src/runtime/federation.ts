@@ -16,6 +16,7 @@ import type { BootContext } from '../types';
 export const REMOTE_NAMES: Record<string, string> = {
   'login-box': 'gatehouse_login_box',
   'admin-portal': 'gatehouse_admin_portal',
+  checkout: 'gatehouse_checkout',
 };
 
 const singleton = (version: string, lib: unknown) => ({

@@ -21,6 +21,8 @@ export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl
 
 /** The portal's name while its code arrives, in the languages it speaks (its shell catalogs' title). */
 const PORTAL_NAME = { en: 'Admin portal', de: 'Verwaltungsportal', es: 'Portal de administración', he: 'פורטל הניהול' } as const;
+/** The checkout dialog's name while its code arrives (its catalogs' title). */
+const CHECKOUT_NAME = { en: 'Checkout', de: 'Bezahlung', es: 'Pago', he: 'תשלום' } as const;
 
 export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const { options } = ctx;
@@ -58,6 +60,8 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   });
   const loginBox = new BundleMount('login-box', 'gatehouse-login-box', federation, ctx, options.shadowDom !== false);
   const adminPortal = new BundleMount('admin-portal', 'gatehouse-admin-portal', federation, ctx, options.shadowDom !== false, PORTAL_NAME[resolveLocale(options.locale, navigator.languages ?? [])]);
+  const checkout = new BundleMount('checkout', 'gatehouse-checkout', federation, ctx, options.shadowDom !== false, CHECKOUT_NAME[resolveLocale(options.locale, navigator.languages ?? [])]);
+  let checkoutPlan: string | null = null;
   let savedSearch: string | null = null;
 
   const loginWithRedirect = () => (hosted ? void hosted.login() : window.location.assign(loginRedirectUrl(options, routes, window.location.href)));
@@ -98,6 +102,20 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     }
   };
 
+  const hideCheckoutDialog = () => {
+    checkoutPlan = null;
+    checkout.unmount();
+  };
+  const showCheckoutDialog = async (request: { planId: string }) => {
+    const planId = request?.planId;
+    if (typeof planId !== 'string' || !planId) throw new TypeError('showCheckoutDialog: planId must be a non-empty string');
+    if (!store.getSnapshot().isAuthenticated) return loginWithRedirect();
+    // Another plan while one is shown: a fresh dialog for it.
+    if (checkoutPlan !== planId) hideCheckoutDialog();
+    checkoutPlan = planId;
+    await checkout.mount(propsFor({ planId, onClose: hideCheckoutDialog } as Partial<MountProps>));
+  };
+
   await sync();
 
   return {
@@ -107,9 +125,11 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     async showAdminPortal() {
       if (!store.getSnapshot().isAuthenticated) return loginWithRedirect();
       if (savedSearch === null) savedSearch = window.location.search;
-      await adminPortal.mount(propsFor({ onClose: hideAdminPortal } as Partial<MountProps>));
+      await adminPortal.mount(propsFor({ onClose: hideAdminPortal, checkout: { show: showCheckoutDialog, hide: hideCheckoutDialog } } as Partial<MountProps>));
     },
     hideAdminPortal,
+    showCheckoutDialog,
+    hideCheckoutDialog,
     logout: () => store.logout(),
     loginWithRedirect,
     destroy() {
@@ -117,6 +137,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
       stopSignOutWatch();
       loginBox.unmount();
       adminPortal.unmount();
+      checkout.unmount();
       store.dispose();
     },
   };
