@@ -1,6 +1,7 @@
 /** Types shared by the stage-1 loader and the stage-2 runtime. No runtime code here. */
 import type { AuthRoutes, AuthSnapshot, GatehouseStore } from '@gatehouse/shared';
 import type { LoginResponse, MeResponse } from '@gatehouse/shared/wire';
+import type { CheckOptions, CustomAttributes, EntitlementResult, EntitlementsContext } from '@gatehouse/shared/entitlements';
 
 /** Options of `Gatehouse.initialize(options, name)`. */
 export interface GatehouseOptions {
@@ -40,6 +41,22 @@ export interface GatehouseOptions {
    * `{ mode: 'dark', primary: '#0b7285', radius: '12px' }` (docs/theming.md). It wins over metadata.
    */
   theme?: string | Record<string, unknown>;
+  /**
+   * Entitlements in the browser (docs/entitlements.md "In the browser"): with `enabled: true` the
+   * signed-in user's entitlements load after sign-in and again with every new access token, and
+   * `app.getEntitlements()` / `app.isEntitledTo(...)` answer from them. Off by default: those
+   * methods then throw an error telling the host to enable this option.
+   */
+  entitlementsOptions?: { enabled: boolean };
+}
+
+/** What an entitlement check asks about: a feature or a permission (patterns with `*`). */
+export type EntitlementQuery = { featureKey: string } | { permissionKey: string };
+
+/** The runtime's entitlements, once loaded: the data and the checks over it. */
+export interface LoadedEntitlements {
+  get(): EntitlementsContext;
+  isEntitledTo(query: EntitlementQuery, customAttributes?: CustomAttributes, options?: Pick<CheckOptions, 'explain'>): EntitlementResult;
 }
 
 export interface ManifestEntry {
@@ -85,5 +102,7 @@ export interface RuntimeHandle {
   showLoginBox(): Promise<void>;
   logout(): Promise<void>;
   loginWithRedirect(): void;
+  /** The signed-in user's entitlements; null until loaded (or when loading is off, or signed out). */
+  entitlements(): LoadedEntitlements | null;
   destroy(): void;
 }

@@ -11,6 +11,7 @@ import { ensureLazyImportGate } from './lazy-lists';
 import { createHistory } from './history';
 import { BundleMount } from './mount-point';
 import { watchSignOut } from './sign-out-watch';
+import { watchCaller } from './caller-data';
 
 /** The login URL (or the custom one) with `redirectUrl` set to the page the user wanted. */
 export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl'>, routes: AuthRoutes, currentHref: string): string {
@@ -55,7 +56,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     api,
     routes,
     navigate: history.navigate,
-    options: { flags: ctx.flags, metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite, nonce: options.nonce, locale: options.locale, theme: options.theme },
+    options: { flags: caller.flags(), metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite, nonce: options.nonce, locale: options.locale, theme: options.theme },
     ...extra,
   });
   const loginBox = new BundleMount('login-box', 'gatehouse-login-box', federation, ctx, options.shadowDom !== false);
@@ -63,6 +64,16 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const checkout = new BundleMount('checkout', 'gatehouse-checkout', federation, ctx, options.shadowDom !== false, CHECKOUT_NAME[resolveLocale(options.locale, navigator.languages ?? [])]);
   let checkoutPlan: string | null = null;
   let savedSearch: string | null = null;
+  // Per caller, again with every new access token: their flags (a mounted bundle gets them at once) and, when enabled, their entitlements.
+  const caller = watchCaller({
+    store,
+    api,
+    anonymousFlags: ctx.flags,
+    entitlementsEnabled: options.entitlementsOptions?.enabled === true,
+    onFlags: () => {
+      for (const mount of [loginBox, adminPortal]) mount.update({ options: propsFor().options });
+    },
+  });
 
   const loginWithRedirect = () => (hosted ? void hosted.login() : window.location.assign(loginRedirectUrl(options, routes, window.location.href)));
 
@@ -132,7 +143,9 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     hideCheckoutDialog,
     logout: () => store.logout(),
     loginWithRedirect,
+    entitlements: caller.entitlements,
     destroy() {
+      caller.stop();
       stopHistory();
       stopSignOutWatch();
       loginBox.unmount();

@@ -38,6 +38,7 @@ export class BundleMount {
   private element: HTMLElement | null = null;
   private createdElement = false;
   private mounting: Promise<void> | null = null;
+  private props: Record<string, unknown> = {};
 
   constructor(
     private readonly bundle: string,
@@ -58,6 +59,14 @@ export class BundleMount {
     if (this.parcel) return Promise.resolve();
     this.mounting ??= this.doMount(props).finally(() => (this.mounting = null));
     return this.mounting;
+  }
+
+  /** Hands changed props (the caller's flags) to the mounted bundle, when it takes updates. */
+  update(changes: Partial<Omit<MountProps, 'domElement' | 'setThemeSetter'>>): void {
+    const parcel = this.parcel;
+    if (!parcel?.update || parcel.getStatus() !== 'MOUNTED') return;
+    this.props = { ...this.props, ...changes };
+    parcel.update(this.props).catch((e) => this.ctx.reportError(this.bundle, e));
   }
 
   unmount(): void {
@@ -88,12 +97,13 @@ export class BundleMount {
       container.className = 'gatehouse-root';
       root.appendChild(container);
       let themeSetter: ((theme: ResolvedTheme) => void) | null = null;
-      const parcel = mountRootParcel(factory.createParcel(), {
+      this.props = {
         ...props,
         name: `${this.bundle}-${Date.now()}`,
         domElement: container,
         setThemeSetter: (setter: (theme: ResolvedTheme) => void) => (themeSetter = setter),
-      } as unknown as MountProps & { name: string });
+      };
+      const parcel = mountRootParcel(factory.createParcel(), this.props as unknown as MountProps & { name: string });
       this.parcel = parcel;
       await parcel.mountPromise;
       removePlaceholder();
