@@ -7,7 +7,9 @@ import { ASSET_LOAD_TIMEOUT_MS, ASSET_VERSION, DEFAULT_APP_NAME } from '@gatehou
 import { BootPaths as ApiPaths } from '../../shared/src/wire/paths';
 import { withRefreshLock } from '../../shared/src/api/refresh-lock';
 import { createSessionHint, isNoSessionAnswer, type SessionHint } from '../../shared/src/auth/session-hint';
-import type { BootContext, CdnManifest, GatehouseOptions, RuntimeHandle } from './types';
+import { ENTITLEMENTS_DISABLED_MESSAGE } from '../../shared/src/wire/entitlements/paths';
+import type { CheckOptions, CustomAttributes, EntitlementResult, EntitlementsContext } from '@gatehouse/shared/entitlements';
+import type { BootContext, CdnManifest, EntitlementQuery, GatehouseOptions, LoadedEntitlements, RuntimeHandle } from './types';
 import { addBundleLazyList, importWithIntegrity, withTimeout } from './assets';
 
 export const LOADING_BODY_CLASS = 'gatehouse-loading';
@@ -83,6 +85,37 @@ export class GatehouseApp {
 
   hideCheckoutDialog(): void {
     this.runtime?.hideCheckoutDialog();
+  }
+
+  /** The signed-in user's entitlements (features, plans, permissions); null until loaded. Throws while `entitlementsOptions.enabled` is off. */
+  getEntitlements(): EntitlementsContext | null {
+    return this.entitlements()?.get() ?? null;
+  }
+
+  /** Is the signed-in user entitled to this feature or permission? `{ explain: true }` adds what decided. Throws while entitlements are off. */
+  isEntitledTo(query: EntitlementQuery, customAttributes?: CustomAttributes, options?: Pick<CheckOptions, 'explain'>): EntitlementResult {
+    return (
+      this.entitlements()?.isEntitledTo(query, customAttributes, options) ?? {
+        isEntitled: false,
+        justification: (query as { featureKey?: string }).featureKey === undefined ? 'MISSING_PERMISSION' : 'MISSING_FEATURE',
+        ...(options?.explain && { explanation: [{ source: 'none', reason: 'Entitlements are not loaded yet' }] }),
+      }
+    );
+  }
+
+  /** `isEntitledTo({ featureKey: key }, ...)`. */
+  getFeatureEntitlements(key: string, customAttributes?: CustomAttributes, options?: Pick<CheckOptions, 'explain'>): EntitlementResult {
+    return this.isEntitledTo({ featureKey: key }, customAttributes, options);
+  }
+
+  /** `isEntitledTo({ permissionKey: key }, ...)`. */
+  getPermissionEntitlements(key: string, customAttributes?: CustomAttributes, options?: Pick<CheckOptions, 'explain'>): EntitlementResult {
+    return this.isEntitledTo({ permissionKey: key }, customAttributes, options);
+  }
+
+  private entitlements(): LoadedEntitlements | null | undefined {
+    if (!this.options.entitlementsOptions?.enabled) throw new Error(ENTITLEMENTS_DISABLED_MESSAGE);
+    return this.runtime?.entitlements();
   }
 
   /** Unmounts everything and forgets the app. */
