@@ -17,9 +17,10 @@ export const ConditionSchema = z.object({
 });
 
 type GroupShape = { conditionLogic: 'and' | 'or'; conditions: Array<z.infer<typeof ConditionSchema> | GroupShape> };
-export const ConditionGroupSchema: z.ZodType<GroupShape> = z.lazy(() =>
-  z.object({ conditionLogic: z.enum(['and', 'or']), conditions: z.array(z.union([ConditionSchema, ConditionGroupSchema])).max(50) }),
-);
+// The id makes the OpenAPI generator write the recursion as a $ref (without it, it recurses forever).
+export const ConditionGroupSchema: z.ZodType<GroupShape> = z
+  .lazy(() => z.object({ conditionLogic: z.enum(['and', 'or']), conditions: z.array(z.union([ConditionSchema, ConditionGroupSchema])).max(50) }))
+  .meta({ id: 'EntitlementConditionGroup' });
 
 export const RuleSchema = z.object({
   conditionLogic: z.enum(['and', 'or']),
