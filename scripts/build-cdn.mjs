@@ -28,6 +28,7 @@ const builds = [
   { bundle: 'runtime', config: 'loader/vite.config.ts', env: { GATEHOUSE_TARGET: 'runtime' }, entry: 'runtime.js', lazy: 'app' },
   { bundle: 'login-box', config: 'login-box/vite.config.ts', entry: 'remoteEntry.js', lazy: 'remote' },
   { bundle: 'admin-portal', config: 'admin-portal/vite.config.ts', entry: 'remoteEntry.js' },
+  { bundle: 'checkout', config: 'checkout/vite.config.ts', entry: 'remoteEntry.js' },
 ];
 const only = process.argv.slice(2);
 
@@ -77,7 +78,7 @@ function eagerFiles(chunks, entryFile, kind) {
 // keep those of their lazily imported files in lazy-files.json (fetched with SRI on the first such
 // import, loader/src/assets.ts), so the manifest every page fetches carries only the hashes of what
 // the login form needs before it is interactive.
-const separateFileLists = new Set(['admin-portal']);
+const separateFileLists = new Set(['admin-portal', 'checkout']);
 
 const manifest = { version: source.version, bundles: {} };
 for (const b of builds) {

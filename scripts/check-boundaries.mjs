@@ -24,8 +24,8 @@ const importsOf = (file) => {
 const rules = [
   { dir: 'shared/src', test: (s) => /^react(-dom)?(\/|$)/.test(s), why: 'React in the shared core' },
   { dir: 'shared/src', test: (s) => /server\//.test(s), why: 'server code in the shared core' },
-  ...['loader/src', 'login-box/src', 'admin-portal/src', 'shared/src'].map((dir) => ({ dir, test: (s) => s.includes('server/src') || s.startsWith('@gatehouse/server'), why: 'server code in browser code' })),
-  ...['loader/src', 'login-box/src', 'admin-portal/src', 'shared/src/api', 'shared/src/auth'].map((dir) => ({ dir, test: (s, typeOnly) => !typeOnly && (s === 'zod' || /wire(\/index)?$/.test(s)), why: 'zod (or the zod wire index) imported at runtime in browser code' })),
+  ...['loader/src', 'login-box/src', 'admin-portal/src', 'checkout/src', 'shared/src'].map((dir) => ({ dir, test: (s) => s.includes('server/src') || s.startsWith('@gatehouse/server'), why: 'server code in browser code' })),
+  ...['loader/src', 'login-box/src', 'admin-portal/src', 'checkout/src', 'shared/src/api', 'shared/src/auth'].map((dir) => ({ dir, test: (s, typeOnly) => !typeOnly && (s === 'zod' || /wire(\/index)?$/.test(s)), why: 'zod (or the zod wire index) imported at runtime in browser code' })),
   { dir: 'loader/src', test: (s, t, file) => !file.includes('/runtime/') && !t && /^(react|react-dom|jotai|ky|single-spa|@module-federation)/.test(s), why: 'a heavy dependency in the stage-1 loader' },
 ];
 const violations = [];
