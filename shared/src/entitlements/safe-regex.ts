@@ -1,22 +1,25 @@
 /**
- * `matches` runs host-written patterns against user data, so a pattern that can backtrack for
- * ever is refused instead of run: at most 256 characters, no back-references, no repeated group
- * (`*`, `+`, `{}` after `)`) that itself holds a quantifier or an alternation, and at most 3
- * repetitions and 8 quantifiers and alternations in all. Attributes longer than 256 characters are
- * not matched. Within those bounds the worst case is about n³ steps for n = 256.
+ * `matches` runs operator-written patterns against user data, so a pattern that can backtrack for
+ * ever is refused instead of run. A pattern is at most 256 characters, has no back-reference and no
+ * repeated group (`*`, `+`, `{n,m}` after `)`) holding a quantifier or an alternation; and its
+ * branching stays within a budget of 2^24 steps on an attribute of 256 characters (longer ones are
+ * not matched): each repetition costs a factor 256, an unanchored pattern (not starting with `^`)
+ * another 256, each `?` or `|` a factor 2. So `.*beta.*` and
+ * `^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$` run, `a*a*a*b` does not.
  */
 
 export const MAX_PATTERN_LENGTH = 256;
 export const MAX_MATCHED_LENGTH = 256;
-const MAX_REPEATS = 3;
-const MAX_CHOICES = 8;
+/** log2 of the step budget; log2(256) per repetition. */
+const BUDGET = 24;
+const REPEAT_COST = 8;
 
 interface Group {
   repeats: boolean;
   alternates: boolean;
 }
 
-/** The length of the quantifier at `i` ('' when none): `*`, `+`, `?` or `{n}`, `{n,}`, `{n,m}`. */
+/** The quantifier at `i` ('' when none): `*`, `+`, `?`, `{n}`, `{n,}` or `{n,m}`. */
 function quantifierAt(pattern: string, i: number): string {
   const c = pattern[i];
   if (c === '*' || c === '+' || c === '?') return c;
@@ -27,8 +30,7 @@ function quantifierAt(pattern: string, i: number): string {
 export function isSafePattern(pattern: string): boolean {
   if (pattern.length > MAX_PATTERN_LENGTH) return false;
   const stack: Group[] = [{ repeats: false, alternates: false }];
-  let repeats = 0;
-  let choices = 0;
+  let cost = pattern.startsWith('^') ? 0 : REPEAT_COST;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
     const top = stack[stack.length - 1] as Group;
@@ -50,20 +52,23 @@ export function isSafePattern(pattern: string): boolean {
       parent.alternates ||= group.alternates;
     } else if (c === '|') {
       top.alternates = true;
-      choices++;
+      // `^a|b`: the second branch is not anchored.
+      if (stack.length === 1 && cost < REPEAT_COST) cost += REPEAT_COST;
+      cost++;
     } else {
       const q = quantifierAt(pattern, i);
       if (q) {
         i += q.length - 1;
-        choices++;
-        if (q !== '?') {
+        if (pattern[i + 1] === '?') i++;
+        if (q === '?') cost++;
+        else if (!/^\{\d+\}$/.test(q)) {
           top.repeats = true;
-          repeats++;
+          cost += REPEAT_COST;
         }
       }
     }
   }
-  return repeats <= MAX_REPEATS && choices <= MAX_CHOICES;
+  return cost <= BUDGET;
 }
 
 /** The expression of a safe pattern; undefined when it is unsafe or invalid. */
