@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../index';
 import type { OAuthBrowserSessionsTable, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthRefreshTokensTable } from '../schema-oauth';
 
@@ -19,6 +19,11 @@ export function listOAuthClients(db: Db): Promise<OAuthClientRow[]> {
 
 export async function insertOAuthClient(db: Db, row: Insertable<OAuthClientsTable>): Promise<void> {
   await db.insertInto('oauth_clients').values(row).execute();
+}
+
+/** Changes a database client (the Operator area: name, URIs, a new secret's hash). */
+export async function updateOAuthClient(db: Db, clientId: string, patch: Updateable<OAuthClientsTable>): Promise<void> {
+  await db.updateTable('oauth_clients').set(patch).where('client_id', '=', clientId).execute();
 }
 
 export async function deleteOAuthClient(db: Db, clientId: string): Promise<boolean> {

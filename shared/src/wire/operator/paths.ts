@@ -34,5 +34,7 @@ export const OperatorErrorCodes = {
   notFound: 'ER-04004',
   invalidRules: 'ER-04005',
   inUse: 'ER-04006',
+  /** An OAuth application from OAUTH_CLIENTS_FILE (or dev mode's demo-spa): changed in its file, not here. */
+  readOnly: 'ER-04007',
 } as const;
 export type OperatorErrorCode = (typeof OperatorErrorCodes)[keyof typeof OperatorErrorCodes];

@@ -1,0 +1,38 @@
+/**
+ * Audit records of the Operator area (issue 13): every change an operator makes is written in the
+ * operator's own tenant (the token's), with the old and new values, never a secret (a client secret
+ * is recorded only as "rotated").
+ */
+import type { Clock } from '../../clock';
+import type { Db } from '../../db';
+import type { AdminCaller } from '../admin/access';
+import { recordAudit } from '../admin/audit-log';
+
+/** The actions operators' records carry (filterable in the audit log). */
+export const OperatorAuditActions = {
+  userPromoted: 'operator.user.promoted',
+  userDemoted: 'operator.user.demoted',
+  planCreated: 'operator.plan.created',
+  planUpdated: 'operator.plan.updated',
+  planDeleted: 'operator.plan.deleted',
+  planDeactivated: 'operator.plan.deactivated',
+  featureCreated: 'operator.feature.created',
+  featureUpdated: 'operator.feature.updated',
+  featureDeleted: 'operator.feature.deleted',
+  flagCreated: 'operator.feature-flag.created',
+  flagUpdated: 'operator.feature-flag.updated',
+  flagDeleted: 'operator.feature-flag.deleted',
+  grantCreated: 'operator.grant.created',
+  grantDeleted: 'operator.grant.deleted',
+  applicationCreated: 'operator.application.created',
+  applicationUpdated: 'operator.application.updated',
+  applicationDeleted: 'operator.application.deleted',
+  applicationSecretRotated: 'operator.application.secret-rotated',
+} as const;
+
+export type OperatorAuditAction = (typeof OperatorAuditActions)[keyof typeof OperatorAuditActions];
+
+/** Writes one operator record; `db` may be the change's transaction, so both commit together. */
+export function recordOperatorAudit(db: Db, clock: Clock, caller: AdminCaller, action: OperatorAuditAction, description: string, json: { old?: unknown; new?: unknown } & Record<string, unknown>): Promise<void> {
+  return recordAudit(db, caller, { action, description, json }, clock.now());
+}
