@@ -1,11 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { OperatorPaths } from '@gatehouse/shared/wire';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer } from './app';
 import { runCli } from './cli';
 import { loadConfig } from './config';
-import { call } from './test/harness';
+import { findUserByEmail } from './db/queries/users';
+import { auditsOf } from './test/admin-helpers';
+import { call, signUpAndActivate, uniqueEmail } from './test/harness';
 import { authorizeParams, basicAuth, pkce, tokenCall } from './test/oauth-helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-cli-'));
@@ -72,5 +75,58 @@ describe('npm run gatehouse -- clients', () => {
     const secret = await cli('clients', 'secret');
     expect(secret.code).toBe(0);
     expect(secret.out).toMatch(/"clientSecretHash": "sha256:[0-9a-f]{64}"/);
+  });
+});
+
+describe('npm run gatehouse -- users promote|demote', () => {
+  it('promotes an existing user to super user, who may then call the Operator API, and demotes them again; each change writes an audit row in their tenant', async () => {
+    // Dev mode for its mailbox, where the sign-up's activation link is read.
+    const server = await createServer(loadConfig({ GATEHOUSE_DEV: '1', GATEHOUSE_DATA_DIR: dir, GATEHOUSE_PUBLIC_URL: 'http://localhost:8787' }));
+    try {
+      const user = await signUpAndActivate(server, uniqueEmail('operator'));
+      const plans = () => call(server, 'GET', OperatorPaths.plans, { token: user.accessToken });
+      expect((await plans()).status).toBe(403);
+
+      // Case does not matter: emails are stored lower-case.
+      const promoted = await cli('users', 'promote', user.email.toUpperCase());
+      expect(promoted).toMatchObject({ code: 0, err: '' });
+      expect(promoted.out).toBe(`${user.email} is now a super user (the vendor's operator).`);
+      expect((await findUserByEmail(server.db, user.email))!.super_user).toBe(1);
+      // Read from the database at each call: the same token now passes the operator guard.
+      expect((await plans()).status).toBe(200);
+      expect((await cli('users', 'promote', user.email)).out).toContain('is already a super user; nothing changed.');
+
+      const demoted = await cli('users', 'demote', user.email);
+      expect(demoted.code).toBe(0);
+      expect(demoted.out).toBe(`${user.email} is no longer a super user.`);
+      expect((await findUserByEmail(server.db, user.email))!.super_user).toBe(0);
+      expect((await plans()).status).toBe(403);
+
+      const audits = await auditsOf(server, user.tenantId);
+      const rows = audits.filter((a) => a.action.startsWith('operator.user.')).reverse();
+      expect(rows.map((a) => a.action)).toEqual(['operator.user.promoted', 'operator.user.demoted']);
+      expect(rows.map((a) => JSON.parse(a.json!))).toEqual([
+        { userId: user.userId, email: user.email, old: { superUser: false }, new: { superUser: true } },
+        { userId: user.userId, email: user.email, old: { superUser: true }, new: { superUser: false } },
+      ]);
+      expect(rows[0]).toMatchObject({ user_id: null, user_agent: 'gatehouse CLI', severity: 'High' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses an unknown email, a missing or extra argument and an unknown users command with exit code 1, changing nothing', async () => {
+    const unknown = await cli('users', 'promote', 'nobody@example.com');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('No user with the email nobody@example.com');
+    expect((await cli('users', 'demote', 'nobody@example.com')).code).toBe(1);
+    const missing = await cli('users', 'promote');
+    expect([missing.code, missing.err.split('\n')[0]]).toEqual([1, 'users promote takes one email address.']);
+    expect((await cli('users', 'promote', 'a@example.com', 'b@example.com')).code).toBe(1);
+    expect((await cli('users', 'elevate', 'a@example.com')).err).toContain('Unknown command "users elevate"');
+    const help = await cli('users', 'help');
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('users promote <email>');
+    expect(help.out).toContain('users demote <email>');
   });
 });

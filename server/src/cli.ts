@@ -1,11 +1,13 @@
 /**
- * `npm run gatehouse -- clients ...`: registers the applications that may use hosted login in the
- * database the server uses (same environment: DATABASE_URL, GATEHOUSE_DATA_DIR, GATEHOUSE_CONFIG).
+ * `npm run gatehouse -- clients ...`: registers the applications that may use hosted login, and
+ * `users promote|demote <email>`: makes a user a super user (the vendor's operator) or undoes it, in
+ * the database the server uses (same environment: DATABASE_URL, GATEHOUSE_DATA_DIR, GATEHOUSE_CONFIG).
  */
 import { systemClock, type Clock } from './clock';
 import { ConfigError, loadConfig } from './config';
-import { migrate, openDb } from './db';
+import { migrate, openDb, type Db } from './db';
 import { createClientRegistry, hashClientSecret, newClientSecret, type OAuthClient } from './services/oauth/clients';
+import { setSuperUser } from './services/operator/super-users';
 
 export const CLI_USAGE = `Usage:
   npm run gatehouse -- clients add <clientId> --redirect-uri <uri> [--redirect-uri <uri> ...]
@@ -13,9 +15,12 @@ export const CLI_USAGE = `Usage:
   npm run gatehouse -- clients list
   npm run gatehouse -- clients remove <clientId>
   npm run gatehouse -- clients secret     (a new secret and its hash, for OAUTH_CLIENTS_FILE)
+  npm run gatehouse -- users promote <email>   (makes an existing user a super user: the vendor's operator)
+  npm run gatehouse -- users demote <email>    (makes them an ordinary user again)
 
 A client is public (PKCE only) unless --confidential: then its secret is printed once and only its
-SHA-256 is stored. Redirect URIs are matched exactly: https, or http on localhost / 127.0.0.1 / [::1].`;
+SHA-256 is stored. Redirect URIs are matched exactly: https, or http on localhost / 127.0.0.1 / [::1].
+A promotion or demotion takes effect at the user's next call and is written to their tenant's audit log.`;
 
 class UsageError extends Error {}
 
@@ -43,14 +48,41 @@ function parseArgs(args: string[], flags: readonly string[], switches: readonly 
   return { values, on, positional };
 }
 
+/** `users promote|demote <email>`: 0 once the user is (or already was) as asked, 1 for an unknown email. */
+async function promoteOrDemote(db: Db, clock: Clock, promote: boolean, email: string, io: { out: (line: string) => void; err: (line: string) => void }): Promise<number> {
+  const result = await setSuperUser({ db, clock }, email, promote);
+  if (result.outcome === 'unknown') {
+    io.err(`No user with the email ${email}. Only an existing user can be ${promote ? 'promoted' : 'demoted'}: they sign up (or are invited) first.`);
+    return 1;
+  }
+  if (result.outcome === 'unchanged') {
+    io.out(`${result.email} ${promote ? 'is already a super user' : 'is not a super user'}; nothing changed.`);
+    return 0;
+  }
+  io.out(promote ? `${result.email} is now a super user (the vendor's operator).` : `${result.email} is no longer a super user.`);
+  if (!result.auditTenantId) io.out('(They belong to no tenant, so no audit record could be written.)');
+  return 0;
+}
+
 /** Runs the CLI; returns the exit code. `out` and `err` print lines (tests capture them). */
 export async function runCli(argv: string[], io: { out: (line: string) => void; err: (line: string) => void; env?: NodeJS.ProcessEnv; clock?: Clock } = { out: console.log, err: console.error }): Promise<number> {
   const [group, command, ...rest] = argv;
-  if (group !== 'clients' || !command || command === 'help' || command === '--help') {
+  const known = group === 'clients' || group === 'users';
+  if (!known || !command || command === 'help' || command === '--help') {
     io.out(CLI_USAGE);
-    return group === 'clients' && (command === 'help' || command === '--help') ? 0 : 1;
+    return known && (command === 'help' || command === '--help') ? 0 : 1;
   }
-  if (command === 'secret') {
+  if (group === 'users' && command !== 'promote' && command !== 'demote') {
+    io.err(`Unknown command "users ${command}".`);
+    io.err(CLI_USAGE);
+    return 1;
+  }
+  if (group === 'users' && (rest.length !== 1 || rest[0]!.startsWith('--') || !rest[0]!.includes('@'))) {
+    io.err(`users ${command} takes one email address.`);
+    io.err(CLI_USAGE);
+    return 1;
+  }
+  if (group === 'clients' && command === 'secret') {
     const secret = newClientSecret();
     io.out(`client secret (give it to the application, keep it secret): ${secret}`);
     io.out(`"clientSecretHash": "${hashClientSecret(secret)}"`);
@@ -69,6 +101,7 @@ export async function runCli(argv: string[], io: { out: (line: string) => void; 
   const opened = await openDb(config);
   try {
     await migrate(opened.db, opened.dialect);
+    if (group === 'users') return await promoteOrDemote(opened.db, io.clock ?? systemClock, command === 'promote', rest[0]!, io);
     const registry = createClientRegistry({ db: opened.db, clock: io.clock ?? systemClock, config });
     if (command === 'list') {
       const clients = await registry.list();
