@@ -6,7 +6,7 @@ const entry = (key: NavigationKey) => NAVIGATION.find((candidate) => candidate.k
 const showAll = (key: NavigationKey): NavigationOverrides => ({ [key]: { visibility: 'always' } });
 
 describe('navigation table (seed 001 section 2)', () => {
-  it('lists the sixteen seed entries, and the security center after Security (issue 12), with default visibility and permission', () => {
+  it('lists the sixteen seed entries, and the security center after Security (issue 12) and the super users’ Operator entry last (issue 13), with default visibility and permission', () => {
     expect(NAVIGATION.map(({ key, defaultVisibility, permission }) => [key, defaultVisibility, permission ?? null])).toEqual([
       ['profile', 'always', null],
       ['privacy', 'always', null],
@@ -25,6 +25,7 @@ describe('navigation table (seed 001 section 2)', () => {
       ['usage', 'hidden', 'fe.usage.read'],
       ['subscriptions', 'hidden', 'fe.subscriptions.*'],
       ['allAccounts', 'byPermissions', 'fe.account-hierarchy.read.subAccount'],
+      ['operator', 'always', null],
     ]);
   });
 });
@@ -96,6 +97,13 @@ describe('visibility rule', () => {
   it('a user with no permissions sees only profile and privacy', () => {
     expect(visibleEntries({ user: user() }).map((e) => e.key)).toEqual(['profile', 'privacy']);
     expect(visibleEntries({ user: { superUser: false } }).map((e) => e.key)).toEqual(['profile', 'privacy']);
+  });
+
+  it('the Operator entry (issue 13) is shown only to super users, whatever permissions or options a tenant admin has', () => {
+    expect(isEntryVisible(entry('operator'), { user: { superUser: true, permissions: [], roles: [] } })).toBe(true);
+    expect(isEntryVisible(entry('operator'), { user: user('fe.*', '*') })).toBe(false);
+    expect(isEntryVisible(entry('operator'), { user: user('fe.*'), overrides: showAll('operator') })).toBe(false);
+    expect(visibleEntries({ user: user('*') }).map((e) => e.key)).not.toContain('operator');
   });
 
   it('nobody signed in sees nothing', () => {

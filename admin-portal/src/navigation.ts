@@ -8,12 +8,12 @@ import { passesGate, type AccessSubject } from './access';
 /** Navigation keys as the portal options name them (`options.adminPortal.navigation[key]`). */
 export type NavigationKey =
   | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security' | 'securityCenter'
-  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscriptions' | 'allAccounts';
+  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscriptions' | 'allAccounts' | 'operator';
 
 /** Admin portal section names (seed 001 section 2, plus usage and provisioning). */
 export type SectionId =
   | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security' | 'securityCenter'
-  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscription' | 'allAccounts';
+  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscription' | 'allAccounts' | 'operator';
 
 /** `always`: shown when permitted; `hidden`: shown only when the options turn it on; `byPermissions`: shown when permitted. */
 export type NavigationVisibility = 'always' | 'hidden' | 'byPermissions';
@@ -28,6 +28,8 @@ export interface NavigationEntry {
   permission?: string;
   /** Feature flag that must be 'on' as well. */
   featureFlag?: string;
+  /** Only the vendor's super users see it, whatever the options or permissions say (issue 13: the Operator area). */
+  superUserOnly?: boolean;
 }
 
 /** Flag gating the usage entry (the seed says "also needs a feature flag" without naming it). */
@@ -53,6 +55,8 @@ export const NAVIGATION: readonly NavigationEntry[] = [
   { key: 'usage', section: 'usage', label: 'Usage', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.usageRead, featureFlag: USAGE_FEATURE_FLAG },
   { key: 'subscriptions', section: 'subscription', label: 'Subscription', group: 'workspace', defaultVisibility: 'hidden', permission: 'fe.subscriptions.*' },
   { key: 'allAccounts', section: 'allAccounts', label: 'All accounts', group: 'workspace', defaultVisibility: 'byPermissions', permission: Permissions.subAccountsRead },
+  // Issue 13: the vendor's console (plans, features, flags, billing configuration, applications).
+  { key: 'operator', section: 'operator', label: 'Operator', group: 'workspace', defaultVisibility: 'always', superUserOnly: true },
 ];
 
 /** Per-entry overrides from `options.adminPortal.navigation`. */
@@ -67,13 +71,14 @@ export interface VisibilityContext {
 
 /**
  * Whether an entry is shown. Super users see every entry (they bypass all checks, seed 001
- * section 6). Otherwise the effective visibility (option, else default) must not be `hidden`,
+ * section 6); a super-user-only entry is shown to nobody else. Otherwise the effective visibility (option, else default) must not be `hidden`,
  * the entry's feature flag must be on, and the user must hold its permission.
  */
 export function isEntryVisible(entry: NavigationEntry, context: VisibilityContext): boolean {
   const { user, overrides, flags } = context;
   if (!user) return false;
   if (user.superUser) return true;
+  if (entry.superUserOnly) return false;
   const visibility = overrides?.[entry.key]?.visibility ?? overrides?.[entry.section]?.visibility ?? entry.defaultVisibility;
   if (visibility === 'hidden') return false;
   if (entry.featureFlag && flags?.[entry.featureFlag] !== 'on') return false;

@@ -6,7 +6,7 @@
  */
 import type { SectionId } from '../navigation';
 
-export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts', 'security', 'restrictions', 'securityCenter'] as const;
+export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts', 'security', 'restrictions', 'securityCenter', 'operator', 'subscription', 'usage'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 const SHELL_PREFIXES: ReadonlySet<string> = new Set(['shell', 'common', 'errors', 'nav']);
@@ -33,8 +33,9 @@ export const SECTION_NAMESPACES: Readonly<Record<SectionId, readonly Namespace[]
   audits: ['audits'],
   webhooks: [],
   apiTokens: ['apiTokens'],
-  usage: [],
-  subscription: [],
+  usage: ['usage'],
+  subscription: ['subscription'],
   allAccounts: ['allAccounts', 'users'],
   securityCenter: ['securityCenter', 'users'],
+  operator: ['operator'],
 };

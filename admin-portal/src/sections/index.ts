@@ -27,6 +27,7 @@ const loaders: Record<SectionId, () => Promise<SectionModule>> = {
   usage: () => import('./usage'),
   subscription: () => import('./subscription'),
   allAccounts: () => import('./all-accounts'),
+  operator: () => import('./operator'),
 };
 
 const cache = new Map<string, LazyExoticComponent<ComponentType<SectionProps>>>();

@@ -29,6 +29,7 @@ export default {
   'nav.usage': 'Nutzung',
   'nav.subscriptions': 'Abonnement',
   'nav.allAccounts': 'Alle Konten',
+  'nav.operator': 'Betreiber',
   'common.genericError': 'Es gibt gerade Schwierigkeiten. Bitte versuchen Sie es erneut.',
   'common.tryAgain': 'Erneut versuchen',
   'common.cancel': 'Abbrechen',

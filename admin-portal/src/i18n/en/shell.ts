@@ -29,6 +29,7 @@ export default {
   'nav.usage': 'Usage',
   'nav.subscriptions': 'Subscription',
   'nav.allAccounts': 'All accounts',
+  'nav.operator': 'Operator',
   'common.genericError': "We're facing some difficulties, Please try again",
   'common.tryAgain': 'Try again',
   'common.cancel': 'Cancel',

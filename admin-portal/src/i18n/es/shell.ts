@@ -29,6 +29,7 @@ export default {
   'nav.usage': 'Uso',
   'nav.subscriptions': 'Suscripción',
   'nav.allAccounts': 'Todas las cuentas',
+  'nav.operator': 'Operador',
   'common.genericError': 'Estamos teniendo dificultades. Inténtalo de nuevo.',
   'common.tryAgain': 'Reintentar',
   'common.cancel': 'Cancelar',

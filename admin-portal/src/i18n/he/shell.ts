@@ -29,6 +29,7 @@ export default {
   'nav.usage': 'שימוש',
   'nav.subscriptions': 'מינוי',
   'nav.allAccounts': 'כל החשבונות',
+  'nav.operator': 'מפעיל',
   'common.genericError': 'אנחנו נתקלים בקשיים. אפשר לנסות שוב.',
   'common.tryAgain': 'ניסיון נוסף',
   'common.cancel': 'ביטול',

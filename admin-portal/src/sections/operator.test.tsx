@@ -1,0 +1,162 @@
+import { fireEvent, render, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FeatureFlagBody, OperatorPlanBody, type BillingConfiguration, type Feature, type FeatureFlag, type OperatorPlan } from '@gatehouse/shared/wire';
+import { readAdminPortalOptions } from '../options';
+import { createTestStore, makeUser, shadowMountPoint } from '../test/fake-store';
+import { recordingApi, type Call } from '../test/section-harness';
+import OperatorSection from './operator';
+
+const P = '/operator/resources';
+const FEATURE: Feature = { id: 'f1', key: 'reports', name: 'Reports', description: '', linkedPermissions: ['app.reports.*'], createdAt: 1, updatedAt: 1 };
+const PLAN: OperatorPlan = {
+  id: 'plan-1', name: 'Premium', description: '', slug: 'premium', price: { amount: 10_000, currency: 'usd' }, recurringInterval: 'month', trialDays: 14, seatLimit: 20,
+  isActive: true, isDefault: false, features: [{ featureKey: 'reports', limit: null }], defaultTreatment: 'true', rules: null, createdAt: 1, updatedAt: 1,
+};
+const CONFIG: BillingConfiguration = {
+  providerType: 'Stripe', status: '1', secretKeySet: true, webhookSecretSet: true, publishableKey: 'pk_test_123', allowPlanDowngrade: false, allowPlanCancellation: true,
+  trialEndOption: 'change_to_default', defaultPlanId: 'plan-1', apiBase: 'https://api.stripe.com', updatedAt: 1,
+};
+
+function answers(state: { plans: OperatorPlan[]; features: Feature[]; flags: FeatureFlag[] }) {
+  return (method: string, path: string) => {
+    if (method === 'GET' && path === `${P}/plans/v1`) return state.plans;
+    if (method === 'GET' && path === `${P}/features/v1`) return state.features;
+    if (method === 'GET' && path === `${P}/feature-flags/v1`) return state.flags;
+    if (path === `${P}/billing-configuration/v1`) return CONFIG;
+    if (method === 'GET' && path === `${P}/applications/v1`) return [];
+    return undefined;
+  };
+}
+
+function open({ superUser = true, target }: { superUser?: boolean; target?: string } = {}) {
+  const { api, calls } = recordingApi(answers({ plans: [PLAN], features: [FEATURE], flags: [] }));
+  const { domElement } = shadowMountPoint();
+  const claims = btoa(JSON.stringify({ iss: 'https://auth.example.com' })).replace(/=+$/, '');
+  const user = makeUser({ superUser, accessToken: `h.${claims}.s` });
+  const store = createTestStore(user);
+  render(<OperatorSection title="Operator" headingId="op-heading" user={user} snapshot={store.getSnapshot()} store={store} api={api} options={readAdminPortalOptions(undefined)} target={target} />, { container: domElement });
+  return { view: within(domElement), calls };
+}
+
+const sent = (calls: Call[], method: string) => calls.filter((c) => c.method === method);
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('operator section', () => {
+  it('shows its tabs only to a super user; anyone else gets a note and no call is made', async () => {
+    const other = open({ superUser: false });
+    expect(other.view.getByRole('note').textContent).toContain('super users only');
+    expect(other.view.queryByRole('tablist')).toBeNull();
+    expect(other.calls).toEqual([]);
+    document.body.innerHTML = '';
+    const { view } = open();
+    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Plans', 'Features', 'Feature flags', 'Billing', 'Applications']);
+    expect(await view.findByRole('row', { name: /Premium/ })).toBeTruthy();
+  });
+
+  it('lists plans with the price from minor units, trial, seats and state, and sends a typed major-unit price in minor units', async () => {
+    const { view, calls } = open();
+    const row = await view.findByRole('row', { name: /Premium/ });
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['$100.00 / month', '14 days', '20', 'Active', '']);
+    fireEvent.click(view.getByRole('button', { name: 'Add plan' }));
+    const dialog = await view.findByRole('dialog', { name: 'Add plan' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add plan' }));
+    expect(within(dialog).getAllByRole('alert').map((a) => a.textContent)).toEqual(['Enter the plan’s name (up to 120 characters)', 'Enter a slug of lower-case letters, digits and dashes, starting with a letter or digit', 'Enter a price such as 0, 12 or 99.90 (up to 1,000,000)']);
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Team Plus' } });
+    expect((within(dialog).getByLabelText('Slug') as HTMLInputElement).value).toBe('team-plus');
+    fireEvent.change(within(dialog).getByLabelText('Price'), { target: { value: '99.90' } });
+    fireEvent.change(within(dialog).getByLabelText('Seat limit'), { target: { value: '5' } });
+    fireEvent.click(within(dialog).getByLabelText(/^Reports/));
+    fireEvent.change(within(dialog).getByLabelText('Limit for Reports'), { target: { value: '3' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add plan' }));
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Plan Team Plus added'));
+    const [post] = sent(calls, 'POST');
+    expect(post?.path).toBe(`${P}/plans/v1`);
+    expect(post?.body).toMatchObject({ name: 'Team Plus', slug: 'team-plus', price: { amount: 9990, currency: 'usd' }, seatLimit: 5, trialDays: 0, features: [{ featureKey: 'reports', limit: 3 }], rules: null });
+    expect(OperatorPlanBody.safeParse(post?.body).success).toBe(true);
+  });
+
+  it('edits a plan with its price shown back in major units', async () => {
+    const { view, calls } = open();
+    fireEvent.click(await view.findByRole('button', { name: 'Actions for plan Premium' }));
+    fireEvent.click(view.getByRole('menuitem', { name: 'Edit' }));
+    const dialog = await view.findByRole('dialog', { name: 'Edit plan Premium' });
+    expect((within(dialog).getByLabelText('Price') as HTMLInputElement).value).toBe('100');
+    fireEvent.change(within(dialog).getByLabelText('Price'), { target: { value: '0.29' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save plan' }));
+    await waitFor(() => expect(sent(calls, 'PATCH')).toHaveLength(1));
+    expect(sent(calls, 'PATCH')[0]).toMatchObject({ path: `${P}/plans/v1/plan-1`, body: { price: { amount: 29, currency: 'usd' }, slug: 'premium' } });
+  });
+
+  it('builds a flag with the rule editor: list chips, a number, negate; refuses a wrong field before sending; the body is a valid FeatureFlagBody', async () => {
+    const { view, calls } = open({ target: 'flags' });
+    fireEvent.click(await view.findByRole('button', { name: 'Add flag' }));
+    const dialog = await view.findByRole('dialog', { name: 'Add flag' });
+    fireEvent.change(within(dialog).getByLabelText('Key'), { target: { value: 'beta-reports' } });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Beta reports' } });
+    fireEvent.click(within(dialog).getByRole('switch', { name: /^On/ }));
+    fireEvent.click(within(dialog).getByLabelText(/^Reports/));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add rule' }));
+    const rule = within(within(dialog).getByRole('list', { name: 'Conditions of Rule 1' }));
+    fireEvent.change(rule.getByLabelText('Operation'), { target: { value: 'in_list' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add flag' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Add at least one value');
+    expect(sent(calls, 'POST')).toEqual([]);
+    const values = rule.getByLabelText('Values');
+    fireEvent.change(values, { target: { value: 'tenant-a' } });
+    fireEvent.keyDown(values, { key: 'Enter' });
+    fireEvent.change(values, { target: { value: 'tenant-b' } });
+    fireEvent.click(rule.getByRole('button', { name: 'Add' }));
+    fireEvent.change(rule.getByLabelText('Attribute'), { target: { value: 'frontegg.tenantId' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add condition' }));
+    const second = within(rule.getByRole('listitem', { name: 'Condition 2' }));
+    fireEvent.change(second.getByLabelText('Attribute'), { target: { value: 'jwt.seats' } });
+    fireEvent.change(second.getByLabelText('Operation'), { target: { value: 'greater_than' } });
+    fireEvent.change(second.getByLabelText('Number'), { target: { value: '10' } });
+    fireEvent.click(second.getByLabelText(/Negate/));
+    fireEvent.change(within(dialog).getByLabelText('Conditions that must hold'), { target: { value: 'or' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add flag' }));
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Flag Beta reports added'));
+    const body = sent(calls, 'POST')[0]?.body;
+    expect(FeatureFlagBody.safeParse(body).success).toBe(true);
+    expect(body).toEqual({
+      key: 'beta-reports', name: 'Beta reports', description: '', on: true, offTreatment: 'false', defaultTreatment: 'false', featureKeys: ['reports'],
+      rules: [{ conditionLogic: 'or', treatment: 'true', conditions: [
+        { attribute: 'frontegg.tenantId', op: 'in_list', value: { list: ['tenant-a', 'tenant-b'] }, negate: false },
+        { attribute: 'jwt.seats', op: 'greater_than', value: { number: 10 }, negate: true },
+      ] }],
+    });
+  });
+
+  it('never prefills the Stripe secrets: write-only fields say set, start empty, are kept when left empty and cleared after a save', async () => {
+    const { view, calls } = open({ target: 'billing' });
+    const secret = (await view.findByLabelText(/^Secret key/)) as HTMLInputElement;
+    const webhook = view.getByLabelText(/^Webhook signing secret/) as HTMLInputElement;
+    for (const input of [secret, webhook]) {
+      expect(input.value).toBe('');
+      expect(input.type).toBe('password');
+      expect(input.getAttribute('autocomplete')).toBe('new-password');
+    }
+    expect(view.getByText('Secret key').parentElement?.textContent).toContain('Set');
+    expect((view.getByLabelText('Publishable key') as HTMLInputElement).value).toBe('pk_test_123');
+    expect((view.getByLabelText('Webhook endpoint URL') as HTMLInputElement).value).toBe('https://auth.example.com/subscriptions/resources/billing/stripe/webhooks/v1');
+    expect((view.getByLabelText('Default plan') as HTMLSelectElement).value).toBe('plan-1');
+
+    fireEvent.click(view.getByLabelText(/cheaper plan/));
+    fireEvent.click(view.getByRole('button', { name: 'Save billing settings' }));
+    await waitFor(() => expect(sent(calls, 'PUT')).toHaveLength(1));
+    expect(sent(calls, 'PUT')[0]?.body).toEqual({ publishableKey: 'pk_test_123', allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: 'plan-1' });
+
+    fireEvent.change(secret, { target: { value: 'pk_wrong' } });
+    fireEvent.click(view.getByRole('button', { name: 'Save billing settings' }));
+    expect((await view.findByRole('alert')).textContent).toBe('A Stripe secret key starts with sk_ or rk_');
+    fireEvent.change(secret, { target: { value: 'sk_test_new' } });
+    fireEvent.click(view.getByLabelText('Remove the stored webhook secret'));
+    fireEvent.click(view.getByRole('button', { name: 'Save billing settings' }));
+    await waitFor(() => expect(sent(calls, 'PUT')).toHaveLength(2));
+    expect(sent(calls, 'PUT')[1]?.body).toMatchObject({ secretKey: 'sk_test_new', webhookSecret: '' });
+    await waitFor(() => expect(secret.value).toBe(''));
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The Operator area's calls (issue 13; OperatorPaths): plans, features, feature flags, the vendor
+ * billing configuration and OAuth applications. Every one needs a super user; the server refuses
+ * anyone else (403), whatever the portal shows.
+ */
+import { OperatorPaths } from '@gatehouse/shared/admin-paths';
+import type { Application, BillingConfiguration, Feature, FeatureFlag, OperatorPlan } from '@gatehouse/shared/wire';
+import type { GatehouseApi } from '../../contract';
+
+const at = (path: string, name: 'id' | 'clientId', value: string) => path.replace(`{${name}}`, encodeURIComponent(value));
+
+/** PUT billing-configuration/v1 (BillingConfigurationBody): a secret left undefined keeps the stored one, '' removes it. */
+export interface BillingConfigurationInput {
+  secretKey?: string;
+  webhookSecret?: string;
+  publishableKey: string | null;
+  allowPlanDowngrade: boolean;
+  allowPlanCancellation: boolean;
+  trialEndOption: BillingConfiguration['trialEndOption'];
+  defaultPlanId: string | null;
+}
+
+export function createOperatorApi(api: GatehouseApi) {
+  return {
+    plans: () => api.request<OperatorPlan[]>('GET', OperatorPaths.plans),
+    createPlan: (body: Record<string, unknown>) => api.request<OperatorPlan>('POST', OperatorPaths.plans, { body }),
+    updatePlan: (id: string, body: Record<string, unknown>) => api.request<OperatorPlan>('PATCH', at(OperatorPaths.plan, 'id', id), { body }),
+    deletePlan: (id: string) => api.request<unknown>('DELETE', at(OperatorPaths.plan, 'id', id)),
+    features: () => api.request<Feature[]>('GET', OperatorPaths.features),
+    createFeature: (body: Record<string, unknown>) => api.request<Feature>('POST', OperatorPaths.features, { body }),
+    updateFeature: (id: string, body: Record<string, unknown>) => api.request<Feature>('PATCH', at(OperatorPaths.feature, 'id', id), { body }),
+    deleteFeature: (id: string) => api.request<unknown>('DELETE', at(OperatorPaths.feature, 'id', id)),
+    flags: () => api.request<FeatureFlag[]>('GET', OperatorPaths.featureFlags),
+    createFlag: (body: Record<string, unknown>) => api.request<FeatureFlag>('POST', OperatorPaths.featureFlags, { body }),
+    updateFlag: (id: string, body: Record<string, unknown>) => api.request<FeatureFlag>('PATCH', at(OperatorPaths.featureFlag, 'id', id), { body }),
+    deleteFlag: (id: string) => api.request<unknown>('DELETE', at(OperatorPaths.featureFlag, 'id', id)),
+    billing: () => api.request<BillingConfiguration>('GET', OperatorPaths.billingConfiguration),
+    saveBilling: (input: BillingConfigurationInput) => api.request<BillingConfiguration>('PUT', OperatorPaths.billingConfiguration, { body: billingBody(input) }),
+    applications: () => api.request<Application[]>('GET', OperatorPaths.applications),
+    createApplication: (body: Record<string, unknown>) => api.request<Application>('POST', OperatorPaths.applications, { body }),
+    updateApplication: (clientId: string, body: Record<string, unknown>) => api.request<Application>('PATCH', at(OperatorPaths.application, 'clientId', clientId), { body }),
+    deleteApplication: (clientId: string) => api.request<unknown>('DELETE', at(OperatorPaths.application, 'clientId', clientId)),
+    newSecret: (clientId: string) => api.request<Application>('POST', at(OperatorPaths.applicationSecret, 'clientId', clientId)),
+  };
+}
+
+export type OperatorApi = ReturnType<typeof createOperatorApi>;
+
+/** The PUT body: a secret is sent only when typed or removed on purpose, so the stored one (which the page never has) is kept otherwise. */
+export function billingBody(input: BillingConfigurationInput): Record<string, unknown> {
+  return {
+    ...(input.secretKey !== undefined ? { secretKey: input.secretKey } : {}),
+    ...(input.webhookSecret !== undefined ? { webhookSecret: input.webhookSecret } : {}),
+    publishableKey: input.publishableKey,
+    allowPlanDowngrade: input.allowPlanDowngrade,
+    allowPlanCancellation: input.allowPlanCancellation,
+    trialEndOption: input.trialEndOption,
+    defaultPlanId: input.defaultPlanId,
+  };
+}
