@@ -19,7 +19,7 @@ export interface AuthArea {
 export function authArea(app: OpenAPIHono<AppEnv>, ctx: AreaContext, areas: { secondFactor: SecondFactor }): AuthArea {
   const { db, mail, emails, clock, keys, limiter, config } = ctx;
   const policies = createPasswordPolicyService({ db, mail, emails, clock, limiter, config, security: ctx.security.policies });
-  const auth = createAuthService({ db, keys, clock, limiter, config, policies, secondFactor: areas.secondFactor, sessionPolicy: ctx.security.sessions, ipRestrictions: ctx.security.ipRestrictions, mfaPolicy: ctx.security.policies });
+  const auth = createAuthService({ db, keys, clock, limiter, config, policies, secondFactor: areas.secondFactor, sessionPolicy: ctx.security.sessions, ipRestrictions: ctx.security.ipRestrictions, mfaPolicy: ctx.security.policies, entitlements: ctx.entitlements });
   const deps: RouteDeps = { ...ctx, auth };
   app.route('/', sessionRoutes(deps));
   app.route('/', unlockRoutes(deps, policies));

@@ -1,4 +1,4 @@
-import { AuthContextClasses, AuthMethods, ErrorCodes, SecurityErrorCodes, type AccessTokenClaims, type LoginRequest, type LoginResponse } from '@gatehouse/shared/wire';
+import { AuthContextClasses, AuthMethods, ENTITLEMENTS_CLAIM, ErrorCodes, SecurityErrorCodes, type AccessTokenClaims, type LoginRequest, type LoginResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId, newSecret, sha256 } from '../../crypto';
@@ -20,6 +20,7 @@ import { loadAuthorization } from '../admin/tenants';
 import type { SessionPolicyService } from '../security/session-policy';
 import type { IpRestrictionService } from '../security/ip-restrictions';
 import { sessionMeetsMfaPolicy, type SecurityPolicyService } from '../security/policies';
+import type { EntitlementsService } from '../entitlements';
 
 /** Authentication method reference and context class for a password sign-in (claims amr/acr). */
 export const AMR_PASSWORD = AuthMethods.password;
@@ -138,6 +139,8 @@ export function createAuthService(deps: {
   ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
   /** The tenants' MFA policies: a session moving into another tenant (switch, refresh, `?tenantId=`) must meet that tenant's. */
   mfaPolicy?: Pick<SecurityPolicyService, 'effective'>;
+  /** The compact entitlements every access token carries (claim ENTITLEMENTS_CLAIM), computed at each issue and refresh. */
+  entitlements?: Pick<EntitlementsService, 'tokenClaim'>;
   config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
 }): AuthService {
   const { db, keys, clock, limiter, config } = deps;
@@ -180,7 +183,10 @@ export function createAuthService(deps: {
       sid: session.id,
       superUser: user.super_user === 1,
     };
-    const token = await keys.sign(claims, expiresAt);
+    // Evaluated with the token's own claims, so rules on jwt.* see what the token will say; left
+    // out when empty to keep tokens small.
+    const entitled = await deps.entitlements?.tokenClaim({ userId: user.id, tenantId, email: user.email, emailVerified: claims.email_verified, claims });
+    const token = await keys.sign(entitled && Object.keys(entitled.f).length > 0 ? { ...claims, [ENTITLEMENTS_CLAIM]: entitled } : claims, expiresAt);
     return {
       accessToken: token,
       expiresIn: actor ? Math.max(0, Math.floor((expiresAt - clock.now()) / 1000)) : config.accessTokenTtl,

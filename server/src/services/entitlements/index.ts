@@ -4,13 +4,17 @@
  * whose targeting rules match, evaluated with `@gatehouse/shared/entitlements`. Built before any
  * area (like security), because the access token carries the compact entitlements, `/flags` is
  * evaluated per caller, and adding users checks the plan's seat limit.
- *
- * SCAFFOLD (issue 13): the interface is the contract; the entitlements owner replaces the body.
  */
+import { evaluateFlag, isEntitledToFeature, NO_EXPIRATION, prepareAttributes, type CheckAttributes } from '@gatehouse/shared/entitlements';
 import type { UsageResponse, UserEntitlementsResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
+import { listFlags } from '../../db/queries/entitlement-context';
+import { buildContext, flagDefinition } from './context';
+import { explainFeatures } from './explain';
+import { createSeats } from './seats';
+import { createUsage } from './usage';
 
 /** Who is asking: what the rules' `frontegg.*` and `jwt.*` attributes are read from. */
 export interface EntitlementSubject {
@@ -29,25 +33,73 @@ export interface EntitlementsService {
   tokenClaim(subject: EntitlementSubject): Promise<{ f: Record<string, number> }>;
   /** GET /flags: the configured flags (environment) and every operator flag evaluated for the caller ('on' | 'off'); anonymous callers get the flags' off/default treatments. */
   flagsFor(subject: EntitlementSubject | null): Promise<Record<string, string>>;
-  /** Refuses (AppError 403, BillingErrorCodes.seatLimitReached, a sentence naming the limit) when `adding` more users would pass the seat limit of the tenant's plan. */
-  assertSeatsAvailable(tenantId: string, adding?: number): Promise<void>;
+  /**
+   * Refuses (AppError 403, BillingErrorCodes.seatLimitReached, a sentence naming the limit) when `adding` more users would pass the seat limit of the tenant's plan.
+   * `joiningUserId`: the person joining, not counted twice when they already hold a seat (an open invitation).
+   */
+  assertSeatsAvailable(tenantId: string, adding?: number, options?: { joiningUserId?: string }): Promise<void>;
   /** GET usage/v1. */
   usage(tenantId: string): Promise<UsageResponse>;
   /** POST usage/v1: adds `quantity` to the feature's use; refuses past the plan's limit (BillingErrorCodes.featureLimitReached). */
   reportUsage(tenantId: string, featureKey: string, quantity: number): Promise<UsageResponse>;
 }
 
-export function createEntitlements(deps: { db: Db; clock: Clock; config: Config }): EntitlementsService {
-  void deps;
-  const unbuilt = (): never => {
-    throw new Error('entitlements service: not built yet (issue 13 scaffold)');
+/** The attributes rules read: the token's claims, else the subject's own fields in the claims' shape. */
+export function subjectAttributes(subject: EntitlementSubject): CheckAttributes {
+  const jwt: Record<string, unknown> = {
+    ...(subject.email ? { email: subject.email } : {}),
+    ...(subject.emailVerified !== undefined ? { email_verified: subject.emailVerified } : {}),
+    ...subject.claims,
+    // The tenant the call acts in (`?tenantId=` may differ from the token's own).
+    sub: subject.userId,
+    tenantId: subject.tenantId,
   };
+  return { jwt };
+}
+
+const onOff = (treatment: string) => (treatment === 'true' ? 'on' : 'off');
+
+export function createEntitlements(deps: { db: Db; clock: Clock; config: Pick<Config, 'flags'> }): EntitlementsService {
+  const { db, clock, config } = deps;
+  const seats = createSeats({ db, clock });
+  const usage = createUsage({ db, clock, seats });
+
   return {
-    contextFor: async () => unbuilt(),
-    tokenClaim: async () => unbuilt(),
-    flagsFor: async () => ({ ...deps.config.flags }),
-    assertSeatsAvailable: async () => undefined,
-    usage: async () => unbuilt(),
-    reportUsage: async () => unbuilt(),
+    async contextFor(subject, options = {}) {
+      const built = await buildContext(db, subject.userId, subject.tenantId);
+      const response: UserEntitlementsResponse = built.context;
+      if (options.explain) response.explain = explainFeatures(built, subjectAttributes(subject), clock.now());
+      return response;
+    },
+
+    async tokenClaim(subject) {
+      const { context } = await buildContext(db, subject.userId, subject.tenantId, { permissions: false });
+      const attributes = subjectAttributes(subject);
+      const now = clock.now();
+      const f: Record<string, number> = {};
+      for (const [key, feature] of Object.entries(context.features)) {
+        if (!isEntitledToFeature(key, context, attributes, { now }).isEntitled) continue;
+        // Granted directly: its expiry; by a flag or plan targeting rule: no expiry of its own.
+        f[key] = feature.expireTime !== null && (feature.expireTime === NO_EXPIRATION || feature.expireTime > now) ? feature.expireTime : NO_EXPIRATION;
+      }
+      return { f };
+    },
+
+    async flagsFor(subject) {
+      const flags = await listFlags(db);
+      const result: Record<string, string> = { ...config.flags };
+      const attributes = subject ? prepareAttributes(subjectAttributes(subject)) : null;
+      for (const row of flags) {
+        const flag = flagDefinition(row);
+        // Anonymous: no rule is read (they need a user); the flag's default when on, else its off treatment.
+        if (!attributes) result[row.key] = onOff(flag.on ? flag.defaultTreatment : flag.offTreatment);
+        else result[row.key] = onOff(evaluateFlag(flag, attributes).treatment);
+      }
+      return result;
+    },
+
+    assertSeatsAvailable: (tenantId, adding = 1, options = {}) => seats.assertAvailable(tenantId, adding, options.joiningUserId),
+    usage: (tenantId) => usage.read(tenantId),
+    reportUsage: (tenantId, featureKey, quantity) => usage.report(tenantId, featureKey, quantity),
   };
 }

@@ -29,7 +29,7 @@ export const RuleSchema = z.object({
 });
 export const RulesSchema = z.array(RuleSchema).max(50);
 
-export const FlagDefinitionSchema = z.object({ on: z.boolean(), offTreatment: treatment, defaultTreatment: treatment, rules: RulesSchema.optional() });
+export const FlagDefinitionSchema = z.object({ key: z.string().optional(), on: z.boolean(), offTreatment: treatment, defaultTreatment: treatment, rules: RulesSchema.optional() });
 
 export const Explanation = z.object({
   source: z.enum(['direct', 'feature-flag', 'plan-targeting', 'permission', 'none']),

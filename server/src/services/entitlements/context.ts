@@ -1,0 +1,122 @@
+/**
+ * A user's entitlements context (seed 000 section 7.1): the features of the tenant's effective plan,
+ * direct grants to the tenant and to the user, features of plans with targeting rules, and features
+ * that feature flags may grant; plus the user's permissions in the tenant. Each feature remembers
+ * where its expiry came from (plan or grant id) so `explain` can name it.
+ */
+import { NO_EXPIRATION, type EntitlementsContext, type FeatureEntitlement, type FlagDefinition, type Rule } from '@gatehouse/shared/entitlements';
+import type { Db } from '../../db';
+import { listFlagFeatures, listFlags, listGrantsFor, listPlanFeatures, listTargetingPlans, type FlagRow } from '../../db/queries/entitlement-context';
+import { findEffectivePlanId } from '../../db/queries/tenant-plan';
+import { loadAuthorization } from '../admin/tenants';
+
+/** Where a feature's expiry came from. */
+export type FeatureOrigin = { kind: 'plan'; planId: string } | { kind: 'grant'; grantId: string } | { kind: 'none' };
+
+export interface BuiltFeature extends FeatureEntitlement {
+  /** The typed limit the effective plan sets, null: unlimited, absent: not from the plan. */
+  limit?: number | null;
+}
+
+export interface BuiltContext {
+  context: EntitlementsContext & { features: Record<string, BuiltFeature> };
+  /** Per feature key: where its current expireTime came from. */
+  origins: Record<string, FeatureOrigin>;
+  /** Per feature key: the key of the flag that may grant it. */
+  flagKeys: Record<string, string>;
+  planId: string | null;
+}
+
+/** Parses a JSON column the operator API wrote; a broken value counts as none (never throws on a request). */
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** The flag as the evaluator reads it. */
+export function flagDefinition(row: FlagRow): FlagDefinition {
+  const rules = parseJson<Rule[]>(row.rules, []);
+  return { key: row.key, on: row.is_on === 1, offTreatment: row.off_treatment, defaultTreatment: row.default_treatment, ...(Array.isArray(rules) && rules.length > 0 ? { rules } : {}) };
+}
+
+/**
+ * Is expiry `a` better than `b`? No expiry (-1) beats every date, a later date beats an earlier one,
+ * and any date beats not entitled (null).
+ */
+function laterExpiry(a: number | null, b: number | null): boolean {
+  if (a === null) return false;
+  if (b === null) return true;
+  if (b === NO_EXPIRATION) return false;
+  return a === NO_EXPIRATION || a > b;
+}
+
+/** Builds the entitlements context of `userId` in `tenantId`. */
+export async function buildContext(db: Db, userId: string, tenantId: string, options: { permissions?: boolean } = {}): Promise<BuiltContext> {
+  const [effective, grants, targeting, flags, flagFeatures, authz] = await Promise.all([
+    findEffectivePlanId(db, tenantId),
+    listGrantsFor(db, tenantId, userId),
+    listTargetingPlans(db),
+    listFlags(db),
+    listFlagFeatures(db),
+    // Feature checks never read permissions (the token's claim): skipped there.
+    options.permissions === false ? Promise.resolve({ permissions: [] }) : loadAuthorization(db, userId, tenantId),
+  ]);
+  const planId = effective.planId;
+  const targetingPlans = targeting.filter((p) => {
+    const rules = parseJson<Rule[]>(p.rules, []);
+    return Array.isArray(rules) && rules.length > 0;
+  });
+  const planFeatures = await listPlanFeatures(db, [...new Set([...(planId ? [planId] : []), ...targetingPlans.map((p) => p.id)])]);
+
+  const features: Record<string, BuiltFeature> = {};
+  const origins: Record<string, FeatureOrigin> = {};
+  const flagKeys: Record<string, string> = {};
+  const feature = (key: string, linkedPermissions: string): BuiltFeature => {
+    let f = features[key];
+    if (!f) {
+      const linked = parseJson<unknown>(linkedPermissions, []);
+      f = { planIds: [], expireTime: null, linkedPermissions: Array.isArray(linked) ? linked.filter((p): p is string => typeof p === 'string') : [] };
+      features[key] = f;
+      origins[key] = { kind: 'none' };
+    }
+    return f;
+  };
+
+  for (const row of planFeatures) {
+    const f = feature(row.key, row.linked_permissions);
+    if (!f.planIds.includes(row.plan_id)) f.planIds.push(row.plan_id);
+    if (row.plan_id === planId) {
+      f.expireTime = NO_EXPIRATION;
+      f.limit = row.limit_value;
+      origins[row.key] = { kind: 'plan', planId };
+    }
+  }
+  for (const grant of grants) {
+    const f = feature(grant.key, grant.linked_permissions);
+    const expiry = grant.expires_at ?? NO_EXPIRATION;
+    if (laterExpiry(expiry, f.expireTime)) {
+      f.expireTime = expiry;
+      origins[grant.key] = { kind: 'grant', grantId: grant.id };
+    }
+  }
+  const flagById = new Map(flags.map((f) => [f.id, f]));
+  for (const link of flagFeatures) {
+    const flag = flagById.get(link.flag_id);
+    if (!flag) continue;
+    const f = feature(link.key, link.linked_permissions);
+    // One flag per feature: the first by flag key (listFlags order) when several are linked.
+    if (f.featureFlag) continue;
+    f.featureFlag = flagDefinition(flag);
+    flagKeys[link.key] = flag.key;
+  }
+
+  const plans: EntitlementsContext['plans'] = {};
+  for (const p of targetingPlans) plans[p.id] = { defaultTreatment: p.default_treatment, rules: parseJson<Rule[]>(p.rules, []) };
+  const permissions: Record<string, true> = {};
+  for (const p of authz.permissions) permissions[p.key] = true;
+  return { context: { features, plans, permissions }, origins, flagKeys, planId };
+}
