@@ -1,4 +1,4 @@
-import type { AuthSnapshot, AuthUser, GatehouseApi, GatehouseStore } from '../contract';
+import type { AuthSnapshot, AuthUser, GatehouseApi, GatehouseStore, MountProps } from '../contract';
 import type { AdminPortalOptions } from '../options';
 
 /** What every lazily loaded section receives from the portal shell. */
@@ -23,4 +23,6 @@ export interface SectionProps {
   openSection?: (section: string, target?: string) => void;
   /** The target this section was opened at by `openSection`, if any: `<tab>` or `<tab>:<setting>`. */
   target?: string;
+  /** The checkout dialog (issue 13), when the runtime offers it: the Subscription section's plan cards and "Replace card" open it. */
+  checkout?: MountProps['checkout'];
 }
