@@ -7,6 +7,13 @@ import { Errors } from '../../errors';
 import type { AppEnv } from '../../http/env';
 import { captchaFrameSources } from './captcha-policy';
 
+/**
+ * What Stripe.js needs (Stripe's published CSP) for the checkout's card Element: its frames and its
+ * API. Its script itself comes in under 'strict-dynamic', added by the trusted checkout bundle.
+ */
+export const STRIPE_FRAME_SOURCES = ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'];
+export const STRIPE_CONNECT_SOURCES = ['https://api.stripe.com', 'https://js.stripe.com'];
+
 /** The CSP the demo page runs under; the bundles must work with it (DESIGN.md security baseline). */
 export function demoCsp(nonce: string, publicUrl: string): string {
   const origin = new URL(publicUrl).origin;
@@ -15,7 +22,8 @@ export function demoCsp(nonce: string, publicUrl: string): string {
     `script-src 'nonce-${nonce}' 'strict-dynamic'`,
     `style-src 'self' 'nonce-${nonce}'`,
     `img-src 'self' data: ${origin}`,
-    `connect-src 'self' ${origin}`,
+    `connect-src 'self' ${origin} ${STRIPE_CONNECT_SOURCES.join(' ')}`,
+    `frame-src ${STRIPE_FRAME_SOURCES.join(' ')}`,
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -62,7 +70,8 @@ export function demoRoutes(config: Pick<Config, 'demoDir' | 'publicUrl' | 'clien
     // With a captcha policy, reCAPTCHA runs its checks in frames from the script's site.
     const frames = captchaFrameSources(config.captcha);
     return c.html(html, 200, {
-      'Content-Security-Policy': frames.length ? `${csp}; frame-src ${frames.join(' ')}` : csp,
+      // One frame-src directive (a second one would be ignored): the captcha's frames join Stripe's.
+      'Content-Security-Policy': frames.length ? csp.replace('frame-src ', `frame-src ${frames.join(' ')} `) : csp,
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'strict-origin-when-cross-origin',
     });
