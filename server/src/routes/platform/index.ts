@@ -43,7 +43,7 @@ export interface PlatformArea {
 /** Registers the platform routes; the vendor's public config lists the sign-up strategies of `signUp`. */
 export function platformArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { signUp: SignUpService }): PlatformArea {
   const { db, clock, config, keys } = deps;
-  const publicInfo = createPublicService({ db, clock, signUp: areas.signUp, config });
+  const publicInfo = createPublicService({ db, clock, signUp: areas.signUp, entitlements: deps.entitlements, config });
   app.route('/', publicRoutes(deps, publicInfo));
   app.route('/', captchaPolicyRoutes(deps));
   app.route('/', cdnRoutes(config));

@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { ApiPaths, ErrorCodes, FlagsResponse, IpMetadataResponse, MetadataResponse, VendorPublicConfig } from '@gatehouse/shared/wire';
-import { AppError } from '../../errors';
+import { AppError, isAppError } from '../../errors';
+import type { EntitlementSubject } from '../../services/entitlements';
 import type { AppEnv } from '../../http/env';
 import { ErrorBodySchema, validationHook } from '../../http/errors';
 import { clientIp } from '../../http/middleware';
@@ -13,12 +14,35 @@ import { compressPublicJson } from './compress';
 export function publicRoutes(deps: RouteDeps, publicInfo: PublicService): OpenAPIHono<AppEnv> {
   const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  /** The caller of a public call that may carry a bearer token; anything not a valid token of a member is anonymous (never an error, nothing told). */
+  async function optionalSubject(authorization: string | undefined, ip: string | null): Promise<EntitlementSubject | null> {
+    if (!authorization) return null;
+    try {
+      const auth = await deps.auth.authenticate(authorization, undefined, { ip });
+      return { userId: auth.userId, tenantId: auth.tenantId, email: auth.claims.email ?? null, emailVerified: auth.claims.email_verified, claims: auth.claims as unknown as Record<string, unknown> };
+    } catch (error) {
+      if (isAppError(error)) return null;
+      throw error;
+    }
+  }
   // Fetched before the login form on every page, the same for every caller: sent compressed.
   app.use(ApiPaths.metadata, compressPublicJson());
   app.use(ApiPaths.vendorPublic, compressPublicJson());
 
-  app.openapi(createRoute({ method: 'get', path: ApiPaths.flags, tags: ['public'], responses: { 200: json(FlagsResponse, 'Feature flags') } }), (c) =>
-    c.json(publicInfo.flags(), 200),
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: ApiPaths.flags,
+      tags: ['public'],
+      summary: "Feature flags: the environment's, and the operator's evaluated for the caller ('on' | 'off'); with a valid bearer access token, for that user and tenant; without one (or with an invalid one), the flags' off/default treatments",
+      security: [{}, { Bearer: [] }],
+      responses: { 200: json(FlagsResponse, 'Feature flags') },
+    }),
+    async (c) => {
+      // Answers differ per caller: caches keep them apart.
+      c.header('Vary', 'Authorization');
+      return c.json(await publicInfo.flags(await optionalSubject(c.req.header('authorization'), clientIp(c, config))), 200);
+    },
   );
 
   app.openapi(

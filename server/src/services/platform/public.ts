@@ -5,6 +5,7 @@ import type { Db } from '../../db';
 import { ensureMetadata, findMetadata } from '../../db/queries/metadata';
 import { AppError } from '../../errors';
 import type { SignUpService } from '../users/signup';
+import type { EntitlementsService, EntitlementSubject } from '../entitlements';
 
 /** Admin box metadata stored on first start: the seed's default theme and navigation table. */
 export const DEFAULT_ADMIN_BOX = {
@@ -43,16 +44,23 @@ export const DEFAULT_ADMIN_BOX = {
 
 export interface PublicService {
   ensureDefaults(): Promise<void>;
-  flags(): Record<string, string>;
+  /** GET /flags: the environment's flags and the operator's flags evaluated for the caller (null: anonymous, off/default treatments). */
+  flags(subject: EntitlementSubject | null): Promise<Record<string, string>>;
   metadata(entityName: string): Promise<MetadataResponse>;
   vendorPublic(): VendorPublicConfig;
 }
 
-export function createPublicService(deps: { db: Db; clock: Clock; signUp: SignUpService; config: Pick<Config, 'flags' | 'allowSignups' | 'password' | 'webauthn' | 'loginStrategy' | 'socialLogin'> }): PublicService {
+export function createPublicService(deps: {
+  db: Db;
+  clock: Clock;
+  signUp: SignUpService;
+  entitlements: Pick<EntitlementsService, 'flagsFor'>;
+  config: Pick<Config, 'allowSignups' | 'password' | 'webauthn' | 'loginStrategy' | 'socialLogin'>;
+}): PublicService {
   const { db, clock, signUp, config } = deps;
   return {
     ensureDefaults: () => ensureMetadata(db, 'adminBox', DEFAULT_ADMIN_BOX, clock.now()),
-    flags: () => ({ ...config.flags }),
+    flags: (subject) => deps.entitlements.flagsFor(subject),
     async metadata(entityName) {
       const configuration = await findMetadata(db, entityName);
       if (!configuration) throw new AppError(ErrorCodes.metadataNotFound, 404, 'metadata not found');
