@@ -70,6 +70,7 @@ export default {
   'operator.plans.done.deleted': 'Plan {name} deleted',
   'operator.plans.done.activated': 'Plan {name} activated',
   'operator.plans.done.deactivated': 'Plan {name} deactivated',
+  'operator.plans.done.deactivatedInstead': 'Plan {name} has subscribers: deactivated instead of deleted',
 
   'operator.features.intro': 'What plans, direct grants and feature flags entitle tenants and users to. A feature may gate permissions: a user holds them only while entitled to it.',
   'operator.features.caption': 'Features',
@@ -249,7 +250,7 @@ export default {
   'operator.applications.deleteText': 'The app can no longer sign users in, and its refresh tokens stop working. This cannot be undone.',
   'operator.applications.problem.clientId': 'Enter a client ID of 3 to 100 letters, digits and . _ -',
   'operator.applications.problem.noRedirect': 'Add at least one redirect URI',
-  'operator.applications.problem.uri': '{uri} is not a full address (such as https://app.example.com/callback) without a #fragment',
+  'operator.applications.problem.uri': '{uri} is not an https address (http only on localhost) without a #fragment or credentials, such as https://app.example.com/callback',
   'operator.applications.done.added': 'Application {clientId} added',
   'operator.applications.done.saved': 'Application {clientId} saved',
   'operator.applications.done.deleted': 'Application {clientId} deleted',

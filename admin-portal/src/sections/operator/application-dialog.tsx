@@ -10,11 +10,14 @@ import { ListInput } from './rule-editor';
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{3,100}$/;
 
-/** An absolute address with a scheme (https, http for development, or an app's own scheme), no fragment. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The server's rule for a redirect address: https (http only on a loopback host, for development), without a fragment or credentials. */
 export function isRedirectUri(value: string): boolean {
   try {
     const url = new URL(value);
-    return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && url.protocol !== 'javascript:' && url.protocol !== 'data:' && !url.hash && value.length <= 2000;
+    const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+    return scheme && !value.includes('#') && !url.username && !url.password && value.length <= 2000;
   } catch {
     return false;
   }

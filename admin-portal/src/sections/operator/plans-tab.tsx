@@ -92,8 +92,10 @@ export default function PlansTab({ api, generation }: OperatorTabProps) {
               text={t.t('operator.plans.deleteText', { name: dialog.plan.name })}
               onClose={close}
               run={async () => {
-                await api.deletePlan(dialog.plan.id);
-                await finish(t.t('operator.plans.done.deleted', { name: dialog.plan.name }));
+                // A plan that subscriptions name is deactivated instead: the server answers it (200) rather than nothing (204).
+                const kept = await api.deletePlan(dialog.plan.id);
+                const deactivated = Boolean(kept && typeof kept === 'object' && 'id' in kept);
+                await finish(t.t(deactivated ? 'operator.plans.done.deactivatedInstead' : 'operator.plans.done.deleted', { name: dialog.plan.name }));
               }}
             />
           )}
