@@ -2,14 +2,12 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useErrorText } from '../i18n/errors';
 import { useT } from '../i18n/i18n-context';
 import { adoptCss } from '../host-styles';
-import { isEntryVisible, NAVIGATION } from '../navigation';
 import { useLatestLoad } from './dialogs/use-latest-load';
 import type { SectionProps } from './section-props';
 import { createBillingApi } from './subscription/billing-api';
+import { subscriptionOpener } from './subscription/open-subscription';
 import { UsageMeter } from './usage/usage-meter';
 import css from './subscription/subscription.css?inline';
-
-const SUBSCRIPTION_ENTRY = NAVIGATION.find((entry) => entry.section === 'subscription')!;
 
 /**
  * The Usage section (issue 13; fe.usage.read, behind the usage feature flag): seats used of the
@@ -25,8 +23,7 @@ export default function UsageSection({ title, headingId, user, api, options, ope
   const sectionRef = useRef<HTMLElement>(null);
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, css) : undefined), []);
 
-  const subscriptionOpen = openSection && isEntryVisible(SUBSCRIPTION_ENTRY, { user, overrides: options.navigation, flags: options.flags });
-  const upgrade = subscriptionOpen ? () => openSection('subscription') : undefined;
+  const upgrade = subscriptionOpener({ user, options, openSection });
 
   return (
     <section ref={sectionRef} className="gh-ap-section gh-ap-sub" aria-labelledby={headingId} aria-busy={loading}>

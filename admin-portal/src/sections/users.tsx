@@ -14,6 +14,7 @@ import { BulkInviteDialog } from './users/bulk-invite-dialog';
 import { ConfirmDialog } from './users/confirm-dialog';
 import { InviteDialog } from './users/invite-dialog';
 import { InviteLinkDialog } from './users/invite-link-dialog';
+import { subscriptionOpener } from './subscription/open-subscription';
 import { RolesDialog } from './users/roles-dialog';
 import { TemporaryDialog } from './users/temporary-dialog';
 import { createUsersApi, type UserAction, type UsersQuery } from './users/users-api';
@@ -46,7 +47,7 @@ type Dialog =
  * host can hide or show view-only the actions `invite`, `inviteLink`, `bulkInvite`, `editRoles`,
  * `disable`, `lock`, `delete`, `resendActivation`, `temporary` and `impersonate` (`adminPortal.fieldVisibility.users`).
  */
-export default function UsersSection({ title, headingId, user, api, options }: SectionProps) {
+export default function UsersSection({ title, headingId, user, api, options, openSection }: SectionProps) {
   const t = useT();
   const users = useMemo(() => createUsersApi(api), [api]);
   const writeMode = actionMode(options, 'users', Boolean(user.superUser) || holdsPermission(user, Permissions.usersWrite));
@@ -213,6 +214,7 @@ export default function UsersSection({ title, headingId, user, api, options }: S
         <InviteDialog
           roles={roles}
           onClose={() => setDialog(null)}
+          openSubscription={subscriptionOpener({ user, options, openSection })}
           invite={async (input) => {
             await users.invite(input);
             await finish(t.t('users.done.invited', { email: input.email }));

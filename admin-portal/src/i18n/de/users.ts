@@ -76,6 +76,7 @@ export default {
   'users.inviteDialog.emailInvalid': 'Geben Sie eine gültige E-Mail-Adresse ein',
   'users.inviteDialog.nameMissing': 'Geben Sie einen Namen ein',
   'users.inviteDialog.phoneInvalid': 'Geben Sie eine Telefonnummer ein, etwa +49 30 901820',
+  'users.inviteDialog.openSubscription': 'Tarife unter Abonnement ansehen',
   'users.rolesDialog.title': 'Rollen von {who} bearbeiten',
   'users.rolesDialog.save': 'Rollen speichern',
   'users.temporary.title': '{who} befristen',

@@ -76,6 +76,7 @@ export default {
   'users.inviteDialog.emailInvalid': 'Enter a valid email address',
   'users.inviteDialog.nameMissing': 'Enter a name',
   'users.inviteDialog.phoneInvalid': 'Enter a phone number, such as +44 20 7946 0958',
+  'users.inviteDialog.openSubscription': 'See plans in Subscription',
   'users.rolesDialog.title': 'Edit roles of {who}',
   'users.rolesDialog.save': 'Save roles',
   'users.temporary.title': 'Make {who} temporary',

@@ -76,6 +76,7 @@ export default {
   'users.inviteDialog.emailInvalid': 'Escriba un correo electrónico válido',
   'users.inviteDialog.nameMissing': 'Escriba un nombre',
   'users.inviteDialog.phoneInvalid': 'Escriba un número de teléfono, como +34 912 345 678',
+  'users.inviteDialog.openSubscription': 'Ver planes en Suscripción',
   'users.rolesDialog.title': 'Editar los roles de {who}',
   'users.rolesDialog.save': 'Guardar roles',
   'users.temporary.title': 'Hacer temporal a {who}',

@@ -76,6 +76,7 @@ export default {
   'users.inviteDialog.emailInvalid': 'יש להזין כתובת אימייל תקינה',
   'users.inviteDialog.nameMissing': 'יש להזין שם',
   'users.inviteDialog.phoneInvalid': 'יש להזין מספר טלפון, כמו ‎+972 3 123 4567',
+  'users.inviteDialog.openSubscription': 'לתוכניות באזור המינוי',
   'users.rolesDialog.title': 'עריכת התפקידים של {who}',
   'users.rolesDialog.save': 'שמירת התפקידים',
   'users.temporary.title': 'הפיכת {who} לזמני/ת',

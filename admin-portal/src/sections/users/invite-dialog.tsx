@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { BillingErrorCodes } from '@gatehouse/shared/admin-paths';
 import type { Role } from '@gatehouse/shared/wire';
 import { Modal } from './modal';
 import { RolesPicker } from './roles-picker';
@@ -13,9 +14,11 @@ type FieldErrors = Partial<Record<'email' | 'name' | 'phoneNumber', string>>;
 
 /**
  * The invite user dialog (seed 001 section 2: name and email, phone number optional). The fields
- * describe someone else, so the browser is asked not to fill in the admin's own details.
+ * describe someone else, so the browser is asked not to fill in the admin's own details. Inviting
+ * past the plan's seat limit is refused by the server (issue 13): the dialog shows its message and
+ * offers the Subscription section (`openSubscription`, when the user can open it).
  */
-export function InviteDialog({ roles, invite, onClose }: { roles: Role[]; invite: (input: InviteInput) => Promise<void>; onClose: () => void }) {
+export function InviteDialog({ roles, invite, onClose, openSubscription }: { roles: Role[]; invite: (input: InviteInput) => Promise<void>; onClose: () => void; openSubscription?: () => void }) {
   const t = useT();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
@@ -24,6 +27,7 @@ export function InviteDialog({ roles, invite, onClose }: { roles: Role[]; invite
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [seatLimit, setSeatLimit] = useState(false);
   const ids = useId();
 
   async function submit(event: FormEvent) {
@@ -36,10 +40,12 @@ export function InviteDialog({ roles, invite, onClose }: { roles: Role[]; invite
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     setError(null);
+    setSeatLimit(false);
     try {
       await invite({ email: email.trim(), name: name.trim(), ...(phoneNumber.trim() ? { phoneNumber: phoneNumber.trim() } : {}), roleIds });
     } catch (thrown) {
       setError(errorText(t, thrown));
+      setSeatLimit(Boolean(thrown && typeof thrown === 'object' && 'errorCode' in thrown && thrown.errorCode === BillingErrorCodes.seatLimitReached));
       setBusy(false);
     }
   }
@@ -74,7 +80,23 @@ export function InviteDialog({ roles, invite, onClose }: { roles: Role[]; invite
         {field('name', t.t('users.field.name'), name, setName, 'text')}
         {field('phoneNumber', t.t('users.field.phoneNumber'), phoneNumber, setPhoneNumber, 'tel', { optional: true })}
         <RolesPicker roles={roles} selected={roleIds} onChange={setRoleIds} disabled={busy} idPrefix={`${ids}-role`} />
-        {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
+        {error && (
+          <div className="gh-ap-banner gh-ap-banner-error" role="alert">
+            <p>{error}</p>
+            {seatLimit && openSubscription && (
+              <button
+                type="button"
+                className="gh-ap-link"
+                onClick={() => {
+                  onClose();
+                  openSubscription();
+                }}
+              >
+                {t.t('users.inviteDialog.openSubscription')}
+              </button>
+            )}
+          </div>
+        )}
         <div className="gh-ap-modal-actions">
           <button type="button" className="gh-ap-button-secondary" onClick={onClose} disabled={busy}>{t.t('common.cancel')}</button>
           <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={busy}>
