@@ -122,6 +122,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'RESET_PASSWORD_SMS_CODE_TTL', default: '300', description: 'Password-reset SMS code lifetime in seconds (single use, 5 attempts).' },
   { name: 'SMS_HTTP_URL', default: '(unset)', description: 'http(s) endpoint of an SMS provider: each SMS is a POST of JSON `{"to","body"}`; unset keeps SMS in the dev outbox.' },
   { name: 'SMS_HTTP_TOKEN', default: '(unset)', description: 'Sent as `Authorization: Bearer <token>` to SMS_HTTP_URL.' },
+  { name: 'STRIPE_API_URL', default: '(unset: https://api.stripe.com)', description: "Where billing calls Stripe: an http(s) origin whose host, port and protocol the Stripe SDK uses, e.g. `http://127.0.0.1:8420` for the localstripe emulator in tests. Stripe's keys are the operator's billing configuration (docs/billing.md), not variables." },
   { name: 'GATEHOUSE_DEV', default: '0', description: "'1' turns on dev mode (demo page, /dev/mailbox); always off when NODE_ENV=production." },
   { name: 'GATEHOUSE_SIGNING_ALG', default: 'ES256', description: 'ES256 or RS256 (2048-bit keys) for access tokens.' },
   { name: 'GATEHOUSE_KEY_ENCRYPTION_KEY', default: '(unset)', description: '64 hex characters; when set, private signing keys are stored AES-256-GCM encrypted.' },

@@ -35,6 +35,8 @@ export interface Config {
   /** HTTP SMS provider; null keeps SMS in the dev outbox. */
   smsHttpUrl: string | null;
   smsHttpToken: string | null;
+  /** STRIPE_API_URL: where the Stripe SDK calls (host, port, protocol); null is Stripe's own API. Tests point it at localstripe. */
+  stripeApiUrl: string | null;
   dev: boolean;
   signingAlg: SigningAlg;
   keyEncryptionKey: Buffer | null;
@@ -363,6 +365,7 @@ export function loadConfig(env: Source = process.env): Config {
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://.');
   const smsHttpUrl = src.SMS_HTTP_URL?.trim() ? url('SMS_HTTP_URL', src.SMS_HTTP_URL.trim()).href : null;
   const smsHttpToken = src.SMS_HTTP_TOKEN?.trim() || null;
+  const stripeApiUrl = src.STRIPE_API_URL?.trim() ? url('STRIPE_API_URL', src.STRIPE_API_URL.trim()).origin : null;
   if (smsHttpToken && !smsHttpUrl) throw new ConfigError('SMS_HTTP_TOKEN is set but SMS_HTTP_URL is not; set the provider URL too, or remove the token.');
 
   let flags: Record<string, string> = {};
@@ -422,6 +425,7 @@ export function loadConfig(env: Source = process.env): Config {
     resetPasswordSmsCodeTtl: int(src, 'RESET_PASSWORD_SMS_CODE_TTL', 300, 30),
     smsHttpUrl,
     smsHttpToken,
+    stripeApiUrl,
     dev: !production && bool(src, 'GATEHOUSE_DEV', false),
     signingAlg: oneOf(src, 'GATEHOUSE_SIGNING_ALG', ['ES256', 'RS256'] as const, 'ES256', (s) => s.toUpperCase()),
     keyEncryptionKey: kekRaw ? Buffer.from(kekRaw, 'hex') : null,
