@@ -11,3 +11,4 @@ export { evaluateFlag, evaluatePlanTargeting, type TreatmentResult } from './rul
 export { isEntitledToFeature, type CheckOptions } from './feature';
 export { isEntitledToPermission, permissionCovers } from './permission';
 export { isSafePattern, MAX_MATCHED_LENGTH, MAX_PATTERN_LENGTH } from './safe-regex';
+export { operandProblem } from './validate';
