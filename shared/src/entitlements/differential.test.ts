@@ -448,7 +448,38 @@ function entitlementCase(index: number, kind: 'feature' | 'permission'): void {
   const theirs = (c: EntitlementsContext, attributes: peer.Attributes) =>
     run(() => shape(kind === 'feature' ? peer.evaluateIsEntitledToFeature(key, c as unknown as peer.UserEntitlementsContext, attributes) : peer.evaluateIsEntitledToPermissions(key, c as unknown as peer.UserEntitlementsContext, attributes)));
   const unwrap = (outcome: PeerOutcome): PeerOutcome => ('value' in outcome ? { value: JSON.parse(outcome.value) as string } : outcome);
+  checkExplanation(`${kind} ${key} #${index}`, kind, key, ctx, raw, prepared, ours);
   judge(`${kind} ${key} #${index}`, ourLeaves, raw, prepared, ours, unwrap(theirs(ctx, raw as peer.Attributes)), (leafValues) => unwrap(theirs(substituted, withLeaves(raw, leafValues))), caseIds, { key, ctx, raw });
+}
+
+/**
+ * `explain` must not change the result, and must name a source that really decided: an entitled
+ * result has one entry, and re-running the flag or plan it names gives 'true' by the rule it names.
+ */
+const explainErrors: string[] = [];
+function checkExplanation(label: string, kind: 'feature' | 'permission', key: string, ctx: EntitlementsContext, raw: CheckAttributes, prepared: Record<string, unknown>, ours: string): void {
+  const result = kind === 'feature' ? isEntitledToFeature(key, ctx, raw, { now: NOW, explain: true }) : isEntitledToPermission(key, ctx, raw, { now: NOW, explain: true });
+  const problem = (() => {
+    if (shape(result) !== ours) return `explain changed the result to ${shape(result)}`;
+    const entries = result.explanation ?? [];
+    if (!entries.length || entries.some((entry) => !entry.reason)) return 'no explanation, or one without a reason';
+    if (!result.isEntitled) return entries.some((entry) => entry.source === 'direct' && /expired/.test(entry.reason)) === (result.justification === 'BUNDLE_EXPIRED') ? undefined : 'BUNDLE_EXPIRED without an expired direct source, or the reverse';
+    const [entry] = entries;
+    if (entries.length !== 1 || !entry) return 'an entitled result must name one source';
+    const feature = entry.featureKey === undefined ? undefined : ctx.features[entry.featureKey];
+    if (entry.source === 'feature-flag') {
+      const decided = feature?.featureFlag && evaluateFlag(feature.featureFlag, prepared);
+      return decided?.treatment === 'true' && decided.ruleIndex === entry.ruleIndex ? undefined : `the flag of ${entry.featureKey} does not answer true by rule ${String(entry.ruleIndex)}`;
+    }
+    if (entry.source === 'plan-targeting') {
+      const targeting = entry.planId === undefined ? undefined : ctx.plans[entry.planId];
+      const decided = targeting && feature?.planIds.includes(entry.planId as string) && evaluatePlanTargeting(targeting, prepared);
+      return decided && decided.treatment === 'true' && decided.ruleIndex === entry.ruleIndex ? undefined : `plan ${String(entry.planId)} does not answer true by rule ${String(entry.ruleIndex)}`;
+    }
+    if (entry.source === 'direct') return feature && (feature.expireTime === -1 || (feature.expireTime ?? -Infinity) >= NOW) ? undefined : `${String(entry.featureKey)} has no live expiry`;
+    return entry.source === 'permission' && kind === 'permission' ? undefined : `unexpected source ${entry.source}`;
+  })();
+  if (problem) explainErrors.push(`${label}: ${problem}`);
 }
 
 // ---- the run -----------------------------------------------------------------------------------
@@ -476,6 +507,10 @@ describe('differential test against @frontegg/entitlements-javascript-commons', 
     expect(tally.unexplained.slice(0, 10)).toEqual([]);
     expect(tally.agreements + tally.explained).toBe(tally.cases);
     for (const id of DELIBERATE_DIFFERENCES) expect(tally.byDifference[id], `${id} never seen: the generator must exercise it`).toBeGreaterThan(0);
+  });
+
+  it('explains each entitlement check by the source that really decided it', () => {
+    expect(explainErrors.slice(0, 10)).toEqual([]);
   });
 
   it('documents every deliberate difference it allows in docs/entitlement-rules.md', () => {
