@@ -34,16 +34,16 @@ export interface AdminArea {
 /** Builds the admin services and registers their routes; adding users invites them through `invitations` and `signUp`. */
 export function adminArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { invitations: InvitationService; signUp: SignUpService }): AdminArea {
   const { db, clock, keys, auth, limiter, config } = deps;
-  const users = createAdminUserService({ db, clock, invitations: areas.invitations, signUp: areas.signUp, config });
+  const users = createAdminUserService({ db, clock, invitations: areas.invitations, signUp: areas.signUp, config, seats: deps.entitlements });
   const apiTokens = createApiTokenService({ db, clock, keys, config, ipRestrictions: deps.security.ipRestrictions });
   app.route('/', impersonationRoutes(deps, createImpersonationService({ db, clock, auth, limiter, config })));
   app.route('/', adminUserRoutes(deps, clock, users));
-  app.route('/', inviteLinkRoutes(deps, clock, createInviteLinkService({ db, clock, limiter, config, emailDomains: deps.security.emailDomains })));
+  app.route('/', inviteLinkRoutes(deps, clock, createInviteLinkService({ db, clock, limiter, config, emailDomains: deps.security.emailDomains, seats: deps.entitlements })));
   app.route('/', adminRoleRoutes(deps, clock, createAdminRoleService({ db, clock })));
   app.route('/', adminGroupRoutes(deps, clock, createAdminGroupService({ db, clock })));
   app.route('/', adminAuditRoutes(deps, clock, createAdminAuditService({ db, clock })));
   app.route('/', apiTokenRoutes(deps, clock, apiTokens));
-  app.route('/', subAccountRoutes(deps, clock, createSubAccountService({ db, clock, emailDomains: deps.security.emailDomains })));
+  app.route('/', subAccountRoutes(deps, clock, createSubAccountService({ db, clock, emailDomains: deps.security.emailDomains, seats: deps.entitlements })));
   return {
     apiTokens,
     async ensureDefaults() {

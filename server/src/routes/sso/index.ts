@@ -18,7 +18,7 @@ export interface SsoArea {
 export function ssoArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mfa: Pick<MfaService, 'gateLogin'> }): SsoArea {
   const { db, clock, auth, limiter, config } = deps;
   const { mfa } = areas;
-  const ssoLogin = createSsoLoginService({ db, clock, auth, limiter, config, emailDomains: deps.security.emailDomains, secondFactor: (user, client) => mfa.gateLogin(user, client) });
+  const ssoLogin = createSsoLoginService({ db, clock, auth, limiter, config, emailDomains: deps.security.emailDomains, seats: deps.entitlements, secondFactor: (user, client) => mfa.gateLogin(user, client) });
   const ssoConfigurations = createSsoConfigurationService({ db, clock, config, resolveTxt: createTxtResolver(config.sso.dnsServers) });
   app.route('/', ssoLoginRoutes(deps, ssoLogin));
   app.route('/', ssoConfigurationRoutes(deps, ssoConfigurations));

@@ -31,9 +31,9 @@ export function usersArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mf
   const { db, mail, emails, clock, auth, limiter, config } = deps;
   const { mfa } = areas;
   const users = createUserService({ db, clock, config });
-  const signUp = createSignUpService({ db, mail, emails, clock, auth, limiter, config, security: deps.security.policies, emailDomains: deps.security.emailDomains });
+  const signUp = createSignUpService({ db, mail, emails, clock, auth, limiter, config, security: deps.security.policies, emailDomains: deps.security.emailDomains, seats: deps.entitlements });
   const phoneSignUp = createPhoneSignUpService({ db, clock, limiter, config });
-  const invitations = createInvitationService({ db, mail, emails, clock, auth, limiter, config, security: deps.security.policies, emailDomains: deps.security.emailDomains, secondFactor: (user, client) => mfa.gateLogin(user, client, AMR_PASSWORD) });
+  const invitations = createInvitationService({ db, mail, emails, clock, auth, limiter, config, security: deps.security.policies, emailDomains: deps.security.emailDomains, seats: deps.entitlements, secondFactor: (user, client) => mfa.gateLogin(user, client, AMR_PASSWORD) });
   app.route('/', signUpRoutes(deps, signUp));
   app.route('/', phoneSignUpRoutes(deps, phoneSignUp));
   app.route('/', meRoutes(deps, users));

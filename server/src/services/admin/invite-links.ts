@@ -24,6 +24,7 @@ import { AuditActions, recordAudit } from './audit-log';
 import type { AuthContext } from '../auth/auth';
 import { refuseWhileImpersonating } from './permissions';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
+import type { EntitlementsService } from '../entitlements';
 import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 
 /** The login box route a shared link opens (seed 000 section 7.2: sign-in carries an invitationToken). */
@@ -87,6 +88,8 @@ export function createInviteLinkService(deps: {
   config: Pick<Config, 'keyEncryptionKey'>;
   /** The tenant's email-domain restrictions: an address they refuse does not join by the link (403 ER-02803). */
   emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+  /** The seat limit of the tenant's plan: a full tenant is not joined by the link (403 ER-03009). */
+  seats?: Pick<EntitlementsService, 'assertSeatsAvailable'>;
 }): InviteLinkService {
   const { db, clock, limiter, config } = deps;
   const seal = (token: string) => (config.keyEncryptionKey ? encrypt(token, config.keyEncryptionKey) : token);
@@ -167,6 +170,7 @@ export function createInviteLinkService(deps: {
       if (await hasMembership(db, user.id, link.tenantId)) return { tenantId: link.tenantId, tenantName: link.tenantName, joined: false };
       // A signed-in account without an email (phone sign-up) has no domain to refuse.
       if (user.email) await deps.emailDomains?.assertAllowed(link.tenantId, user.email);
+      await deps.seats?.assertSeatsAvailable(link.tenantId, 1, { joiningUserId: user.id });
       await db.transaction().execute((trx) => joinByInviteLink(trx, user, link.tenantId, client, now));
       return { tenantId: link.tenantId, tenantName: link.tenantName, joined: true };
     },

@@ -54,6 +54,7 @@ import {
 } from '../../db/queries/sub-accounts';
 import { hasMembership, isMember } from '../../db/queries/tenants';
 import { findUserById } from '../../db/queries/users';
+import type { EntitlementsService } from '../entitlements';
 import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 import { AppError, Errors } from '../../errors';
 import { assertCovers, assertManageable, type AdminCaller } from './access';
@@ -91,6 +92,8 @@ export function createSubAccountService(deps: {
   clock: Clock;
   /** The sub-account's email-domain restrictions: a user whose address they refuse is not added (403 ER-02803). */
   emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+  /** The seat limit of the sub-account's plan: every added user takes a seat (403 ER-03009, none added). */
+  seats?: Pick<EntitlementsService, 'assertSeatsAvailable'>;
 }): SubAccountService {
   const { db, clock } = deps;
 
@@ -358,6 +361,7 @@ export function createSubAccountService(deps: {
       }
       const roles = await accountRoles(account.id, body.roleIds);
       await assertRolesCovered(caller, roles.map((r) => r.id), 'You cannot give roles with permissions you do not have');
+      await deps.seats?.assertSeatsAvailable(account.id, wanted.length, wanted.length === 1 ? { joiningUserId: wanted[0]! } : {});
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         for (const userId of wanted) {

@@ -50,6 +50,7 @@ import { assertCovers, assertManageable, type AdminCaller } from './access';
 import { AuditActions, recordAudit } from './audit-log';
 import type { InvitationService } from '../users/invitations';
 import type { SignUpService } from '../users/signup';
+import type { EntitlementsService } from '../entitlements';
 
 export interface AdminUserService {
   list(caller: AdminCaller, query: UsersListQuery): Promise<UsersPage>;
@@ -78,6 +79,8 @@ export function createAdminUserService(deps: {
   invitations: InvitationService;
   signUp: SignUpService;
   config: Pick<Config, 'publicUrl' | 'temporaryUsers'>;
+  /** The seat limit of the tenant's plan: a disabled member holds no seat, so enabling one takes a seat again (403 ER-03009). */
+  seats?: Pick<EntitlementsService, 'assertSeatsAvailable'>;
 }): AdminUserService {
   const { db, clock, invitations, signUp, config } = deps;
   const pictureBase = `${config.publicUrl}${ApiPaths.profilePicture}/`;
@@ -198,6 +201,7 @@ export function createAdminUserService(deps: {
       const { membership, user } = await target(caller, userId, disabled ? 'disable' : 'enable');
       const now = clock.now();
       if ((membership.disabled_at !== null) !== disabled) {
+        if (!disabled) await deps.seats?.assertSeatsAvailable(caller.tenantId, 1, { joiningUserId: userId });
         await db.transaction().execute(async (trx) => {
           await updateMembershipState(trx, caller.tenantId, userId, { disabled_at: disabled ? now : null });
           if (disabled) await revokeTenantSessions(trx, caller.tenantId, userId, now);

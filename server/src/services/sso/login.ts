@@ -28,6 +28,7 @@ import { authnRequestUrl, SamlRejected, verifySamlResponse, type ServiceProvider
 import { serviceProviderMetadata } from './saml-metadata';
 import { acsUrl, checkAppRedirect, emailDomain, spEntityId } from './urls';
 import { log, reasonOf } from '../../log';
+import type { EntitlementsService } from '../entitlements';
 import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 
 /** How long a started sign-in may take at the IdP, and how long the ACS's one-time code lives. */
@@ -70,6 +71,8 @@ export function createSsoLoginService(deps: {
   oidc?: OidcRelyingParty;
   /** The tenant's email-domain restrictions, at an SSO user's first sign-in into it. */
   emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+  /** The seat limit of the tenant's plan, at just-in-time provisioning (403 ER-03009). */
+  seats?: Pick<EntitlementsService, 'assertSeatsAvailable'>;
 }): SsoLoginService {
   const { db, clock, auth, limiter, config } = deps;
   const oidc = deps.oidc ?? createOidcRelyingParty(config);
@@ -117,7 +120,7 @@ export function createSsoLoginService(deps: {
   async function signIn(row: SsoConfigurationRow, identity: SsoIdentity, client: ClientInfo): Promise<IssuedSession> {
     let user: UserRow;
     try {
-      user = await provisionSsoUser({ db, clock, emailDomains: deps.emailDomains }, row, identity);
+      user = await provisionSsoUser({ db, clock, emailDomains: deps.emailDomains, seats: deps.seats }, row, identity);
     } catch (err) {
       if (err instanceof ProvisioningRefused) throw refuse(`configuration ${row.id}`, err.message);
       throw err;

@@ -14,6 +14,7 @@ import { parseIds } from './configurations';
 import type { SsoIdentity } from './saml';
 import { emailDomain } from './urls';
 import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
+import type { EntitlementsService } from '../entitlements';
 
 /** A sign-in the IdP proved but we refuse; `message` is for the server log only. */
 export class ProvisioningRefused extends Error {
@@ -34,7 +35,7 @@ async function rolesFor(db: Db, row: SsoConfigurationRow, groups: readonly strin
 
 /** Finds, links or creates the user of a proven SSO identity and applies the role mapping. */
 export async function provisionSsoUser(
-  deps: { db: Db; clock: Clock; emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'> },
+  deps: { db: Db; clock: Clock; emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>; seats?: Pick<EntitlementsService, 'assertSeatsAvailable'> },
   row: SsoConfigurationRow,
   identity: SsoIdentity,
 ): Promise<UserRow> {
@@ -51,7 +52,11 @@ export async function provisionSsoUser(
   let user = known ? await findUserById(db, known.user_id) : await findUserByEmail(db, identity.email);
   // Joining the tenant (a new account, or an existing one not yet a member): the tenant's
   // email-domain restrictions decide first (403 ER-02803), before anything is created.
-  if (!user || !(await hasMembership(db, user.id, row.tenant_id))) await deps.emailDomains?.assertAllowed(row.tenant_id, identity.email);
+  if (!user || !(await hasMembership(db, user.id, row.tenant_id))) {
+    await deps.emailDomains?.assertAllowed(row.tenant_id, identity.email);
+    // And the seat limit of the tenant's plan (403 ER-03009).
+    await deps.seats?.assertSeatsAvailable(row.tenant_id, 1, user ? { joiningUserId: user.id } : {});
+  }
   if (!user) {
     const id = newId();
     try {

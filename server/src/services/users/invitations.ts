@@ -63,6 +63,7 @@ import { covers } from '../admin/permissions';
 import { INVALID_PHONE_MESSAGE, normalizePhoneNumber } from '../platform/phone';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { log, reasonOf } from '../../log';
+import type { EntitlementsService } from '../entitlements';
 import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 
 /** Login-box routes the emailed link opens (seed 000 section 2.1 acceptInvitationUrl / acceptInvitationWithOTCUrl). */
@@ -134,6 +135,8 @@ export function createInvitationService(deps: {
   config: Pick<Config, 'invitation' | 'password' | 'passwordPolicies'>;
   /** The tenant's email-domain restrictions: a refused address is not invited (403 ER-02803; bulk invite lists it as unallowed). */
   emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+  /** The seat limit of the tenant's plan: an invitation takes a seat, and so does its acceptance (403 ER-03009, nothing written). */
+  seats?: Pick<EntitlementsService, 'assertSeatsAvailable'>;
 }): InvitationService {
   const { db, mail, emails, clock, auth, limiter, config } = deps;
   const pending = new Set<Promise<void>>();
@@ -230,6 +233,8 @@ export function createInvitationService(deps: {
           open && open.accepted_at === null ? 'User is already invited to this account; resend the invitation instead' : 'User is already a member of this account',
         );
       }
+      // An invited person holds a seat from now on (their open invitation counts); one already invited is not counted twice.
+      await deps.seats?.assertSeatsAvailable(tenantId, 1, user ? { joiningUserId: user.id } : {});
       if (!user) {
         const userId = newId();
         try {
@@ -321,6 +326,8 @@ export function createInvitationService(deps: {
         if (row.code_hash === null || !(await reserveInvitationAttempt(db, row.id, clock.now(), INVITATION_CODE_MAX_ATTEMPTS))) throw invalidCode();
         if (!safeEqual(row.code_hash, sha256(`${row.id}:${body.code!.trim()}`))) throw invalidCode();
       }
+      // An established account joins only now: the seat its invitation held must still fit the plan (it may have shrunk).
+      if (!(await hasMembership(db, user.id, row.tenant_id))) await deps.seats?.assertSeatsAvailable(row.tenant_id, 1, { joiningUserId: user.id });
       const now = clock.now();
       if (!(await markInvitationAccepted(db, row.id, hash, now))) throw invalidInvitation();
       // Roles deleted since the invitation was sent are simply not granted.

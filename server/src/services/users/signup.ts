@@ -8,7 +8,7 @@ import { consumeOneTimeToken, findLiveUserToken, findOneTimeToken, insertOneTime
 import { assignRole } from '../../db/queries/roles';
 import { addUserToTenant, hasAnyMembership, hasMembership, listUserTenants } from '../../db/queries/tenants';
 import { findUserByEmail, findUserById, hasEmail, insertUser, updateUser, type UserRow } from '../../db/queries/users';
-import { AppError } from '../../errors';
+import { AppError, isAppError } from '../../errors';
 import type { AuthService, ClientInfo, IssuedSession } from '../auth/auth';
 import type { Mailer } from '../messaging/mail';
 import type { EmailService } from '../messaging/emails/email-service';
@@ -24,6 +24,8 @@ import type { SecurityPolicyService } from '../security/policies';
 import { signUpPhoneNumber } from './phone-signup';
 import { findLiveInviteLink, joinByInviteLink, unverifiedInviteLink } from '../admin/invite-links';
 import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
+import type { EntitlementsService } from '../entitlements';
+import { BillingErrorCodes } from '@gatehouse/shared/wire';
 
 const ACTIVATION = 'activation';
 
@@ -85,8 +87,21 @@ export function createSignUpService(deps: {
   security: Pick<SecurityPolicyService, 'effective' | 'effectiveForUser' | 'passwordRuleError' | 'assertNotReused' | 'rememberPassword'>;
   /** The tenant's email-domain restrictions, at a sign-up into it through an invite link (403 ER-02803). */
   emailDomains?: Pick<EmailDomainRestrictionService, 'check' | 'assertAllowed'>;
+  /** The seat limit of the plan of a tenant joined through an invite link (403 ER-03009 at sign-up; at activation, a full tenant is not joined). */
+  seats?: Pick<EntitlementsService, 'assertSeatsAvailable'>;
 }): SignUpService {
   const { db, mail, emails, clock, auth, limiter, config, security } = deps;
+
+  /** Does the tenant's plan have a seat for this user? (Other failures still fail the call.) */
+  async function seatAvailable(tenantId: string, userId: string): Promise<boolean> {
+    try {
+      await deps.seats?.assertSeatsAvailable(tenantId, 1, { joiningUserId: userId });
+      return true;
+    } catch (err) {
+      if (isAppError(err) && err.code === BillingErrorCodes.seatLimitReached) return false;
+      throw err;
+    }
+  }
 
   function policyError(password: string): AppError | null {
     const message = checkPasswordPolicy(password, config.password);
@@ -189,7 +204,9 @@ export function createSignUpService(deps: {
     // A domain the tenant's email-domain restrictions refuse (since the sign-up) does not join it
     // either: the same outcome as a dead link.
     const domainRefused = linked && user.email ? (await deps.emailDomains?.check(linked.tenantId, user.email))?.allowed === false : false;
-    const invite = domainRefused ? undefined : linked;
+    // Nor does a tenant whose plan's seats filled up since the sign-up.
+    const seatsRefused = linked && !domainRefused && !(await hasMembership(db, user.id, linked.tenantId)) ? !(await seatAvailable(linked.tenantId, user.id)) : false;
+    const invite = domainRefused || seatsRefused ? undefined : linked;
     const invitationFailed = Boolean(profile.inviteLinkHash && !invite);
     const patch = {
       verified: 1,
@@ -252,6 +269,8 @@ export function createSignUpService(deps: {
         if (!link) throw unverifiedInviteLink();
         // Sign-up into an existing tenant: its email-domain restrictions decide, before anything is made.
         await deps.emailDomains?.assertAllowed(link.tenantId, body.email);
+        // And its plan's seat limit (403 ER-03009).
+        await deps.seats?.assertSeatsAvailable(link.tenantId, 1, existing ? { joiningUserId: existing.id } : {});
         // And its password rules (issue 12), stricter than the vendor's the password already passed.
         const ruleError = security.passwordRuleError(body.password ?? '', await security.effective(link.tenantId));
         if (ruleError) throw ruleError;
