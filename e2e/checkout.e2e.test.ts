@@ -1,0 +1,189 @@
+/**
+ * The checkout bundle in Chromium against the built server and a real Stripe emulator (localstripe,
+ * issue 13). An admin who signed up is promoted with the CLI and, as the vendor's operator,
+ * configures billing with localstripe's keys and creates Premium (10000 minor units, usd). Chromium
+ * takes Stripe.js (https://js.stripe.com/...) from localstripe's stand-in, whose card Element is
+ * plain inputs. The tenant admin opens `app.showCheckoutDialog({ planId })`, enters the test card
+ * 4242 4242 4242 4242, confirms, and the subscription becomes active: in the dialog, in the billing
+ * API and in Stripe's (the emulator's) own records. Nothing of the checkout loads before it is
+ * shown; hiding it leaves nothing behind. Axe-clean; 1280 and 390 px, light and dark; Hebrew.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BillingPaths } from '@gatehouse/shared/admin-paths';
+import { BILLING_CHANGED_EVENT } from '@gatehouse/shared/constants';
+import { OperatorPaths } from '@gatehouse/shared/wire';
+import { LOCALSTRIPE_PUBLISHABLE_KEY, LOCALSTRIPE_SECRET_KEY, localstripeMissing, peersRequired, startLocalstripe, type Localstripe } from '../server/src/test/localstripe';
+import { expectAccessible } from './support/axe';
+import { signUpAndActivate, visible } from './support/journey';
+import { accessToken, screenshotsAtBothWidths } from './support/portal';
+import { closeContexts, repoRoot, startGatehouse, workerBrowser, type RunningServer } from './support/server';
+
+const run = promisify(execFile);
+const skip = localstripeMissing() !== null && !peersRequired();
+const WEBHOOK_SECRET = 'whsec_e2e_checkout';
+const ctx = {} as { browser: Browser; server: RunningServer; stripe: Localstripe };
+
+beforeAll(async () => {
+  if (skip) return;
+  ctx.stripe = await startLocalstripe();
+  const [browser, server] = await Promise.all([workerBrowser(), startGatehouse({ STRIPE_API_URL: ctx.stripe.url })]);
+  ctx.browser = browser;
+  ctx.server = server;
+  // Stripe's events reach the server as they would from Stripe, signed with the configured secret.
+  await ctx.stripe.registerWebhook('checkout-e2e', `${server.url}${BillingPaths.stripeWebhook}`, WEBHOOK_SECRET);
+}, 90_000);
+afterAll(async () => {
+  await closeContexts(ctx.browser);
+  await ctx.server?.stop();
+  await ctx.stripe?.stop();
+});
+
+/** `npm run gatehouse -- users promote <email>` against the running server's database. */
+async function promote(email: string): Promise<void> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), GATEHOUSE_DATA_DIR: ctx.server.dataDir, GATEHOUSE_PUBLIC_URL: ctx.server.url, GATEHOUSE_DEV: '1', NODE_ENV: 'development' };
+  delete env.DATABASE_URL;
+  await run(process.execPath, [join(repoRoot, 'server/dist/main.js'), 'users', 'promote', email], { cwd: repoRoot, env });
+}
+
+async function call<T = unknown>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${ctx.server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/**
+ * Chromium takes everything of https://js.stripe.com from the emulator: the script @stripe/stripe-js
+ * injects (https://js.stripe.com/<train>/stripe.js) is its Stripe.js stand-in, and the stand-in,
+ * which derives its API base from its own address, calls https://js.stripe.com/v1/..., which goes
+ * to the emulator's /v1/....
+ */
+async function stripeFromEmulator(context: BrowserContext): Promise<string[]> {
+  const seen: string[] = [];
+  await context.route('https://js.stripe.com/**', async (route) => {
+    const url = new URL(route.request().url());
+    seen.push(url.pathname);
+    const target = url.pathname.startsWith('/v1/') ? `${ctx.stripe.url}${url.pathname}${url.search}` : ctx.stripe.stripeJsUrl;
+    const response = await route.fetch({ url: target });
+    await route.fulfill({ response });
+  });
+  return seen;
+}
+
+function showCheckout(page: Page, planId: string): Promise<void> {
+  return page.evaluate((id) => (globalThis as unknown as { Gatehouse: { getApp(): { showCheckoutDialog(o: { planId: string }): Promise<void> } } }).Gatehouse.getApp().showCheckoutDialog({ planId: id }), planId);
+}
+
+/** What the checkout left in the page: its element, a light-DOM card host, a listener's trace. */
+function leftovers(page: Page) {
+  return page.evaluate(() => ({ element: document.querySelectorAll('gatehouse-checkout').length, cardHosts: document.querySelectorAll('.gh-co-card-host').length }));
+}
+
+it.skipIf(skip)('a tenant admin picks Premium, enters a test card in the checkout, and the subscription becomes active', { timeout: 300_000 }, async () => {
+  const { browser, server } = ctx;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const stripeRequests = await stripeFromEmulator(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const checkoutFiles: string[] = [];
+  page.on('request', (r) => r.url().includes('/cdn/checkout/') && checkoutFiles.push(r.url()));
+
+  const email = `checkout+${Date.now()}@example.com`;
+  await signUpAndActivate(page, server.url, server.url, email);
+  await promote(email);
+  const token = await accessToken(page);
+  const configured = await call(token, 'PUT', OperatorPaths.billingConfiguration, {
+    secretKey: LOCALSTRIPE_SECRET_KEY, publishableKey: LOCALSTRIPE_PUBLISHABLE_KEY, webhookSecret: WEBHOOK_SECRET,
+    allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: null,
+  });
+  expect(configured.status, JSON.stringify(configured.body)).toBe(200);
+  const premium = await call<{ id: string }>(token, 'POST', OperatorPaths.plans, { name: 'Premium', description: 'For growing teams', slug: 'premium', price: { amount: 10000, currency: 'usd' } });
+  expect(premium.status, JSON.stringify(premium.body)).toBe(201);
+  const before = await call<unknown[]>(token, 'GET', BillingPaths.managedSubscriptions);
+  expect(before.body).toEqual([]);
+
+  // Signed in, page loaded: not a byte of the checkout, nor of Stripe, yet.
+  expect(checkoutFiles).toEqual([]);
+  expect(stripeRequests).toEqual([]);
+
+  await page.evaluate((name) => {
+    const w = window as unknown as { billingChanged: unknown[] };
+    w.billingChanged = [];
+    window.addEventListener(name, (event) => w.billingChanged.push((event as CustomEvent).detail));
+  }, BILLING_CHANGED_EVENT);
+  await showCheckout(page, premium.body.id);
+  const dialog = page.getByRole('dialog', { name: 'Checkout' });
+  await visible(page, dialog.getByText('Premium', { exact: true }));
+  await visible(page, dialog.getByText('$100.00 per month'));
+  expect(checkoutFiles.length).toBeGreaterThan(0);
+  // The card field: the emulator's stand-in inputs, in the custom element's light DOM, slotted into the dialog.
+  const number = page.getByPlaceholder('number');
+  await visible(page, number);
+  expect(await number.evaluate((input) => input.closest('gatehouse-checkout') !== null && input.getRootNode() === document)).toBe(true);
+  expect(stripeRequests.some((path) => path.endsWith('/stripe.js'))).toBe(true);
+
+  await number.fill('4242424242424242');
+  await page.getByPlaceholder('exp_month').fill('12');
+  await page.getByPlaceholder('exp_year').fill('34');
+  await page.getByPlaceholder('cvc').fill('123');
+  await page.getByPlaceholder('postal_code').fill('10001');
+  await expectAccessible(page, 'checkout with card');
+  await screenshotsAtBothWidths(page, 'checkout');
+
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  const status = dialog.getByRole('status');
+  await visible(page, status.getByText('Subscription confirmed'), 30_000);
+  await visible(page, status.getByText('You are on Premium. Status: active.'));
+  // The card was confirmed on a SetupIntent at the emulator, through its Stripe.js.
+  expect(stripeRequests.some((path) => /^\/v1\/setup_intents\/seti_\w+\/confirm$/.test(path))).toBe(true);
+  await expectAccessible(page, 'checkout confirmed');
+  await screenshotsAtBothWidths(page, 'checkout-confirmed');
+
+  // The billing API agrees, and so does Stripe's own record at the emulator.
+  const after = await call<Array<{ planId: string; status: string; externalId: string | null; paymentMethodId: string | null }>>(token, 'GET', BillingPaths.managedSubscriptions);
+  expect(after.body).toHaveLength(1);
+  expect(after.body[0]).toMatchObject({ planId: premium.body.id, status: 'active' });
+  const methods = await call<Array<{ last4: string | null; brand: string | null }>>(token, 'GET', BillingPaths.paymentMethods);
+  expect(methods.body[0]).toMatchObject({ last4: '4242' });
+  const atStripe = await fetch(`${ctx.stripe.url}/v1/subscriptions/${after.body[0]!.externalId}`, { headers: { authorization: `Bearer ${LOCALSTRIPE_SECRET_KEY}` } });
+  expect(((await atStripe.json()) as { status: string }).status).toBe('active');
+  expect(await page.evaluate(() => (window as unknown as { billingChanged: unknown[] }).billingChanged)).toContainEqual({ planId: premium.body.id });
+
+  // Done hides it: no element, no card host left; the event went out once more as it closed.
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect.poll(() => leftovers(page)).toEqual({ element: 0, cardHosts: 0 });
+  expect(await page.evaluate(() => (window as unknown as { billingChanged: unknown[] }).billingChanged)).toHaveLength(2);
+
+  // Shown again (now updating the managed subscription): Escape closes it, from the card field too.
+  await showCheckout(page, premium.body.id);
+  await visible(page, page.getByPlaceholder('number').or(dialog.getByRole('checkbox')));
+  await expect.poll(() => dialog.evaluate((node) => node.contains((node.getRootNode() as ShadowRoot).activeElement))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => leftovers(page)).toEqual({ element: 0, cardHosts: 0 });
+
+  expect(errors.filter((e) => !/localstripe/i.test(e))).toEqual([]);
+  await context.close();
+});
+
+it.skipIf(skip)('speaks Hebrew right to left, and says the seed\'s error for an unknown plan', { timeout: 120_000 }, async () => {
+  const { browser, server } = ctx;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await stripeFromEmulator(context);
+  const page = await context.newPage();
+  await signUpAndActivate(page, server.url, server.url, `checkout-he+${Date.now()}@example.com`);
+  await page.goto(`${server.url}/?locale=he`);
+  await visible(page, page.getByTestId('signed-in-user'));
+  await showCheckout(page, 'no-such-plan');
+  const dialog = page.getByRole('dialog', { name: 'תשלום' });
+  await visible(page, dialog.getByRole('alert'));
+  expect(await dialog.evaluate((node) => node.closest('[dir]')?.getAttribute('dir'))).toBe('rtl');
+  await expectAccessible(page, 'checkout hebrew error');
+  await screenshotsAtBothWidths(page, 'checkout-he-error');
+  await dialog.getByRole('button', { name: 'סגירה' }).first().click();
+  await expect.poll(() => leftovers(page)).toEqual({ element: 0, cardHosts: 0 });
+  await context.close();
+});
