@@ -90,7 +90,7 @@ describe('operator section', () => {
     expect(sent(calls, 'PATCH')[0]).toMatchObject({ path: `${P}/plans/v1/plan-1`, body: { price: { amount: 29, currency: 'usd' }, slug: 'premium' } });
   });
 
-  it('builds a flag with the rule editor: list chips, a number, negate; refuses a wrong field before sending; the body is a valid FeatureFlagBody', async () => {
+  it('builds a flag with the rule editor: list chips, a number, negate; refuses a wrong field before sending (its error gone once edited); the body is a valid FeatureFlagBody', async () => {
     const { view, calls } = open({ target: 'flags' });
     fireEvent.click(await view.findByRole('button', { name: 'Add flag' }));
     const dialog = await view.findByRole('dialog', { name: 'Add flag' });
@@ -107,6 +107,8 @@ describe('operator section', () => {
     const values = rule.getByLabelText('Values');
     fireEvent.change(values, { target: { value: 'tenant-a' } });
     fireEvent.keyDown(values, { key: 'Enter' });
+    // The edited condition's error goes away at once; it is checked again at the next save.
+    expect(within(dialog).queryByRole('alert')).toBeNull();
     fireEvent.change(values, { target: { value: 'tenant-b' } });
     fireEvent.click(rule.getByRole('button', { name: 'Add' }));
     fireEvent.change(rule.getByLabelText('Attribute'), { target: { value: 'frontegg.tenantId' } });

@@ -7,7 +7,7 @@ import { useSave } from '../dialogs/use-save';
 import { Modal } from '../users/modal';
 import { KEY } from './feature-dialog';
 import { RuleEditor } from './rule-editor';
-import { draftsFromRules, rulesFromDrafts, type ConditionProblems, type RuleDraft } from './rules';
+import { draftsFromRules, problemsAfterEdit, rulesFromDrafts, type ConditionProblems, type RuleDraft } from './rules';
 
 type Treatment = 'true' | 'false';
 
@@ -85,7 +85,11 @@ export function FlagDialog({ flag, features, save, onClose }: { flag: FeatureFla
             </label>
           ))}
         </fieldset>
-        <RuleEditor idPrefix={`${id}-rules`} rules={rules} onChange={setRules} problems={ruleProblems.problems} emptyRules={ruleProblems.emptyRules} busy={saving.busy} />
+        <RuleEditor idPrefix={`${id}-rules`} rules={rules} problems={ruleProblems.problems}
+          onChange={(next) => {
+            setRuleProblems((found) => ({ problems: problemsAfterEdit(found.problems, rules, next), emptyRules: found.emptyRules.filter((key) => next.some((rule) => rule.key === key && rule.conditions.length === 0)) }));
+            setRules(next);
+          }} emptyRules={ruleProblems.emptyRules} busy={saving.busy} />
         <DialogFooter error={saving.error} busy={saving.busy} label={flag ? t.t('operator.flags.save') : t.t('operator.flags.add')} onClose={onClose} />
       </form>
     </Modal>

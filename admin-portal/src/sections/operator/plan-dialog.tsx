@@ -7,7 +7,7 @@ import { useSave } from '../dialogs/use-save';
 import { Modal } from '../users/modal';
 import { majorToMinor, minorToMajorText } from './price';
 import { RuleEditor } from './rule-editor';
-import { draftsFromRules, rulesFromDrafts, type ConditionProblems, type RuleDraft } from './rules';
+import { draftsFromRules, problemsAfterEdit, rulesFromDrafts, type ConditionProblems, type RuleDraft } from './rules';
 
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
 const WHOLE = /^\d{1,8}$/;
@@ -141,7 +141,11 @@ export function PlanDialog({ plan, features, save, onClose }: { plan: OperatorPl
           </select>
           <p id={`${id}-default-treatment-hint`} className="gh-ap-hint">{t.t('operator.plans.defaultTreatmentHint')}</p>
         </div>
-        <RuleEditor idPrefix={`${id}-rules`} rules={rules} onChange={setRules} problems={ruleProblems.problems} emptyRules={ruleProblems.emptyRules} busy={saving.busy} />
+        <RuleEditor idPrefix={`${id}-rules`} rules={rules} problems={ruleProblems.problems}
+          onChange={(next) => {
+            setRuleProblems((found) => ({ problems: problemsAfterEdit(found.problems, rules, next), emptyRules: found.emptyRules.filter((key) => next.some((rule) => rule.key === key && rule.conditions.length === 0)) }));
+            setRules(next);
+          }} emptyRules={ruleProblems.emptyRules} busy={saving.busy} />
         <DialogFooter error={saving.error} busy={saving.busy} label={plan ? t.t('operator.plans.save') : t.t('operator.plans.add')} onClose={onClose} />
       </form>
     </Modal>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateFlag, prepareAttributes, RuleOperations, type RuleOperation } from '@gatehouse/shared/entitlements';
 import { RulesSchema } from '@gatehouse/shared/wire';
-import { draftsFromRules, emptyCondition, emptyRule, OPERAND_KIND, OPERATION_GROUPS, rulesFromDrafts, type ConditionDraft, type RuleDraft } from './rules';
+import { draftsFromRules, emptyCondition, emptyRule, OPERAND_KIND, OPERATION_GROUPS, problemsAfterEdit, rulesFromDrafts, type ConditionDraft, type RuleDraft } from './rules';
 
 /** A valid operand, as typed, for each kind of operation. */
 function filled(op: RuleOperation, attribute = 'frontegg.email'): ConditionDraft {
@@ -98,5 +98,15 @@ describe('rule editor model', () => {
       { end: 'rangeOrder' },
     ]);
     expect(check.emptyRules).toEqual([empty.key]);
+  });
+
+  it('drops the problem of a condition once it is edited, and keeps the others until the next save', () => {
+    const a = { ...filled('contains'), text: '' };
+    const b = { ...filled('equal'), text: 'x' };
+    const before = [rule(a, b)];
+    const { problems } = rulesFromDrafts(before);
+    expect(Object.keys(problems).sort()).toEqual([a.key, b.key].sort());
+    const after = [{ ...before[0]!, conditions: [{ ...a, text: 'y' }, b] }];
+    expect(problemsAfterEdit(problems, before, after)).toEqual({ [b.key]: { text: 'number' } });
   });
 });

@@ -204,3 +204,13 @@ export function rulesFromDrafts(drafts: readonly RuleDraft[]): RulesCheck {
   }));
   return { rules, problems, emptyRules };
 }
+
+/**
+ * The problems still worth showing after an edit: those of conditions the edit left as they were
+ * (an edit makes a new draft object; the edited condition is checked again at the next save).
+ */
+export function problemsAfterEdit(problems: Record<string, ConditionProblems>, before: readonly RuleDraft[], after: readonly RuleDraft[]): Record<string, ConditionProblems> {
+  const old = new Map(before.flatMap((rule) => rule.conditions).map((item) => [item.key, item]));
+  const kept = after.flatMap((rule) => rule.conditions).filter((item) => problems[item.key] && old.get(item.key) === item);
+  return Object.fromEntries(kept.map((item) => [item.key, problems[item.key]!]));
+}
