@@ -78,10 +78,12 @@ export function createFeatureFlagService(deps: { db: Db; clock: Clock }): Featur
     return ids;
   }
 
-  const race = (key: string | undefined) => (error: unknown) => {
+  /** A unique index refused the write: another operator took the key, or linked one of the features, meanwhile. */
+  const race = (flagId: string, key: string | undefined) => async (error: unknown): Promise<never> => {
     if (!isUniqueViolation(error)) throw error;
-    // The unique index on the flag's key, or on a feature's one flag (another operator linked it meanwhile).
-    throw key ? OperatorErrors.keyTaken('a feature flag with the key', key) : OperatorErrors.inUse('featureKeys: a feature was linked to another flag meanwhile; reload and try again');
+    const holder = key ? await findFeatureFlagByKey(db, key) : undefined;
+    if (key && holder && holder.id !== flagId) throw OperatorErrors.keyTaken('a feature flag with the key', key);
+    throw OperatorErrors.inUse('featureKeys: a feature was linked to another flag meanwhile; reload and try again');
   };
 
   return {
@@ -117,7 +119,7 @@ export function createFeatureFlagService(deps: { db: Db; clock: Clock }): Featur
           const flag = await read(trx, id);
           await recordOperatorAudit(trx, clock, caller, OperatorAuditActions.flagCreated, `Feature flag "${flag.key}" created`, { flagId: id, new: audited(flag) });
         })
-        .catch(race(body.key));
+        .catch(race(id, body.key));
       return read(db, id);
     },
 
@@ -143,7 +145,7 @@ export function createFeatureFlagService(deps: { db: Db; clock: Clock }): Featur
           const after = await read(trx, id);
           await recordOperatorAudit(trx, clock, caller, OperatorAuditActions.flagUpdated, `Feature flag "${after.key}" updated`, { flagId: id, old: audited(before), new: audited(after) });
         })
-        .catch(race(patch.key !== undefined ? patch.key : undefined));
+        .catch(race(id, patch.key));
       return read(db, id);
     },
 
