@@ -21,6 +21,19 @@ export interface CardStyle {
   fontFamily: string;
 }
 
+/** Stripe's error codes that are about the card the user typed (shown under the card field). */
+const CARD_CODES = new Set(['card_declined', 'expired_card', 'incorrect_cvc', 'incorrect_number', 'incorrect_zip', 'invalid_cvc', 'invalid_expiry_month', 'invalid_expiry_year', 'invalid_number', 'incomplete_number', 'incomplete_cvc', 'incomplete_expiry', 'incomplete_zip']);
+
+/**
+ * Whether a Stripe.js error is about the card itself: Stripe's `card_error` and `validation_error`
+ * types, or a card error code (the emulator types every error `invalid_request_error` but keeps
+ * Stripe's `card_declined` code).
+ */
+export function isCardProblem(error: { type?: string; code?: string } | null | undefined): boolean {
+  if (!error) return false;
+  return error.type === 'card_error' || error.type === 'validation_error' || CARD_CODES.has(error.code ?? '');
+}
+
 let stripeFor: { key: string; stripe: Promise<Stripe | null> } | null = null;
 
 function stripeWith(publishableKey: string): Promise<Stripe | null> {
@@ -46,7 +59,7 @@ export async function mountCardField(options: { publishableKey: string; host: HT
   return {
     async confirm(secret) {
       const { setupIntent, error } = await stripe.confirmCardSetup(secret, { payment_method: { card } });
-      if (error || !setupIntent) return { error: error?.message ?? null, field: error?.type === 'card_error' || error?.type === 'validation_error' };
+      if (error || !setupIntent) return { error: error?.message ?? null, field: isCardProblem(error) };
       const method = setupIntent.payment_method;
       const paymentMethodId = typeof method === 'string' ? method : method?.id;
       return paymentMethodId ? { paymentMethodId } : { error: null, field: false };
