@@ -8,11 +8,15 @@
  * - a member of A without the permission gets 403 on every endpoint;
  * - a super user, naming tenant B, is allowed on every endpoint.
  */
-import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, AuditPaths, Permissions, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
+import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, AuditPaths, BillingPaths, Permissions, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
 import { beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { findPermissionByKey } from '../../db/queries/admin-roles';
+import { insertPlan } from '../../test/billing-helpers';
+import { newId } from '../../crypto';
 import { auditsOf, callAs, inviteMember, memberWithoutPermissions, pathOf, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { insertFeature, insertPlan as insertEntitlementPlan, subscribe } from '../../test/entitlement-helpers';
+import { findEffectivePlanId } from '../../db/queries/tenant-plan';
 import { describeDialects, movableClock, uniqueEmail } from '../../test/harness';
 
 /** Ids of one tenant's objects (and of the shared catalogue) that the calls point at. */
@@ -36,6 +40,15 @@ interface Ids {
   /** An IP restriction and an email-domain restriction of the tenant. */
   ipRestrictionId: string;
   emailDomainRestrictionId: string;
+  /** A limited feature of the tenant's plan (usage reports, issue 13). */
+  featureKey: string;
+  /** The tenant's id (billing summaries are by tenant), a subscription and an invoice of it, and a plan of the vendor. */
+  tenantId: string;
+  subscriptionId: string;
+  invoiceId: string;
+  planId: string;
+  /** A Stripe payment method id (none exists at Stripe here: the call stops at the unconfigured provider). */
+  paymentMethodId: string;
 }
 
 interface Endpoint {
@@ -191,14 +204,37 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => SecurityPaths.emailDomainRestrictionsConfig, body: () => ({ active: false, listType: 'BLOCK', blockPublicDomains: false }), superStatus: 200, targetsObjects: false },
   { method: 'POST', path: () => SecurityPaths.emailDomainRestrictionsVerify, body: () => ({ email: 'someone@example.com' }), superStatus: 200, targetsObjects: false },
   { method: 'DELETE', path: (ids) => pathOf(SecurityPaths.emailDomainRestriction, { id: ids.emailDomainRestrictionId }), superStatus: 204, targetsObjects: true },
+  // Billing (issue 13). Stripe is not configured in this file, so the calls that reach Stripe answer
+  // 409 "Payment provider not configured" to the super user: past the guard, and changing nothing.
+  { method: 'GET', path: () => BillingPaths.managedSubscriptions, superStatus: 200, targetsObjects: false },
+  { method: 'PUT', path: (ids) => pathOf(BillingPaths.managedSubscription, { id: ids.subscriptionId }), body: (ids) => ({ planId: ids.planId }), superStatus: 409, targetsObjects: true },
+  { method: 'PUT', path: (ids) => pathOf(BillingPaths.cancelSubscription, { id: ids.subscriptionId }), superStatus: 409, targetsObjects: true },
+  { method: 'PUT', path: (ids) => pathOf(BillingPaths.renewSubscription, { id: ids.subscriptionId }), superStatus: 409, targetsObjects: true },
+  { method: 'GET', path: () => BillingPaths.invoices, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: (ids) => pathOf(BillingPaths.invoicePdf, { id: ids.invoiceId }), superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: () => BillingPaths.paymentMethods, superStatus: 200, targetsObjects: false },
+  { method: 'PATCH', path: (ids) => pathOf(BillingPaths.paymentMethodBillingDetails, { id: ids.paymentMethodId }), body: () => ({ email: 'billing@example.com', address: { country: 'US' } }), superStatus: 409, targetsObjects: false },
+  { method: 'GET', path: () => BillingPaths.paymentProviders, superStatus: 200, targetsObjects: false },
+  // A's admin naming B's tenant in the path, from A: "Not authorized".
+  { method: 'GET', path: (ids) => pathOf(BillingPaths.summary, { tenantId: ids.tenantId }), superStatus: 200, targetsObjects: true, crossStatuses: [403] },
+  { method: 'GET', path: () => BillingPaths.tenantConfiguration, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => BillingPaths.stripeCustomers, superStatus: 409, targetsObjects: false },
+  { method: 'POST', path: () => BillingPaths.stripeSubscriptions, body: (ids) => ({ planId: ids.planId }), superStatus: 409, targetsObjects: false },
+  { method: 'POST', path: () => BillingPaths.stripeSetupIntents, body: () => ({}), superStatus: 409, targetsObjects: false },
+  // Usage of the tenant's plan (issue 13): seats and limited features; a report is a change (audited).
+  { method: 'GET', path: () => BillingPaths.usage, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => BillingPaths.usage, body: (ids) => ({ featureKey: ids.featureKey, quantity: 1 }), superStatus: 200, targetsObjects: false },
 ];
 
-const PLACEHOLDERS: Ids = { userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}' };
+/** The billing routes' tags whose operations are admin endpoints (plans, the public configuration and Stripe's webhook are not). */
+const BILLING_ADMIN_TAGS = ['billing: subscriptions', 'billing: invoices', 'billing: payment methods', 'billing: overview'];
+
+const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}' };
 /** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
 const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
 
 /** A tenant with a member, a second member, a role, a group (with both) and an invite link, all made through the API. */
-async function populatedTenant(server: GatehouseServer, catalogue: { permissionId: string; customPermissionId: string; categoryId: string; emptyCategoryId: string }): Promise<{ admin: TenantAdmin; ids: Ids; secrets: string[] }> {
+async function populatedTenant(server: GatehouseServer, catalogue: { permissionId: string; customPermissionId: string; categoryId: string; emptyCategoryId: string; planId: string }): Promise<{ admin: TenantAdmin; ids: Ids; secrets: string[] }> {
   const admin = await tenantWithAdmin(server);
   const member = await inviteMember(server, admin);
   const other = await inviteMember(server, admin);
@@ -230,11 +266,24 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
   const secretDomain = `${fresh('secret')}.example`;
   const domainEntry = await callAs(server, admin, 'POST', SecurityPaths.emailDomainRestrictions, { body: { domain: secretDomain, type: 'BLOCK' } });
   expect([ipEntry.status, domainEntry.status]).toEqual([201, 201]);
+  // A subscription and its invoice, as Stripe's webhooks would have written them.
+  const now = Date.now();
+  const subscriptionId = newId();
+  const invoiceId = newId();
+  const invoiceNumber = fresh('SECRET-INV');
+  await server.db.insertInto('subscriptions').values({ id: subscriptionId, tenant_id: admin.tenantId, plan_id: catalogue.planId, external_id: `sub_${newId()}`, status: 'active', start_date: now, current_period_start: now, current_period_end: now + 30 * 86_400_000, cancellation: null, trial_end: null, payment_method_id: null, created_at: now, updated_at: now }).execute();
+  await server.db.insertInto('invoices').values({ id: invoiceId, tenant_id: admin.tenantId, subscription_id: subscriptionId, external_id: `in_${newId()}`, status: 'paid', payment_date: now, total_amount: 10000, currency: 'usd', paid: 1, receipt_number: invoiceNumber, created_at: now, updated_at: now }).execute();
+  // A limited feature on the tenant's plan (a plan of its own when it has none), for usage reports.
+  const featureKey = fresh('metered');
+  const featureId = await insertFeature(server, featureKey);
+  const { planId: currentPlan } = await findEffectivePlanId(server.db, admin.tenantId);
+  if (currentPlan) await server.db.insertInto('plan_features').values({ plan_id: currentPlan, feature_id: featureId, limit_value: 1000 }).execute();
+  else await subscribe(server, admin.tenantId, await insertEntitlementPlan(server, { features: { [featureId]: 1000 } }));
   return {
     admin,
-    ids: { subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id },
+    ids: { featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation' },
     // Strings of this tenant that must never appear in an answer to another tenant's admin.
-    secrets: [subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain],
+    secrets: [subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber],
   };
 }
 
@@ -257,6 +306,9 @@ async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
     ipRestrictionConfig: await read(SecurityPaths.ipRestrictionsConfig),
     emailDomainRestrictions: await read(SecurityPaths.emailDomainRestrictions),
     emailDomainRestrictionConfig: await read(SecurityPaths.emailDomainRestrictionsConfig),
+    subscriptions: await read(BillingPaths.managedSubscriptions),
+    invoices: await read(BillingPaths.invoices),
+    usage: await read(BillingPaths.usage),
   };
 }
 
@@ -276,7 +328,8 @@ describeDialects('admin tenant isolation', (h) => {
     const custom = await callAs(server, root, 'POST', AdminPaths.permissions, { body: { key: `reports.${fresh('read')}`, name: 'Read reports', categoryId: category.body.id } });
     expect([category.status, empty.status, custom.status]).toEqual([201, 201, 201]);
     const usersRead = (await findPermissionByKey(server.db, Permissions.usersRead))!;
-    const catalogue = { permissionId: usersRead.id, customPermissionId: custom.body.id, categoryId: category.body.id, emptyCategoryId: empty.body.id };
+    const planId = await insertPlan(server, { name: 'Premium', price: 10000 });
+    const catalogue = { permissionId: usersRead.id, customPermissionId: custom.body.id, categoryId: category.body.id, emptyCategoryId: empty.body.id, planId };
     a = await populatedTenant(server, catalogue);
     b = await populatedTenant(server, catalogue);
   });
@@ -285,11 +338,11 @@ describeDialects('admin tenant isolation', (h) => {
     const doc = (await callAs(server, root, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { tags?: string[] }>> };
     const published = Object.entries(doc.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
-        .filter(([, op]) => op.tags?.some((t) => t.startsWith('admin: ')))
+        .filter(([, op]) => op.tags?.some((t) => t.startsWith('admin: ') || BILLING_ADMIN_TAGS.includes(t)))
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     // The one signed-in (not admin) call of these modules: joining by invite link.
-    const adminOnly = published.filter((route) => route !== `POST ${AdminPaths.inviteLinkJoin}`);
+    const adminOnly = published.filter((route) => route !== `POST ${AdminPaths.inviteLinkJoin}` && route !== `GET ${BillingPaths.vendorPublicConfiguration}`);
     expect(new Set(ENDPOINTS.map(label))).toEqual(new Set(adminOnly));
     expect(ENDPOINTS.length).toBe(adminOnly.length);
   });

@@ -61,9 +61,10 @@ export function createPaymentMethodService(deps: { db: Db; clock: Clock; gateway
 
   return {
     async list(caller) {
-      const stripe = await stripeFor();
+      // No customer yet: no card, whether or not Stripe is configured.
       const customerId = await findCustomerId(db, caller.tenantId);
       if (!customerId) return [];
+      const stripe = await stripeFor();
       const [methods, defaultId] = await Promise.all([stripeCall(() => stripe.paymentMethods.list({ customer: customerId, type: 'card', limit: 20 })), defaultOf(stripe, customerId)]);
       // The default first: the portal shows the first.
       return methods.data.map((pm) => toWire(pm, defaultId)).sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
