@@ -70,11 +70,13 @@ describeDialects('operator feature flags', (h) => {
     for (const [condition, message] of [
       [{ attribute: 'x', op: 'matches', value: { string: '([' }, negate: false }, 'rules[0].conditions[0]: matches: "([" is not a valid regular expression'],
       [{ attribute: 'x', op: 'between_numeric', value: { start: 5, end: 1 }, negate: false }, 'rules[0].conditions[0]: between_numeric: start must not be greater than end'],
-      [{ attribute: 'x', op: 'on', value: { date: 'yesterday' }, negate: false }, 'rules[0].conditions[0]: on takes { date: an ISO 8601 date }'],
-      [{ attribute: 'x', op: 'in_list', value: { list: [] }, negate: false }, 'rules[0].conditions[0]: in_list takes { list: [strings] } (1 to 1000 strings)'],
+      [{ attribute: 'x', op: 'on', value: { date: 'yesterday' }, negate: false }, 'rules[0].conditions[0]: on takes { date: an ISO 8601 date: YYYY-MM-DD, '],
+      [{ attribute: 'x', op: 'in_list', value: { list: [] }, negate: false }, 'rules[0].conditions[0]: in_list: the list is empty, so the condition could never hold'],
+      [{ attribute: 'x', op: 'matches', value: { string: '(a+)+$' }, negate: false }, 'rules[0].conditions[0]: matches: the pattern is refused because it could backtrack for too long'],
     ] as const) {
       const res = await callAs(server, root, 'PATCH', flagPath(first.id), { body: { rules: [{ conditionLogic: 'and', treatment: 'true', conditions: [condition] }] } });
-      expect([res.status, res.body.errorCode, res.body.errors[0]]).toEqual([400, 'ER-04005', message]);
+      expect([res.status, res.body.errorCode], message).toEqual([400, 'ER-04005']);
+      expect(res.body.errors[0].startsWith(message), res.body.errors[0]).toBe(true);
     }
     const missingOn = await callAs(server, root, 'POST', OperatorPaths.featureFlags, { body: { key: fresh('y'), name: 'Y' } });
     expect([missingOn.status, missingOn.body.errors[0]]).toEqual([400, expect.stringMatching(/^on: /)]);

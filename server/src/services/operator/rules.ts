@@ -1,72 +1,32 @@
 /**
- * Checks targeting rules beyond their wire schema (RulesSchema): every condition's operand must fit
- * its operation, as the evaluator reads it (shared/src/entitlements/types.ts), so a rule an operator
- * saves can never be silently false. A misfit is a 400 ER-04005 naming the rule and condition.
+ * Checks targeting rules beyond their wire schema (RulesSchema): a condition whose operand the
+ * evaluator cannot run would be false for everyone, so the operator API refuses it (400 ER-04005
+ * naming the rule and condition) instead of saving a dead rule. The reading is the evaluator's own
+ * (`operandProblem` of @gatehouse/shared/entitlements: shapes, dates, refused backtracking-prone
+ * patterns), plus what makes a runnable condition false for everyone: an empty list, and a range
+ * whose start is after its end.
  *
- * Operands: in_list `{ list: string[] }`; starts_with, ends_with, contains `{ list: string[] }` or
- * `{ string }`; matches `{ string }` (a valid regular expression); equal and the comparisons
- * `{ number }`; between_numeric `{ start, end }` numbers with start <= end; is `{ boolean }`; on,
- * on_or_after, on_or_before `{ date }` (an ISO 8601 date); between_date `{ start, end }` dates in order.
+ * One form the evaluator does not read is accepted: `{ string }` for starts_with, ends_with and
+ * contains, which the wire contract (shared/src/entitlements/types.ts) names and the admin portal's
+ * rule editor sends. docs/operator.md says so; the evaluator reads `{ list }` there.
  */
-import type { Condition, ConditionGroup, Rule, RuleOperation } from '@gatehouse/shared/entitlements';
+import { operandProblem as evaluatorProblem, type Condition, type ConditionGroup, type Rule, type RuleOperation } from '@gatehouse/shared/entitlements';
 import { OperatorErrors } from './errors';
-
-const MAX_LIST = 1000;
-const MAX_STRING = 1000;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 type Operand = Record<string, unknown>;
 
-const isString = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_STRING;
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isDate = (v: unknown): v is string => typeof v === 'string' && ISO_DATE.test(v) && Number.isFinite(Date.parse(v));
-const isList = (v: unknown): v is string[] => Array.isArray(v) && v.length >= 1 && v.length <= MAX_LIST && v.every(isString);
-
-function hasOnly(value: Operand, keys: string[]): boolean {
-  const own = Object.keys(value);
-  return own.length === keys.length && keys.every((k) => own.includes(k));
-}
+const CONTRACT_STRING_OPS: readonly string[] = ['starts_with', 'ends_with', 'contains'];
+const isOnlyString = (value: Operand) => Object.keys(value).length === 1 && typeof value.string === 'string';
 
 /** Why `value` does not fit `op`, or null when it does. */
 export function operandProblem(op: RuleOperation, value: Operand): string | null {
-  switch (op) {
-    case 'in_list':
-      return hasOnly(value, ['list']) && isList(value.list) ? null : `${op} takes { list: [strings] } (1 to ${MAX_LIST} strings)`;
-    case 'starts_with':
-    case 'ends_with':
-    case 'contains':
-      if (hasOnly(value, ['list']) && isList(value.list)) return null;
-      return hasOnly(value, ['string']) && isString(value.string) ? null : `${op} takes { list: [strings] } or { string }`;
-    case 'matches': {
-      if (!hasOnly(value, ['string']) || !isString(value.string)) return `${op} takes { string: a regular expression }`;
-      try {
-        new RegExp(value.string);
-        return null;
-      } catch {
-        return `${op}: ${JSON.stringify(value.string)} is not a valid regular expression`;
-      }
-    }
-    case 'equal':
-    case 'greater_than':
-    case 'greater_than_equal':
-    case 'lower_than':
-    case 'lower_than_equal':
-      return hasOnly(value, ['number']) && isNumber(value.number) ? null : `${op} takes { number }`;
-    case 'between_numeric':
-      if (!hasOnly(value, ['start', 'end']) || !isNumber(value.start) || !isNumber(value.end)) return `${op} takes { start: number, end: number }`;
-      return value.start <= value.end ? null : `${op}: start must not be greater than end`;
-    case 'is':
-      return hasOnly(value, ['boolean']) && typeof value.boolean === 'boolean' ? null : `${op} takes { boolean }`;
-    case 'on':
-    case 'on_or_after':
-    case 'on_or_before':
-      return hasOnly(value, ['date']) && isDate(value.date) ? null : `${op} takes { date: an ISO 8601 date }`;
-    case 'between_date':
-      if (!hasOnly(value, ['start', 'end']) || !isDate(value.start) || !isDate(value.end)) return `${op} takes { start, end }: ISO 8601 dates`;
-      return Date.parse(value.start) <= Date.parse(value.end) ? null : `${op}: start must not be after end`;
-    default:
-      return `unknown operation ${JSON.stringify(op)}`;
-  }
+  if (CONTRACT_STRING_OPS.includes(op) && isOnlyString(value)) return null;
+  const problem = evaluatorProblem(op, value);
+  if (problem) return problem;
+  if (Array.isArray(value.list) && value.list.length === 0) return `${op}: the list is empty, so the condition could never hold`;
+  if (op === 'between_numeric' && (value.start as number) > (value.end as number)) return `${op}: start must not be greater than end`;
+  if (op === 'between_date' && Date.parse(String(value.start)) > Date.parse(String(value.end))) return `${op}: start must not be after end`;
+  return null;
 }
 
 const isGroup = (c: Condition | ConditionGroup): c is ConditionGroup => Array.isArray((c as ConditionGroup).conditions);
