@@ -11,7 +11,7 @@ import { ensureLazyImportGate } from './lazy-lists';
 import { createHistory } from './history';
 import { BundleMount } from './mount-point';
 import { watchSignOut } from './sign-out-watch';
-import { watchCaller } from './caller-data';
+import type { CallerData } from './caller-data';
 
 /** The login URL (or the custom one) with `redirectUrl` set to the page the user wanted. */
 export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl'>, routes: AuthRoutes, currentHref: string): string {
@@ -56,7 +56,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     api,
     routes,
     navigate: history.navigate,
-    options: { flags: caller.flags(), metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite, nonce: options.nonce, locale: options.locale, theme: options.theme },
+    options: { flags: caller?.flags() ?? ctx.flags, metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite, nonce: options.nonce, locale: options.locale, theme: options.theme },
     ...extra,
   });
   const loginBox = new BundleMount('login-box', 'gatehouse-login-box', federation, ctx, options.shadowDom !== false);
@@ -64,16 +64,31 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const checkout = new BundleMount('checkout', 'gatehouse-checkout', federation, ctx, options.shadowDom !== false, CHECKOUT_NAME[resolveLocale(options.locale, navigator.languages ?? [])]);
   let checkoutPlan: string | null = null;
   let savedSearch: string | null = null;
-  // Per caller, again with every new access token: their flags (a mounted bundle gets them at once) and, when enabled, their entitlements.
-  const caller = watchCaller({
-    store,
-    api,
-    anonymousFlags: ctx.flags,
-    entitlementsEnabled: options.entitlementsOptions?.enabled === true,
-    onFlags: () => {
-      for (const mount of [loginBox, adminPortal]) mount.update({ options: propsFor().options });
-    },
-  });
+  // Per signed-in caller, again with every new access token: their flags (a mounted bundle gets them at once) and, when
+  // enabled, their entitlements. Its chunk loads at the first signed-in user: nothing of it weighs on the login form.
+  let caller: CallerData | undefined;
+  let callerLoading = false;
+  const startCaller = () => {
+    if (callerLoading || !store.getSnapshot().user) return;
+    callerLoading = true;
+    import('./caller-data').then(
+      (m) => {
+        stopCallerStart();
+        caller = m.watchCaller({
+          store,
+          api,
+          anonymousFlags: ctx.flags,
+          entitlementsEnabled: options.entitlementsOptions?.enabled === true,
+          onFlags: () => {
+            for (const mount of [loginBox, adminPortal]) mount.update({ options: propsFor().options });
+          },
+        });
+      },
+      () => (callerLoading = false),
+    );
+  };
+  const stopCallerStart = store.subscribe(startCaller);
+  startCaller();
 
   const loginWithRedirect = () => (hosted ? void hosted.login() : window.location.assign(loginRedirectUrl(options, routes, window.location.href)));
 
@@ -143,9 +158,10 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     hideCheckoutDialog,
     logout: () => store.logout(),
     loginWithRedirect,
-    entitlements: caller.entitlements,
+    entitlements: () => caller?.entitlements() ?? null,
     destroy() {
-      caller.stop();
+      stopCallerStart();
+      caller?.stop();
       stopHistory();
       stopSignOutWatch();
       loginBox.unmount();
