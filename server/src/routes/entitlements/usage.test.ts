@@ -1,7 +1,7 @@
 import { ApiTokenPaths, BillingErrorCodes, BillingPaths, OAuthPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
-import { callAs, inviteMember, memberWithoutPermissions, roleIdByKey, tenantWithAdmin } from '../../test/admin-helpers';
+import { auditsOf, callAs, inviteMember, memberWithoutPermissions, roleIdByKey, tenantWithAdmin } from '../../test/admin-helpers';
 import { insertFeature, insertPlan, subscribe } from '../../test/entitlement-helpers';
 import { call, describeDialects } from '../../test/harness';
 
@@ -52,6 +52,13 @@ describeDialects('usage of the plan', (harness) => {
     expect(await used(reports)).toBe(3);
     expect((await report(reports, 2)).status).toBe(200);
     expect(await used(reports)).toBe(5);
+    // Each accepted report is audited with the use before and after; the refused one is not.
+    const audits = (await auditsOf(server, admin.tenantId)).filter((a) => a.action === 'Usage reported');
+    expect(audits.map((a) => JSON.parse(a.json!))).toEqual([
+      { featureKey: reports, quantity: 2, old: { used: 3 }, new: { used: 5 } },
+      { featureKey: reports, quantity: 3, old: { used: 0 }, new: { used: 3 } },
+    ]);
+    expect(audits[0]!.user_id).toBe(admin.userId);
     expect((await report(reports, -10)).status).toBe(200);
     expect(await used(reports)).toBe(0);
 

@@ -7,7 +7,8 @@ import { adminErrors, guardFor, TenantQuery } from '../admin/shared';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 
-const tags = ['billing: usage'];
+// An admin route: the tenant-isolation walk (routes/admin/tenant-isolation.test.ts) covers it.
+const tags = ['admin: usage'];
 
 /**
  * Usage of the tenant's plan (issue 13, "Limits are typed"): GET (fe.usage.read) answers seats used
@@ -48,7 +49,8 @@ export function usageRoutes(deps: RouteDeps, entitlements: Pick<EntitlementsServ
     }),
     async (c) => {
       const { featureKey, quantity } = c.req.valid('json');
-      return c.json(await entitlements.reportUsage(c.get('admin').tenantId, featureKey, quantity), 200);
+      const admin = c.get('admin');
+      return c.json(await entitlements.reportUsage(admin.tenantId, featureKey, quantity, admin), 200);
     },
   );
   return app;

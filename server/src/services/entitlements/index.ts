@@ -11,6 +11,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { listFlags } from '../../db/queries/entitlement-context';
+import type { AdminCaller } from '../admin/access';
 import { buildContext, flagDefinition } from './context';
 import { explainFeatures } from './explain';
 import { createSeats } from './seats';
@@ -40,8 +41,8 @@ export interface EntitlementsService {
   assertSeatsAvailable(tenantId: string, adding?: number, options?: { joiningUserId?: string }): Promise<void>;
   /** GET usage/v1. */
   usage(tenantId: string): Promise<UsageResponse>;
-  /** POST usage/v1: adds `quantity` to the feature's use; refuses past the plan's limit (BillingErrorCodes.featureLimitReached). */
-  reportUsage(tenantId: string, featureKey: string, quantity: number): Promise<UsageResponse>;
+  /** POST usage/v1: adds `quantity` to the feature's use; refuses past the plan's limit (BillingErrorCodes.featureLimitReached); `caller` gets the audit row. */
+  reportUsage(tenantId: string, featureKey: string, quantity: number, caller?: AdminCaller): Promise<UsageResponse>;
 }
 
 /** The attributes rules read: the token's claims, else the subject's own fields in the claims' shape. */
@@ -100,6 +101,6 @@ export function createEntitlements(deps: { db: Db; clock: Clock; config: Pick<Co
 
     assertSeatsAvailable: (tenantId, adding = 1, options = {}) => seats.assertAvailable(tenantId, adding, options.joiningUserId),
     usage: (tenantId) => usage.read(tenantId),
-    reportUsage: (tenantId, featureKey, quantity) => usage.report(tenantId, featureKey, quantity),
+    reportUsage: (tenantId, featureKey, quantity, caller) => usage.report(tenantId, featureKey, quantity, caller),
   };
 }

@@ -10,11 +10,17 @@ import type { Db } from '../../db';
 import { listPlanFeatures } from '../../db/queries/entitlement-context';
 import { addFeatureUsage, listFeatureUsage } from '../../db/queries/feature-usage';
 import { AppError } from '../../errors';
+import type { AdminCaller } from '../admin/access';
+import { recordAudit } from '../admin/audit-log';
 import type { Seats } from './seats';
+
+/** The audit action of a usage report. */
+export const USAGE_REPORTED = 'Usage reported';
 
 export interface Usage {
   read(tenantId: string): Promise<UsageResponse>;
-  report(tenantId: string, featureKey: string, quantity: number): Promise<UsageResponse>;
+  /** `caller`: who reported (an admin or a tenant API token), for the audit row. */
+  report(tenantId: string, featureKey: string, quantity: number, caller?: AdminCaller): Promise<UsageResponse>;
 }
 
 export function createUsage(deps: { db: Db; clock: Clock; seats: Seats }): Usage {
@@ -32,12 +38,13 @@ export function createUsage(deps: { db: Db; clock: Clock; seats: Seats }): Usage
 
   return {
     read,
-    async report(tenantId, featureKey, quantity) {
+    async report(tenantId, featureKey, quantity, caller) {
       const seat = await seats.read(tenantId);
       const feature = seat.planId ? (await listPlanFeatures(db, [seat.planId])).find((f) => f.key === featureKey) : undefined;
       if (!feature) {
         throw new AppError(BillingErrorCodes.featureLimitReached, 403, `Your plan does not include the feature ${featureKey}; change plan to use it`, { featureKey, limit: 0, used: 0 });
       }
+      const before = (await listFeatureUsage(db, tenantId)).get(featureKey) ?? 0;
       if (!(await addFeatureUsage(db, tenantId, featureKey, quantity, feature.limit_value, clock.now()))) {
         const used = (await listFeatureUsage(db, tenantId)).get(featureKey) ?? 0;
         throw new AppError(
@@ -46,6 +53,10 @@ export function createUsage(deps: { db: Db; clock: Clock; seats: Seats }): Usage
           `Your plan allows ${feature.limit_value} of ${feature.name}; ${used} are used, so ${quantity} more would pass the limit`,
           { featureKey, limit: feature.limit_value, used },
         );
+      }
+      if (caller) {
+        const after = (await listFeatureUsage(db, tenantId)).get(featureKey) ?? 0;
+        await recordAudit(db, caller, { action: USAGE_REPORTED, description: `Use of ${feature.name} reported: ${quantity > 0 ? '+' : ''}${quantity} (now ${after})`, json: { featureKey, quantity, old: { used: before }, new: { used: after } } }, clock.now());
       }
       return read(tenantId);
     },
