@@ -75,6 +75,28 @@ describeDialects('GET entitlements v2', (harness) => {
     expect(res.body.explain[planned!]).toEqual([expect.objectContaining({ source: 'direct', planId: tenantPlan })]);
   });
 
+  it('merges the sources of one feature: the plan (no expiry) beats a dated grant, a later grant beats an earlier one; explain names the winner', async () => {
+    const server = await harness.start();
+    const admin = await tenantWithAdmin(server);
+    const [both, twice] = ['both', 'twice'].map(unique);
+    const bothId = await insertFeature(server, both!);
+    const twiceId = await insertFeature(server, twice!);
+    const planId = await insertPlan(server, { features: { [bothId]: null } });
+    await subscribe(server, admin.tenantId, planId);
+    await insertGrant(server, bothId, admin.tenantId, { expiresAt: Date.now() + 60_000 });
+    const soon = Date.now() + 60_000;
+    const later = Date.now() + 3_600_000;
+    await insertGrant(server, twiceId, admin.tenantId, { expiresAt: soon });
+    const laterGrant = await insertGrant(server, twiceId, admin.tenantId, { userId: admin.userId, expiresAt: later });
+    await insertGrant(server, twiceId, admin.tenantId, { expiresAt: soon + 1 });
+
+    const res = await callAs(server, admin, 'GET', `${EntitlementPaths.userEntitlements}?explain=true`);
+    expect(res.body.features[both!]).toMatchObject({ planIds: [planId], expireTime: -1 });
+    expect(res.body.explain[both!]).toEqual([expect.objectContaining({ source: 'direct', planId })]);
+    expect(res.body.features[twice!]).toMatchObject({ planIds: [], expireTime: later });
+    expect(res.body.explain[twice!]).toEqual([expect.objectContaining({ source: 'direct', grantId: laterGrant })]);
+  });
+
   it('answers for another tenant of the caller with ?tenantId=, and 404 for a tenant they are not a member of', async () => {
     const server = await harness.start();
     const admin = await tenantWithAdmin(server);
