@@ -27,7 +27,7 @@ export function usageRoutes(deps: RouteDeps, entitlements: Pick<EntitlementsServ
       summary: "Seats used of the plan's limit, and each limited feature's use",
       ...guard(Permissions.usageRead, 'read'),
       request: { query: TenantQuery },
-      responses: { 200: json(UsageResponse, 'The usage of the tenant'), ...adminErrors },
+      responses: { 200: json(UsageResponse, 'The usage of the tenant'), 400: err('Invalid query (the message names the field)'), ...adminErrors },
     }),
     async (c) => c.json(await entitlements.usage(c.get('admin').tenantId), 200),
   );
