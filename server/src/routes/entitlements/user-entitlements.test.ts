@@ -97,6 +97,20 @@ describeDialects('GET entitlements v2', (harness) => {
     expect(res.body.explain[twice!]).toEqual([expect.objectContaining({ source: 'direct', grantId: laterGrant })]);
   });
 
+  it('takes feature keys that name Object.prototype members ("constructor", "toString") as plain keys', async () => {
+    const server = await harness.start();
+    const admin = await tenantWithAdmin(server);
+    const taken = await server.db.selectFrom('features').select('key').where('key', 'in', ['constructor', 'toString']).execute();
+    const planFeatures: Record<string, null> = {};
+    for (const key of ['constructor', 'toString'].filter((k) => !taken.some((t) => t.key === k))) planFeatures[await insertFeature(server, key)] = null;
+    await subscribe(server, admin.tenantId, await insertPlan(server, { features: planFeatures }));
+    const res = await callAs(server, admin, 'GET', `${EntitlementPaths.userEntitlements}?explain=true`);
+    expect(res.status).toBe(200);
+    expect(res.body.features.constructor).toMatchObject({ expireTime: -1, linkedPermissions: [] });
+    expect(res.body.features.toString).toMatchObject({ expireTime: -1 });
+    expect(res.body.explain.constructor).toEqual([expect.objectContaining({ source: 'direct' })]);
+  });
+
   it('answers for another tenant of the caller with ?tenantId=, and 404 for a tenant they are not a member of', async () => {
     const server = await harness.start();
     const admin = await tenantWithAdmin(server);

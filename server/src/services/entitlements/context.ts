@@ -76,7 +76,8 @@ export async function buildContext(db: Db, userId: string, tenantId: string, opt
   const origins: Record<string, FeatureOrigin> = {};
   const flagKeys: Record<string, string> = {};
   const feature = (key: string, linkedPermissions: string): BuiltFeature => {
-    let f = features[key];
+    // Own properties only: a feature key such as "constructor" must not find Object.prototype's.
+    let f = Object.hasOwn(features, key) ? features[key] : undefined;
     if (!f) {
       const linked = parseJson<unknown>(linkedPermissions, []);
       f = { planIds: [], expireTime: null, linkedPermissions: Array.isArray(linked) ? linked.filter((p): p is string => typeof p === 'string') : [] };

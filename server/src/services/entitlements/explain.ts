@@ -13,7 +13,8 @@ export function explainFeatures(built: BuiltContext, attributes: CheckAttributes
   const out: Record<string, WireExplanation[]> = {};
   for (const key of Object.keys(built.context.features)) {
     const result = isEntitledToFeature(key, built.context, attributes, { explain: true, now });
-    const origin = built.origins[key] ?? { kind: 'none' };
+    const origin = (Object.hasOwn(built.origins, key) && built.origins[key]) || { kind: 'none' as const };
+    const flagKey = Object.hasOwn(built.flagKeys, key) ? built.flagKeys[key] : undefined;
     const entries: WireExplanation[] = (result.explanation ?? []).map((e) => ({ ...e, featureKey: e.featureKey ?? key }));
     if (entries.length === 0) {
       entries.push({ source: result.isEntitled ? 'direct' : 'none', featureKey: key, reason: result.isEntitled ? 'Entitled' : `Not entitled (${result.justification})` });
@@ -23,7 +24,7 @@ export function explainFeatures(built: BuiltContext, attributes: CheckAttributes
         if (origin.kind === 'plan') return { ...e, planId: origin.planId, reason: `${e.reason} (granted by the tenant's plan ${origin.planId})` };
         if (origin.kind === 'grant') return { ...e, grantId: origin.grantId, reason: `${e.reason} (granted directly by grant ${origin.grantId})` };
       }
-      if (e.source === 'feature-flag' && built.flagKeys[key]) return { ...e, flagKey: e.flagKey ?? built.flagKeys[key] };
+      if (e.source === 'feature-flag' && flagKey) return { ...e, flagKey: e.flagKey ?? flagKey };
       // A BUNDLE_EXPIRED answer still names what expired.
       if (!result.isEntitled && result.justification === 'BUNDLE_EXPIRED' && origin.kind === 'grant') return { ...e, grantId: origin.grantId };
       return e;
