@@ -95,8 +95,11 @@ it('answers entitlement checks in the browser from what loaded after sign-in, ag
   const page = await context.newPage();
   const flagCalls: Request[] = [];
   const entitlementCalls: Request[] = [];
+  const chunks: string[] = [];
   page.on('request', (r) => {
     const path = new URL(r.url()).pathname;
+    const chunk = /\/cdn\/runtime\/[^/]+\/assets\/(caller-data|entitlements)-[^/]+\.js$/.exec(path);
+    if (chunk) chunks.push(chunk[1]!);
     if (path === ApiPaths.flags) flagCalls.push(r);
     if (path === EntitlementPaths.userEntitlements) entitlementCalls.push(r);
   });
@@ -105,10 +108,13 @@ it('answers entitlement checks in the browser from what loaded after sign-in, ag
     await page.goto(`${env.server.url}/account/login?entitlements=on`);
     expect(await withApp(page, (app) => app.getEntitlements())).toBeNull();
     expect(await withApp(page, (app) => app.isEntitledTo({ featureKey: 'reports' }))).toEqual({ isEntitled: false, justification: 'MISSING_FEATURE' });
+    // The login form fetched none of their code: the runtime's chunks for it (listed with SRI in its lazy-files.json) come after sign-in.
+    expect(chunks).toEqual([]);
     await signIn(page, email, PASSWORD);
     await visible(page, page.getByTestId('signed-in-user'));
     await page.waitForFunction(() => (globalThis as unknown as { Gatehouse: { getApp(): { getEntitlements(): unknown } } }).Gatehouse.getApp().getEntitlements() !== null);
     expect(entitlementCalls.length).toBeGreaterThanOrEqual(1);
+    expect(chunks.sort()).toEqual(['caller-data', 'entitlements']);
     for (const r of entitlementCalls) expect(r.headers().authorization).toMatch(/^Bearer /);
 
     const loaded = (await withApp(page, (app) => app.getEntitlements())) as { features: Record<string, unknown>; permissions: Record<string, true> };
