@@ -29,10 +29,11 @@ async function promote(email: string): Promise<string> {
   return stdout;
 }
 
+/** Opens the portal from the demo host page's button (English in every language); `title` is the portal's, in the page's language. */
 async function openPortal(page: Page, title = 'Admin portal'): Promise<Locator> {
   const portal = page.getByRole('dialog', { name: title });
   if (!(await portal.isVisible())) {
-    await page.getByRole('button', { name: title }).click();
+    await page.getByRole('button', { name: 'Admin portal' }).click();
     await visible(page, portal);
   }
   return portal;
@@ -154,9 +155,9 @@ it('a super user (promoted with the CLI) creates a feature, a plan granting it a
   expect(errors).toEqual([]);
 
   // Hebrew: the same area right to left.
-  const context = await browser.newContext({ locale: 'he-IL', viewport: { width: 1280, height: 900 } });
+  // The first page's storage (its session hint), and a session of its own: refresh tokens rotate, so sessions are not shared between contexts.
+  const context = await browser.newContext({ locale: 'he-IL', viewport: { width: 1280, height: 900 }, storageState: await page.context().storageState() });
   const hebrew = await context.newPage();
-  // A session of its own (refresh tokens rotate, so sessions are not shared between contexts).
   expect((await context.request.post(`${server.url}/identity/resources/auth/v1/user`, { data: { email, password: PASSWORD } })).status()).toBe(200);
   await hebrew.goto(`${server.url}/`);
   await visible(hebrew, hebrew.getByTestId('signed-in-user'));
