@@ -103,7 +103,7 @@ function BillingForm({ config, plans, accessToken, save, onSaved }: {
           {t.t(`operator.billing.${secret}`)}{' '}
           <span className={isSet[secret] ? 'gh-ap-badge' : 'gh-ap-badge gh-ap-badge-muted'}>{t.t(isSet[secret] ? 'operator.billing.set' : 'operator.billing.notSet')}</span>
         </label>
-        <input id={fieldId} name={`gatehouse-${secret}`} className="gh-ap-input gh-ap-mono" type="password" autoComplete="new-password" spellCheck={false} value={secrets[secret]}
+        <input id={fieldId} name={`gatehouse-${secret}`} className="gh-ap-input gh-ap-mono" dir="ltr" type="password" autoComplete="new-password" spellCheck={false} value={secrets[secret]}
           disabled={saving.busy || remove[secret]} data-lpignore="true" data-1p-ignore="true" aria-invalid={problem ? true : undefined}
           aria-describedby={`${fieldId}-hint${problem ? ` ${fieldId}-error` : ''}`} onChange={(e) => setSecrets((old) => ({ ...old, [secret]: e.target.value }))} />
         <p id={`${fieldId}-hint`} className="gh-ap-hint">{t.t(isSet[secret] ? 'operator.billing.keepHint' : `operator.billing.${secret}Hint`)}</p>
@@ -129,7 +129,7 @@ function BillingForm({ config, plans, accessToken, save, onSaved }: {
         {secretField('secretKey')}
         <div className="gh-ap-field">
           <label className="gh-ap-label" htmlFor={`${id}-publishable`}>{t.t('operator.billing.publishableKey')}</label>
-          <input id={`${id}-publishable`} className="gh-ap-input gh-ap-mono" value={publishableKey} autoComplete="off" spellCheck={false} aria-invalid={problems.publishableKey ? true : undefined}
+          <input id={`${id}-publishable`} className="gh-ap-input gh-ap-mono" dir="ltr" value={publishableKey} autoComplete="off" spellCheck={false} aria-invalid={problems.publishableKey ? true : undefined}
             aria-describedby={`${id}-publishable-hint${problems.publishableKey ? ` ${id}-publishable-error` : ''}`} onChange={(e) => setPublishableKey(e.target.value)} />
           <p id={`${id}-publishable-hint`} className="gh-ap-hint">{t.t('operator.billing.publishableKeyHint')}</p>
           {problems.publishableKey && <p id={`${id}-publishable-error`} className="gh-ap-field-error" role="alert">{problems.publishableKey}</p>}

@@ -127,7 +127,7 @@ function ConditionRow({ id, n, listId, draft, problems, onChange, onRemove }: {
       <div className="gh-ap-op-row">
         <div className="gh-ap-field">
           <label className="gh-ap-label" htmlFor={`${id}-attribute`}>{t.t('operator.rules.attribute')}</label>
-          <input id={`${id}-attribute`} className="gh-ap-input gh-ap-mono" list={listId} value={draft.attribute} autoComplete="off" spellCheck={false} {...described('attribute', `${id}-attribute-hint`)}
+          <input id={`${id}-attribute`} className="gh-ap-input gh-ap-mono" dir="ltr" list={listId} value={draft.attribute} autoComplete="off" spellCheck={false} {...described('attribute', `${id}-attribute-hint`)}
             onChange={(e) => onChange({ ...draft, attribute: e.target.value })} />
           <p id={`${id}-attribute-hint`} className="gh-ap-hint">{t.t('operator.rules.attributeHint')}</p>
           {error('attribute')}
@@ -148,7 +148,7 @@ function ConditionRow({ id, n, listId, draft, problems, onChange, onRemove }: {
         {(kind === 'string' || kind === 'number' || kind === 'date') && (
           <div className="gh-ap-field">
             <label className="gh-ap-label" htmlFor={`${id}-text`}>{t.t(`operator.rules.value.${kind}`)}</label>
-            <input id={`${id}-text`} className="gh-ap-input" type={inputType} inputMode={inputMode} value={draft.text} autoComplete="off" spellCheck={false} {...described('text')}
+            <input id={`${id}-text`} className="gh-ap-input" dir="ltr" type={inputType} inputMode={inputMode} value={draft.text} autoComplete="off" spellCheck={false} {...described('text')}
               onChange={(e) => onChange({ ...draft, text: e.target.value })} />
             {error('text')}
           </div>
@@ -157,12 +157,12 @@ function ConditionRow({ id, n, listId, draft, problems, onChange, onRemove }: {
           <>
             <div className="gh-ap-field">
               <label className="gh-ap-label" htmlFor={`${id}-start`}>{t.t(dateKind ? 'operator.rules.value.startDate' : 'operator.rules.value.start')}</label>
-              <input id={`${id}-start`} className="gh-ap-input" type={inputType} inputMode={inputMode} value={draft.start} autoComplete="off" {...described('start')} onChange={(e) => onChange({ ...draft, start: e.target.value })} />
+              <input id={`${id}-start`} className="gh-ap-input" dir="ltr" type={inputType} inputMode={inputMode} value={draft.start} autoComplete="off" {...described('start')} onChange={(e) => onChange({ ...draft, start: e.target.value })} />
               {error('start')}
             </div>
             <div className="gh-ap-field">
               <label className="gh-ap-label" htmlFor={`${id}-end`}>{t.t(dateKind ? 'operator.rules.value.endDate' : 'operator.rules.value.end')}</label>
-              <input id={`${id}-end`} className="gh-ap-input" type={inputType} inputMode={inputMode} value={draft.end} autoComplete="off" {...described('end')} onChange={(e) => onChange({ ...draft, end: e.target.value })} />
+              <input id={`${id}-end`} className="gh-ap-input" dir="ltr" type={inputType} inputMode={inputMode} value={draft.end} autoComplete="off" {...described('end')} onChange={(e) => onChange({ ...draft, end: e.target.value })} />
               {error('end')}
             </div>
           </>
@@ -214,14 +214,14 @@ export function ListInput({ id, values, onChange, problem, label, hint, suggesti
         <ul className="gh-ap-op-chips" aria-label={title}>
           {values.map((value) => (
             <li key={value} className="gh-ap-op-chip">
-              <span className="gh-ap-mono">{value}</span>
+              <bdi className="gh-ap-mono" dir="ltr">{value}</bdi>
               <button type="button" className="gh-ap-op-chip-remove" aria-label={t.t('operator.rules.removeValue', { value })} onClick={() => onChange(values.filter((v) => v !== value))}>×</button>
             </li>
           ))}
         </ul>
       )}
       <div className="gh-ap-copy">
-        <input id={id} className="gh-ap-input" value={text} autoComplete="off" spellCheck={false} list={suggestions ? `${id}-suggestions` : undefined} aria-invalid={problem ? true : undefined} aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ''}`}
+        <input id={id} className="gh-ap-input" dir="ltr" value={text} autoComplete="off" spellCheck={false} list={suggestions ? `${id}-suggestions` : undefined} aria-invalid={problem ? true : undefined} aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ''}`}
           onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} />
         <button type="button" className="gh-ap-button-secondary" onClick={add} disabled={!text.trim()}>{t.t('operator.rules.addValue')}</button>
       </div>
