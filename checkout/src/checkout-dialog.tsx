@@ -71,14 +71,19 @@ export function CheckoutDialog({ api, planId, t, domElement, onClose }: Checkout
   }, [api, planId, attempt, t]);
 
   // Focus goes into the dialog when it opens; Escape closes it, also from the light-DOM card inputs.
+  // Escape and Tab stop here: a dialog under this one (the admin portal, which opens the checkout
+  // from its plan cards) listens on the document and would close itself or pull focus back.
   React.useEffect(() => {
     const node = dialog.current;
     if (!node) return;
     node.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
+        event.preventDefault();
         event.stopPropagation();
         onClose();
+      } else if (event.key === 'Tab') {
+        event.stopPropagation();
       }
     };
     node.addEventListener('keydown', onKey);
