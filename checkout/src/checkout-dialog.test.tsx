@@ -46,6 +46,9 @@ describe('CheckoutDialog', () => {
       expect(below).not.toHaveBeenCalled();
       act(() => void fireEvent.keyDown(dialog, { key: 'a' }));
       expect(below).toHaveBeenCalledTimes(1);
+      // Shift+Tab from the dialog itself (where focus is when it opens) wraps to its last control.
+      act(() => void fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true }));
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Try again' }));
     } finally {
       document.removeEventListener('keydown', below);
     }

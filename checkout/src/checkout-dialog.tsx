@@ -7,7 +7,7 @@ import * as React from 'react';
 import { BILLING_CHANGED_EVENT, type GatehouseApi, type Translator } from '@gatehouse/shared';
 import { confirmCheckout, createSetupIntent, loadCheckout } from './checkout-api';
 import { checkoutReducer, initialCheckoutState, needsCard } from './checkout-state';
-import { CheckoutView } from './checkout-view';
+import { CheckoutView, focusEdge } from './checkout-view';
 import { mountCardField, type CardField } from './stripe-card';
 
 /** The name of the slot the light-DOM card host is assigned to (see cardHostFor). */
@@ -84,6 +84,11 @@ export function CheckoutDialog({ api, planId, t, domElement, onClose }: Checkout
         onClose();
       } else if (event.key === 'Tab') {
         event.stopPropagation();
+        // Shift+Tab from the dialog itself would leave it backwards: wrap to its last control.
+        if (event.shiftKey && event.target === node) {
+          event.preventDefault();
+          focusEdge(node, 'last');
+        }
       }
     };
     node.addEventListener('keydown', onKey);

@@ -109,10 +109,14 @@ describe('CheckoutView', () => {
     view({});
     const dialog = screen.getByRole('dialog');
     const [start, end] = [...dialog.querySelectorAll<HTMLElement>('.gh-co-sentinel')];
-    fireEvent.focus(end!);
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
-    fireEvent.focus(start!);
+    const close = screen.getByRole('button', { name: 'Close' });
+    fireEvent.focus(end!, { relatedTarget: screen.getByRole('button', { name: 'Confirm' }) });
+    expect(document.activeElement).toBe(close);
+    fireEvent.focus(start!, { relatedTarget: close });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Confirm' }));
+    // The first Tab after opening (focus on the dialog itself) goes to the first control, not round to the last.
+    fireEvent.focus(start!, { relatedTarget: dialog });
+    expect(document.activeElement).toBe(close);
   });
 
   it('speaks Hebrew right to left', () => {

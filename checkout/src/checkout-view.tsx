@@ -25,11 +25,12 @@ export interface CheckoutViewProps {
 }
 
 /** Keeps Tab inside the dialog: focus reaching an edge sentinel moves to the other end. */
-function Sentinel({ onFocus }: { onFocus(): void }) {
-  return <span tabIndex={0} className="gh-co-sentinel" aria-hidden="true" onFocus={onFocus} />;
+function Sentinel({ onFocus }: { onFocus(from: EventTarget | null): void }) {
+  return <span tabIndex={0} className="gh-co-sentinel" aria-hidden="true" onFocus={(event) => onFocus(event.relatedTarget)} />;
 }
 
-function focusEdge(dialog: HTMLElement | null, edge: 'first' | 'last') {
+/** Focuses the dialog's first or last control. */
+export function focusEdge(dialog: HTMLElement | null, edge: 'first' | 'last') {
   const items = [...(dialog?.querySelectorAll<HTMLElement>('button:not([disabled]),input:not([disabled]),a[href]') ?? [])];
   (edge === 'first' ? items[0] : items[items.length - 1])?.focus();
 }
@@ -132,7 +133,8 @@ export function CheckoutView(props: CheckoutViewProps) {
   return (
     <div className="gh-co" dir={t.dir} lang={t.locale}>
       <div className="gh-co-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} ref={setDialog}>
-        <Sentinel onFocus={() => focusEdge(dialog.current, 'last')} />
+        {/* Tab from the dialog itself (focused when it opens) goes on to the first control; Shift+Tab from the first control wraps to the last. */}
+        <Sentinel onFocus={(from) => focusEdge(dialog.current, from === dialog.current ? 'first' : 'last')} />
         <div className="gh-co-header">
           <h2 id={titleId}>{t.t('checkout.title')}</h2>
           <button type="button" className="gh-co-close" aria-label={t.t('checkout.close')} onClick={onClose}>
