@@ -43,6 +43,11 @@ describeWithLocalstripe('billing subscriptions against localstripe', (peer) => {
       expect(plan.stripe_product_id).toMatch(/^prod_/);
       expect(await findEffectivePlanId(server.db, admin.tenantId)).toMatchObject({ planId: premium, source: 'subscription' });
 
+      // Idempotent, at once too: two first calls of another tenant get one customer.
+      const fresh = await tenantWithAdmin(server, 'fresh');
+      const pair = await Promise.all([callAs(server, fresh, 'POST', BillingPaths.stripeCustomers), callAs(server, fresh, 'POST', BillingPaths.stripeCustomers)]);
+      expect(pair.map((r) => r.status)).toEqual([200, 200]);
+      expect(pair[0].body.customerId).toBe(pair[1].body.customerId);
       const customer = await callAs(server, admin, 'POST', BillingPaths.stripeCustomers);
       expect(customer.status).toBe(200);
       expect((await callAs(server, admin, 'POST', BillingPaths.stripeCustomers)).body).toEqual(customer.body);

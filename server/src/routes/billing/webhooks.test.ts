@@ -89,7 +89,7 @@ describeWithLocalstripe('billing webhooks against localstripe', (peer) => {
       }
     });
 
-    it('refuses a delivery with a bad or missing signature (400, no detail) and records nothing', async () => {
+    it('refuses a delivery with a bad or missing signature (400, no detail) and records nothing; two deliveries of one event at once record it once', async () => {
       const server = await h.start({ STRIPE_API_URL: peer().url });
       await configureBilling(server);
       const event = { id: 'evt_forged', object: 'event', type: 'customer.subscription.updated', created: Math.floor(Date.now() / 1000), data: { object: { id: 'sub_x', object: 'subscription', status: 'active', customer: 'cus_x' } } };
@@ -106,6 +106,11 @@ describeWithLocalstripe('billing webhooks against localstripe', (peer) => {
       // A well-signed event about a customer not ours is recorded and ignored.
       const foreign = await deliver(server, event);
       expect([foreign.status, foreign.body.outcome]).toEqual([200, 'ignored']);
+      // Two deliveries of one new event at once: recorded once, the other is the duplicate.
+      const twin = { ...event, id: `evt_twin_${Date.now()}` };
+      const both = await Promise.all([deliver(server, twin), deliver(server, twin)]);
+      expect(both.map((r) => r.body.outcome).sort()).toEqual(['duplicate', 'ignored']);
+      expect(await server.db.selectFrom('stripe_events').select('id').where('id', '=', twin.id).execute()).toHaveLength(1);
     });
   });
 });
