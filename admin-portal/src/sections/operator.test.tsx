@@ -1,6 +1,6 @@
 import { fireEvent, render, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FeatureFlagBody, OperatorPlanBody, type BillingConfiguration, type Feature, type FeatureFlag, type OperatorPlan } from '@gatehouse/shared/wire';
+import { ApplicationBody, FeatureFlagBody, OperatorPlanBody, type Application, type BillingConfiguration, type Feature, type FeatureFlag, type OperatorPlan } from '@gatehouse/shared/wire';
 import { readAdminPortalOptions } from '../options';
 import { createTestStore, makeUser, shadowMountPoint } from '../test/fake-store';
 import { recordingApi, type Call } from '../test/section-harness';
@@ -17,13 +17,18 @@ const CONFIG: BillingConfiguration = {
   trialEndOption: 'change_to_default', defaultPlanId: 'plan-1', apiBase: 'https://api.stripe.com', updatedAt: 1,
 };
 
+const APPLICATIONS: Application[] = [
+  { clientId: 'file-app', name: 'From file', redirectUris: ['https://file.example.com/cb'], postLogoutRedirectUris: [], confidential: true, source: 'file' },
+];
+
 function answers(state: { plans: OperatorPlan[]; features: Feature[]; flags: FeatureFlag[] }) {
   return (method: string, path: string) => {
     if (method === 'GET' && path === `${P}/plans/v1`) return state.plans;
     if (method === 'GET' && path === `${P}/features/v1`) return state.features;
     if (method === 'GET' && path === `${P}/feature-flags/v1`) return state.flags;
     if (path === `${P}/billing-configuration/v1`) return CONFIG;
-    if (method === 'GET' && path === `${P}/applications/v1`) return [];
+    if (method === 'GET' && path === `${P}/applications/v1`) return APPLICATIONS;
+    if (method === 'POST' && path === `${P}/applications/v1`) return { clientId: 'billing-app', name: 'Billing', redirectUris: ['https://billing.example.com/cb'], postLogoutRedirectUris: [], confidential: true, source: 'database', clientSecret: 's3cret-once' };
     return undefined;
   };
 }
@@ -38,13 +43,16 @@ function open({ superUser = true, target }: { superUser?: boolean; target?: stri
   return { view: within(domElement), calls };
 }
 
+/** Waits for the section's loads and saves: generous, as component tests share the machine with builds. */
+const LOAD = { timeout: 5000 };
+
 const sent = (calls: Call[], method: string) => calls.filter((c) => c.method === method);
 
 afterEach(() => {
   document.body.innerHTML = '';
 });
 
-describe('operator section', () => {
+describe('operator section', { timeout: 30_000 }, () => {
   it('shows its tabs only to a super user; anyone else gets a note and no call is made', async () => {
     const other = open({ superUser: false });
     expect(other.view.getByRole('note').textContent).toContain('super users only');
@@ -53,15 +61,15 @@ describe('operator section', () => {
     document.body.innerHTML = '';
     const { view } = open();
     expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Plans', 'Features', 'Feature flags', 'Billing', 'Applications']);
-    expect(await view.findByRole('row', { name: /Premium/ })).toBeTruthy();
+    expect(await view.findByRole('row', { name: /Premium/ }, LOAD)).toBeTruthy();
   });
 
   it('lists plans with the price from minor units, trial, seats and state, and sends a typed major-unit price in minor units', async () => {
     const { view, calls } = open();
-    const row = await view.findByRole('row', { name: /Premium/ });
+    const row = await view.findByRole('row', { name: /Premium/ }, LOAD);
     expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['$100.00 / month', '14 days', '20', 'Active', '']);
     fireEvent.click(view.getByRole('button', { name: 'Add plan' }));
-    const dialog = await view.findByRole('dialog', { name: 'Add plan' });
+    const dialog = await view.findByRole('dialog', { name: 'Add plan' }, LOAD);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add plan' }));
     expect(within(dialog).getAllByRole('alert').map((a) => a.textContent)).toEqual(['Enter the plan’s name (up to 120 characters)', 'Enter a slug of lower-case letters, digits and dashes, starting with a letter or digit', 'Enter a price such as 0, 12 or 99.90 (up to 1,000,000)']);
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Team Plus' } });
@@ -71,7 +79,7 @@ describe('operator section', () => {
     fireEvent.click(within(dialog).getByLabelText(/^Reports/));
     fireEvent.change(within(dialog).getByLabelText('Limit for Reports'), { target: { value: '3' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add plan' }));
-    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Plan Team Plus added'));
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Plan Team Plus added'), LOAD);
     const [post] = sent(calls, 'POST');
     expect(post?.path).toBe(`${P}/plans/v1`);
     expect(post?.body).toMatchObject({ name: 'Team Plus', slug: 'team-plus', price: { amount: 9990, currency: 'usd' }, seatLimit: 5, trialDays: 0, features: [{ featureKey: 'reports', limit: 3 }], rules: null });
@@ -80,20 +88,20 @@ describe('operator section', () => {
 
   it('edits a plan with its price shown back in major units', async () => {
     const { view, calls } = open();
-    fireEvent.click(await view.findByRole('button', { name: 'Actions for plan Premium' }));
+    fireEvent.click(await view.findByRole('button', { name: 'Actions for plan Premium' }, LOAD));
     fireEvent.click(view.getByRole('menuitem', { name: 'Edit' }));
-    const dialog = await view.findByRole('dialog', { name: 'Edit plan Premium' });
+    const dialog = await view.findByRole('dialog', { name: 'Edit plan Premium' }, LOAD);
     expect((within(dialog).getByLabelText('Price') as HTMLInputElement).value).toBe('100');
     fireEvent.change(within(dialog).getByLabelText('Price'), { target: { value: '0.29' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save plan' }));
-    await waitFor(() => expect(sent(calls, 'PATCH')).toHaveLength(1));
+    await waitFor(() => expect(sent(calls, 'PATCH')).toHaveLength(1), LOAD);
     expect(sent(calls, 'PATCH')[0]).toMatchObject({ path: `${P}/plans/v1/plan-1`, body: { price: { amount: 29, currency: 'usd' }, slug: 'premium' } });
   });
 
   it('builds a flag with the rule editor: list chips, a number, negate; refuses a wrong field before sending (its error gone once edited); the body is a valid FeatureFlagBody', async () => {
     const { view, calls } = open({ target: 'flags' });
-    fireEvent.click(await view.findByRole('button', { name: 'Add flag' }));
-    const dialog = await view.findByRole('dialog', { name: 'Add flag' });
+    fireEvent.click(await view.findByRole('button', { name: 'Add flag' }, LOAD));
+    const dialog = await view.findByRole('dialog', { name: 'Add flag' }, LOAD);
     fireEvent.change(within(dialog).getByLabelText('Key'), { target: { value: 'beta-reports' } });
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Beta reports' } });
     fireEvent.click(within(dialog).getByRole('switch', { name: /^On/ }));
@@ -120,7 +128,7 @@ describe('operator section', () => {
     fireEvent.click(second.getByLabelText(/Negate/));
     fireEvent.change(within(dialog).getByLabelText('Conditions that must hold'), { target: { value: 'or' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add flag' }));
-    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Flag Beta reports added'));
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Flag Beta reports added'), LOAD);
     const body = sent(calls, 'POST')[0]?.body;
     expect(FeatureFlagBody.safeParse(body).success).toBe(true);
     expect(body).toEqual({
@@ -134,7 +142,7 @@ describe('operator section', () => {
 
   it('never prefills the Stripe secrets: write-only fields say set, start empty, are kept when left empty and cleared after a save', async () => {
     const { view, calls } = open({ target: 'billing' });
-    const secret = (await view.findByLabelText(/^Secret key/)) as HTMLInputElement;
+    const secret = (await view.findByLabelText(/^Secret key/, undefined, LOAD)) as HTMLInputElement;
     const webhook = view.getByLabelText(/^Webhook signing secret/) as HTMLInputElement;
     for (const input of [secret, webhook]) {
       expect(input.value).toBe('');
@@ -148,17 +156,55 @@ describe('operator section', () => {
 
     fireEvent.click(view.getByLabelText(/cheaper plan/));
     fireEvent.click(view.getByRole('button', { name: 'Save billing settings' }));
-    await waitFor(() => expect(sent(calls, 'PUT')).toHaveLength(1));
+    await waitFor(() => expect(sent(calls, 'PUT')).toHaveLength(1), LOAD);
     expect(sent(calls, 'PUT')[0]?.body).toEqual({ publishableKey: 'pk_test_123', allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: 'plan-1' });
 
     fireEvent.change(secret, { target: { value: 'pk_wrong' } });
     fireEvent.click(view.getByRole('button', { name: 'Save billing settings' }));
-    expect((await view.findByRole('alert')).textContent).toBe('A Stripe secret key starts with sk_ or rk_');
+    expect((await view.findByRole('alert', undefined, LOAD)).textContent).toBe('A Stripe secret key starts with sk_ or rk_');
     fireEvent.change(secret, { target: { value: 'sk_test_new' } });
     fireEvent.click(view.getByLabelText('Remove the stored webhook secret'));
     fireEvent.click(view.getByRole('button', { name: 'Save billing settings' }));
-    await waitFor(() => expect(sent(calls, 'PUT')).toHaveLength(2));
+    await waitFor(() => expect(sent(calls, 'PUT')).toHaveLength(2), LOAD);
     expect(sent(calls, 'PUT')[1]?.body).toMatchObject({ secretKey: 'sk_test_new', webhookSecret: '' });
-    await waitFor(() => expect(secret.value).toBe(''));
+    await waitFor(() => expect(secret.value).toBe(''), LOAD);
+  });
+
+  it('asks before deactivating a plan, then sends isActive false', async () => {
+    const { view, calls } = open();
+    fireEvent.click(await view.findByRole('button', { name: 'Actions for plan Premium' }, LOAD));
+    fireEvent.click(view.getByRole('menuitem', { name: 'Deactivate' }));
+    const dialog = await view.findByRole('dialog', { name: 'Deactivate plan Premium' }, LOAD);
+    expect(sent(calls, 'PATCH')).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Plan Premium deactivated'), LOAD);
+    expect(sent(calls, 'PATCH')).toEqual([{ method: 'PATCH', path: `${P}/plans/v1/plan-1`, body: { isActive: false } }]);
+  });
+
+  it('adds a confidential application after checking its redirect URIs, shows its secret once, and leaves file-sourced ones read-only', async () => {
+    const { view, calls } = open({ target: 'applications' });
+    const fileRow = await view.findByRole('row', { name: /From file/ }, LOAD);
+    expect(within(fileRow).queryByRole('button')).toBeNull();
+    expect(fileRow.textContent).toContain('Read-only');
+    fireEvent.click(view.getByRole('button', { name: 'Add application' }));
+    const dialog = await view.findByRole('dialog', { name: 'Add application' }, LOAD);
+    fireEvent.change(within(dialog).getByLabelText('Client ID'), { target: { value: 'billing-app' } });
+    const uris = within(dialog).getByLabelText('Redirect URIs');
+    fireEvent.change(uris, { target: { value: 'http://billing.example.com/cb' } });
+    fireEvent.keyDown(uris, { key: 'Enter' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add application' }));
+    expect(within(dialog).getByRole('alert').textContent).toContain('http://billing.example.com/cb is not an https address');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove http://billing.example.com/cb' }));
+    fireEvent.change(uris, { target: { value: 'https://billing.example.com/cb' } });
+    fireEvent.keyDown(uris, { key: 'Enter' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add application' }));
+    const secret = await view.findByRole('dialog', { name: 'Secret of billing-app' }, LOAD);
+    expect((within(secret).getByLabelText('Client secret') as HTMLInputElement).value).toBe('s3cret-once');
+    const body = sent(calls, 'POST')[0]?.body;
+    expect(ApplicationBody.safeParse(body).success).toBe(true);
+    expect(body).toEqual({ clientId: 'billing-app', redirectUris: ['https://billing.example.com/cb'], postLogoutRedirectUris: [], confidential: true });
+    fireEvent.click(within(secret).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(view.queryByRole('dialog')).toBeNull(), LOAD);
+    expect(view.queryByDisplayValue('s3cret-once')).toBeNull();
   });
 });

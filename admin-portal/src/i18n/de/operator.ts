@@ -56,6 +56,8 @@ export default {
   'operator.plans.actionsFor': 'Aktionen für Tarif {name}',
   'operator.plans.activate': 'Aktivieren',
   'operator.plans.deactivate': 'Deaktivieren',
+  'operator.plans.deactivateTitle': 'Tarif {name} deaktivieren',
+  'operator.plans.deactivateText': 'Mandanten können {name} nicht mehr wählen; wer ihn abonniert hat, behält ihn. Sie können ihn wieder aktivieren.',
   'operator.plans.deleteTitle': 'Tarif {name} löschen',
   'operator.plans.deleteText': 'Ein Tarif, den Mandanten abonniert haben, wird stattdessen deaktiviert, und seine Abonnenten behalten ihn. Andernfalls wird {name} endgültig entfernt.',
   'operator.plans.problem.name': 'Geben Sie den Namen des Tarifs ein (bis zu 120 Zeichen)',

@@ -57,6 +57,8 @@ export default {
   'operator.plans.actionsFor': 'Actions for plan {name}',
   'operator.plans.activate': 'Activate',
   'operator.plans.deactivate': 'Deactivate',
+  'operator.plans.deactivateTitle': 'Deactivate plan {name}',
+  'operator.plans.deactivateText': 'Tenants can no longer choose {name}; those who subscribe to it keep it. You can activate it again.',
   'operator.plans.deleteTitle': 'Delete plan {name}',
   'operator.plans.deleteText': 'A plan tenants subscribe to is deactivated instead, and its subscribers keep it. Otherwise {name} is removed for good.',
   'operator.plans.problem.name': 'Enter the plan’s name (up to 120 characters)',

@@ -56,6 +56,8 @@ export default {
   'operator.plans.actionsFor': 'Acciones del plan {name}',
   'operator.plans.activate': 'Activar',
   'operator.plans.deactivate': 'Desactivar',
+  'operator.plans.deactivateTitle': 'Desactivar el plan {name}',
+  'operator.plans.deactivateText': 'Los inquilinos ya no podrán elegir {name}; quienes estén suscritos lo conservan. Puede volver a activarlo.',
   'operator.plans.deleteTitle': 'Eliminar el plan {name}',
   'operator.plans.deleteText': 'Un plan al que hay inquilinos suscritos se desactiva en su lugar y sus suscriptores lo conservan. Si no, {name} se elimina para siempre.',
   'operator.plans.problem.name': 'Escriba el nombre del plan (hasta 120 caracteres)',

@@ -56,6 +56,8 @@ export default {
   'operator.plans.actionsFor': 'פעולות לתוכנית {name}',
   'operator.plans.activate': 'הפעלה',
   'operator.plans.deactivate': 'השבתה',
+  'operator.plans.deactivateTitle': 'השבתת התוכנית {name}',
+  'operator.plans.deactivateText': 'דיירים לא יוכלו עוד לבחור ב-{name}; מי שרשום אליה שומר עליה. אפשר להפעיל אותה שוב.',
   'operator.plans.deleteTitle': 'מחיקת התוכנית {name}',
   'operator.plans.deleteText': 'תוכנית שדיירים רשומים אליה מושבתת במקום זאת, והמנויים שלה שומרים עליה. אחרת {name} נמחקת לצמיתות.',
   'operator.plans.problem.name': 'יש להזין את שם התוכנית (עד 120 תווים)',

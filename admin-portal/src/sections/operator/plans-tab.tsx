@@ -8,7 +8,7 @@ import { PlanDialog } from './plan-dialog';
 import { TabList, useShownGeneration, useTabList } from './tab-list';
 import type { OperatorTabProps } from './tab-props';
 
-type Dialog = { kind: 'edit'; plan: OperatorPlan | null } | { kind: 'delete'; plan: OperatorPlan };
+type Dialog = { kind: 'edit'; plan: OperatorPlan | null } | { kind: 'delete'; plan: OperatorPlan } | { kind: 'deactivate'; plan: OperatorPlan };
 
 /** The Plans tab: every plan (active or not) with its price, trial, seat limit and state; add, edit, activate or deactivate, delete. */
 export default function PlansTab({ api, generation }: OperatorTabProps) {
@@ -66,7 +66,8 @@ export default function PlansTab({ api, generation }: OperatorTabProps) {
             {
               key: 'active',
               label: t.t(plan.isActive ? 'operator.plans.deactivate' : 'operator.plans.activate'),
-              onSelect: () => void act(async () => void (await api.updatePlan(plan.id, { isActive: !plan.isActive })), t.t(plan.isActive ? 'operator.plans.done.deactivated' : 'operator.plans.done.activated', { name: plan.name })),
+              // Deactivating takes the plan off the offer: asked first. Activating again is immediate.
+              onSelect: () => (plan.isActive ? open({ kind: 'deactivate', plan }) : void act(async () => void (await api.updatePlan(plan.id, { isActive: true })), t.t('operator.plans.done.activated', { name: plan.name }))),
             },
             { key: 'delete', label: t.t('common.delete'), danger: true, onSelect: () => open({ kind: 'delete', plan }) },
           ]}
@@ -83,6 +84,18 @@ export default function PlansTab({ api, generation }: OperatorTabProps) {
                 if (dialog.plan) await api.updatePlan(dialog.plan.id, body);
                 else await api.createPlan(body);
                 await finish(t.t(dialog.plan ? 'operator.plans.done.saved' : 'operator.plans.done.added', { name: String(body.name) }));
+              }}
+            />
+          )}
+          {dialog?.kind === 'deactivate' && (
+            <DeleteDialog
+              title={t.t('operator.plans.deactivateTitle', { name: dialog.plan.name })}
+              text={t.t('operator.plans.deactivateText', { name: dialog.plan.name })}
+              confirmLabel={t.t('operator.plans.deactivate')}
+              onClose={close}
+              run={async () => {
+                await api.updatePlan(dialog.plan.id, { isActive: false });
+                await finish(t.t('operator.plans.done.deactivated', { name: dialog.plan.name }));
               }}
             />
           )}
