@@ -212,6 +212,26 @@ describeWithLocalstripe('billing subscriptions against localstripe', (peer) => {
       expect([declined.status, declined.body.errorCode]).toEqual([402, BillingErrorCodes.paymentFailed]);
     });
 
+    it("starts a trial plan's subscription without a card, with the plan's trial days; an inactive or unknown plan is 404 ER-03008", async () => {
+      const server = await start();
+      const trial = await insertPlan(server, { name: 'Team', price: 5000, trialDays: 14 });
+      const retired = await insertPlan(server, { name: 'Legacy', price: 3000, active: false });
+      await configureBilling(server);
+      const admin = await tenantWithAdmin(server);
+      const before = Date.now();
+      const res = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: trial } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.planId).toBe(trial);
+      // Trial days from the plan (to the second, as Stripe keeps times).
+      expect(res.body.trialEnd).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 14 * 86_400_000);
+      expect(res.body.trialEnd).toBeLessThanOrEqual(Date.now() + 14 * 86_400_000);
+      for (const planId of [retired, 'no-such-plan']) {
+        const refused = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId } });
+        expect([refused.status, refused.body.errorCode]).toEqual([404, BillingErrorCodes.planNotFound]);
+        expect((await callAs(server, admin, 'GET', pathOf(BillingPaths.plan, { id: planId }))).status).toBe(404);
+      }
+    });
+
     it('guards every call: plans for any signed-in user, the rest by fe.subscriptions.read / write, the summary of another tenant only for super users', async () => {
       const server = await start();
       const { premium, free } = await premiumAndFree(server);
