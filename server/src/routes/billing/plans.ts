@@ -23,7 +23,7 @@ export function planRoutes(deps: RouteDeps, plans: PlanService): OpenAPIHono<App
       security: [{ Bearer: [] }],
       middleware: [signedIn] as const,
       request: { query: z.object({ tenantId: z.string().max(64).optional() }) },
-      responses: { 200: json(PlansResponse, 'The active plans'), 400: err('Invalid query'), 401: err('Not signed in'), 403: err('tenantId names a tenant the caller is not in') },
+      responses: { 200: json(PlansResponse, 'The active plans'), 400: err('Invalid query'), 401: err('Not signed in'), 403: err('An impersonation session naming another tenant'), 404: err('tenantId names a tenant the caller is not in') },
     }),
     async (c) => c.json(await plans.list(), 200),
   );
@@ -37,7 +37,7 @@ export function planRoutes(deps: RouteDeps, plans: PlanService): OpenAPIHono<App
       security: [{ Bearer: [] }],
       middleware: [signedIn] as const,
       request: { params: z.object({ id: z.string().min(1).max(128) }), query: z.object({ tenantId: z.string().max(64).optional() }) },
-      responses: { 200: json(PublicPlan, 'The plan'), 400: err('Invalid query'), 401: err('Not signed in'), 403: err('tenantId names a tenant the caller is not in'), 404: err('No active plan has this id') },
+      responses: { 200: json(PublicPlan, 'The plan'), 400: err('Invalid query'), 401: err('Not signed in'), 403: err('An impersonation session naming another tenant'), 404: err('No active plan has this id, or tenantId names a tenant the caller is not in') },
     }),
     async (c) => c.json(await plans.get(c.req.valid('param').id), 200),
   );
