@@ -120,6 +120,11 @@ it.skipIf(skip)('downloads an invoice, cancels and renews, and shows why a downg
   const invoiceRow = portal.getByRole('table', { name: 'Invoices of this account, newest first' }).getByRole('row').nth(1);
   await visible(page, invoiceRow.getByText('$100.00'));
 
+  // Looked at before anything is done (no toast over it).
+  await expectAccessible(page, 'admin subscription');
+  await toTop(page);
+  await screenshotsAtBothWidths(page, 'admin-subscription', { atWidth: () => toTop(page) });
+
   // An invoice downloads: a real PDF, named after the invoice.
   const downloading = page.waitForEvent('download');
   await invoiceRow.getByRole('button', { name: /^Download invoice / }).click();
@@ -137,10 +142,6 @@ it.skipIf(skip)('downloads an invoice, cancels and renews, and shows why a downg
   const downgrade = await call<{ errorCode?: string }>(token, 'PUT', BillingPaths.managedSubscription.replace('{id}', subscriptionId), { planId: free.body.id });
   expect(downgrade.status).toBe(403);
   expect(downgrade.body.errorCode).toBe(BillingErrorCodes.downgradeNotAllowed);
-
-  await expectAccessible(page, 'admin subscription');
-  await toTop(page);
-  await screenshotsAtBothWidths(page, 'admin-subscription', { atWidth: () => toTop(page) });
 
   // Cancel at period end, then renew.
   await current.getByRole('button', { name: 'Cancel subscription' }).click();
