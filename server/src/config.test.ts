@@ -29,6 +29,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', GATEHOUSE_PUBLIC_URL: 'https://id.example.com' }).cookieSecure).toBe(true);
   });
 
+  it("reads STRIPE_API_URL as the origin Stripe's SDK calls (unset: Stripe's own), and names it when it is not an http(s) URL", () => {
+    expect(loadConfig({}).stripeApiUrl).toBeNull();
+    expect(loadConfig({ STRIPE_API_URL: ' http://127.0.0.1:8420/ ' }).stripeApiUrl).toBe('http://127.0.0.1:8420');
+    expect(() => loadConfig({ STRIPE_API_URL: 'ftp://stripe.local' })).toThrow(/STRIPE_API_URL must be an http\(s\) URL/);
+  });
+
   it('turns dev mode off under NODE_ENV=production and forces Secure for SameSite=None', () => {
     expect(loadConfig({ GATEHOUSE_DEV: '1', NODE_ENV: 'production' }).dev).toBe(false);
     expect(loadConfig({ GATEHOUSE_PUBLIC_URL: 'http://gatehouse.internal', COOKIE_SAMESITE: 'none' }).cookieSecure).toBe(true);
