@@ -133,7 +133,7 @@ export default {
   'operator.rules.addCondition': 'Bedingung hinzufügen',
   'operator.rules.removeCondition': 'Bedingung {n} entfernen',
   'operator.rules.attribute': 'Attribut',
-  'operator.rules.attributeHint': 'frontegg.email, frontegg.emailVerified, frontegg.tenantId, frontegg.userId, jwt.<Claim> oder ein eigenes Attribut',
+  'operator.rules.attributeHint': 'Ein Token-Claim (jwt.…), ein eigenes Attribut oder eines von:',
   'operator.rules.operation': 'Operation',
   'operator.rules.type.string': 'Text',
   'operator.rules.type.numeric': 'Zahl',

@@ -137,7 +137,7 @@ export default {
   'operator.rules.addCondition': 'Add condition',
   'operator.rules.removeCondition': 'Remove condition {n}',
   'operator.rules.attribute': 'Attribute',
-  'operator.rules.attributeHint': 'frontegg.email, frontegg.emailVerified, frontegg.tenantId, frontegg.userId, jwt.<claim> or a custom attribute',
+  'operator.rules.attributeHint': 'A token claim (jwt.…), a custom attribute, or one of:',
   'operator.rules.operation': 'Operation',
   'operator.rules.type.string': 'Text',
   'operator.rules.type.numeric': 'Number',

@@ -133,7 +133,7 @@ export default {
   'operator.rules.addCondition': 'Añadir condición',
   'operator.rules.removeCondition': 'Quitar la condición {n}',
   'operator.rules.attribute': 'Atributo',
-  'operator.rules.attributeHint': 'frontegg.email, frontegg.emailVerified, frontegg.tenantId, frontegg.userId, jwt.<claim> o un atributo propio',
+  'operator.rules.attributeHint': 'Un claim del token (jwt.…), un atributo propio o uno de:',
   'operator.rules.operation': 'Operación',
   'operator.rules.type.string': 'Texto',
   'operator.rules.type.numeric': 'Número',

@@ -133,7 +133,7 @@ export default {
   'operator.rules.addCondition': 'הוספת תנאי',
   'operator.rules.removeCondition': 'הסרת תנאי {n}',
   'operator.rules.attribute': 'מאפיין',
-  'operator.rules.attributeHint': 'frontegg.email, frontegg.emailVerified, frontegg.tenantId, frontegg.userId, jwt.<claim> או מאפיין מותאם אישית',
+  'operator.rules.attributeHint': 'טענה מהאסימון (jwt.…), מאפיין מותאם אישית, או אחד מאלה:',
   'operator.rules.operation': 'פעולה',
   'operator.rules.type.string': 'טקסט',
   'operator.rules.type.numeric': 'מספר',

@@ -129,7 +129,11 @@ function ConditionRow({ id, n, listId, draft, problems, onChange, onRemove }: {
           <label className="gh-ap-label" htmlFor={`${id}-attribute`}>{t.t('operator.rules.attribute')}</label>
           <input id={`${id}-attribute`} className="gh-ap-input gh-ap-mono" dir="ltr" list={listId} value={draft.attribute} autoComplete="off" spellCheck={false} {...described('attribute', `${id}-attribute-hint`)}
             onChange={(e) => onChange({ ...draft, attribute: e.target.value })} />
-          <p id={`${id}-attribute-hint`} className="gh-ap-hint">{t.t('operator.rules.attributeHint')}</p>
+          <p id={`${id}-attribute-hint`} className="gh-ap-hint">
+            {t.t('operator.rules.attributeHint')}{' '}
+            {/* Attribute names read left to right in every language. */}
+            <bdi dir="ltr" className="gh-ap-mono">{SUGGESTED_ATTRIBUTES.map((a) => (a === 'jwt.' ? 'jwt.<claim>' : a)).join(', ')}</bdi>
+          </p>
           {error('attribute')}
         </div>
         <div className="gh-ap-field">
