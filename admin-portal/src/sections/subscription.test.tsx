@@ -165,7 +165,8 @@ describe('subscription section', () => {
   });
 
   it('shows why a downgrade is refused on that plan’s card, and opens the checkout for an allowed change', async () => {
-    const { view, shown, calls } = open();
+    const results: boolean[] = [];
+    const { view, shown, calls } = open({}, { callbacks: { subscription: (ok: boolean) => results.push(ok) } });
     const toFree = await view.findByRole('button', { name: 'Change to Free' });
     expect((toFree as HTMLButtonElement).disabled).toBe(true);
     expect(reasonOf(toFree)).toBe('Your provider does not allow moving to a cheaper plan.');
@@ -173,8 +174,9 @@ describe('subscription section', () => {
     expect((toEnterprise as HTMLButtonElement).disabled).toBe(false);
     fireEvent.click(toEnterprise);
     await waitFor(() => expect(shown).toEqual([{ planId: 'enterprise' }]));
-    // The checkout changes the plan itself: the section sends nothing.
+    // The checkout changes the plan itself: the section sends nothing, and reports nothing to the host (the checkout's confirm is the change).
     expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(results).toEqual([]);
   });
 
   it('offers the downgrade when the vendor allows it, and Choose without a subscription', async () => {
@@ -187,6 +189,19 @@ describe('subscription section', () => {
     fireEvent.click(view.getByRole('button', { name: 'Choose Premium' }));
     await waitFor(() => expect(shown).toEqual([{ planId: 'premium' }]));
     expect(view.queryByRole('button', { name: 'Cancel subscription' })).toBeNull();
+  });
+
+  it('shows why the checkout could not open, and keeps the section usable', async () => {
+    const billing = billingApi({});
+    const { domElement } = shadowMountPoint();
+    const user = makeUser({ permissions: WRITER.map((key, i) => ({ id: `p${i}`, key, name: key })) });
+    const store = createTestStore(user);
+    const checkout = { show: () => Promise.reject(Object.assign(new Error('The checkout could not be loaded'), { statusCode: 0 })), hide: () => {} };
+    render(<SubscriptionSection title="Subscription" headingId="sub-heading" user={user} snapshot={store.getSnapshot()} store={store} api={billing.api} options={readAdminPortalOptions(undefined)} checkout={checkout} />, { container: domElement });
+    const view = within(domElement);
+    fireEvent.click(await view.findByRole('button', { name: 'Change to Enterprise' }));
+    expect((await view.findByRole('alert')).textContent).toBe('The checkout could not be loaded');
+    expect((view.getByRole('button', { name: 'Change to Enterprise' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('disables plan changes and Replace card with a reason when the page has no checkout', async () => {

@@ -51,19 +51,22 @@ export default function SubscriptionSection({ title, headingId, user, api, optio
     return () => window.removeEventListener(BILLING_CHANGED_EVENT, onChange);
   }, [reload]);
 
-  /** Runs an action: busy while it runs, its failure shown (and reported to the host's callback), the billing read again after. */
-  const act = async (work: () => Promise<void>, done?: string): Promise<boolean> => {
+  /**
+   * Runs an action: busy while it runs, its failure shown. A change of the subscription (`reports`)
+   * tells the host's callback how it ended; opening the checkout or downloading a file does not.
+   */
+  const act = async (work: () => Promise<void>, done?: string, reports = false): Promise<boolean> => {
     setBusy(true);
     setActionError(null);
     setNotice(null);
     try {
       await work();
       if (done) setNotice(done);
-      report?.(true);
+      if (reports) report?.(true);
       return true;
     } catch (thrown) {
       setActionError(errorText(t, thrown));
-      report?.(false);
+      if (reports) report?.(false);
       return false;
     } finally {
       setBusy(false);
@@ -145,7 +148,7 @@ export default function SubscriptionSection({ title, headingId, user, api, optio
         onRenew={() => void act(async () => {
           await billing.renew(subscription!.id);
           await reload();
-        }, t.t('subscription.renew.done'))}
+        }, t.t('subscription.renew.done'), true)}
       />
 
       <div className="gh-ap-sub-block" role="group" aria-labelledby={`${ids}-plans`}>
