@@ -84,6 +84,18 @@ describeWithLocalstripe('billing webhooks against localstripe', (peer) => {
         await eventually(async () => (await server.db.selectFrom('subscriptions').select('status').where('external_id', '=', externalId).executeTakeFirstOrThrow()).status === 'canceled');
         expect(await findEffectivePlanId(server.db, admin.tenantId)).toEqual({ planId: free, source: 'default', subscriptionId: null });
         expect((await callAs(server, admin, 'GET', BillingPaths.managedSubscriptions)).body[0]).toMatchObject({ status: 'canceled' });
+
+        // Invoice events write invoices: a new one (Stripe's next invoice, 50.00), then an older, unpaid version of it arriving late changes nothing.
+        const paidEvent = (await stripe.events.list({ type: 'invoice.payment_succeeded' })).data[0]!;
+        const invoice = paidEvent.data.object as unknown as Record<string, unknown>;
+        const nextId = `in_next_${Date.now()}`;
+        const now = Math.floor(Date.now() / 1000);
+        const next = await deliver(server, { ...paidEvent, id: `evt_next_${Date.now()}`, created: now, data: { object: { ...invoice, id: nextId, total: 5000 } } });
+        expect([next.status, next.body.outcome]).toEqual([200, 'applied']);
+        const older = await deliver(server, { ...paidEvent, id: `evt_older_${Date.now()}`, type: 'invoice.created', created: now - 60, data: { object: { ...invoice, id: nextId, total: 5000, paid: false, status: 'open' } } });
+        expect([older.status, older.body.outcome]).toEqual([200, 'unchanged']);
+        const invoices = (await callAs(server, admin, 'GET', BillingPaths.invoices)).body as { externalId: string; totalAmount: number; paid: boolean }[];
+        expect(invoices.find((i) => i.externalId === nextId)).toMatchObject({ totalAmount: 50, paid: true });
       } finally {
         await close();
       }
