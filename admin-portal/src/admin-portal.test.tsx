@@ -89,10 +89,11 @@ describe('admin portal shell', () => {
     expect(navButtons(domElement)).toEqual(['Profile', 'Privacy', 'Users', 'Roles', 'Audit logs']);
   });
 
-  it('shows every entry to a super user (the seed’s sixteen and the security center)', async () => {
+  it('shows every entry to a super user (the seed’s sixteen, the security center and, last, the Operator area)', async () => {
     const { domElement } = shadowMountPoint();
     await mountPortal(portalProps(domElement, createTestStore(makeUser({ superUser: true }))));
-    expect(navButtons(domElement)).toHaveLength(17);
+    expect(navButtons(domElement)).toHaveLength(18);
+    expect(navButtons(domElement).at(-1)).toBe('Operator');
   });
 
   it('opens a not-yet-built section as a labelled Coming soon panel, from the list or the compact select', async () => {
