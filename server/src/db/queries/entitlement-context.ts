@@ -131,3 +131,11 @@ export async function countSeats(db: Db, tenantId: string, now: number, exceptUs
   const [m, p] = await Promise.all([members.executeTakeFirstOrThrow(), pending.executeTakeFirstOrThrow()]);
   return Number(m.n) + Number(p.n);
 }
+
+/**
+ * Locks the tenant's row until the transaction ends (PostgreSQL: a row lock; SQLite: the write
+ * makes the transaction the one writer), so seat counts of concurrent joins are taken in turn.
+ */
+export async function lockTenantRow(trx: Db, tenantId: string): Promise<void> {
+  await trx.updateTable('tenants').set((eb) => ({ name: eb.ref('name') })).where('id', '=', tenantId).execute();
+}

@@ -171,7 +171,10 @@ export function createInviteLinkService(deps: {
       // A signed-in account without an email (phone sign-up) has no domain to refuse.
       if (user.email) await deps.emailDomains?.assertAllowed(link.tenantId, user.email);
       await deps.seats?.assertSeatsAvailable(link.tenantId, 1, { joiningUserId: user.id });
-      await db.transaction().execute((trx) => joinByInviteLink(trx, user, link.tenantId, client, now));
+      await db.transaction().execute(async (trx) => {
+        await deps.seats?.assertSeatsAvailable(link.tenantId, 1, { joiningUserId: user.id, trx });
+        await joinByInviteLink(trx, user, link.tenantId, client, now);
+      });
       return { tenantId: link.tenantId, tenantName: link.tenantName, joined: true };
     },
   };

@@ -364,6 +364,7 @@ export function createSubAccountService(deps: {
       await deps.seats?.assertSeatsAvailable(account.id, wanted.length, wanted.length === 1 ? { joiningUserId: wanted[0]! } : {});
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
+        await deps.seats?.assertSeatsAvailable(account.id, wanted.length, { ...(wanted.length === 1 ? { joiningUserId: wanted[0]! } : {}), trx });
         for (const userId of wanted) {
           await trx.insertInto('user_tenants').values({ user_id: userId, tenant_id: account.id, created_at: now }).execute();
           await replaceUserRoles(trx, account.id, userId, roles.map((r) => r.id));

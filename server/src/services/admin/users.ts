@@ -203,6 +203,7 @@ export function createAdminUserService(deps: {
       if ((membership.disabled_at !== null) !== disabled) {
         if (!disabled) await deps.seats?.assertSeatsAvailable(caller.tenantId, 1, { joiningUserId: userId });
         await db.transaction().execute(async (trx) => {
+          if (!disabled) await deps.seats?.assertSeatsAvailable(caller.tenantId, 1, { joiningUserId: userId, trx });
           await updateMembershipState(trx, caller.tenantId, userId, { disabled_at: disabled ? now : null });
           if (disabled) await revokeTenantSessions(trx, caller.tenantId, userId, now);
           await recordAudit(trx, caller, { action: disabled ? AuditActions.userDisabled : AuditActions.userEnabled, description: `${label(user)} ${disabled ? 'disabled' : 'enabled'}`, severity: disabled ? 'High' : 'Info', json: { userId } }, now);

@@ -37,8 +37,9 @@ export interface EntitlementsService {
   /**
    * Refuses (AppError 403, BillingErrorCodes.seatLimitReached, a sentence naming the limit) when `adding` more users would pass the seat limit of the tenant's plan.
    * `joiningUserId`: the person joining, not counted twice when they already hold a seat (an open invitation).
+   * `trx`: the transaction that adds them; the count then waits for concurrent joins into the tenant (its row is locked).
    */
-  assertSeatsAvailable(tenantId: string, adding?: number, options?: { joiningUserId?: string }): Promise<void>;
+  assertSeatsAvailable(tenantId: string, adding?: number, options?: { joiningUserId?: string; trx?: Db }): Promise<void>;
   /** GET usage/v1. */
   usage(tenantId: string): Promise<UsageResponse>;
   /** POST usage/v1: adds `quantity` to the feature's use; refuses past the plan's limit (BillingErrorCodes.featureLimitReached); `caller` gets the audit row. */
@@ -99,7 +100,7 @@ export function createEntitlements(deps: { db: Db; clock: Clock; config: Pick<Co
       return result;
     },
 
-    assertSeatsAvailable: (tenantId, adding = 1, options = {}) => seats.assertAvailable(tenantId, adding, options.joiningUserId),
+    assertSeatsAvailable: (tenantId, adding = 1, options = {}) => seats.assertAvailable(tenantId, adding, options.joiningUserId, options.trx),
     usage: (tenantId) => usage.read(tenantId),
     reportUsage: (tenantId, featureKey, quantity, caller) => usage.report(tenantId, featureKey, quantity, caller),
   };

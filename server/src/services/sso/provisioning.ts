@@ -61,6 +61,7 @@ export async function provisionSsoUser(
     const id = newId();
     try {
       await db.transaction().execute(async (trx) => {
+        await deps.seats?.assertSeatsAvailable(row.tenant_id, 1, { trx });
         await insertUser(trx, {
           id, email: identity.email, username: null, name: identity.name || identity.email.split('@')[0]!, password_hash: null, verified: 1, super_user: 0, disabled: 0,
           phone_number: null, address: null, job_title: null, profile_picture_id: null, metadata: null, last_tenant_id: row.tenant_id, created_at: now, last_login: null,

@@ -239,6 +239,8 @@ export function createInvitationService(deps: {
         const userId = newId();
         try {
           await db.transaction().execute(async (trx) => {
+            // Again under the tenant's lock: parallel invitations cannot take the last seat together.
+            await deps.seats?.assertSeatsAvailable(tenantId, 1, { trx });
             await insertUser(trx, {
               id: userId,
               email: body.email,
@@ -270,6 +272,7 @@ export function createInvitationService(deps: {
         // Nobody owns this account yet (an unfinished sign-up or another invitation): it is set up in
         // this tenant now, and whoever opens an emailed link first chooses its password.
         await db.transaction().execute(async (trx) => {
+          await deps.seats?.assertSeatsAvailable(tenantId, 1, { joiningUserId: user!.id, trx });
           await joinTenant(trx, user!.id, tenantId, now);
           await grantRoles(trx, user!.id, tenantId, roleIds);
         });
@@ -327,12 +330,14 @@ export function createInvitationService(deps: {
         if (!safeEqual(row.code_hash, sha256(`${row.id}:${body.code!.trim()}`))) throw invalidCode();
       }
       // An established account joins only now: the seat its invitation held must still fit the plan (it may have shrunk).
-      if (!(await hasMembership(db, user.id, row.tenant_id))) await deps.seats?.assertSeatsAvailable(row.tenant_id, 1, { joiningUserId: user.id });
+      const joins = !(await hasMembership(db, user.id, row.tenant_id));
+      if (joins) await deps.seats?.assertSeatsAvailable(row.tenant_id, 1, { joiningUserId: user.id });
       const now = clock.now();
       if (!(await markInvitationAccepted(db, row.id, hash, now))) throw invalidInvitation();
       // Roles deleted since the invitation was sent are simply not granted.
       const roleIds = await tenantRoleIds(db, row.tenant_id, parseRoleIds(row));
       await db.transaction().execute(async (trx) => {
+        if (joins) await deps.seats?.assertSeatsAvailable(row.tenant_id, 1, { joiningUserId: user.id, trx });
         await joinTenant(trx, user.id, row.tenant_id, now);
         await grantRoles(trx, user.id, row.tenant_id, roleIds);
         // The next sign-in lands in the tenant just joined.
