@@ -134,7 +134,7 @@ describe('subscription section', () => {
 
   it('cancels at period end after confirming, reloads the subscription, and then offers Renew, which undoes it', async () => {
     const results: boolean[] = [];
-    const { view, calls } = open({}, { callbacks: { subscription: (ok: boolean) => results.push(ok) } });
+    const { view, calls, root } = open({}, { callbacks: { subscription: (ok: boolean) => results.push(ok) } });
     fireEvent.click(await view.findByRole('button', { name: 'Cancel subscription' }));
     const dialog = view.getByRole('dialog', { name: 'Cancel the subscription?' });
     expect(within(dialog).getByText(/on Dec 27, 2026/)).toBeTruthy();
@@ -148,8 +148,11 @@ describe('subscription section', () => {
     expect(reasonOf(cancel)).toBe('A cancellation is already pending.');
     const renew = view.getByRole('button', { name: 'Renew subscription' });
     expect((renew as HTMLButtonElement).disabled).toBe(false);
+    // Keyboard users land on the action that undoes what they did (the pressed one is disabled now).
+    await waitFor(() => expect(root.activeElement).toBe(renew));
     fireEvent.click(renew);
     await waitFor(() => expect(within(view.getByRole('group', { name: 'Current plan' })).queryByText('Cancellation pending')).toBeNull());
+    await waitFor(() => expect(root.activeElement).toBe(view.getByRole('button', { name: 'Cancel subscription' })));
     expect(calls.filter((c) => c.method === 'PUT').map((c) => c.path)).toEqual([BillingPaths.cancelSubscription.replace('{id}', 'sub-1'), BillingPaths.renewSubscription.replace('{id}', 'sub-1')]);
     expect(results).toEqual([true, true]);
   });

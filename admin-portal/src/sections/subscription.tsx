@@ -39,6 +39,8 @@ export default function SubscriptionSection({ title, headingId, user, api, optio
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  /** After cancel or renew the pressed button is disabled: focus goes to the one that undoes it, once it is enabled. */
+  const [focusNext, setFocusNext] = useState<'cancel' | 'renew' | null>(null);
   const sectionRef = useRef<HTMLElement>(null);
   const ids = useId();
   const report = options.callbacks?.subscription;
@@ -50,6 +52,15 @@ export default function SubscriptionSection({ title, headingId, user, api, optio
     window.addEventListener(BILLING_CHANGED_EVENT, onChange);
     return () => window.removeEventListener(BILLING_CHANGED_EVENT, onChange);
   }, [reload]);
+
+  useEffect(() => {
+    if (!focusNext || busy) return;
+    const button = sectionRef.current?.querySelector<HTMLButtonElement>(`button[data-action="${focusNext}"]`);
+    if (button && !button.disabled) {
+      button.focus();
+      setFocusNext(null);
+    }
+  }, [focusNext, busy, data]);
 
   /**
    * Runs an action: busy while it runs, its failure shown. A change of the subscription (`reports`)
@@ -148,6 +159,7 @@ export default function SubscriptionSection({ title, headingId, user, api, optio
         onRenew={() => void act(async () => {
           await billing.renew(subscription!.id);
           await reload();
+          setFocusNext('cancel');
         }, t.t('subscription.renew.done'), true)}
       />
 
@@ -204,6 +216,7 @@ export default function SubscriptionSection({ title, headingId, user, api, optio
             setNotice(t.t('subscription.cancel.done'));
             report?.(true);
             await reload();
+            setFocusNext('renew');
           }}
         />
       )}

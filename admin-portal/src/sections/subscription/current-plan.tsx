@@ -63,8 +63,8 @@ export function CurrentPlan({ plan, subscription, cancel, renew, busy, onCancel,
       {pending && periodEnd && <p className="gh-ap-hint">{t.t('subscription.current.pendingText', { date: shortDate(t, periodEnd) })}</p>}
       {subscription && (
         <div className="gh-ap-sub-actions">
-          <RuleButton rule={cancel} label={t.t('subscription.cancel.button')} onClick={onCancel} busy={busy} id={`${ids}-cancel`} secondary />
-          <RuleButton rule={renew} label={t.t('subscription.renew.button')} onClick={onRenew} busy={busy} id={`${ids}-renew`} />
+          <RuleButton rule={cancel} label={t.t('subscription.cancel.button')} onClick={onCancel} busy={busy} id={`${ids}-cancel`} action="cancel" secondary />
+          <RuleButton rule={renew} label={t.t('subscription.renew.button')} onClick={onRenew} busy={busy} id={`${ids}-renew`} action="renew" />
         </div>
       )}
     </div>
@@ -72,7 +72,7 @@ export function CurrentPlan({ plan, subscription, cancel, renew, busy, onCancel,
 }
 
 /** A button that follows a rule: enabled when allowed, else disabled with its reason beside it and read with it. */
-export function RuleButton({ rule, label, onClick, busy = false, id, secondary = false, accessibleName }: { rule: Rule; label: string; onClick: () => void; busy?: boolean; id: string; secondary?: boolean; accessibleName?: string }) {
+export function RuleButton({ rule, label, onClick, busy = false, id, secondary = false, accessibleName, action }: { rule: Rule; label: string; onClick: () => void; busy?: boolean; id: string; secondary?: boolean; accessibleName?: string; action?: string }) {
   const t = useT();
   return (
     <div className="gh-ap-sub-rule">
@@ -81,6 +81,7 @@ export function RuleButton({ rule, label, onClick, busy = false, id, secondary =
         className={secondary ? 'gh-ap-button-secondary' : 'gh-ap-button'}
         disabled={!rule.allowed || busy}
         aria-label={accessibleName}
+        data-action={action}
         aria-describedby={rule.allowed ? undefined : `${id}-reason`}
         onClick={onClick}
       >
