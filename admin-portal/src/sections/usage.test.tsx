@@ -1,4 +1,5 @@
-import { cleanup, fireEvent, render, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, within } from '@testing-library/react';
+import { BILLING_CHANGED_EVENT } from '@gatehouse/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BillingPaths } from '@gatehouse/shared/admin-paths';
 import type { UsageResponse } from '@gatehouse/shared/wire';
@@ -8,8 +9,8 @@ import { recordingApi, type Failure } from '../test/section-harness';
 import UsageSection from './usage';
 import { usageLevel } from './usage/usage-meter';
 
-function open(usage: UsageResponse, { permissions = ['fe.usage.read', 'fe.subscriptions.read'], navigation, failures = [] }: { permissions?: string[]; navigation?: Record<string, unknown>; failures?: Failure[] } = {}) {
-  const { api, calls } = recordingApi((method, path) => (method === 'GET' && path === BillingPaths.usage ? usage : undefined), failures);
+function open(usage: UsageResponse | (() => UsageResponse), { permissions = ['fe.usage.read', 'fe.subscriptions.read'], navigation, failures = [] }: { permissions?: string[]; navigation?: Record<string, unknown>; failures?: Failure[] } = {}) {
+  const { api, calls } = recordingApi((method, path) => (method === 'GET' && path === BillingPaths.usage ? (typeof usage === 'function' ? usage() : usage) : undefined), failures);
   const { domElement } = shadowMountPoint();
   const user = makeUser({ permissions: permissions.map((key, i) => ({ id: `p${i}`, key, name: key })) });
   const store = createTestStore(user);
@@ -58,6 +59,18 @@ describe('usage section', () => {
     expect(await view.findByText(/At the limit/)).toBeTruthy();
     expect(view.queryByRole('button', { name: 'See plans' })).toBeNull();
     expect(view.getByText('No other feature of this plan is limited.')).toBeTruthy();
+  });
+
+  it('reads the limits again after the checkout changed the plan', async () => {
+    let usage: UsageResponse = { planId: 'free', seats: { used: 3, limit: 3 }, features: [] };
+    const { view, calls } = open(() => usage);
+    expect((await view.findByRole('meter', { name: 'Seats' })).getAttribute('aria-valuemax')).toBe('3');
+    usage = { planId: 'premium', seats: { used: 3, limit: 20 }, features: [] };
+    act(() => {
+      window.dispatchEvent(new CustomEvent(BILLING_CHANGED_EVENT, { detail: { planId: 'premium' } }));
+    });
+    expect(await view.findByText('3 of 20 used')).toBeTruthy();
+    expect(calls).toHaveLength(2);
   });
 
   it('shows a failed load with the server’s message', async () => {

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { BILLING_CHANGED_EVENT } from '@gatehouse/shared';
 import { useErrorText } from '../i18n/errors';
 import { useT } from '../i18n/i18n-context';
 import { adoptCss } from '../host-styles';
@@ -12,7 +13,8 @@ import css from './subscription/subscription.css?inline';
 /**
  * The Usage section (issue 13; fe.usage.read, behind the usage feature flag): seats used of the
  * plan's limit, and each limited feature's use, as meters. Near or at a limit it links to the
- * Subscription section, when the user can open it.
+ * Subscription section, when the user can open it. A confirmed checkout (`gatehouse:billing-changed`)
+ * reads the limits again.
  */
 export default function UsageSection({ title, headingId, user, api, options, openSection }: SectionProps) {
   const t = useT();
@@ -22,6 +24,12 @@ export default function UsageSection({ title, headingId, user, api, options, ope
   const { data, loading, error, reload } = useLatestLoad(fetch, toError);
   const sectionRef = useRef<HTMLElement>(null);
   useEffect(() => (sectionRef.current ? adoptCss(sectionRef.current, css) : undefined), []);
+  // A plan changed in the checkout changes the limits: read them again.
+  useEffect(() => {
+    const onChange = () => void reload();
+    window.addEventListener(BILLING_CHANGED_EVENT, onChange);
+    return () => window.removeEventListener(BILLING_CHANGED_EVENT, onChange);
+  }, [reload]);
 
   const upgrade = subscriptionOpener({ user, options, openSection });
 
