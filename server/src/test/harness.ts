@@ -150,14 +150,26 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
 }
 
-/** Signs up, activates through the emailed link and returns the login response and cookie. */
+/**
+ * Signs up, activates through the emailed link and returns the login response and cookie. With no
+ * `extra`, the link is opened in the signing-up browser (its `gatehouse-signup` cookie): activation
+ * then keeps the sign-up's argon2id hash instead of hashing the password a second time, and as the
+ * sign-up sends no profile field, the account ends as the other path leaves it (the email's local
+ * part as its name, the tenant named after the domain). Both paths are tested in
+ * routes/users/signup.test.ts; here the account is only a fixture.
+ */
 export async function signUpAndActivate(server: GatehouseServer, email = uniqueEmail(), extra: Record<string, unknown> = {}) {
-  const signUp = await call(server, 'POST', '/identity/resources/users/v1/signUp', { body: { email, password: PASSWORD, name: 'Ada Lovelace', ...extra } });
+  const sameBrowser = Object.keys(extra).length === 0;
+  const signUp = await call(server, 'POST', '/identity/resources/users/v1/signUp', { body: sameBrowser ? { email, password: PASSWORD } : { email, password: PASSWORD, name: 'Ada Lovelace', ...extra } });
   if (signUp.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
   const { userId, token } = await activationLinkFor(server, email);
-  // The password is given again at activation, as anyone opening the link outside the signing-up
-  // browser must (no sign-up binding cookie here).
-  const activated = await call(server, 'POST', '/identity/resources/users/v1/activate', { body: { userId, token, password: PASSWORD } });
+  const binding = sameBrowser ? signUp.headers.getSetCookie().find((c) => c.startsWith('gatehouse-signup='))?.split(';')[0] : undefined;
+  if (sameBrowser && !binding) throw new Error('sign-up set no gatehouse-signup cookie');
+  // Otherwise the password is given again at activation, as anyone opening the link outside the
+  // signing-up browser must (the sign-up's profile then never applies).
+  const activated = binding
+    ? await call(server, 'POST', '/identity/resources/users/v1/activate', { body: { userId, token }, headers: { cookie: binding } })
+    : await call(server, 'POST', '/identity/resources/users/v1/activate', { body: { userId, token, password: PASSWORD } });
   if (activated.status !== 200) throw new Error(`activate failed: ${JSON.stringify(activated.body)}`);
   return { email, userId, tenantId: signUp.body.tenantId as string, accessToken: activated.body.accessToken as string, cookie: activated.refreshCookie! };
 }
