@@ -17,7 +17,7 @@ import { recordAudit } from '../admin/audit-log';
 import type { BillingConfigurationService, VendorBilling } from './configuration';
 import { ensureCustomer } from './customers';
 import { stripeCall, type StripeClient, type StripeGateway } from './stripe-gateway';
-import { applyInvoice, applySubscription, ownSourceTime } from './sync';
+import { applyInvoice, applySubscription, stripeSourceTime } from './sync';
 
 export const SubscriptionAuditActions = {
   created: 'Subscription created',
@@ -106,9 +106,10 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
   /** Writes a Stripe subscription and its invoices as our call answered them. */
   async function record(stripe: StripeClient, tenantId: string, customerId: string, sub: Record<string, any>, paymentMethodId?: string): Promise<SubscriptionRecord> {
     const now = clock.now();
-    await applySubscription(db, tenantId, sub, ownSourceTime(now), now);
+    await applySubscription(db, tenantId, sub, stripeSourceTime(sub, now), now);
     const invoices = await stripeCall(() => stripe.invoices.list({ customer: customerId, subscription: sub.id, limit: 20 }));
-    for (const invoice of invoices.data) await applyInvoice(db, tenantId, invoice as unknown as Record<string, any>, ownSourceTime(now), now);
+    const invoicesTime = stripeSourceTime(invoices, clock.now());
+    for (const invoice of invoices.data) await applyInvoice(db, tenantId, invoice as unknown as Record<string, any>, invoicesTime, now);
     const current = (await listSubscriptions(db, tenantId)).find((s) => s.external_id === sub.id)!;
     if (paymentMethodId && current.payment_method_id !== paymentMethodId) {
       await setSubscriptionPaymentMethod(db, current.id, paymentMethodId, now);

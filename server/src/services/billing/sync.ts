@@ -3,7 +3,8 @@
  * truth) and from the answers of our own Stripe calls (so the portal sees a change at once, even
  * before its event arrives). Each write carries the time of what it applies (`sourceTime`, ms): a
  * row already holding something newer is left alone, so events arriving out of order never move a
- * row back. Our own calls stamp the current second, as Stripe's `created` has second precision.
+ * row back. Our own calls stamp the time of Stripe's answer (its `Date` header: Stripe's clock, to
+ * the second, like its events' `created`).
  * Stripe objects are read leniently (older API versions, as localstripe speaks, keep the period
  * and plan on the subscription; newer ones on its item and price).
  */
@@ -22,6 +23,17 @@ const ms = (seconds: unknown): number | null => (typeof seconds === 'number' && 
 
 /** The time stamp of a change made by our own call: the current second, comparable with Stripe's event times. */
 export const ownSourceTime = (now: number) => Math.floor(now / 1000) * 1000;
+
+/**
+ * The time stamp of what a Stripe answer says: the answer's `Date` header, Stripe's own clock (the
+ * clock of its events' `created`), so a skew of our clock never makes Stripe's next events look
+ * old; our current second when the header is missing.
+ */
+export function stripeSourceTime(answer: unknown, now: number): number {
+  const date = (answer as { lastResponse?: { headers?: Record<string, unknown> } } | null)?.lastResponse?.headers?.date;
+  const parsed = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+  return Number.isFinite(parsed) ? Math.floor(parsed / 1000) * 1000 : ownSourceTime(now);
+}
 
 /** The Stripe customer of a subscription or invoice. */
 export const customerOf = (obj: Obj): string | null => idOf(obj.customer);
