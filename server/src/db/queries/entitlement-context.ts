@@ -42,6 +42,11 @@ export function listTargetingPlans(db: Db): Promise<Array<{ id: string; default_
   return db.selectFrom('plans').select(['id', 'default_treatment', 'rules']).where('is_active', '=', 1).where('rules', 'is not', null).orderBy('id').execute();
 }
 
+/** Every feature that gates at least one permission (linked_permissions not empty), by key. */
+export function listPermissionLinkedFeatures(db: Db): Promise<Array<{ id: string; key: string; linked_permissions: string }>> {
+  return db.selectFrom('features').select(['id', 'key', 'linked_permissions']).where('linked_permissions', '!=', '[]').orderBy('key').execute();
+}
+
 export interface GrantRow {
   id: string;
   feature_id: string;

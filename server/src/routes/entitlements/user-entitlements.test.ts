@@ -1,3 +1,4 @@
+import { isEntitledToPermission } from '@gatehouse/shared/entitlements';
 import { ApiPaths, ENTITLEMENTS_CLAIM, EntitlementPaths, Permissions } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import { activeMember, callAs, tenantWithAdmin } from '../../test/admin-helpers';
@@ -109,6 +110,27 @@ describeDialects('GET entitlements v2', (harness) => {
     expect(res.body.features.constructor).toMatchObject({ expireTime: -1, linkedPermissions: [] });
     expect(res.body.features.toString).toMatchObject({ expireTime: -1 });
     expect(res.body.explain.constructor).toEqual([expect.objectContaining({ source: 'direct' })]);
+  });
+
+  it("lists a feature linked to a held permission even when the user lacks it (expireTime null), so the permission is not entitled (MISSING_FEATURE); features linked only to permissions the user lacks stay out", async () => {
+    const server = await harness.start();
+    const admin = await tenantWithAdmin(server);
+    const [gated, granted, foreign] = ['gated', 'granted', 'foreign'].map(unique);
+    // Linked to a permission the admin holds, but no plan, grant or flag gives the feature.
+    await insertFeature(server, gated!, [Permissions.usersRead]);
+    // Linked to another held permission and given by the tenant's plan.
+    const grantedId = await insertFeature(server, granted!, [Permissions.rolesRead]);
+    await subscribe(server, admin.tenantId, await insertPlan(server, { features: { [grantedId]: null } }));
+    // Linked only to a permission nobody in the tenant holds.
+    await insertFeature(server, foreign!, [`vendor.secret.${foreign}`]);
+
+    const res = await callAs(server, admin, 'GET', EntitlementPaths.userEntitlements);
+    expect(res.status).toBe(200);
+    expect(res.body.permissions[Permissions.usersRead]).toBe(true);
+    expect(res.body.features[gated!]).toEqual({ planIds: [], expireTime: null, linkedPermissions: [Permissions.usersRead] });
+    expect(res.body.features[foreign!]).toBeUndefined();
+    expect(isEntitledToPermission(Permissions.usersRead, res.body)).toEqual({ isEntitled: false, justification: 'MISSING_FEATURE' });
+    expect(isEntitledToPermission(Permissions.rolesRead, res.body)).toEqual({ isEntitled: true });
   });
 
   it('answers for another tenant of the caller with ?tenantId=, and 404 for a tenant they are not a member of', async () => {

@@ -4,9 +4,9 @@
  * that feature flags may grant; plus the user's permissions in the tenant. Each feature remembers
  * where its expiry came from (plan or grant id) so `explain` can name it.
  */
-import { NO_EXPIRATION, type EntitlementsContext, type FeatureEntitlement, type FlagDefinition, type Rule } from '@gatehouse/shared/entitlements';
+import { NO_EXPIRATION, permissionCovers, type EntitlementsContext, type FeatureEntitlement, type FlagDefinition, type Rule } from '@gatehouse/shared/entitlements';
 import type { Db } from '../../db';
-import { listFlagFeatures, listFlags, listGrantsFor, listPlanFeatures, listTargetingPlans, type FlagRow } from '../../db/queries/entitlement-context';
+import { listFlagFeatures, listFlags, listGrantsFor, listPermissionLinkedFeatures, listPlanFeatures, listTargetingPlans, type FlagRow } from '../../db/queries/entitlement-context';
 import { findEffectivePlanId } from '../../db/queries/tenant-plan';
 import { loadAuthorization } from '../admin/tenants';
 
@@ -56,14 +56,16 @@ function laterExpiry(a: number | null, b: number | null): boolean {
 
 /** Builds the entitlements context of `userId` in `tenantId`. */
 export async function buildContext(db: Db, userId: string, tenantId: string, options: { permissions?: boolean } = {}): Promise<BuiltContext> {
-  const [effective, grants, targeting, flags, flagFeatures, authz] = await Promise.all([
+  const withPermissions = options.permissions !== false;
+  const [effective, grants, targeting, flags, flagFeatures, authz, gating] = await Promise.all([
     findEffectivePlanId(db, tenantId),
     listGrantsFor(db, tenantId, userId),
     listTargetingPlans(db),
     listFlags(db),
     listFlagFeatures(db),
     // Feature checks never read permissions (the token's claim): skipped there.
-    options.permissions === false ? Promise.resolve({ permissions: [] }) : loadAuthorization(db, userId, tenantId),
+    withPermissions ? loadAuthorization(db, userId, tenantId) : Promise.resolve({ permissions: [] }),
+    withPermissions ? listPermissionLinkedFeatures(db) : Promise.resolve([]),
   ]);
   const planId = effective.planId;
   const targetingPlans = targeting.filter((p) => {
@@ -113,6 +115,19 @@ export async function buildContext(db: Db, userId: string, tenantId: string, opt
     if (f.featureFlag) continue;
     f.featureFlag = flagDefinition(flag);
     flagKeys[link.key] = flag.key;
+  }
+
+  // Seed 000 section 6: a permission linked to a feature the user lacks is not entitled. The
+  // evaluator only knows a link through the features it is given, so every feature gating a
+  // permission the user holds is listed, not entitled (expireTime null) when no source gives it;
+  // otherwise the permission would look unlinked, hence entitled. Features gating only permissions
+  // the user lacks stay out (those permissions are MISSING_PERMISSION anyway).
+  const held = authz.permissions.map((p) => p.key);
+  for (const row of gating) {
+    if (Object.hasOwn(features, row.key)) continue;
+    const linked = parseJson<unknown>(row.linked_permissions, []);
+    if (!Array.isArray(linked) || !linked.some((p) => typeof p === 'string' && held.some((h) => permissionCovers(h, p)))) continue;
+    feature(row.key, row.linked_permissions);
   }
 
   const plans: EntitlementsContext['plans'] = {};
