@@ -10,6 +10,12 @@ export function listSubscriptions(db: Db, tenantId: string): Promise<Subscriptio
   return db.selectFrom('subscriptions').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
+/** Whether the tenant ever had a subscription with a trial (one trial per tenant). */
+export async function hasHadTrial(db: Db, tenantId: string): Promise<boolean> {
+  const row = await db.selectFrom('subscriptions').select('id').where('tenant_id', '=', tenantId).where('trial_end', 'is not', null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** One subscription of the tenant (another tenant's is never found). */
 export function findSubscription(db: Db, tenantId: string, id: string): Promise<SubscriptionRecord | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();

@@ -232,6 +232,28 @@ describeWithLocalstripe('billing subscriptions against localstripe', (peer) => {
       }
     });
 
+    it('gives a tenant one trial only: once a trial has ended, subscribing again (to the trial plan or another with trial days) starts with no trial and needs a card', async () => {
+      const server = await start();
+      const trial = await insertPlan(server, { name: 'Team', price: 5000, trialDays: 14 });
+      const other = await insertPlan(server, { name: 'Studio', price: 7000, trialDays: 30 });
+      await configureBilling(server);
+      const admin = await tenantWithAdmin(server);
+      const first = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: trial } });
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      expect(first.body.trialEnd).toBeGreaterThan(Date.now());
+      // The trial ends unpaid (Stripe's past_due after a trial: trialEnded).
+      await server.db.updateTable('subscriptions').set({ status: 'trialEnded' }).where('id', '=', first.body.id).execute();
+
+      for (const planId of [trial, other]) {
+        const again = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId } });
+        expect([again.status, again.body.errorCode], JSON.stringify(again.body)).toEqual([402, BillingErrorCodes.paymentFailed]);
+      }
+      expect((await findEffectivePlanId(server.db, admin.tenantId)).source).not.toBe('subscription');
+      const paid = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: trial, paymentMethodId: await card(peer().url) } });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+      expect(paid.body).toMatchObject({ planId: trial, status: 'active', trialEnd: null });
+    });
+
     it('guards every call: plans for any signed-in user, the rest by fe.subscriptions.read / write, the summary of another tenant only for super users', async () => {
       const server = await start();
       const { premium, free } = await premiumAndFree(server);

@@ -9,7 +9,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db';
 import { findCustomerId } from '../../db/queries/billing-customers';
 import { findPlan, setStripeIds, type PlanRecord } from '../../db/queries/billing-plans';
-import { findSubscription, listSubscriptions, setSubscriptionPaymentMethod, type SubscriptionRecord } from '../../db/queries/subscriptions';
+import { findSubscription, hasHadTrial, listSubscriptions, setSubscriptionPaymentMethod, type SubscriptionRecord } from '../../db/queries/subscriptions';
 import { findCurrentSubscription } from '../../db/queries/tenant-plan';
 import { AppError, Errors } from '../../errors';
 import type { AdminCaller } from '../admin/access';
@@ -120,13 +120,16 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
 
   async function start(caller: AdminCaller, plan: PlanRecord, paymentMethodId: string | undefined): Promise<Subscription> {
     const { stripe } = await stripeFor();
+    // One trial per tenant: once a subscription had one, the next starts paid (else ending or
+    // cancelling a trial and subscribing again would give a paid plan for free for ever).
+    const trialDays = plan.trial_days > 0 && !(await hasHadTrial(db, caller.tenantId)) ? plan.trial_days : 0;
     const customerId = await ensureCustomer({ db, clock }, stripe, caller.tenantId);
     if (paymentMethodId) await attachPaymentMethod(stripe, caller.tenantId, customerId, paymentMethodId);
-    else if (plan.price_amount > 0 && plan.trial_days === 0 && !(await hasDefaultPaymentMethod(stripe, customerId))) {
+    else if (plan.price_amount > 0 && trialDays === 0 && !(await hasDefaultPaymentMethod(stripe, customerId))) {
       throw new AppError(BillingErrorCodes.paymentFailed, 402, 'A card is needed to subscribe to a paid plan', { field: 'paymentMethodId' });
     }
     const stripePlan = await stripePlanOf(stripe, plan);
-    const trialEnd = plan.trial_days > 0 ? Math.floor(clock.now() / 1000) + plan.trial_days * 86_400 : undefined;
+    const trialEnd = trialDays > 0 ? Math.floor(clock.now() / 1000) + trialDays * 86_400 : undefined;
     const sub = await stripeCall(() =>
       stripe.subscriptions.create({ customer: customerId, items: [{ plan: stripePlan }], ...(trialEnd ? { trial_end: trialEnd } : {}), metadata: { tenantId: caller.tenantId, planId: plan.id } }),
     );
