@@ -198,3 +198,49 @@ it.skipIf(skip)('speaks Hebrew right to left, and says the seed\'s error for an 
   await expect.poll(() => leftovers(page)).toEqual({ element: 0, cardHosts: 0 });
   await context.close();
 });
+
+it.skipIf(skip)("opens from the admin portal's plan card over the portal; Escape closes only the checkout and focus goes back to the card", { timeout: 180_000 }, async () => {
+  const { browser, server } = ctx;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await stripeFromEmulator(context);
+  const page = await context.newPage();
+  const email = `checkout-portal+${Date.now()}@example.com`;
+  await signUpAndActivate(page, server.url, server.url, email);
+  await promote(email);
+  const token = await accessToken(page);
+  const configured = await call(token, 'PUT', OperatorPaths.billingConfiguration, {
+    secretKey: LOCALSTRIPE_SECRET_KEY, publishableKey: LOCALSTRIPE_PUBLISHABLE_KEY, webhookSecret: WEBHOOK_SECRET,
+    allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: null,
+  });
+  expect(configured.status).toBe(200);
+  const team = await call<{ id: string }>(token, 'POST', OperatorPaths.plans, { name: 'Team', slug: `team-${Date.now()}`, price: { amount: 2500, currency: 'usd' }, trialDays: 14 });
+  expect(team.status, JSON.stringify(team.body)).toBe(201);
+
+  // The page as the admin opens it once billing is set up.
+  await page.reload();
+  await visible(page, page.getByTestId('signed-in-user'));
+  await page.getByRole('button', { name: 'Admin portal' }).click();
+  const portal = page.getByRole('dialog', { name: 'Admin portal' });
+  await visible(page, portal);
+  await portal.getByRole('navigation').getByRole('button', { name: 'Subscription', exact: true }).click();
+  const choose = portal.getByRole('button', { name: 'Choose Team' });
+  await visible(page, choose);
+  await choose.click();
+
+  const checkout = page.getByRole('dialog', { name: 'Checkout' });
+  await visible(page, checkout.getByText('$25.00 per month'));
+  await visible(page, checkout.getByText('14 days free trial'));
+  await visible(page, page.getByPlaceholder('number'));
+  // Tab stays in the checkout: the portal below does not take focus back.
+  const focusInCheckout = () => page.evaluate(() => document.activeElement?.closest('gatehouse-checkout') !== null || document.activeElement?.tagName === 'GATEHOUSE-CHECKOUT');
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('Tab');
+    expect(await focusInCheckout()).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect.poll(() => leftovers(page)).toEqual({ element: 0, cardHosts: 0 });
+  await visible(page, portal);
+  await expect.poll(() => choose.evaluate((button) => (button.getRootNode() as ShadowRoot).activeElement === button)).toBe(true);
+  await context.close();
+});
+

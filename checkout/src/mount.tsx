@@ -12,8 +12,11 @@ import { CheckoutDialog } from './checkout-dialog';
 import { checkoutTranslator } from './i18n/catalogs';
 import { adoptStyles } from './host-styles';
 
-/** What the checkout's mount receives: the bundle contract plus the plan to check out and how to close. */
-export type CheckoutProps = MountProps & { planId: string; onClose(): void };
+/**
+ * What the checkout's mount receives: the bundle contract plus the plan to check out, how to close,
+ * and the element that had focus when `showCheckoutDialog` was called (focus goes back to it).
+ */
+export type CheckoutProps = MountProps & { planId: string; onClose(): void; opener?: Element | null };
 
 /** Parcel lifecycles as single-spa calls them. */
 export interface CheckoutParcel {
@@ -67,7 +70,7 @@ export function createParcel(): CheckoutParcel {
     bootstrap: (props) => lifecycles.bootstrap(props),
     async mount(props) {
       const { domElement } = props;
-      const previousFocus = deepActiveElement(domElement.ownerDocument);
+      const previousFocus = props.opener ?? deepActiveElement(domElement.ownerDocument);
       const removeStyles = adoptStyles(domElement, typeof props.options.nonce === 'string' ? props.options.nonce : undefined);
       let mounted = true;
       const theme = createThemeApplier(domElement, props.options.theme);

@@ -136,10 +136,13 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     const planId = request?.planId;
     if (typeof planId !== 'string' || !planId) throw new TypeError('showCheckoutDialog: planId must be a non-empty string');
     if (!store.getSnapshot().isAuthenticated) return loginWithRedirect();
+    // Where focus goes back when it closes: taken now, as the opener (a plan card) may be disabled while the checkout loads.
+    let opener = document.activeElement;
+    while (opener?.shadowRoot?.activeElement) opener = opener.shadowRoot.activeElement;
     // Another plan while one is shown: a fresh dialog for it.
     if (checkoutPlan !== planId) hideCheckoutDialog();
     checkoutPlan = planId;
-    await checkout.mount(propsFor({ planId, onClose: hideCheckoutDialog } as Partial<MountProps>));
+    await checkout.mount(propsFor({ planId, opener, onClose: hideCheckoutDialog } as Partial<MountProps>));
   };
 
   await sync();
