@@ -56,6 +56,28 @@ describeDialects('seat limits', (harness) => {
     expect((await server.db.selectFrom('user_tenants').select('disabled_at').where('user_id', '=', members[0]!).where('tenant_id', '=', admin.tenantId).executeTakeFirstOrThrow()).disabled_at).not.toBeNull();
   });
 
+  it('a temporary member past their expiry frees their seat, and making them permanent or extending them takes it back: refused at the limit, nothing changed', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    await limitSeats(server, admin.tenantId, 2);
+    const member = await activeMember(server, admin);
+    expect(await seatsUsed(server, admin)).toEqual({ used: 2, limit: 2 });
+    // A member holding a seat may be made temporary at the limit.
+    const path = pathOf(AdminPaths.temporaryUser, { userId: member.userId });
+    expect((await callAs(server, admin, 'PUT', path, { body: { expirationInSeconds: 3600 } })).status).toBe(200);
+    // The member's temporary membership runs out.
+    await server.db.updateTable('user_tenants').set({ expires_at: Date.now() - 1000 }).where('user_id', '=', member.userId).where('tenant_id', '=', admin.tenantId).execute();
+    expect(await seatsUsed(server, admin)).toEqual({ used: 1, limit: 2 });
+    expect((await callAs(server, admin, 'POST', ApiPaths.inviteUser, { body: { email: uniqueEmail('newcomer'), name: 'Newcomer' } })).status).toBe(201);
+    expect(await seatsUsed(server, admin)).toEqual({ used: 2, limit: 2 });
+
+    expect(refusal(await callAs(server, admin, 'DELETE', path))).toEqual(seatRefusal(2, 2));
+    expect(refusal(await callAs(server, admin, 'PUT', path, { body: { expirationInSeconds: 3600 } }))).toEqual(seatRefusal(2, 2));
+    const row = await server.db.selectFrom('user_tenants').select('expires_at').where('user_id', '=', member.userId).where('tenant_id', '=', admin.tenantId).executeTakeFirstOrThrow();
+    expect(Number(row.expires_at)).toBeLessThan(Date.now());
+    expect(await seatsUsed(server, admin)).toEqual({ used: 2, limit: 2 });
+  });
+
   it('bulk invite stops at the limit: the addresses that fit are invited, the rest listed as refused', async () => {
     const server = await start();
     const admin = await tenantWithAdmin(server);

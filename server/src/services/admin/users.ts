@@ -231,10 +231,14 @@ export function createAdminUserService(deps: {
 
     async setTemporary(caller, userId, seconds) {
       if (!config.temporaryUsers) throw new AppError(AdminErrorCodes.temporaryUsersDisabled, 400, 'Temporary users are turned off');
-      const { user } = await target(caller, userId, seconds === null ? 'change' : 'make temporary');
+      const { user, membership } = await target(caller, userId, seconds === null ? 'change' : 'make temporary');
       const now = clock.now();
       const expiresAt = seconds === null ? null : now + seconds * 1000;
+      // A membership past its expiry holds no seat; making it permanent or extending it takes one back.
+      const takesSeat = membership.disabled_at === null && membership.expires_at !== null && Number(membership.expires_at) <= now;
+      if (takesSeat) await deps.seats?.assertSeatsAvailable(caller.tenantId, 1, { joiningUserId: userId });
       await db.transaction().execute(async (trx) => {
+        if (takesSeat) await deps.seats?.assertSeatsAvailable(caller.tenantId, 1, { joiningUserId: userId, trx });
         await updateMembershipState(trx, caller.tenantId, userId, { expires_at: expiresAt });
         await recordAudit(
           trx,
