@@ -33,15 +33,19 @@ export async function insertSubscription(db: Db, row: Insertable<SubscriptionsTa
 
 /**
  * Applies a change from Stripe unless the row already holds a newer one: only when the row's
- * `source_updated_at` is not after `sourceTime`. Answers whether it changed anything.
+ * `source_updated_at` is not after `sourceTime`. A canceled subscription is final at Stripe (it is
+ * never active again), so no other status replaces 'canceled': Stripe's times are whole seconds,
+ * and an update of the cancellation's second delivered after it must not revive it. Answers
+ * whether it changed anything.
  */
 export async function updateSubscriptionFromSource(db: Db, id: string, sourceTime: number, patch: Updateable<SubscriptionsTable>): Promise<boolean> {
-  const res = await db
+  let query = db
     .updateTable('subscriptions')
     .set({ ...patch, source_updated_at: sourceTime })
     .where('id', '=', id)
-    .where('source_updated_at', '<=', sourceTime)
-    .executeTakeFirst();
+    .where('source_updated_at', '<=', sourceTime);
+  if (patch.status !== undefined && patch.status !== 'canceled') query = query.where('status', '!=', 'canceled');
+  const res = await query.executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
 

@@ -101,6 +101,38 @@ describeWithLocalstripe('billing webhooks against localstripe', (peer) => {
       }
     });
 
+    it("keeps a canceled subscription canceled: an 'updated' event of the same second as the cancellation, delivered after it, does not bring it (and the paid plan) back", async () => {
+      const { server, url, close } = await listening();
+      try {
+        await peer().registerWebhook('gatehouse', url, WEBHOOK_SECRET);
+        const premium = await insertPlan(server, { name: 'Premium', price: 10000 });
+        const free = await insertPlan(server, { name: 'Free', price: 0 });
+        await configureBilling(server, { defaultPlanId: free });
+        const admin = await tenantWithAdmin(server);
+        const u = new URL(peer().url);
+        const stripe = new Stripe(LOCALSTRIPE_SECRET_KEY, { host: u.hostname, port: Number(u.port), protocol: 'http' });
+        const pm = await stripe.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' } });
+        const created = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: premium, paymentMethodId: pm.id } });
+        expect(created.status).toBe(201);
+        const externalId: string = created.body.externalId;
+        const live = await stripe.subscriptions.retrieve(externalId);
+        await stripe.subscriptions.cancel(externalId);
+        const row = await eventually(async () => {
+          const r = await server.db.selectFrom('subscriptions').selectAll().where('external_id', '=', externalId).executeTakeFirstOrThrow();
+          return r.status === 'canceled' ? r : null;
+        });
+        // Stripe's times are whole seconds: an update made in the second of the cancellation, delivered late.
+        const second = Math.floor(Number(row.source_updated_at) / 1000);
+        const late = { id: `evt_same_second_${Date.now()}`, object: 'event', type: 'customer.subscription.updated', created: second, data: { object: { ...live, status: 'active' } } };
+        const res = await deliver(server, late);
+        expect([res.status, res.body.outcome]).toEqual([200, 'unchanged']);
+        expect((await server.db.selectFrom('subscriptions').select('status').where('external_id', '=', externalId).executeTakeFirstOrThrow()).status).toBe('canceled');
+        expect(await findEffectivePlanId(server.db, admin.tenantId)).toEqual({ planId: free, source: 'default', subscriptionId: null });
+      } finally {
+        await close();
+      }
+    });
+
     it('refuses a delivery with a bad or missing signature (400, no detail) and records nothing; two deliveries of one event at once record it once', async () => {
       const server = await h.start({ STRIPE_API_URL: peer().url });
       await configureBilling(server);
