@@ -17,7 +17,7 @@ async function features(server: GatehouseServer, root: TenantAdmin, n: number): 
   return keys;
 }
 
-const betaRule = { conditionLogic: 'and', treatment: 'true', conditions: [{ attribute: 'frontegg.email', op: 'ends_with', value: { string: '@beta.example' }, negate: false }, { attribute: 'signedUp', op: 'on_or_after', value: { date: '2026-01-01T00:00:00Z' }, negate: false }] };
+const betaRule = { conditionLogic: 'and', treatment: 'true', conditions: [{ attribute: 'frontegg.email', op: 'ends_with', value: { list: ['@beta.example', '@preview.example'] }, negate: false }, { attribute: 'signedUp', op: 'on_or_after', value: { date: '2026-01-01T00:00:00Z' }, negate: false }] };
 
 describeDialects('operator feature flags', (h) => {
   it('lets a super user create, list, read, change and delete a flag with rules and linked features, each change audited with old and new values', async () => {
@@ -73,6 +73,7 @@ describeDialects('operator feature flags', (h) => {
       [{ attribute: 'x', op: 'on', value: { date: 'yesterday' }, negate: false }, 'rules[0].conditions[0]: on takes { date: an ISO 8601 date: YYYY-MM-DD, '],
       [{ attribute: 'x', op: 'in_list', value: { list: [] }, negate: false }, 'rules[0].conditions[0]: in_list: the list is empty, so the condition could never hold'],
       [{ attribute: 'x', op: 'matches', value: { string: '(a+)+$' }, negate: false }, 'rules[0].conditions[0]: matches: the pattern is refused because it could backtrack for too long'],
+      [{ attribute: 'frontegg.email', op: 'ends_with', value: { string: '@example.com' }, negate: false }, 'rules[0].conditions[0]: ends_with takes { list: [strings] }'],
     ] as const) {
       const res = await callAs(server, root, 'PATCH', flagPath(first.id), { body: { rules: [{ conditionLogic: 'and', treatment: 'true', conditions: [condition] }] } });
       expect([res.status, res.body.errorCode], message).toEqual([400, 'ER-04005']);

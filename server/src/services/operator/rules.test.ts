@@ -7,9 +7,9 @@ import { assertValidRules, operandProblem } from './rules';
 /** Operands each operation accepts, and ones it must refuse (the evaluator could not run them, or they could never hold). */
 const CASES: Record<RuleOperation, { fits: Record<string, unknown>[]; misfits: Record<string, unknown>[] }> = {
   in_list: { fits: [{ list: ['a', 'b'] }], misfits: [{ list: [] }, { list: [1] }, { string: 'a' }] },
-  starts_with: { fits: [{ list: ['a'] }, { string: 'a' }], misfits: [{ number: 1 }, { list: 'a' }, { list: [] }] },
-  ends_with: { fits: [{ list: ['@x.com'] }, { string: '@x.com' }], misfits: [{}, { string: 5 }] },
-  contains: { fits: [{ list: ['x'] }, { string: 'x' }], misfits: [{ list: [null] }] },
+  starts_with: { fits: [{ list: ['a'] }, { list: ['a', 'b'] }], misfits: [{ number: 1 }, { list: 'a' }, { list: [] }, { string: 'a' }] },
+  ends_with: { fits: [{ list: ['@x.com'] }], misfits: [{}, { string: 5 }, { string: '@x.com' }] },
+  contains: { fits: [{ list: ['x'] }], misfits: [{ list: [null] }, { string: 'x' }] },
   matches: { fits: [{ string: '^a.*z$' }], misfits: [{ string: '(' }, { list: ['a'] }, { string: '(a+)+$' }] },
   equal: { fits: [{ number: 0 }], misfits: [{ number: '1' }, { number: Number.NaN }] },
   greater_than: { fits: [{ number: 1.5 }], misfits: [{ number: '2' }] },
@@ -36,9 +36,12 @@ describe('rule operands (operator rules check)', () => {
     });
   }
 
-  it('reads operands as the evaluator does: a backtracking-prone pattern is refused; the contract\'s { string } form of starts_with, ends_with and contains is accepted', () => {
+  it('reads operands as the evaluator does: a backtracking-prone pattern is refused; starts_with, ends_with and contains take a list, their { string } form is refused', () => {
     expect(operandProblem('matches', { string: '(a+)+$' })).toMatch(/could backtrack for too long/);
-    for (const op of ['starts_with', 'ends_with', 'contains'] as const) expect(operandProblem(op, { string: '@example.com' })).toBeNull();
+    for (const op of ['starts_with', 'ends_with', 'contains'] as const) {
+      expect(operandProblem(op, { string: '@example.com' })).toBe(`${op} takes { list: [strings] }`);
+      expect(operandProblem(op, { list: ['@example.com'] })).toBeNull();
+    }
     expect(operandProblem('ends_with', { string: 5 })).toMatch(/^ends_with takes/);
   });
 

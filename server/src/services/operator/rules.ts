@@ -4,23 +4,17 @@
  * naming the rule and condition) instead of saving a dead rule. The reading is the evaluator's own
  * (`operandProblem` of @gatehouse/shared/entitlements: shapes, dates, refused backtracking-prone
  * patterns), plus what makes a runnable condition false for everyone: an empty list, and a range
- * whose start is after its end.
- *
- * One form the evaluator does not read is accepted: `{ string }` for starts_with, ends_with and
- * contains, which the wire contract (shared/src/entitlements/types.ts) names and the admin portal's
- * rule editor sends. docs/operator.md says so; the evaluator reads `{ list }` there.
+ * whose start is after its end. starts_with, ends_with and contains take `{ list }` (true when the
+ * attribute starts with / ends with / contains any item), as the evaluator reads them; `{ string }`
+ * for them is refused like any other misfit.
  */
 import { operandProblem as evaluatorProblem, type Condition, type ConditionGroup, type Rule, type RuleOperation } from '@gatehouse/shared/entitlements';
 import { OperatorErrors } from './errors';
 
 type Operand = Record<string, unknown>;
 
-const CONTRACT_STRING_OPS: readonly string[] = ['starts_with', 'ends_with', 'contains'];
-const isOnlyString = (value: Operand) => Object.keys(value).length === 1 && typeof value.string === 'string';
-
 /** Why `value` does not fit `op`, or null when it does. */
 export function operandProblem(op: RuleOperation, value: Operand): string | null {
-  if (CONTRACT_STRING_OPS.includes(op) && isOnlyString(value)) return null;
   const problem = evaluatorProblem(op, value);
   if (problem) return problem;
   if (Array.isArray(value.list) && value.list.length === 0) return `${op}: the list is empty, so the condition could never hold`;
