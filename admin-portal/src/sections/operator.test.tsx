@@ -1,6 +1,7 @@
 import { fireEvent, render, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApplicationBody, FeatureFlagBody, OperatorPlanBody, type Application, type BillingConfiguration, type Feature, type FeatureFlag, type OperatorPlan } from '@gatehouse/shared/wire';
+import { operandProblem } from '@gatehouse/shared/entitlements';
+import { ApplicationBody, FeatureFlagBody, OperatorPlanBody, RulesSchema, type Application, type BillingConfiguration, type Feature, type FeatureFlag, type OperatorPlan } from '@gatehouse/shared/wire';
 import { readAdminPortalOptions } from '../options';
 import { createTestStore, makeUser, shadowMountPoint } from '../test/fake-store';
 import { recordingApi, type Call } from '../test/section-harness';
@@ -33,8 +34,8 @@ function answers(state: { plans: OperatorPlan[]; features: Feature[]; flags: Fea
   };
 }
 
-function open({ superUser = true, target }: { superUser?: boolean; target?: string } = {}) {
-  const { api, calls } = recordingApi(answers({ plans: [PLAN], features: [FEATURE], flags: [] }));
+function open({ superUser = true, target, flags = [] }: { superUser?: boolean; target?: string; flags?: FeatureFlag[] } = {}) {
+  const { api, calls } = recordingApi(answers({ plans: [PLAN], features: [FEATURE], flags }));
   const { domElement } = shadowMountPoint();
   const claims = btoa(JSON.stringify({ iss: 'https://auth.example.com' })).replace(/=+$/, '');
   const user = makeUser({ superUser, accessToken: `h.${claims}.s` });
@@ -138,6 +139,62 @@ describe('operator section', { timeout: 30_000 }, () => {
         { attribute: 'jwt.seats', op: 'greater_than', value: { number: 10 }, negate: true },
       ] }],
     });
+  });
+
+  it('enters starts_with, ends_with and contains through the list chips ("any of") and sends { list }, which the wire RulesSchema and the evaluator accept', async () => {
+    const { view, calls } = open({ target: 'flags' });
+    fireEvent.click(await view.findByRole('button', { name: 'Add flag' }, LOAD));
+    const dialog = await view.findByRole('dialog', { name: 'Add flag' }, LOAD);
+    fireEvent.change(within(dialog).getByLabelText('Key'), { target: { value: 'staff' } });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Staff' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add rule' }));
+    const rule = within(within(dialog).getByRole('list', { name: 'Conditions of Rule 1' }));
+    const items: Record<'ends_with' | 'starts_with' | 'contains', string[]> = { ends_with: ['@example.com', '@example.org'], starts_with: ['ada@'], contains: ['staff'] };
+    (Object.keys(items) as Array<keyof typeof items>).forEach((op, i) => {
+      if (i > 0) fireEvent.click(within(dialog).getByRole('button', { name: 'Add condition' }));
+      const condition = within(rule.getByRole('listitem', { name: `Condition ${i + 1}` }));
+      fireEvent.change(condition.getByLabelText('Operation'), { target: { value: op } });
+      expect(condition.getByRole('option', { name: `${op.replace('_', ' ')} any of` }).getAttribute('value')).toBe(op);
+      expect(condition.queryByLabelText('Text')).toBeNull();
+      expect(condition.getByText('Press Enter or “Add” after each value. The condition holds when any one of them matches.')).toBeTruthy();
+      const values = condition.getByLabelText('Values');
+      for (const item of items[op]) {
+        fireEvent.change(values, { target: { value: item } });
+        fireEvent.keyDown(values, { key: 'Enter' });
+      }
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add flag' }));
+    await waitFor(() => expect(view.getByRole('status').textContent).toBe('Flag Staff added'), LOAD);
+    const body = sent(calls, 'POST')[0]?.body as { rules: Array<{ conditions: Array<{ op: string; value: Record<string, unknown> }> }> };
+    expect(body.rules[0]!.conditions).toEqual([
+      { attribute: 'frontegg.email', op: 'ends_with', value: { list: ['@example.com', '@example.org'] }, negate: false },
+      { attribute: 'frontegg.email', op: 'starts_with', value: { list: ['ada@'] }, negate: false },
+      { attribute: 'frontegg.email', op: 'contains', value: { list: ['staff'] }, negate: false },
+    ]);
+    expect(FeatureFlagBody.safeParse(body).success).toBe(true);
+    expect(RulesSchema.safeParse(body.rules).success).toBe(true);
+    for (const condition of body.rules[0]!.conditions) expect(operandProblem(condition.op, condition.value), condition.op).toBeUndefined();
+  });
+
+  it('shows the items of a stored ends_with { list } as chips when a flag is edited, and sends them back as { list }', async () => {
+    const flag: FeatureFlag = {
+      id: 'flag-1', key: 'staff', name: 'Staff', description: '', on: true, offTreatment: 'false', defaultTreatment: 'false', featureKeys: [], createdAt: 1, updatedAt: 1,
+      rules: [{ conditionLogic: 'and', treatment: 'true', conditions: [{ attribute: 'frontegg.email', op: 'ends_with', value: { list: ['@example.com', '@example.org'] }, negate: false }] }],
+    };
+    const { view, calls } = open({ target: 'flags', flags: [flag] });
+    fireEvent.click(await view.findByRole('button', { name: 'Actions for flag Staff' }, LOAD));
+    fireEvent.click(view.getByRole('menuitem', { name: 'Edit' }));
+    const dialog = await view.findByRole('dialog', { name: 'Edit flag Staff' }, LOAD);
+    const condition = within(within(dialog).getByRole('listitem', { name: 'Condition 1' }));
+    expect((condition.getByLabelText('Operation') as HTMLSelectElement).value).toBe('ends_with');
+    expect(condition.getByRole('list', { name: 'Values' }).textContent).toContain('@example.com');
+    expect(condition.getByRole('button', { name: 'Remove @example.org' })).toBeTruthy();
+    fireEvent.click(condition.getByRole('button', { name: 'Remove @example.org' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save flag' }));
+    await waitFor(() => expect(sent(calls, 'PATCH')).toHaveLength(1), LOAD);
+    expect((sent(calls, 'PATCH')[0]?.body as { rules: unknown }).rules).toEqual([
+      { conditionLogic: 'and', treatment: 'true', conditions: [{ attribute: 'frontegg.email', op: 'ends_with', value: { list: ['@example.com'] }, negate: false }] },
+    ]);
   });
 
   it('never prefills the Stripe secrets: write-only fields say set, start empty, are kept when left empty and cleared after a save', async () => {

@@ -148,7 +148,10 @@ function ConditionRow({ id, n, listId, draft, problems, onChange, onRemove }: {
         </div>
       </div>
       <div className="gh-ap-op-row">
-        {kind === 'list' && <ListInput id={`${id}-list`} values={draft.list} onChange={(list) => onChange({ ...draft, list })} problem={problem('list')} />}
+        {kind === 'list' && (
+          <ListInput id={`${id}-list`} values={draft.list} onChange={(list) => onChange({ ...draft, list })} problem={problem('list')}
+            hint={draft.op === 'in_list' ? undefined : t.t('operator.rules.listAnyHint')} />
+        )}
         {(kind === 'string' || kind === 'number' || kind === 'date') && (
           <div className="gh-ap-field">
             <label className="gh-ap-label" htmlFor={`${id}-text`}>{t.t(`operator.rules.value.${kind}`)}</label>
@@ -190,7 +193,7 @@ function ConditionRow({ id, n, listId, draft, problems, onChange, onRemove }: {
   );
 }
 
-/** A list of values as chips (in_list's operand, a feature's permissions): Enter or "Add" puts the typed value in, each chip has its remove button. */
+/** A list of values as chips (the operand of in_list, starts_with, ends_with and contains; a feature's permissions): Enter or "Add" puts the typed value in, each chip has its remove button. */
 export function ListInput({ id, values, onChange, problem, label, hint, suggestions }: { id: string; values: string[]; onChange: (values: string[]) => void; problem?: string; label?: string; hint?: string; suggestions?: readonly string[] }) {
   const t = useT();
   const title = label ?? t.t('operator.rules.value.list');

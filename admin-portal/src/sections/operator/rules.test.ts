@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateFlag, prepareAttributes, RuleOperations, type RuleOperation } from '@gatehouse/shared/entitlements';
+import { evaluateFlag, operandProblem, prepareAttributes, RuleOperations, type Rule, type RuleOperation } from '@gatehouse/shared/entitlements';
 import { RulesSchema } from '@gatehouse/shared/wire';
 import { draftsFromRules, emptyCondition, emptyRule, OPERAND_KIND, OPERATION_GROUPS, problemsAfterEdit, rulesFromDrafts, type ConditionDraft, type RuleDraft } from './rules';
 
@@ -8,7 +8,7 @@ function filled(op: RuleOperation, attribute = 'frontegg.email'): ConditionDraft
   const draft = { ...emptyCondition(), attribute, op };
   switch (OPERAND_KIND[op]) {
     case 'list': return { ...draft, list: ['a@x.io', 'b@x.io'] };
-    case 'string': return { ...draft, text: op === 'matches' ? '^ada@' : '@example.com' };
+    case 'string': return { ...draft, text: '^ada@' };
     case 'number': return { ...draft, text: '-2.5' };
     case 'numberRange': return { ...draft, start: '1', end: '10' };
     case 'boolean': return { ...draft, boolean: false };
@@ -25,7 +25,7 @@ describe('rule editor model', () => {
     expect(OPERATION_GROUPS.map((g) => [g.type, g.ops.length])).toEqual([['string', 5], ['numeric', 6], ['boolean', 1], ['date', 4]]);
   });
 
-  it.each(RuleOperations.map((op) => [op]))('%s: builds a condition the wire RulesSchema accepts, with the operand the evaluator reads', (op) => {
+  it.each(RuleOperations.map((op) => [op]))('%s: builds a condition the wire RulesSchema accepts, with the operand the evaluator reads (its operandProblem finds none)', (op) => {
     const { rules, problems } = rulesFromDrafts([{ ...rule(filled(op)), conditionLogic: 'or', treatment: 'false' }]);
     expect(problems).toEqual({});
     expect(RulesSchema.safeParse(rules).success).toBe(true);
@@ -33,7 +33,7 @@ describe('rule editor model', () => {
     expect(condition.op).toBe(op);
     const expected: Record<string, Record<string, unknown>> = {
       list: { list: ['a@x.io', 'b@x.io'] },
-      string: { string: op === 'matches' ? '^ada@' : '@example.com' },
+      string: { string: '^ada@' },
       number: { number: -2.5 },
       numberRange: { start: 1, end: 10 },
       boolean: { boolean: false },
@@ -41,7 +41,34 @@ describe('rule editor model', () => {
       dateRange: { start: '2026-01-01', end: '2026-12-31' },
     };
     expect(condition.value).toEqual(expected[OPERAND_KIND[op]]);
+    expect(operandProblem(op, condition.value)).toBeUndefined();
     expect(rules![0]).toMatchObject({ conditionLogic: 'or', treatment: 'false' });
+  });
+
+  it.each([['starts_with'], ['ends_with'], ['contains']] as const)('%s: takes the list input like in_list and sends { list }, true when any item matches; { string } is what the evaluator refuses', (op) => {
+    expect(OPERAND_KIND[op]).toBe('list');
+    const items = { starts_with: ['ada@', 'grace@'], ends_with: ['@example.com', '@example.org'], contains: ['@example.', 'corp'] }[op];
+    const { rules, problems } = rulesFromDrafts([rule({ ...emptyCondition(), op, list: items })]);
+    expect(problems).toEqual({});
+    const value = (rules![0]!.conditions[0] as { value: Record<string, unknown> }).value;
+    expect(value).toEqual({ list: items });
+    expect(RulesSchema.safeParse(rules).success).toBe(true);
+    expect(operandProblem(op, value)).toBeUndefined();
+    expect(operandProblem(op, { string: items[0] })).toBe(`${op} takes { list: [strings] }`);
+    const flag = { on: true, offTreatment: 'false' as const, defaultTreatment: 'false' as const, rules: rules! };
+    const treatment = (email: string) => evaluateFlag(flag, prepareAttributes({ jwt: { email } })).treatment;
+    expect([treatment('grace@example.org'), treatment('ada@example.com'), treatment('linus@other.net')]).toEqual(['true', 'true', 'false']);
+    expect(rulesFromDrafts(draftsFromRules(rules)).rules).toEqual(rules);
+  });
+
+  it('shows the items of a stored { list } for starts_with, ends_with and contains, and an old { string } one as its single item, saved back as { list }', () => {
+    const stored: Rule[] = [{ conditionLogic: 'and', treatment: 'true', conditions: [
+      { attribute: 'frontegg.email', op: 'ends_with', value: { list: ['@example.com', '@example.org'] }, negate: false },
+      { attribute: 'frontegg.email', op: 'starts_with', value: { string: 'ada@' }, negate: true },
+    ] }];
+    const [draft] = draftsFromRules(stored);
+    expect(draft!.conditions.map((c) => (c.kind === 'condition' ? [c.op, c.list, c.text] : null))).toEqual([['ends_with', ['@example.com', '@example.org'], ''], ['starts_with', ['ada@'], '']]);
+    expect(rulesFromDrafts([draft!]).rules![0]!.conditions.map((c) => ('value' in c ? c.value : null))).toEqual([{ list: ['@example.com', '@example.org'] }, { list: ['ada@'] }]);
   });
 
   it('keeps rules in order, with negate and a trimmed attribute, and reads them back into the same drafts', () => {
@@ -67,12 +94,12 @@ describe('rule editor model', () => {
     expect(rulesFromDrafts(draftsFromRules(stored)).rules).toEqual(stored);
   });
 
-  it('names each wrong field and builds nothing: empty attribute or bare jwt., empty list or text, bad or backtracking-prone regex, non-numbers, reversed ranges, impossible dates, a rule without conditions', () => {
+  it('names each wrong field and builds nothing: empty attribute or bare jwt., empty list, bad or backtracking-prone regex, non-numbers, reversed ranges, impossible dates, a rule without conditions', () => {
     const bad: ConditionDraft[] = [
       { ...filled('contains'), attribute: ' ' },
       { ...filled('contains'), attribute: 'jwt.' },
       { ...filled('in_list'), list: [] },
-      { ...filled('starts_with'), text: '' },
+      { ...filled('starts_with'), list: [] },
       { ...filled('matches'), text: '([' },
       { ...filled('matches'), text: '(a+)+$' },
       { ...filled('greater_than'), text: '12abc' },
@@ -88,7 +115,7 @@ describe('rule editor model', () => {
       { attribute: 'attribute' },
       { attribute: 'attribute' },
       { list: 'list' },
-      { text: 'string' },
+      { list: 'list' },
       { text: 'regex' },
       { text: 'unsafeRegex' },
       { text: 'number' },
@@ -101,12 +128,12 @@ describe('rule editor model', () => {
   });
 
   it('drops the problem of a condition once it is edited, and keeps the others until the next save', () => {
-    const a = { ...filled('contains'), text: '' };
+    const a = { ...filled('contains'), list: [] };
     const b = { ...filled('equal'), text: 'x' };
     const before = [rule(a, b)];
     const { problems } = rulesFromDrafts(before);
     expect(Object.keys(problems).sort()).toEqual([a.key, b.key].sort());
-    const after = [{ ...before[0]!, conditions: [{ ...a, text: 'y' }, b] }];
+    const after = [{ ...before[0]!, conditions: [{ ...a, list: ['y'] }, b] }];
     expect(problemsAfterEdit(problems, before, after)).toEqual({ [b.key]: { text: 'number' } });
   });
 });

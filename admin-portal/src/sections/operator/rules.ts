@@ -8,14 +8,18 @@ import { isSafePattern, RuleOperations, type Condition, type ConditionGroup, typ
 /** The attributes the evaluator reads (the seed's data contract), offered as suggestions; `jwt.*` and custom ones are typed. */
 export const SUGGESTED_ATTRIBUTES = ['frontegg.email', 'frontegg.emailVerified', 'frontegg.tenantId', 'frontegg.userId', 'jwt.'] as const;
 
-/** What an operation's operand is, so the editor shows the input that fits it. */
+/**
+ * What an operation's operand is, so the editor shows the input that fits it. starts_with, ends_with
+ * and contains take a list like in_list (the evaluator's reading: true when the attribute starts
+ * with / ends with / contains any item); matches takes one pattern.
+ */
 export type OperandKind = 'list' | 'string' | 'number' | 'numberRange' | 'boolean' | 'date' | 'dateRange';
 
 export const OPERAND_KIND: Readonly<Record<RuleOperation, OperandKind>> = {
   in_list: 'list',
-  starts_with: 'string',
-  ends_with: 'string',
-  contains: 'string',
+  starts_with: 'list',
+  ends_with: 'list',
+  contains: 'list',
   matches: 'string',
   equal: 'number',
   greater_than: 'number',
@@ -81,6 +85,16 @@ const isGroup = (item: Condition | ConditionGroup): item is ConditionGroup => !(
 const dateText = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : '');
 const numberText = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : '');
 
+/**
+ * A list operand's items. A `{ string }` operand for a list operation (what this editor sent for
+ * starts_with, ends_with and contains before they took a list; the evaluator never ran it) shows
+ * as its one item, so saving the rule again stores the list the operator meant.
+ */
+const listOf = (kind: OperandKind, v: Record<string, unknown>): string[] => {
+  if (Array.isArray(v.list)) return v.list.map(String);
+  return kind === 'list' && typeof v.string === 'string' && v.string !== '' ? [v.string] : [];
+};
+
 /** The drafts of stored rules (the inverse of `rulesFromDrafts` for what the editor produces). */
 export function draftsFromRules(rules: readonly Rule[] | null | undefined): RuleDraft[] {
   return (rules ?? []).map((rule) => ({
@@ -96,7 +110,7 @@ export function draftsFromRules(rules: readonly Rule[] | null | undefined): Rule
         attribute: item.attribute,
         op: item.op,
         negate: item.negate,
-        list: Array.isArray(v.list) ? v.list.map(String) : [],
+        list: listOf(kind, v),
         text: kind === 'string' ? String(v.string ?? '') : kind === 'number' ? numberText(v.number) : kind === 'date' ? dateText(v.date) : '',
         start: kind === 'dateRange' ? dateText(v.start) : numberText(v.start),
         end: kind === 'dateRange' ? dateText(v.end) : numberText(v.end),
