@@ -33,8 +33,9 @@ export type Treatment = 'true' | 'false';
 export type ConditionLogic = 'and' | 'or';
 
 /**
- * The operand of a condition, by operation: `{ list }` (in_list), `{ string }` (starts_with,
- * ends_with, contains, matches), `{ number }` (equal and the comparisons), `{ start, end }`
+ * The operand of a condition, by operation: `{ list }` (in_list; starts_with, ends_with and contains:
+ * true when the attribute starts with / ends with / contains any item), `{ string }` (matches: a
+ * regular expression), `{ number }` (equal and the comparisons), `{ start, end }`
  * (between_numeric: numbers; between_date: ISO dates), `{ boolean }` (is), `{ date }` (on,
  * on_or_after, on_or_before: an ISO date). Anything else makes the condition false.
  */
