@@ -254,6 +254,31 @@ describeWithLocalstripe('billing subscriptions against localstripe', (peer) => {
       expect(paid.body).toMatchObject({ planId: trial, status: 'active', trialEnd: null });
     });
 
+    it('ends the trial when a trialing subscription changes to a plan without one: a card is needed (402 without, nothing changed) and the new plan is paid at once', async () => {
+      const server = await start();
+      const team = await insertPlan(server, { name: 'Team', price: 5000, trialDays: 14 });
+      const { premium } = await premiumAndFree(server);
+      await configureBilling(server);
+      const admin = await tenantWithAdmin(server);
+      const trial = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: team } });
+      expect(trial.status, JSON.stringify(trial.body)).toBe(201);
+      // Stripe keeps a card-less trial 'trialing' (the emulator calls it incomplete).
+      await server.db.updateTable('subscriptions').set({ status: 'trialing' }).where('id', '=', trial.body.id).execute();
+
+      const path = pathOf(BillingPaths.managedSubscription, { id: trial.body.id });
+      const free = await callAs(server, admin, 'PUT', path, { body: { planId: premium } });
+      expect([free.status, free.body.errorCode], JSON.stringify(free.body)).toEqual([402, BillingErrorCodes.paymentFailed]);
+      expect((await server.db.selectFrom('subscriptions').select('plan_id').where('id', '=', trial.body.id).executeTakeFirstOrThrow()).plan_id).toBe(team);
+
+      const u = new URL(peer().url);
+      const stripe = new Stripe(LOCALSTRIPE_SECRET_KEY, { host: u.hostname, port: Number(u.port), protocol: 'http' });
+      const paid = await callAs(server, admin, 'PUT', path, { body: { planId: premium, paymentMethodId: await card(peer().url) } });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      expect(paid.body.planId).toBe(premium);
+      const atStripe = await stripe.subscriptions.retrieve(trial.body.externalId);
+      expect(atStripe.trial_end! * 1000).toBeLessThanOrEqual(Date.now());
+    });
+
     it('guards every call: plans for any signed-in user, the rest by fe.subscriptions.read / write, the summary of another tenant only for super users', async () => {
       const server = await start();
       const { premium, free } = await premiumAndFree(server);

@@ -170,7 +170,13 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
       if (ENDED.includes(row.status) || !row.external_id) return start(caller, plan, body.paymentMethodId);
 
       const customerId = (await findCustomerId(db, caller.tenantId)) ?? (await ensureCustomer({ db, clock }, stripe, caller.tenantId));
+      // Stripe carries a trial over to the new plan: a plan without a trial of its own ends it and
+      // is paid at once, so it needs a card (else a trial of a cheap plan gave any paid plan free).
+      const endsTrial = plan.id !== row.plan_id && row.status === 'trialing' && plan.trial_days === 0 && plan.price_amount > 0;
       if (body.paymentMethodId) await attachPaymentMethod(stripe, caller.tenantId, customerId, body.paymentMethodId);
+      else if (endsTrial && !(await hasDefaultPaymentMethod(stripe, customerId))) {
+        throw new AppError(BillingErrorCodes.paymentFailed, 402, 'A card is needed to subscribe to a paid plan', { field: 'paymentMethodId' });
+      }
       let sub: Record<string, any>;
       const externalId = row.external_id;
       if (plan.id !== row.plan_id) {
@@ -178,7 +184,11 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
         const existing = await stripeCall(() => stripe.subscriptions.retrieve(externalId));
         const itemId = existing.items.data[0]?.id;
         sub = (await stripeCall(() =>
-          stripe.subscriptions.update(externalId, { items: [itemId ? { id: itemId, plan: stripePlan } : { plan: stripePlan }], metadata: { tenantId: caller.tenantId, planId: plan.id } }),
+          stripe.subscriptions.update(externalId, {
+            items: [itemId ? { id: itemId, plan: stripePlan } : { plan: stripePlan }],
+            ...(endsTrial ? { trial_end: 'now' as const } : {}),
+            metadata: { tenantId: caller.tenantId, planId: plan.id },
+          }),
         )) as unknown as Record<string, any>;
       } else {
         sub = (await stripeCall(() => stripe.subscriptions.retrieve(externalId))) as unknown as Record<string, any>;
