@@ -63,7 +63,7 @@ describeDialects('operator billing configuration', (h) => {
     expect([refused.status, refused.body.errorCode]).toEqual([403, 'ER-04001']);
     const before = await callAs(server, operator, 'GET', OperatorPaths.billingConfiguration);
 
-    for (const [field, value] of [['secretKey', 'pk_test_wrong_kind'], ['publishableKey', 'sk_test_wrong_kind'], ['webhookSecret', 'nope'], ['defaultPlanId', 'no-such-plan'], ['trialEndOption', 'forever']] as const) {
+    for (const [field, value] of [['secretKey', 'pk_test_wrong_kind'], ['publishableKey', 'sk_test_wrong_kind'], ['webhookSecret', 'nope'], ['defaultPlanId', 'no-such-plan'], ['defaultPlanId', ''], ['trialEndOption', 'forever']] as const) {
       const res = await callAs(server, operator, 'PUT', OperatorPaths.billingConfiguration, { body: { ...body, [field]: value } });
       expect([field, res.status]).toEqual([field, 400]);
       expect(res.body.errors.join(' ')).toContain(field);

@@ -95,7 +95,8 @@ export const BillingConfigurationBody = z.object({
   allowPlanDowngrade: z.boolean(),
   allowPlanCancellation: z.boolean(),
   trialEndOption: z.enum(TrialEndOptions),
-  defaultPlanId: z.string().max(128).nullable(),
+  /** null: no default plan. An empty id is refused (400), never stored. */
+  defaultPlanId: z.string().min(1).max(128).nullable(),
 }).strict();
 export const BillingConfiguration = z.object({
   providerType: z.literal('Stripe'),
