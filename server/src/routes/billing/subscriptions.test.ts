@@ -279,6 +279,27 @@ describeWithLocalstripe('billing subscriptions against localstripe', (peer) => {
       expect(atStripe.trial_end! * 1000).toBeLessThanOrEqual(Date.now());
     });
 
+    it("changes only the live subscription: naming an older, ended one does not start a second subscription, so a refused downgrade stays refused", async () => {
+      const server = await start();
+      const { premium, free } = await premiumAndFree(server);
+      await configureBilling(server, { allowPlanDowngrade: false });
+      const admin = await tenantWithAdmin(server);
+      // An earlier subscription of the tenant that ended (canceled a month ago).
+      const old = 'old-' + Math.random().toString(36).slice(2, 10);
+      const monthAgo = Date.now() - 30 * 86_400_000;
+      await server.db
+        .insertInto('subscriptions')
+        .values({ id: old, tenant_id: admin.tenantId, plan_id: premium, external_id: null, status: 'canceled', start_date: monthAgo, current_period_start: monthAgo, current_period_end: monthAgo, cancellation: null, trial_end: null, payment_method_id: null, externally_managed: 0, created_at: monthAgo, updated_at: monthAgo, source_updated_at: monthAgo })
+        .execute();
+      const { subscription } = await subscribe(server, admin, premium);
+
+      const refused = await callAs(server, admin, 'PUT', pathOf(BillingPaths.managedSubscription, { id: old }), { body: { planId: free } });
+      expect([refused.status, refused.body.errorCode], JSON.stringify(refused.body)).toEqual([403, BillingErrorCodes.downgradeNotAllowed]);
+      const listed = (await callAs(server, admin, 'GET', BillingPaths.managedSubscriptions)).body as { id: string; planId: string }[];
+      expect(listed.map((s) => [s.id, s.planId])).toEqual([[subscription.id, premium], [old, premium]]);
+      expect(await findEffectivePlanId(server.db, admin.tenantId)).toMatchObject({ planId: premium, subscriptionId: subscription.id });
+    });
+
     it('guards every call: plans for any signed-in user, the rest by fe.subscriptions.read / write, the summary of another tenant only for super users', async () => {
       const server = await start();
       const { premium, free } = await premiumAndFree(server);

@@ -159,7 +159,11 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
     },
 
     async update(caller, id, body) {
-      const row = await owned(caller, id);
+      let row = await owned(caller, id);
+      // Only the tenant's current subscription changes: naming an older, ended one while another is
+      // live acts on the live one (else it started a second subscription, past allowPlanDowngrade).
+      const current = await findCurrentSubscription(db, caller.tenantId);
+      if (current && current.id !== row.id && !ENDED.includes(current.status)) row = current;
       if (row.externally_managed === 1) throw externallyManaged();
       const plan = await activePlan(body.planId);
       const { stripe, vendor } = await stripeFor();
