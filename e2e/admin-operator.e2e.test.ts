@@ -114,8 +114,12 @@ it('a super user (promoted with the CLI) creates a feature, a plan granting it a
   await condition.getByLabel('Attribute').fill('frontegg.email');
   await condition.getByLabel('Operation').selectOption('ends_with');
   await dialog.getByRole('button', { name: 'Add flag' }).click();
-  await visible(page, condition.getByRole('alert').getByText('Enter the text to compare with'));
-  await condition.getByLabel('Text').fill('@example.com');
+  await visible(page, condition.getByRole('alert').getByText('Add at least one value'));
+  // "ends with any of": the list chips, like "is one of".
+  const values = condition.getByLabel('Values');
+  await values.fill('@example.com');
+  await values.press('Enter');
+  await visible(page, condition.getByRole('button', { name: 'Remove @example.com' }));
   await page.screenshot({ path: screenshotPath('admin-operator-flag-dialog') });
   await expectAccessible(page, 'operator flag dialog');
   await dialog.getByRole('button', { name: 'Add flag' }).click();
@@ -134,7 +138,7 @@ it('a super user (promoted with the CLI) creates a feature, a plan granting it a
   expect(flags.find((f) => f.key === 'reports-beta')).toMatchObject({
     on: true,
     featureKeys: ['advanced-reports'],
-    rules: [{ conditionLogic: 'and', treatment: 'true', conditions: [{ attribute: 'frontegg.email', op: 'ends_with', value: { string: '@example.com' }, negate: false }] }],
+    rules: [{ conditionLogic: 'and', treatment: 'true', conditions: [{ attribute: 'frontegg.email', op: 'ends_with', value: { list: ['@example.com'] }, negate: false }] }],
   });
 
   // Billing: secrets are write-only (empty password fields), the webhook URL is this server's.
