@@ -54,6 +54,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (databaseUrl && template) {
       const admin = new pg.Client({ connectionString: databaseUrl });
       await admin.connect();
+      // The copies a block made but never ran to drop (a PostgreSQL block skipped by a filter, or one
+      // whose run stopped early), by the run's template name they start with (test/harness.ts).
+      const left = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [`${template}_`]);
+      for (const { datname } of left.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
       await admin.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
       await admin.end();
     }

@@ -29,29 +29,42 @@ export interface Harness {
  * SQLite, a database for PostgreSQL. With REQUIRE_POSTGRES=1 a missing or unreachable PostgreSQL fails.
  */
 export function describeDialects(title: string, body: (h: Harness) => void): void {
+  const databaseUrl = process.env.DATABASE_URL;
+  // This call's PostgreSQL database, made while the SQLite block runs: copying the template takes
+  // about a second under CI load, and the SQLite block's tests give it that time. Named after the
+  // run's template, so the run's teardown finds any that a skipped block left (global-setup.ts).
+  let postgresDatabase: Promise<string> | undefined;
+  const makePostgresDatabase = () =>
+    (postgresDatabase ??= (async () => {
+      if (!databaseUrl) throw new Error('REQUIRE_POSTGRES=1 but DATABASE_URL is not set.');
+      const template = inject('postgresTemplate');
+      const database = `${template}_${randomBytes(6).toString('hex')}`;
+      const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+      await client.connect(); // unreachable PostgreSQL fails here, which fails the tests
+      try {
+        await client.query(`CREATE DATABASE "${database}" TEMPLATE "${template}"`);
+      } finally {
+        await client.end();
+      }
+      return database;
+    })());
   for (const dialect of ['sqlite', 'postgres'] as const) {
-    const databaseUrl = process.env.DATABASE_URL;
     const required = process.env.REQUIRE_POSTGRES === '1';
     const skip = dialect === 'postgres' && !databaseUrl && !required;
     (skip ? describe.skip : describe)(`${title} [${dialect}]`, () => {
       let dataDir = '';
-      const database = `gh_${randomBytes(6).toString('hex')}`;
+      let database = '';
       const running: GatehouseServer[] = [];
 
       beforeAll(async () => {
         dataDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-test-'));
         if (dialect === 'sqlite') {
           copyFileSync(inject('sqliteTemplate'), path.join(dataDir, 'gatehouse.db'));
+          // Started, not awaited: a failure is the PostgreSQL block's, which awaits it.
+          if (databaseUrl) makePostgresDatabase().catch(() => undefined);
           return;
         }
-        if (!databaseUrl) throw new Error('REQUIRE_POSTGRES=1 but DATABASE_URL is not set.');
-        const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
-        await client.connect(); // unreachable PostgreSQL fails here, which fails the tests
-        try {
-          await client.query(`CREATE DATABASE "${database}" TEMPLATE "${inject('postgresTemplate')}"`);
-        } finally {
-          await client.end();
-        }
+        database = await makePostgresDatabase();
       });
 
       afterEach(async () => {
@@ -60,7 +73,7 @@ export function describeDialects(title: string, body: (h: Harness) => void): voi
 
       afterAll(async () => {
         if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-        if (dialect === 'sqlite' || !databaseUrl) return;
+        if (dialect === 'sqlite' || !databaseUrl || !database) return;
         // Not WITH (FORCE): the servers' pools have sent their goodbyes but their backends may still
         // be exiting, and a forced drop would kill them mid-way (an unhandled pool error). A plain
         // drop waits up to 5 s for them; one still open after that is a leak, and fails the file.
