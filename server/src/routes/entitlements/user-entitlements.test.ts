@@ -1,4 +1,4 @@
-import { isEntitledToPermission } from '@gatehouse/shared/entitlements';
+import { isEntitledToFeature, isEntitledToPermission } from '@gatehouse/shared/entitlements';
 import { ApiPaths, ENTITLEMENTS_CLAIM, EntitlementPaths, Permissions } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import { activeMember, callAs, tenantWithAdmin } from '../../test/admin-helpers';
@@ -131,6 +131,40 @@ describeDialects('GET entitlements v2', (harness) => {
     expect(res.body.features[foreign!]).toBeUndefined();
     expect(isEntitledToPermission(Permissions.usersRead, res.body)).toEqual({ isEntitled: false, justification: 'MISSING_FEATURE' });
     expect(isEntitledToPermission(Permissions.rolesRead, res.body)).toEqual({ isEntitled: true });
+  });
+
+  it("never shows other tenants' data in rules: conditions on frontegg.* and jwt.* come decided for the caller (only their own user id), custom-attribute conditions stay; the browser's checks answer as before", async () => {
+    const server = await harness.start();
+    const admin = await tenantWithAdmin(server);
+    const other = await tenantWithAdmin(server, 'other');
+    const [byTenant, byDomain, byCustom] = ['by-tenant', 'by-domain', 'by-custom'].map(unique);
+    const secretDomain = `@${unique('bigcustomer')}.test`;
+    // A flag for two named tenants (the other one and the caller's), a plan targeting a customer's domain, a flag on a custom attribute.
+    await insertFlag(server, unique('beta'), {
+      rules: [{ conditionLogic: 'and', treatment: 'true', conditions: [{ attribute: 'frontegg.tenantId', op: 'in_list', value: { list: [other.tenantId, admin.tenantId] }, negate: false }] }],
+      featureIds: [await insertFeature(server, byTenant!)],
+    });
+    const targeting = await insertPlan(server, { features: { [await insertFeature(server, byDomain!)]: null }, rules: [endsWithRule('jwt.email', secretDomain)] });
+    await insertFlag(server, unique('gold'), {
+      rules: [{ conditionLogic: 'or', treatment: 'true', conditions: [{ attribute: 'tier', op: 'in_list', value: { list: ['gold'] }, negate: false }, { conditionLogic: 'and', conditions: [{ attribute: 'frontegg.email', op: 'ends_with', value: { list: [secretDomain] }, negate: true }, { attribute: 'tier', op: 'equal', value: { number: 7 }, negate: false }] }] }],
+      featureIds: [await insertFeature(server, byCustom!)],
+    });
+
+    const res = await callAs(server, admin, 'GET', EntitlementPaths.userEntitlements);
+    expect(res.status).toBe(200);
+    const text = JSON.stringify(res.body);
+    expect(text).not.toContain(other.tenantId);
+    expect(text).not.toContain(secretDomain);
+    expect(res.body.plans[targeting].rules).toHaveLength(1);
+    // The browser evaluates with the token's claims (and the host's custom attributes): the same answers.
+    const jwt = claimsOf(admin.accessToken);
+    const check = (key: string, custom: Record<string, string | number> = {}) => isEntitledToFeature(key, res.body, { jwt, custom }).isEntitled;
+    expect(check(byTenant!)).toBe(true);
+    expect(check(byDomain!)).toBe(false);
+    expect(check(byCustom!)).toBe(false);
+    expect(check(byCustom!, { tier: 'gold' })).toBe(true);
+    expect(check(byCustom!, { tier: 7 })).toBe(true);
+    expect(check(byCustom!, { tier: 'silver' })).toBe(false);
   });
 
   it('answers for another tenant of the caller with ?tenantId=, and 404 for a tenant they are not a member of', async () => {

@@ -14,6 +14,7 @@ import { listFlags } from '../../db/queries/entitlement-context';
 import type { AdminCaller } from '../admin/access';
 import { buildContext, flagDefinition } from './context';
 import { explainFeatures } from './explain';
+import { redactContext } from './redact';
 import { createSeats } from './seats';
 import { createUsage } from './usage';
 
@@ -69,8 +70,10 @@ export function createEntitlements(deps: { db: Db; clock: Clock; config: Pick<Co
   return {
     async contextFor(subject, options = {}) {
       const built = await buildContext(db, subject.userId, subject.tenantId);
-      const response: UserEntitlementsResponse = built.context;
-      if (options.explain) response.explain = explainFeatures(built, subjectAttributes(subject), clock.now());
+      const attributes = subjectAttributes(subject);
+      // Rules are sent decided for this caller where they read the caller: never other tenants' data.
+      const response: UserEntitlementsResponse = redactContext(built.context, prepareAttributes(attributes), subject.userId);
+      if (options.explain) response.explain = explainFeatures(built, attributes, clock.now());
       return response;
     },
 
