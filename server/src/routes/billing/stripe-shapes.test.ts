@@ -46,7 +46,8 @@ const missing = stripeMockMissing();
       // paymentMethods.retrieve/attach, customers.update, subscriptions.retrieve/update with items[].plan.
       const changed = await callAs(server, admin, 'PUT', pathOf(BillingPaths.managedSubscription, { id: created.body.id }), { body: { planId: premium, paymentMethodId: 'pm_from_checkout' } });
       expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-      const planChange = await callAs(server, admin, 'PUT', pathOf(BillingPaths.managedSubscription, { id: created.body.id }), { body: { planId: premium } });
+      // A move to a paid plan needs a card on file; stripe-mock's fixed customer never has a default one, so the card is named again.
+      const planChange = await callAs(server, admin, 'PUT', pathOf(BillingPaths.managedSubscription, { id: created.body.id }), { body: { planId: premium, paymentMethodId: 'pm_from_checkout' } });
       expect(planChange.status, JSON.stringify(planChange.body)).toBe(200);
       // paymentMethods.list and customers.retrieve.
       const methods = await callAs(server, admin, 'GET', BillingPaths.paymentMethods);

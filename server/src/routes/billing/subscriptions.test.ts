@@ -300,6 +300,25 @@ describeWithLocalstripe('billing subscriptions against localstripe', (peer) => {
       expect(await findEffectivePlanId(server.db, admin.tenantId)).toMatchObject({ planId: premium, subscriptionId: subscription.id });
     });
 
+    it('an upgrade from a free plan to a paid one needs a card on file (402 without, nothing changed): Stripe would bill it only at the next renewal', async () => {
+      const server = await start();
+      const { premium, free } = await premiumAndFree(server);
+      await configureBilling(server);
+      const admin = await tenantWithAdmin(server);
+      const onFree = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: free } });
+      expect([onFree.status, onFree.body.status], JSON.stringify(onFree.body)).toEqual([201, 'active']);
+
+      const path = pathOf(BillingPaths.managedSubscription, { id: onFree.body.id });
+      const refused = await callAs(server, admin, 'PUT', path, { body: { planId: premium } });
+      expect([refused.status, refused.body.errorCode], JSON.stringify(refused.body)).toEqual([402, BillingErrorCodes.paymentFailed]);
+      expect(await findEffectivePlanId(server.db, admin.tenantId)).toMatchObject({ planId: free });
+      const viaCreate = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: premium } });
+      expect([viaCreate.status, viaCreate.body.errorCode]).toEqual([402, BillingErrorCodes.paymentFailed]);
+
+      const paid = await callAs(server, admin, 'PUT', path, { body: { planId: premium, paymentMethodId: await card(peer().url) } });
+      expect([paid.status, paid.body.planId], JSON.stringify(paid.body)).toEqual([200, premium]);
+    });
+
     it('guards every call: plans for any signed-in user, the rest by fe.subscriptions.read / write, the summary of another tenant only for super users', async () => {
       const server = await start();
       const { premium, free } = await premiumAndFree(server);

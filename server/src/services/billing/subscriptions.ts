@@ -177,8 +177,11 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
       // Stripe carries a trial over to the new plan: a plan without a trial of its own ends it and
       // is paid at once, so it needs a card (else a trial of a cheap plan gave any paid plan free).
       const endsTrial = plan.id !== row.plan_id && row.status === 'trialing' && plan.trial_days === 0 && plan.price_amount > 0;
+      // Any other move to a paid plan needs a card on file too: Stripe bills the difference only at
+      // the next renewal, so a card-less free subscription got a paid plan for a period for nothing.
+      const needsCard = plan.id !== row.plan_id && plan.price_amount > 0 && (row.status !== 'trialing' || endsTrial);
       if (body.paymentMethodId) await attachPaymentMethod(stripe, caller.tenantId, customerId, body.paymentMethodId);
-      else if (endsTrial && !(await hasDefaultPaymentMethod(stripe, customerId))) {
+      else if (needsCard && !(await hasDefaultPaymentMethod(stripe, customerId))) {
         throw new AppError(BillingErrorCodes.paymentFailed, 402, 'A card is needed to subscribe to a paid plan', { field: 'paymentMethodId' });
       }
       let sub: Record<string, any>;
