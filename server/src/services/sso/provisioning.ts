@@ -76,8 +76,14 @@ export async function provisionSsoUser(
   }
   if (user.disabled === 1) throw new ProvisioningRefused('the user is disabled');
   if (!(await hasMembership(db, user.id, row.tenant_id))) {
+    const joining = user;
     try {
-      await addUserToTenant(db, user.id, row.tenant_id, now);
+      // Counted again under the tenant's lock, in the transaction that adds them: existing
+      // accounts signing in at once cannot take the last seat together.
+      await db.transaction().execute(async (trx) => {
+        await deps.seats?.assertSeatsAvailable(row.tenant_id, 1, { joiningUserId: joining.id, trx });
+        if (!(await hasMembership(trx, joining.id, row.tenant_id))) await addUserToTenant(trx, joining.id, row.tenant_id, now);
+      });
     } catch (err) {
       if (!(await hasMembership(db, user.id, row.tenant_id))) throw err;
     }
