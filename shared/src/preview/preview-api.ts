@@ -1,0 +1,223 @@
+/**
+ * Preview mode's API (seed 000 section 1, seed 001 section 1): a `fetch` the API client uses in place
+ * of the network. It answers the identity API's calls from the sample data, keeps the changes a
+ * visitor makes for the life of the page, waits the seed's simulated delays (200 ms for reads,
+ * 500 ms for writes), and never calls the real fetch: a call it does not know gets a 404 naming it.
+ */
+import { ApiPaths } from '../wire/paths';
+import { AdminPaths } from '../wire/admin/paths';
+import { AuditPaths, AUDIT_COLUMNS } from '../wire/admin/audit-paths';
+import { SecurityPaths } from '../wire/security/paths';
+import { BillingPaths } from '../wire/billing/paths';
+import type { MeResponse, VendorPublicConfig } from '../wire';
+import type { AuditRecord } from '../wire/admin/audits';
+import type { TenantUser } from '../wire/admin/users';
+import { PREVIEW_INVOICES, PREVIEW_PLANS, PREVIEW_SUBSCRIPTION } from './billing';
+import {
+  PREVIEW_AUDITS, PREVIEW_DELAYS, PREVIEW_FORCED_FLAGS, PREVIEW_ME, PREVIEW_PASSWORD_CONFIG, PREVIEW_PERMISSIONS, PREVIEW_ROLES,
+  PREVIEW_SECURITY_CENTER, PREVIEW_TENANT_ID, PREVIEW_USERS, PREVIEW_USERS_PAGE_SIZE, previewLogin,
+} from './sample-data';
+
+export interface PreviewApiOptions {
+  /** `contextOptions.baseUrl`: calls under it are answered; anything else gets a 404. */
+  baseUrl: string;
+  /** Starts signed in as the preview admin (default true). */
+  signedIn?: boolean;
+  now?: () => number;
+  /** How the simulated delays wait (tests pass a fake). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The preview session the runtime hydrates the store with. */
+export function previewSession(now: number): { login: ReturnType<typeof previewLogin>; me: MeResponse } {
+  return { login: previewLogin(now), me: structuredClone(PREVIEW_ME) };
+}
+
+type Answer = { status: number; body?: unknown; type?: string };
+interface Call { method: string; path: string; query: URLSearchParams; body: Record<string, unknown>; params: Record<string, string> }
+type Handler = (call: Call) => Answer;
+
+const ok = (body: unknown): Answer => ({ status: 200, body });
+const noContent: Answer = { status: 204 };
+const fail = (status: number, message: string): Answer => ({ status, body: { errors: [message] } });
+
+/** `/a/{id}/b` -> a matcher that captures `id`. */
+function compile(template: string): (path: string) => Record<string, string> | null {
+  const names: string[] = [];
+  const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  const re = new RegExp(`^${source}$`);
+  return (path) => {
+    const m = re.exec(path);
+    if (!m) return null;
+    return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+  };
+}
+
+/** Creates one preview API: its own copy of the sample data, changed by what the visitor does. */
+export function createPreviewFetch(options: PreviewApiOptions): typeof globalThis.fetch {
+  const base = new URL(options.baseUrl.replace(/\/+$/, '') + '/');
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let signedIn = options.signedIn !== false;
+  let me: MeResponse = structuredClone(PREVIEW_ME);
+  let users: TenantUser[] = structuredClone([...PREVIEW_USERS]);
+  const audits: AuditRecord[] = structuredClone([...PREVIEW_AUDITS]);
+  let nextId = 1;
+
+  /** Every simulated change is written to the sample audit log, as a real one would be. */
+  const audit = (action: string, description: string) =>
+    audits.unshift({ id: `preview-audit-new-${nextId++}`, createdAt: new Date(now()).toISOString(), email: me.email, action, description, ip: '203.0.113.10', severity: 'Info', userAgent: 'Mozilla/5.0 (preview)', json: null, tenantId: PREVIEW_TENANT_ID });
+  const roles = () => PREVIEW_ROLES.map((r) => ({ ...r, userCount: users.filter((u) => u.roleIds.includes(r.id)).length }));
+  const vendor: VendorPublicConfig = {
+    name: 'Preview',
+    allowSignUps: true,
+    loginStrategy: 'EmailAndPassword',
+    signUpStrategies: { email: { enabled: true, required: true }, phoneNumber: { enabled: false, required: false } },
+    passwordConfig: PREVIEW_PASSWORD_CONFIG,
+  };
+  const session: Handler = () => (signedIn ? ok(previewLogin(now())) : fail(401, 'Session not found'));
+  const user = (id: string) => users.find((u) => u.id === id);
+
+  const routes: Array<[string, string, Handler]> = [
+    ['GET', ApiPaths.flags, () => ok(PREVIEW_FORCED_FLAGS)],
+    ['GET', ApiPaths.metadata, () => ok({ rows: [] })],
+    ['GET', ApiPaths.vendorPublic, () => ok(vendor)],
+    ['GET', ApiPaths.passwordsConfig, () => ok(PREVIEW_PASSWORD_CONFIG)],
+    ['POST', ApiPaths.login, ({ body }) => {
+      const password = typeof body.password === 'string' ? body.password : '';
+      const email = typeof body.email === 'string' ? body.email.trim() : '';
+      if (!email) return fail(400, 'email is required');
+      if (password.length < PREVIEW_PASSWORD_CONFIG.minLength || password.length > PREVIEW_PASSWORD_CONFIG.maxLength)
+        return fail(400, `The password must be ${PREVIEW_PASSWORD_CONFIG.minLength} to ${PREVIEW_PASSWORD_CONFIG.maxLength} characters long`);
+      signedIn = true;
+      return ok(previewLogin(now()));
+    }],
+    ['POST', ApiPaths.refresh, session],
+    ['POST', ApiPaths.logout, () => ((signedIn = false), ok({}))],
+    ['GET', ApiPaths.me, () => (signedIn ? ok(me) : fail(401, 'Unauthorized'))],
+    ['PUT', ApiPaths.me, ({ body }) => {
+      const changes = Object.fromEntries(['name', 'phoneNumber', 'address', 'jobTitle'].filter((k) => k in body).map((k) => [k, body[k]]));
+      me = { ...me, ...changes };
+      audit('Profile updated', `${me.name} updated their profile`);
+      return ok(me);
+    }],
+    ['GET', ApiPaths.meTenantsV3, () => ok({ tenants: me.tenants, activeTenant: me.tenants[0] })],
+    ['GET', AdminPaths.teamMembers, ({ query }) => {
+      const page = Math.max(0, Number(query.get('pageOffset') ?? 0) || 0);
+      const filter = (query.get('filter') ?? '').toLowerCase();
+      const matching = users
+        .filter((u) => !filter || u.name.toLowerCase().includes(filter) || (u.email ?? '').includes(filter))
+        .sort((a, b) => a.name.localeCompare(b.name) * (query.get('sortDirection') === 'desc' ? -1 : 1));
+      const size = PREVIEW_USERS_PAGE_SIZE;
+      return ok({ items: matching.slice(page * size, page * size + size), _metadata: { totalItems: matching.length, totalPages: Math.ceil(matching.length / size) } });
+    }],
+    ['PUT', AdminPaths.teamMembers, ({ body }) => {
+      const target = user(String(body.id));
+      if (!target) return fail(404, 'User not found');
+      const roleIds = Array.isArray(body.roleIds) ? body.roleIds.filter((id): id is string => PREVIEW_ROLES.some((r) => r.id === id)) : [];
+      target.roleIds = roleIds;
+      target.roles = PREVIEW_ROLES.filter((r) => roleIds.includes(r.id)).map(({ id, key, name }) => ({ id, key, name }));
+      audit('User roles updated', `Roles of ${target.email} changed`);
+      return ok(target);
+    }],
+    ['DELETE', AdminPaths.teamMember, ({ params }) => {
+      const target = user(params.userId!);
+      if (!target) return fail(404, 'User not found');
+      users = users.filter((u) => u !== target);
+      audit('User removed', `${target.email} was removed`);
+      return noContent;
+    }],
+    ['POST', ApiPaths.inviteUser, ({ body }) => {
+      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+      if (!/^[^@\s]+@[^@\s]+$/.test(email)) return fail(400, 'email must be an email address');
+      if (users.some((u) => u.email === email)) return fail(409, 'User already exists');
+      const id = `preview-user-new-${nextId++}`;
+      const when = new Date(now()).toISOString();
+      const readOnly = PREVIEW_ROLES[1]!;
+      users.push({ ...structuredClone(PREVIEW_USERS[1]!), id, email, name: typeof body.name === 'string' && body.name.trim() ? body.name.trim() : email, roleIds: [readOnly.id], roles: [{ id: readOnly.id, key: readOnly.key, name: readOnly.name }], verified: false, invitationPending: true, isLocked: false, mfaEnrolled: false, isBreachedPassword: false, createdAt: when, joinedAt: when, lastSeen: null });
+      audit('User invited', `${email} was invited`);
+      return { status: 201, body: { id } };
+    }],
+    ['GET', AdminPaths.teamRoles, () => ok({ roles: roles(), permissions: PREVIEW_PERMISSIONS })],
+    ['GET', AdminPaths.rolesV1, () => ok(roles())],
+    ['GET', AdminPaths.permissions, () => ok(PREVIEW_PERMISSIONS)],
+    ['GET', AdminPaths.permissionCategories, () => ok([])],
+    ['GET', AuditPaths.audits, ({ query }) => {
+      const offset = Math.max(0, Number(query.get('offset') ?? 0) || 0);
+      const count = Math.min(100, Math.max(1, Number(query.get('count') ?? 20) || 20));
+      const severity = query.get('severity');
+      const rows = severity ? audits.filter((a) => a.severity === severity) : audits;
+      return ok({ data: rows.slice(offset, offset + count), total: rows.length });
+    }],
+    ['GET', AuditPaths.stats, () => {
+      const today = new Date(now()).toISOString().slice(0, 10);
+      return ok({ total: audits.length, totalToday: audits.filter((a) => a.createdAt.startsWith(today)).length, severeThisWeek: audits.filter((a) => a.severity === 'High').length });
+    }],
+    ['GET', AuditPaths.metadata, () => ok({ columns: AUDIT_COLUMNS })],
+    ['POST', AuditPaths.exportCsv, () => {
+      const cell = (v: string | null) => `"${(v ?? '').replace(/"/g, '""')}"`;
+      const lines = audits.map((a) => [a.createdAt, a.email, a.action, a.description, a.ip, a.severity].map(cell).join(','));
+      return { status: 200, type: 'text/csv', body: ['Time,User,Action,Description,IP address,Severity', ...lines].join('\n') + '\n' };
+    }],
+    ['GET', SecurityPaths.securityCenterRecommendations, () => ok(PREVIEW_SECURITY_CENTER.recommendations)],
+    ['GET', SecurityPaths.securityCenterInsights, () => ok(PREVIEW_SECURITY_CENTER.insights)],
+    ['GET', SecurityPaths.securityCenterScoreHistory, () => ok(PREVIEW_SECURITY_CENTER.scoreHistory)],
+    ['POST', SecurityPaths.breachedPasswordResetBulk, () => {
+      const emailed = users.filter((u) => u.isBreachedPassword).length;
+      audit('Breached password reset', `${emailed} users were asked to reset their password`);
+      return ok({ emailed });
+    }],
+    ['GET', BillingPaths.plans, () => ok(PREVIEW_PLANS)],
+    ['GET', BillingPaths.managedSubscriptions, () => ok([PREVIEW_SUBSCRIPTION])],
+    ['GET', BillingPaths.invoices, () => ok(PREVIEW_INVOICES)],
+    ['GET', BillingPaths.paymentMethods, () => ok([])],
+    ['GET', BillingPaths.paymentProviders, () => ok([])],
+    ['GET', BillingPaths.summary, () => ok({ currentPlanId: PREVIEW_SUBSCRIPTION.planId, externallyManaged: false, paymentMethodId: null })],
+    ['GET', BillingPaths.tenantConfiguration, () => ok({ tenantId: PREVIEW_TENANT_ID, allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: 'preview-plan-free' })],
+  ];
+  const table = routes.map(([method, template, handler]) => ({ method, match: compile(template), handler }));
+
+  async function answer(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    await sleep(method === 'GET' ? PREVIEW_DELAYS.read : PREVIEW_DELAYS.write);
+    const basePath = base.pathname.replace(/\/$/, '');
+    let result: Answer;
+    if (url.origin !== base.origin || !url.pathname.startsWith(basePath + '/')) {
+      result = fail(404, `Preview mode answers only ${base.origin}${basePath}`);
+    } else {
+      const path = url.pathname.slice(basePath.length);
+      let body: Record<string, unknown> = {};
+      const text = method === 'GET' || method === 'HEAD' ? '' : await request.text();
+      if (text) {
+        try {
+          const parsed = JSON.parse(text) as unknown;
+          body = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+        } catch {
+          return json(fail(400, 'The body must be JSON'));
+        }
+      }
+      result = fail(404, `${method} ${path} is not available in preview mode`);
+      for (const route of table) {
+        if (route.method !== method) continue;
+        const params = route.match(path);
+        if (params) {
+          result = route.handler({ method, path, query: url.searchParams, body, params });
+          break;
+        }
+      }
+    }
+    return json(result);
+  }
+
+  return (input: RequestInfo | URL, init?: RequestInit) => answer(input instanceof Request && init === undefined ? input : new Request(input, init));
+}
+
+function json({ status, body, type }: Answer): Response {
+  if (status === 204 || body === undefined) return new Response(null, { status });
+  const text = type ? String(body) : JSON.stringify(body);
+  return new Response(text, { status, headers: { 'content-type': type ?? 'application/json' } });
+}
