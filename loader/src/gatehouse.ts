@@ -58,6 +58,12 @@ export class GatehouseApp {
     await this.runtime!.logout();
   }
 
+  /** External authentication (seed 000 section 4.10): a token from elsewhere sets the user (and their tenants); null clears it. */
+  async setAuthentication(token: string | null): Promise<void> {
+    await this.ready;
+    await this.runtime!.setAuthentication(token);
+  }
+
   async loginWithRedirect(): Promise<void> {
     await this.ready;
     this.runtime!.loginWithRedirect();

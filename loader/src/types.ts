@@ -101,6 +101,8 @@ export interface RuntimeHandle {
   hideCheckoutDialog(): void;
   showLoginBox(): Promise<void>;
   logout(): Promise<void>;
+  /** External authentication (seed 000 section 4.10): a token sets the user, null clears it. */
+  setAuthentication(token: string | null): Promise<void>;
   loginWithRedirect(): void;
   /** The signed-in user's entitlements; null until loaded (or when loading is off, or signed out). */
   entitlements(): LoadedEntitlements | null;

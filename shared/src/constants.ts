@@ -59,3 +59,11 @@ export const TOKEN_REFRESH_MARGIN_MS = 30_000;
  * `detail: { planId }`; the admin portal's Subscription section listens and reloads.
  */
 export const BILLING_CHANGED_EVENT = 'gatehouse:billing-changed';
+
+/**
+ * localStorage key (seed 000 section 9, verbatim): set to 'true' by the host, each browser tab
+ * keeps its own tenant while other tabs switch (docs/embedding.md "Separate tabs per tenant").
+ */
+export const SEPARATE_TABS_BY_TENANT_KEY = 'FRONTEGG_SEPARATE_TABS_BY_TENANT';
+/** sessionStorage key (one per tab) holding the tenant this tab shows while separate tabs are on. */
+export const TAB_TENANT_KEY = 'GATEHOUSE_TAB_TENANT_ID';

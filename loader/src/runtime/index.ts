@@ -2,7 +2,7 @@
  * Stage-2 runtime: builds the API client and auth store from what stage 1 fetched, then mounts
  * the bundles as single-spa parcels into custom elements as routes and calls require.
  */
-import { REDIRECT_URL_PARAM, createGatehouse, getValidRedirectUrl, isAuthRoute, matchRoute, resolveLocale } from '@gatehouse/shared';
+import { REDIRECT_URL_PARAM, SEPARATE_TABS_BY_TENANT_KEY, createGatehouse, getValidRedirectUrl, isAuthRoute, matchRoute, resolveLocale } from '@gatehouse/shared';
 import { createSessionHint } from '../../../shared/src/auth/session-hint';
 import type { AuthRoutes, MountProps } from '@gatehouse/shared';
 import type { BootContext, GatehouseOptions, RuntimeHandle } from '../types';
@@ -12,6 +12,7 @@ import { createHistory } from './history';
 import { BundleMount } from './mount-point';
 import { watchSignOut } from './sign-out-watch';
 import type { CallerData } from './caller-data';
+import type { ExternalAuth } from './external-auth';
 
 /** The login URL (or the custom one) with `redirectUrl` set to the page the user wanted. */
 export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl'>, routes: AuthRoutes, currentHref: string): string {
@@ -44,6 +45,16 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     sessionHint,
   });
   store.hydrate(ctx.session);
+  // External authentication (seed 4.10) and separate tabs per tenant: chunks of their own, loaded only when used.
+  let externalAuth: Promise<ExternalAuth> | undefined;
+  const external = () => (externalAuth ??= import('./external-auth').then((m) => m.createExternalAuth({ store, baseUrl, clientId: options.contextOptions.clientId ?? '', source: 'gatehouse-runtime', locale: options.locale })));
+  const setAuthentication = async (token: string | null) => (await external()).setAuthentication(token);
+  let stopTabs: (() => void) | undefined;
+  try {
+    if (localStorage.getItem(SEPARATE_TABS_BY_TENANT_KEY) === 'true') stopTabs = await (await import('./separate-tabs')).keepTabTenant({ api, store, tab: sessionStorage, adopt: setAuthentication });
+  } catch {
+    // Storage refused or the chunk failed: the tab follows the session's tenant, as without the mode.
+  }
   // Hosted login: users sign in on the Gatehouse server (OAuth code + PKCE); its own chunk, only in that mode.
   const hosted = options.hostedLoginBox
     ? (await import('./hosted')).createHostedLogin({ options, baseUrl, routes, store, api, navigate: history.navigate, sessionHint })
@@ -160,10 +171,12 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     showCheckoutDialog,
     hideCheckoutDialog,
     logout: () => store.logout(),
+    setAuthentication,
     loginWithRedirect,
     entitlements: () => caller?.entitlements() ?? null,
     destroy() {
       stopCallerStart();
+      stopTabs?.();
       caller?.stop();
       stopHistory();
       stopSignOutWatch();
