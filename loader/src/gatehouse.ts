@@ -138,15 +138,19 @@ export class GatehouseApp {
       const cdnBase = resolveCdnBase(this.options, baseUrl);
       const get = (path: string, init?: RequestInit) => this.fetchJson(baseUrl + path, path, init);
       const hint = createSessionHint(baseUrl);
+      // Preview mode calls no API at all: the runtime answers from sample data (only the CDN is fetched).
+      const preview = this.options.previewMode === true;
       const [manifest, flags, metadata, session] = await Promise.all([
         this.fetchJson(cdnBase + 'cdn-manifest.json', 'manifest', { credentials: 'omit' }) as Promise<CdnManifest>,
-        get(ApiPaths.flags).catch(() => ({})) as Promise<Record<string, string>>,
-        get(`${ApiPaths.metadata}?entityName=adminBox`)
-          .then((m) => (m as { rows?: Array<{ configuration?: Record<string, unknown> }> }).rows?.[0]?.configuration ?? {})
-          .catch(() => ({})),
+        preview ? {} : (get(ApiPaths.flags).catch(() => ({})) as Promise<Record<string, string>>),
+        preview
+          ? {}
+          : get(`${ApiPaths.metadata}?entityName=adminBox`)
+              .then((m) => (m as { rows?: Array<{ configuration?: Record<string, unknown> }> }).rows?.[0]?.configuration ?? {})
+              .catch(() => ({})),
         // Hosted login restores the session in the runtime (silent refresh), not with the embedded cookie call.
         // No hint: this browser holds no session here, and asking would only log a 401.
-        this.options.hostedLoginBox || !hint.mayHaveSession() ? null : withRefreshLock(baseUrl, () => loadSession(get, hint)),
+        preview || this.options.hostedLoginBox || !hint.mayHaveSession() ? null : withRefreshLock(baseUrl, () => loadSession(get, hint)),
       ]);
       const context: BootContext = {
         name: this.name,

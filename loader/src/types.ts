@@ -48,6 +48,11 @@ export interface GatehouseOptions {
    * methods then throw an error telling the host to enable this option.
    */
   entitlementsOptions?: { enabled: boolean };
+  /**
+   * Preview mode (docs/preview-mode.md): the login box and the portal work on the seed's sample data,
+   * every action simulated in the browser; the identity API is never called (the bundles still load from the CDN).
+   */
+  previewMode?: boolean;
 }
 
 /** What an entitlement check asks about: a feature or a permission (patterns with `*`). */

@@ -33,16 +33,20 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const baseUrl = options.contextOptions.baseUrl.replace(/\/+$/, '');
   const history = createHistory();
   const sessionHint = createSessionHint(baseUrl);
+  // Preview mode (docs/preview-mode.md): the sample data's API in place of the network; its own chunk, only in that mode.
+  const preview = options.previewMode === true ? (await import('./preview')).createPreview(baseUrl, options.authOptions?.routes, window.location.pathname) : null;
+  if (preview) ctx = { ...ctx, flags: preview.flags, session: preview.session };
   const { api, store, routes } = createGatehouse({
     baseUrl,
     clientId: options.contextOptions.clientId ?? '',
     source: 'gatehouse-runtime',
     locale: options.locale,
-    routes: options.authOptions?.routes ?? {},
+    routes: preview?.routes ?? options.authOptions?.routes ?? {},
     navigate: history.navigate,
     flags: ctx.flags,
     allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins,
-    sessionHint,
+    sessionHint: preview ? undefined : sessionHint,
+    fetch: preview?.fetch,
   });
   store.hydrate(ctx.session);
   // External authentication (seed 4.10) and separate tabs per tenant: chunks of their own, loaded only when used.
@@ -56,7 +60,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     // Storage refused or the chunk failed: the tab follows the session's tenant, as without the mode.
   }
   // Hosted login: users sign in on the Gatehouse server (OAuth code + PKCE); its own chunk, only in that mode.
-  const hosted = options.hostedLoginBox
+  const hosted = options.hostedLoginBox && !preview
     ? (await import('./hosted')).createHostedLogin({ options, baseUrl, routes, store, api, navigate: history.navigate, sessionHint })
     : null;
   await hosted?.start();

@@ -1,0 +1,39 @@
+/**
+ * Preview mode (`previewMode: true`; seed 000 section 1, seed 001 section 1), its own chunk: loaded
+ * only in that mode, so nothing of it weighs on a real login form.
+ *
+ * The line it draws: the identity API is never called. Every call the bundles make goes through the
+ * API client, whose fetch is here the in-browser preview API over the sample data. The bundle files
+ * themselves (loader, manifest, runtime, login box, portal) still come from the CDN with SRI, as
+ * they are the thing being previewed.
+ */
+import type { AuthRoutes, LoginResponse, MeResponse } from '@gatehouse/shared';
+import { createPreviewFetch, previewSession } from '../../../shared/src/preview/preview-api';
+import { PREVIEW_FORCED_FLAGS } from '../../../shared/src/preview/sample-data';
+
+/** Seed 000 section 1: the login box preview is at this static route, whatever the host's routes say. */
+export const PREVIEW_LOGIN_ROUTE = '/account/login';
+
+export interface Preview {
+  fetch: typeof globalThis.fetch;
+  flags: Record<string, string>;
+  session: { login: LoginResponse; me: MeResponse } | null;
+  routes: Partial<AuthRoutes>;
+}
+
+/**
+ * The preview's API and starting state. The visitor starts signed in as the sample admin (so the
+ * portal opens at once), except on the login route, where the login box shows and any address with
+ * a password of 6 to 128 characters signs in.
+ */
+export function createPreview(baseUrl: string, routes: Partial<AuthRoutes> | undefined, pathname: string, now: number = Date.now()): Preview {
+  const onLogin = pathname === PREVIEW_LOGIN_ROUTE;
+  // A custom login page is the host's own: the preview shows the login box instead.
+  const { customLoginUrl: _custom, ...hostRoutes } = routes ?? {};
+  return {
+    fetch: createPreviewFetch({ baseUrl, signedIn: !onLogin }),
+    flags: { ...PREVIEW_FORCED_FLAGS },
+    session: onLogin ? null : previewSession(now),
+    routes: { ...hostRoutes, loginUrl: PREVIEW_LOGIN_ROUTE },
+  };
+}
