@@ -5,7 +5,10 @@ import type { CheckOptions, CustomAttributes, EntitlementResult, EntitlementsCon
 
 /** Options of `Gatehouse.initialize(options, name)`. */
 export interface GatehouseOptions {
-  contextOptions: { baseUrl: string; clientId?: string; tenantResolver?: () => string | undefined };
+  /** `loginAlias` and `applicationId` (the requested application) go with every call as headers (seed 000 section 7.3). */
+  contextOptions: { baseUrl: string; clientId?: string; tenantResolver?: () => string | undefined; loginAlias?: string; applicationId?: string };
+  /** The host framework's marker sent with every call (seed 000 section 7.3), e.g. `@gatehouse/react@1.0.0`; the SDKs set it. */
+  framework?: string;
   authOptions?: {
     routes?: Partial<AuthRoutes>;
     /** Allowed origins for `redirectUrl`, besides the page's own site. */

@@ -70,6 +70,18 @@ describeDialects('HTTP surface', (h) => {
     expect(badPreflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('lets the bundles send the seed 000 section 7.3 client headers from an allowed origin (preflight allows them)', async () => {
+    const server = await h.start();
+    const requested = 'authorization, content-type, x-gatehouse-source, x-gatehouse-sdk, x-gatehouse-client-id, x-gatehouse-tenant-id, x-gatehouse-login-alias, x-gatehouse-application-id, x-gatehouse-framework';
+    const preflight = await call(server, 'OPTIONS', ApiPaths.me, { headers: { origin: 'http://app.test:3000', 'access-control-request-method': 'GET', 'access-control-request-headers': requested } });
+    expect(preflight.status).toBe(204);
+    const allowed = preflight.headers.get('access-control-allow-headers')!.split(',').map((h) => h.trim());
+    for (const header of ['x-gatehouse-tenant-id', 'x-gatehouse-login-alias', 'x-gatehouse-application-id', 'x-gatehouse-framework', 'x-gatehouse-source', 'x-gatehouse-sdk']) expect(allowed).toContain(header);
+    const sent = await call(server, 'GET', ApiPaths.flags, { headers: { origin: 'http://app.test:3000', 'x-gatehouse-tenant-id': 't', 'x-gatehouse-login-alias': 'acme', 'x-gatehouse-application-id': 'app', 'x-gatehouse-framework': '@gatehouse/react@1.0.0' } });
+    expect(sent.status).toBe(200);
+    expect(sent.headers.get('access-control-allow-origin')).toBe('http://app.test:3000');
+  });
+
   it('sets security headers on API answers', async () => {
     const server = await h.start();
     const res = await call(server, 'GET', ApiPaths.flags);

@@ -45,6 +45,11 @@ export const HOSTED_LOGIN_VERIFIER_KEY = 'GATEHOUSE_HOSTED_LOGIN_VERIFIER';
 export const SOURCE_HEADER = 'x-gatehouse-source';
 export const SDK_HEADER = 'x-gatehouse-sdk';
 export const CLIENT_ID_HEADER = 'x-gatehouse-client-id';
+/** Seed 000 section 7.3 client headers: the scoped tenant (the page's `tenantId` parameter), the login alias, the requested application id, the host framework's marker. */
+export const SCOPED_TENANT_HEADER = 'x-gatehouse-tenant-id';
+export const LOGIN_ALIAS_HEADER = 'x-gatehouse-login-alias';
+export const APPLICATION_ID_HEADER = 'x-gatehouse-application-id';
+export const FRAMEWORK_HEADER = 'x-gatehouse-framework';
 /** The host's `locale` option, so the emails a call causes are in the language the user reads. */
 export const LOCALE_HEADER = 'x-gatehouse-locale';
 /** Query parameter that scopes calls to a tenant (seed 7: "a scoped tenant can come from the tenantId query parameter"). */

@@ -55,6 +55,31 @@ describe('createApiClient requests', () => {
     expect(stub.calls.map((call) => call.headers.get('x-gatehouse-locale'))).toEqual(['de-AT', 'he', null, null]);
   });
 
+  it('sends the seed 7.3 client headers: scoped tenant, login alias, requested application id and framework marker', async () => {
+    const stub = createFetchStub({ 'GET /identity/resources/users/v2/me': () => json({ id: 'u' }) });
+    await client(stub, { loginAlias: 'acme', applicationId: 'app-7', framework: '@gatehouse/react@1.0.0', getLocationSearch: () => '?tenantId=t-42' }).me();
+    await client(stub).me();
+    const [first, second] = stub.calls;
+    expect(Object.fromEntries([...first!.headers].filter(([name]) => name.startsWith('x-gatehouse-')))).toEqual({
+      'x-gatehouse-sdk': 'gatehouse-js@7.78.0',
+      'x-gatehouse-client-id': 'client-1',
+      'x-gatehouse-tenant-id': 't-42',
+      'x-gatehouse-login-alias': 'acme',
+      'x-gatehouse-application-id': 'app-7',
+      'x-gatehouse-framework': '@gatehouse/react@1.0.0',
+    });
+    expect(first!.url.searchParams.get('tenantId')).toBe('t-42');
+    for (const name of ['x-gatehouse-tenant-id', 'x-gatehouse-login-alias', 'x-gatehouse-application-id', 'x-gatehouse-framework']) expect(second!.headers.get(name)).toBeNull();
+  });
+
+  it('drops a client header value fetch would refuse instead of failing the call', async () => {
+    const stub = createFetchStub({ 'GET /identity/resources/users/v2/me': () => json({ id: 'u' }) });
+    const me = await client(stub, { loginAlias: 'acme\r\nx-evil: 1', applicationId: 'é', framework: 'x'.repeat(300), getLocationSearch: () => '?tenantId=%0d%0a' }).me();
+    expect(me).toEqual({ id: 'u' });
+    const [call] = stub.calls;
+    for (const name of ['x-gatehouse-tenant-id', 'x-gatehouse-login-alias', 'x-gatehouse-application-id', 'x-gatehouse-framework', 'x-evil']) expect(call!.headers.get(name)).toBeNull();
+  });
+
   it('adds a Bearer token read at call time', async () => {
     let token: string | null = null;
     const stub = createFetchStub({ 'GET /identity/resources/users/v2/me': () => json({ id: 'u' }) });

@@ -7,7 +7,7 @@ import ky, { HTTPError, type Options } from 'ky';
 import type { GatehouseApi } from '../core/types';
 import type { ActivateRequest, LoginResponse, MeResponse, MeTenantsV3Response, MetadataResponse, PasswordConfig, SignUpRequest, SignUpResponse, UpdateMeRequest, VendorPublicConfig } from '../wire';
 import { ApiPaths } from '../wire/paths';
-import { CLIENT_ID_HEADER, LOCALE_HEADER, FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS, SCOPED_TENANT_PARAM, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } from '../constants';
+import { APPLICATION_ID_HEADER, CLIENT_ID_HEADER, FRAMEWORK_HEADER, LOGIN_ALIAS_HEADER, SCOPED_TENANT_HEADER, LOCALE_HEADER, FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS, SCOPED_TENANT_PARAM, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } from '../constants';
 import { createGatehouseError, ErrorMessages, isGatehouseError, toGatehouseError } from '../errors';
 import { errorFromResponse } from './http-error';
 
@@ -28,6 +28,10 @@ export interface ApiClientOptions {
    * emails a call causes in that language; without it the server reads Accept-Language.
    */
   locale?: string;
+  /** Seed 000 section 7.3: the login alias, the requested application id and the host framework's marker (e.g. `@gatehouse/react@1.0.0`), sent as headers. */
+  loginAlias?: string;
+  applicationId?: string;
+  framework?: string;
   /** Called when a call that carried a token got 401. */
   onUnauthorized?: (error: import('../core/types').GatehouseError) => void;
   /** Where a 302 response sends the browser (default: `location.assign`). */
@@ -72,6 +76,11 @@ function isWebUrl(target: string): boolean {
   }
 }
 
+/** A header value the host gave, or undefined when fetch would refuse it (control characters, non-ASCII) or it is too long. */
+export function headerValue(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[\x20-\x7e]{1,256}$/.test(value) ? value : undefined;
+}
+
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
 
 /** The `locale` option as a header value, or undefined when it is not a language tag. */
@@ -87,6 +96,12 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
   const attempts = Math.max(1, options.retry?.attempts ?? FETCH_RETRY_ATTEMPTS);
   const delayMs = options.retry?.delayMs ?? FETCH_RETRY_DELAY_MS;
   const locale = localeHeaderValue(options.locale);
+  // Fixed per client; a value fetch would refuse is dropped rather than failing every call.
+  const fixed: Record<string, string> = { [SDK_HEADER]: SDK_MARKER, [CLIENT_ID_HEADER]: options.clientId };
+  for (const [name, value] of [[LOGIN_ALIAS_HEADER, options.loginAlias], [APPLICATION_ID_HEADER, options.applicationId], [FRAMEWORK_HEADER, options.framework]] as const) {
+    const valid = headerValue(value);
+    if (valid) fixed[name] = valid;
+  }
 
   async function request<T>(
     method: HttpMethod,
@@ -104,9 +119,10 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
     const token = options.getAccessToken();
     const headers: Record<string, string> = {
       accept: responseType === 'json' ? 'application/json' : '*/*',
-      [SDK_HEADER]: SDK_MARKER,
-      [CLIENT_ID_HEADER]: options.clientId,
+      ...fixed,
     };
+    const tenantHeader = headerValue(scopedTenant);
+    if (tenantHeader) headers[SCOPED_TENANT_HEADER] = tenantHeader;
     if (options.source) headers[SOURCE_HEADER] = options.source;
     if (locale) headers[LOCALE_HEADER] = locale;
     if (token) headers.authorization = `Bearer ${token}`;
