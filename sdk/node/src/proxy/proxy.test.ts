@@ -1,0 +1,141 @@
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { ApiPaths, SessionPaths } from '@gatehouse/shared/wire';
+import express from 'express';
+import { afterEach, expect, it } from 'vitest';
+import { describeDialects, PASSWORD, signUpAndActivate } from '../../../../server/src/test/harness';
+import { SDK_MARKER } from './headers.js';
+import { createExpressProxy, createNodeProxy } from './node.js';
+import { createGatehouseProxy } from './proxy.js';
+
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+interface HostAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+/** One HTTP call to a host, from `localAddress` (a loopback address other than Gatehouse's peer). */
+function hostCall(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: unknown, localAddress = '127.0.0.3'): Promise<HostAnswer> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, localAddress, headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode!, headers: res.headers, body: (res.headers['content-type'] ?? '').includes('json') && text ? JSON.parse(text) : text });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function listening(server: Server): Promise<number> {
+  if (!server.listening) await new Promise((r) => server.once('listening', r));
+  return (server.address() as AddressInfo).port;
+}
+
+const open: Server[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+describeDialects('API proxy in front of a real Gatehouse server', (h) => {
+  /** Gatehouse over real HTTP (behind the host, so it trusts X-Forwarded-For), and its base URL. */
+  async function gatehouse() {
+    const server = await h.start({ TRUST_PROXY: 'true', RATE_LIMIT_LOGIN_PER_IP: '1000/600', RATE_LIMIT_SIGNUP_PER_IP: '1000/3600' });
+    const listener = serve({ fetch: server.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    open.push(listener);
+    return { server, baseUrl: `http://127.0.0.1:${await listening(listener)}` };
+  }
+
+  async function expressHost(baseUrl: string) {
+    const app = express();
+    app.use('/api/gatehouse', createExpressProxy({ baseUrl }));
+    const listener = app.listen(0, '127.0.0.1');
+    open.push(listener);
+    return listening(listener);
+  }
+
+  it('Express host: sign-in passes through with the user agent and client IP, and the session cookie refreshes', async () => {
+    const { server, baseUrl } = await gatehouse();
+    const user = await signUpAndActivate(server);
+    const port = await expressHost(baseUrl);
+
+    const login = await hostCall(port, 'POST', `/api/gatehouse${ApiPaths.login}`, { 'user-agent': FIREFOX, accept: 'application/json' }, { email: user.email, password: PASSWORD });
+    expect(login.status).toBe(200);
+    expect(typeof login.body.accessToken).toBe('string');
+    expect(login.headers['x-trace-id']).toBeTruthy();
+    const refreshCookie = (login.headers['set-cookie'] ?? []).find((c) => c.startsWith('gatehouse-refresh-'));
+    expect(refreshCookie).toBeDefined();
+
+    // Gatehouse recorded the browser's user agent and its address (127.0.0.3), not the host's (127.0.0.1).
+    const sessions = await hostCall(port, 'GET', `/api/gatehouse${SessionPaths.mySessions}`, { authorization: `Bearer ${login.body.accessToken}` });
+    expect(sessions.status).toBe(200);
+    expect(sessions.body.find((s: { current: boolean }) => s.current)).toMatchObject({ userAgent: FIREFOX, ipAddress: '127.0.0.3' });
+
+    // The cookie header is forwarded: the refresh cookie renews the session through the proxy.
+    const refreshed = await hostCall(port, 'POST', `/api/gatehouse${ApiPaths.refresh}`, { cookie: `host_session=abc; ${refreshCookie!.split(';')[0]}` }, {});
+    expect(refreshed.status).toBe(200);
+    expect(typeof refreshed.body.accessToken).toBe('string');
+  });
+
+  it('an invalid user agent value is dropped: Gatehouse records the SDK marker, never the value nor fetch\'s "node"', async () => {
+    const { server, baseUrl } = await gatehouse();
+    const user = await signUpAndActivate(server);
+    const port = await expressHost(baseUrl);
+    const login = await hostCall(port, 'POST', `/api/gatehouse${ApiPaths.login}`, { 'user-agent': 'Evil\u00e9Agent' }, { email: user.email, password: PASSWORD });
+    expect(login.status).toBe(200);
+    const sessions = await hostCall(port, 'GET', `/api/gatehouse${SessionPaths.mySessions}`, { authorization: `Bearer ${login.body.accessToken}` });
+    expect(sessions.body.find((s: { current: boolean }) => s.current)).toMatchObject({ userAgent: SDK_MARKER, ipAddress: '127.0.0.3' });
+  });
+
+  it('node:http host: calls under the mount path reach Gatehouse with the bearer token; others are 404', async () => {
+    const { server, baseUrl } = await gatehouse();
+    const user = await signUpAndActivate(server);
+    const host = createServer(createNodeProxy({ baseUrl, mountPath: '/api/gatehouse' })).listen(0, '127.0.0.1');
+    open.push(host);
+    const port = await listening(host);
+
+    const me = await hostCall(port, 'GET', `/api/gatehouse${ApiPaths.me}`, { authorization: `Bearer ${user.accessToken}` });
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe(user.email);
+    const anonymous = await hostCall(port, 'GET', `/api/gatehouse${ApiPaths.me}`);
+    expect(anonymous.status).toBe(401);
+    expect(Array.isArray(anonymous.body.errors)).toBe(true);
+    expect(anonymous.headers['x-trace-id']).toBeTruthy();
+    expect((await hostCall(port, 'GET', `/elsewhere${ApiPaths.me}`, { authorization: `Bearer ${user.accessToken}` })).status).toBe(404);
+  });
+
+  it('Web Request -> Response: the same call from a route handler, with the client IP it is given', async () => {
+    const { server, baseUrl } = await gatehouse();
+    const user = await signUpAndActivate(server);
+    const proxy = createGatehouseProxy({ baseUrl, mountPath: '/api/gatehouse', framework: 'next' });
+    const login = await proxy(new Request(`https://app.example/api/gatehouse${ApiPaths.login}`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': FIREFOX }, body: JSON.stringify({ email: user.email, password: PASSWORD }) }), { clientIp: '203.0.113.9' });
+    expect(login.status).toBe(200);
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    expect(login.headers.getSetCookie().some((c) => c.startsWith('gatehouse-refresh-'))).toBe(true);
+    const sessions = await proxy(new Request(`https://app.example/api/gatehouse${SessionPaths.mySessions}`, { headers: { authorization: `Bearer ${accessToken}` } }));
+    expect(((await sessions.json()) as Array<{ current: boolean }>).find((s) => s.current)).toMatchObject({ userAgent: FIREFOX, ipAddress: '203.0.113.9' });
+  });
+});
+
+it('answers 502 with the error body when Gatehouse cannot be reached', async () => {
+  const closed = createServer().listen(0, '127.0.0.1');
+  const port = await listening(closed);
+  await new Promise((r) => closed.close(r));
+  const proxy = createGatehouseProxy({ baseUrl: `http://127.0.0.1:${port}` });
+  const res = await proxy(new Request(`https://app.example${ApiPaths.me}`));
+  expect(res.status).toBe(502);
+  expect(await res.json()).toEqual({ errors: ['Gatehouse could not be reached'], errorCode: 'ER-PROXY-UNREACHABLE' });
+});
+
+it('refuses a base URL that is not an absolute http(s) URL, naming the option', () => {
+  expect(() => createGatehouseProxy({ baseUrl: '/relative' })).toThrow('baseUrl must be an absolute URL');
+  expect(() => createGatehouseProxy({ baseUrl: 'ftp://auth.example' })).toThrow('baseUrl must be an http or https URL');
+  expect(() => createGatehouseProxy({ baseUrl: 'https://auth.example', mountPath: 'api' })).toThrow('mountPath "api" must start with /');
+});

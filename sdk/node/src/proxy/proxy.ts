@@ -1,0 +1,105 @@
+/**
+ * The API proxy for hosts that keep tokens server-side (seed 000 section 7.3): the browser calls the
+ * host (`/api/gatehouse/...`), the host passes the call to Gatehouse with the allowed headers
+ * (./headers.ts) and the client IP, and returns Gatehouse's answer as it is (status, body, cookies,
+ * the trace id). A Web Request -> Response function, so it runs in Next.js route handlers, Hono
+ * and edge runtimes; ./node.ts adapts it to node:http and Express.
+ */
+import { forwardedRequestHeaders, returnedResponseHeaders } from './headers.js';
+
+export interface ProxyOptions {
+  /** Gatehouse's base URL, e.g. `https://auth.example.com` (a path prefix is kept). */
+  baseUrl: string;
+  /** The path the proxy is mounted at on the host, stripped before forwarding (default `/`). */
+  mountPath?: string;
+  /** Sent as the framework header when the browser sent none. */
+  framework?: string;
+  /** Sent as the application id header when the browser sent none. */
+  applicationId?: string;
+  /** Keep the incoming X-Forwarded-For chain (only when the host itself is behind a trusted proxy). */
+  trustForwardedFor?: boolean;
+  /** Gives up on Gatehouse after this long and answers 504 (default 30 s). */
+  timeoutMs?: number;
+  /** fetch, for runtimes that need their own. */
+  fetch?: (input: Request) => Promise<Response>;
+}
+
+export interface ProxyRequestContext {
+  /** The address the request came from, as the host's server saw it. */
+  clientIp?: string | null;
+}
+
+export type GatehouseProxy = (request: Request, context?: ProxyRequestContext) => Promise<Response>;
+
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+function normalisedMount(mountPath: string | undefined): string {
+  const mount = (mountPath ?? '/').replace(/\/+$/, '');
+  if (mount && !mount.startsWith('/')) throw new TypeError(`Gatehouse proxy: mountPath "${mountPath}" must start with /`);
+  return mount;
+}
+
+/** The error body of the Gatehouse API, for failures of the proxy itself. */
+function failure(status: 502 | 504, message: string): Response {
+  return new Response(JSON.stringify({ errors: [message], errorCode: status === 504 ? 'ER-PROXY-TIMEOUT' : 'ER-PROXY-UNREACHABLE' }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** Builds the proxy; misconfiguration fails here, with a sentence naming the option. */
+export function createGatehouseProxy(options: ProxyOptions): GatehouseProxy {
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError('Gatehouse proxy: baseUrl must be an absolute URL such as https://auth.example.com');
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new TypeError('Gatehouse proxy: baseUrl must be an http or https URL');
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const mount = normalisedMount(options.mountPath);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const send = options.fetch ?? ((r: Request) => fetch(r));
+
+  return async (request, context = {}) => {
+    const incoming = new URL(request.url);
+    let path = incoming.pathname;
+    if (mount) {
+      if (path !== mount && !path.startsWith(`${mount}/`)) return new Response(null, { status: 404 });
+      path = path.slice(mount.length) || '/';
+    }
+    // Only Gatehouse's origin is ever called: the path is set on a copy of the base URL, never parsed as a URL.
+    const target = new URL(base);
+    target.pathname = `${basePath}${path}`;
+    target.search = incoming.search;
+    const headers = forwardedRequestHeaders(request.headers, {
+      clientIp: context.clientIp,
+      trustForwardedFor: options.trustForwardedFor,
+      framework: options.framework,
+      applicationId: options.applicationId,
+    });
+    const hasBody = !BODYLESS.has(request.method.toUpperCase()) && request.body !== null;
+    const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+    let upstream: Response;
+    try {
+      upstream = await send(
+        new Request(target, {
+          method: request.method,
+          headers,
+          body: hasBody ? request.body : null,
+          redirect: 'manual',
+          signal,
+          ...(hasBody ? { duplex: 'half' } : {}),
+        } as RequestInit),
+      );
+    } catch (err) {
+      if ((err as Error)?.name === 'TimeoutError') return failure(504, 'Gatehouse did not answer in time');
+      return failure(502, 'Gatehouse could not be reached');
+    }
+    return new Response(upstream.status === 204 || upstream.status === 304 || request.method === 'HEAD' ? null : upstream.body, {
+      status: upstream.status,
+      statusText: upstream.statusText,
+      headers: returnedResponseHeaders(upstream.headers),
+    });
+  };
+}
