@@ -14,6 +14,7 @@ describe('proxy request headers (seed 000 sections 5 and 7.3)', () => {
       'user-agent': 'Mozilla/5.0 (X11) Test/1.0',
       'x-gatehouse-application-id': 'app-1',
       'x-gatehouse-login-alias': 'acme',
+      'x-gatehouse-tenant-id': 't-1',
       'x-gatehouse-framework': 'react',
       'x-gatehouse-sdk': 'gatehouse-js@7.78.0',
       'content-type': 'application/json',

@@ -11,7 +11,7 @@
 export const SDK_VERSION = '0.1.0';
 export const SDK_MARKER = `gatehouse-node@${SDK_VERSION}`;
 
-/** Request headers the Gatehouse client and this proxy use. */
+/** Request headers the Gatehouse browser client (shared/src/constants.ts) and this proxy use. */
 export const ProxyHeaders = {
   applicationId: 'x-gatehouse-application-id',
   loginAlias: 'x-gatehouse-login-alias',
@@ -20,6 +20,7 @@ export const ProxyHeaders = {
   source: 'x-gatehouse-source',
   clientId: 'x-gatehouse-client-id',
   locale: 'x-gatehouse-locale',
+  scopedTenant: 'x-gatehouse-tenant-id',
 } as const;
 
 /** Request headers passed on as sent (when valid). */

@@ -9,8 +9,8 @@ import {
   sessionCookieName,
   splitSealedSession,
   type SessionCookieOptions,
-} from './cookie';
-import { isGatehouseSessionError } from './errors';
+} from './cookie.js';
+import { isGatehouseSessionError } from './errors.js';
 
 const PASSWORD = 'a-session-password-of-at-least-32-characters';
 const CLIENT_ID = '3f1c2a4e-8d7b-4c1a-9e2f-0a1b2c3d4e5f';
