@@ -4,6 +4,19 @@ import { createFetchStub, json, type Handler } from '../../testing/fetch-stub';
 import { createManualTimers } from '../../testing/manual-timers';
 import type { GatehouseStore } from '../../core/types';
 import { SOCIAL_LOGIN_ERROR_KEY } from '../../wire/social/paths';
+import { createNativeBridge, type NativeBridge } from '../native-bridge';
+
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
+/** An iOS web view whose app reports support for `supported`; what the page posts to it lands in `messages`. */
+function iosApp(supported: string[]) {
+  const messages: unknown[] = [];
+  const bridge = createNativeBridge({
+    navigator: { userAgent: IPHONE },
+    GatehouseNativeBridgeFunctions: Object.fromEntries(supported.map((m) => [m, true])),
+    webkit: { messageHandlers: { GatehouseNativeBridge: { postMessage: (m: string) => messages.push(JSON.parse(m)) } } },
+  });
+  return { bridge, messages };
+}
 
 const P = {
   me: 'GET /identity/resources/users/v2/me',
@@ -31,13 +44,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function setup(routes: Record<string, Handler | Handler[]> = {}) {
+function setup(routes: Record<string, Handler | Handler[]> = {}, nativeBridge?: NativeBridge) {
   const stub = createFetchStub({ [P.me]: () => json(me), ...routes });
   const clock = createManualTimers(NOW);
   const navigate = vi.fn();
   const { store } = createGatehouse({
     baseUrl: 'http://api.test', clientId: 'c', fetch: stub.fetch, getLocationSearch: () => '', retry: { attempts: 1, delayMs: 1 },
-    navigate, storage: null, now: clock.now, timers: clock.timers, getCurrentUrl: () => PAGE,
+    navigate, storage: null, now: clock.now, timers: clock.timers, getCurrentUrl: () => PAGE, nativeBridge,
   });
   current = store;
   return { store, stub, clock, navigate, snap: () => store.getSnapshot() };
@@ -63,6 +76,28 @@ describe('social login flow', () => {
     expect(stub.callsTo(P.pre('acme'))[0]!.body).toEqual({ redirectUri: PAGE });
     expect(navigate).toHaveBeenCalledWith('https://idp.example/auth?x=1');
     expect(snap().social?.loading).toBe(true);
+  });
+
+  it('inside a native app that supports it, the app signs in with the provider itself: built-in by name, custom by id, nothing asked of the server', async () => {
+    const { bridge, messages } = iosApp(['loginWithSocialLoginProvider', 'loginWithCustomSocialLoginProvider']);
+    const { store, stub, navigate } = setup({
+      [P.v2]: () => json([{ type: 'google', active: true, displayName: 'Google' }]),
+      [P.custom]: () => json({ providers: [{ id: 'acme', type: 'custom', displayName: 'Acme ID', active: true }] }),
+    }, bridge);
+    await store.loadSocialProviders();
+    await store.startSocialLogin('google');
+    await store.startSocialLogin('acme');
+    expect(messages).toEqual([{ action: 'loginWithSocialLoginProvider', data: 'google' }, { action: 'loginWithCustomSocialLoginProvider', data: 'acme' }]);
+    expect(stub.callsTo(P.pre('google'))).toHaveLength(0);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it("inside a native app that only opens sign-in URLs, the provider's URL goes to the app instead of the page", async () => {
+    const { bridge, messages } = iosApp(['loginWithSocialLogin']);
+    const { store, navigate } = setup({ [P.pre('acme')]: () => json({ url: 'https://idp.example/auth?x=1' }) }, bridge);
+    await store.startSocialLogin('acme');
+    expect(messages).toEqual([{ action: 'loginWithSocialLogin', data: 'https://idp.example/auth?x=1' }]);
+    expect(navigate).not.toHaveBeenCalled();
   });
 
   it('the callback posts code, state and iss to the provider named in the state, signs in and records the result', async () => {

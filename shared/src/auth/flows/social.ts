@@ -13,6 +13,7 @@ import type { CustomSocialProvidersResponse, SocialPostLoginResponse, SocialProv
 import { SOCIAL_LOGIN_ERROR_KEY, SocialLoginPaths, socialProviderOfState } from '../../wire/social/paths';
 import type { FlowContext } from '../flow-context';
 import { initialLogin } from '../state';
+import { createNativeBridge } from '../native-bridge';
 
 export type SocialFlow = Pick<GatehouseStore, 'loadSocialProviders' | 'startSocialLogin' | 'socialLoginPostLogin'>;
 
@@ -79,11 +80,20 @@ export function createSocialFlow(ctx: FlowContext): SocialFlow {
 
     async startSocialLogin(provider) {
       if (social().loading) return;
+      // Inside a native app that signs in with this provider itself (seed 000 section 1), the app takes it from here.
+      const native = ctx.nativeBridge ?? createNativeBridge();
+      const custom = social().providers.find((p) => p.id === provider)?.custom === true;
+      const byApp = custom ? 'loginWithCustomSocialLoginProvider' : 'loginWithSocialLoginProvider';
+      if (native.isAvailable(byApp)) {
+        native[byApp](provider);
+        return;
+      }
       patchSocial({ loading: true, error: null });
       try {
         const { url } = await api.request<{ url: string }>('POST', withProvider(SocialLoginPaths.preLogin, provider), { body: { redirectUri: callbackUrl(ctx.routes.socialLoginCallbackUrl) } });
-        // The page leaves for the provider; `loading` stays on until it has.
-        ctx.go(url);
+        // The page leaves for the provider (or the native app opens it); `loading` stays on until it has.
+        if (native.isAvailable('loginWithSocialLogin')) native.loginWithSocialLogin(url);
+        else ctx.go(url);
       } catch (error) {
         patchSocial({ loading: false, error: toGatehouseError(error).message });
       }

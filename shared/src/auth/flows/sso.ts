@@ -13,6 +13,7 @@ import type { SsoFound, SsoStartResponse } from '../../wire/sso/sso';
 import { SsoPaths } from '../../wire/sso/paths';
 import type { FlowContext } from '../flow-context';
 import { initialLogin } from '../state';
+import { createNativeBridge } from '../native-bridge';
 
 /** Seed 000 section 8: the message of a failed SSO (and OIDC) sign-in. */
 export const SSO_FAILED_MESSAGE = 'Failed to authenticate';
@@ -50,7 +51,11 @@ export function createSsoFlow(ctx: FlowContext): SsoFlow {
         // The step stays 2000 ms in all (seed 9), counting the time the start took.
         await timers.sleep(Math.max(0, SSO_REDIRECT_DELAY_MS - (ctx.now() - shownAt)));
         // "Use a different email" in the meantime cancels the redirect.
-        if (ctx.get(atoms.login).step === 'redirectToSSO') ctx.go(address);
+        // Seed 4.2: inside a native app that takes SSO itself, the app opens the IdP.
+        if (ctx.get(atoms.login).step !== 'redirectToSSO') return;
+        const native = ctx.nativeBridge ?? createNativeBridge();
+        if (native.isAvailable('loginWithSSO')) native.loginWithSSO(address);
+        else ctx.go(address);
       } catch (error) {
         // The IdP could not be reached: back to the identifier, saying why.
         set(atoms.login, { ...initialLogin, email: identifier, error: toGatehouseError(error).message });
