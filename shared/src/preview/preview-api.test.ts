@@ -13,6 +13,8 @@ import { AuditsResponse } from '../wire/admin/audits';
 import { InsightsResponse, RecommendationsResponse, ScoreHistoryResponse } from '../wire/security/security-center';
 import { PlansResponse } from '../wire/billing/billing';
 import { isGatehouseError } from '../errors';
+import { CaptchaPolicyResponse } from '../wire/platform/captcha';
+import { SSO_PRELOGIN_PATH } from '../wire/sso/prelogin-path';
 import { createPreviewFetch } from './preview-api';
 import { PREVIEW_FORCED_FLAGS } from './sample-data';
 
@@ -73,6 +75,8 @@ describe('preview API', () => {
     const short = await failure(api.login({ email: 'visitor@example.com', password: '12345' }));
     expect([short.statusCode, short.message]).toEqual([400, 'The password must be 6 to 128 characters long']);
     expect((await failure(api.login({ email: 'visitor@example.com', password: 'x'.repeat(129) }))).statusCode).toBe(400);
+    expect(CaptchaPolicyResponse.parse(await api.request('GET', ApiPaths.captchaPolicyPublic)).enabled).toBe(false);
+    expect(await api.request('POST', SSO_PRELOGIN_PATH, { body: { email: 'visitor@example.com' } })).toEqual({ address: null, type: null });
     LoginResponse.parse(await api.login({ email: 'visitor@example.com', password: '123456' }));
     expect(MeResponse.parse(await api.me()).roles.map((r) => r.key)).toEqual(['Admin']);
     await api.logout();

@@ -5,12 +5,14 @@
  * 500 ms for writes), and never calls the real fetch: a call it does not know gets a 404 naming it.
  */
 import { ApiPaths } from '../wire/paths';
+import { SSO_PRELOGIN_PATH } from '../wire/sso/prelogin-path';
 import { AdminPaths } from '../wire/admin/paths';
 import { AuditPaths, AUDIT_COLUMNS } from '../wire/admin/audit-paths';
 import { SecurityPaths } from '../wire/security/paths';
 import { BillingPaths } from '../wire/billing/paths';
 import type { MeResponse, VendorPublicConfig } from '../wire';
 import type { AuditRecord } from '../wire/admin/audits';
+import type { CaptchaPolicyResponse } from '../wire/platform/captcha';
 import type { TenantUser } from '../wire/admin/users';
 import { PREVIEW_INVOICES, PREVIEW_PLANS, PREVIEW_SUBSCRIPTION } from './billing';
 import {
@@ -37,6 +39,7 @@ type Answer = { status: number; body?: unknown; type?: string };
 interface Call { method: string; path: string; query: URLSearchParams; body: Record<string, unknown>; params: Record<string, string> }
 type Handler = (call: Call) => Answer;
 
+const NO_CAPTCHA: CaptchaPolicyResponse = { enabled: false, siteKey: null, minScore: 0.5, scriptUrl: null };
 const ok = (body: unknown): Answer => ({ status: 200, body });
 const noContent: Answer = { status: 204 };
 const fail = (status: number, message: string): Answer => ({ status, body: { errors: [message] } });
@@ -86,6 +89,9 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     ['GET', ApiPaths.metadata, () => ok({ rows: [] })],
     ['GET', ApiPaths.vendorPublic, () => ok(vendor)],
     ['GET', ApiPaths.passwordsConfig, () => ok(PREVIEW_PASSWORD_CONFIG)],
+    // No captcha and no enterprise SSO in preview: the password step follows the email at once.
+    ['GET', ApiPaths.captchaPolicyPublic, () => ok(NO_CAPTCHA)],
+    ['POST', SSO_PRELOGIN_PATH, () => ok({ address: null, type: null })],
     ['POST', ApiPaths.login, ({ body }) => {
       const password = typeof body.password === 'string' ? body.password : '';
       const email = typeof body.email === 'string' ? body.email.trim() : '';
