@@ -34,8 +34,8 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const history = createHistory();
   const sessionHint = createSessionHint(baseUrl);
   // Preview mode (docs/preview-mode.md): the sample data's API in place of the network; its own chunk, only in that mode.
-  const preview = options.previewMode === true ? (await import('./preview')).createPreview(baseUrl, options.authOptions?.routes, window.location.pathname) : null;
-  if (preview) ctx = { ...ctx, flags: preview.flags, session: preview.session };
+  const preview = options.previewMode ? (await import('./preview')).createPreview(ctx, baseUrl) : null;
+  if (preview) ctx = preview.ctx;
   const { api, store, routes } = createGatehouse({
     baseUrl,
     clientId: options.contextOptions.clientId ?? '',
@@ -44,12 +44,12 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     loginAlias: options.contextOptions.loginAlias,
     applicationId: options.contextOptions.applicationId,
     framework: options.framework,
-    routes: preview?.routes ?? options.authOptions?.routes ?? {},
+    routes: options.authOptions?.routes ?? {},
     navigate: history.navigate,
     flags: ctx.flags,
     allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins,
-    sessionHint: preview ? undefined : sessionHint,
-    fetch: preview?.fetch,
+    sessionHint,
+    ...preview?.client,
   });
   store.hydrate(ctx.session);
   // External authentication (seed 4.10) and separate tabs per tenant: chunks of their own, loaded only when used.
@@ -67,6 +67,12 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     ? (await import('./hosted')).createHostedLogin({ options, baseUrl, routes, store, api, navigate: history.navigate, sessionHint })
     : null;
   await hosted?.start();
+
+  // Metadata overrides and Tag Manager (seed 3, 5): their chunk loads only for metadata that has either.
+  const extras = ctx.metadata as { metadataOverrides?: unknown; integrations?: unknown };
+  if (extras.metadataOverrides || extras.integrations) {
+    ctx.metadata = await import('./metadata').then((m) => m.extendMetadata(ctx.metadata, { nonce: options.nonce, reportError: ctx.reportError }), () => ctx.metadata);
+  }
 
   const federation = createFederation(ctx);
   const propsFor = (extra: Partial<MountProps> = {}): Omit<MountProps, 'domElement' | 'setThemeSetter'> => ({

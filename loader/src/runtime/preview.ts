@@ -7,33 +7,33 @@
  * themselves (loader, manifest, runtime, login box, portal) still come from the CDN with SRI, as
  * they are the thing being previewed.
  */
-import type { AuthRoutes, LoginResponse, MeResponse } from '@gatehouse/shared';
+import type { AuthRoutes } from '@gatehouse/shared';
 import { createPreviewFetch, previewSession } from '../../../shared/src/preview/preview-api';
 import { PREVIEW_FORCED_FLAGS } from '../../../shared/src/preview/sample-data';
+import type { BootContext } from '../types';
 
 /** Seed 000 section 1: the login box preview is at this static route, whatever the host's routes say. */
 export const PREVIEW_LOGIN_ROUTE = '/account/login';
 
 export interface Preview {
-  fetch: typeof globalThis.fetch;
-  flags: Record<string, string>;
-  session: { login: LoginResponse; me: MeResponse } | null;
-  routes: Partial<AuthRoutes>;
+  /** The boot context with the preview's flags and starting session. */
+  ctx: BootContext;
+  /** What the runtime's API client and store take in preview mode (spread over their usual options). */
+  client: { fetch: typeof globalThis.fetch; flags: Record<string, string>; routes: Partial<AuthRoutes>; sessionHint: undefined };
 }
 
 /**
  * The preview's API and starting state. The visitor starts signed in as the sample admin (so the
  * portal opens at once), except on the login route, where the login box shows and any address with
- * a password of 6 to 128 characters signs in.
+ * a password of 6 to 128 characters signs in. No session mark is written to the host's storage.
  */
-export function createPreview(baseUrl: string, routes: Partial<AuthRoutes> | undefined, pathname: string, now: number = Date.now()): Preview {
+export function createPreview(ctx: BootContext, baseUrl: string, pathname: string = window.location.pathname, now: number = Date.now()): Preview {
   const onLogin = pathname === PREVIEW_LOGIN_ROUTE;
   // A custom login page is the host's own: the preview shows the login box instead.
-  const { customLoginUrl: _custom, ...hostRoutes } = routes ?? {};
+  const { customLoginUrl: _custom, ...hostRoutes } = ctx.options.authOptions?.routes ?? {};
+  const flags = { ...PREVIEW_FORCED_FLAGS };
   return {
-    fetch: createPreviewFetch({ baseUrl, signedIn: !onLogin }),
-    flags: { ...PREVIEW_FORCED_FLAGS },
-    session: onLogin ? null : previewSession(now),
-    routes: { ...hostRoutes, loginUrl: PREVIEW_LOGIN_ROUTE },
+    ctx: { ...ctx, flags, session: onLogin ? null : previewSession(now) },
+    client: { fetch: createPreviewFetch({ baseUrl, signedIn: !onLogin }), flags, routes: { ...hostRoutes, loginUrl: PREVIEW_LOGIN_ROUTE }, sessionHint: undefined },
   };
 }
