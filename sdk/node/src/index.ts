@@ -13,3 +13,6 @@ export * as http from './frameworks/http.js';
 export * as express from './frameworks/express.js';
 export * as hono from './frameworks/hono.js';
 export * as next from './frameworks/next.js';
+// The sealed session cookie (iron format 2) and the API proxy.
+export * from './session/index.js';
+export * from './proxy/index.js';
