@@ -53,19 +53,19 @@ export class KeySet {
   async keyFor(kid: string, alg: string): Promise<CryptoKey | null> {
     let set = this.loaded && this.now() - this.loaded.at < JWKS_CACHE_MS ? this.loaded : await this.load();
     let hit = set.keys.get(kid);
+    // A read under way (another caller's unknown kid, the same new key) or just finished may hold it.
+    if (!hit && this.inflight) hit = (set = await this.inflight).keys.get(kid);
+    if (!hit && this.loaded && this.loaded !== set) hit = (set = this.loaded).keys.get(kid);
     if (!hit && this.now() - this.lastUnknownKidFetch >= JWKS_COOLDOWN_MS) {
       this.lastUnknownKidFetch = this.now();
-      set = await this.load(set);
-      hit = set.keys.get(kid);
+      hit = (await this.load()).keys.get(kid);
     }
     return hit && hit.alg === alg ? hit.key : null;
   }
 
-  /** Reads the key set, unless a read that started after `stale` was read is already under way. */
-  private load(stale?: Loaded): Promise<Loaded> {
-    if (this.inflight) return this.inflight;
-    if (stale && this.loaded !== stale) return Promise.resolve(this.loaded!);
-    this.inflight = this.read()
+  /** Reads the key set; callers during a read share it. */
+  private load(): Promise<Loaded> {
+    this.inflight ??= this.read()
       .then((loaded) => (this.loaded = loaded))
       .finally(() => (this.inflight = null));
     return this.inflight;
