@@ -134,6 +134,25 @@ it('answers 502 with the error body when Gatehouse cannot be reached', async () 
   expect(await res.json()).toEqual({ errors: ['Gatehouse could not be reached'], errorCode: 'ER-PROXY-UNREACHABLE' });
 });
 
+it('answers 504 with the error body when Gatehouse does not answer within timeoutMs, and passes a redirect back unfollowed', async () => {
+  const held: Array<() => void> = [];
+  const slow = createServer((req, res) => {
+    if (req.url === '/redirect') return void res.writeHead(302, { location: 'https://elsewhere.example/' }).end();
+    held.push(() => res.end());
+  }).listen(0, '127.0.0.1');
+  open.push(slow);
+  const proxy = createGatehouseProxy({ baseUrl: `http://127.0.0.1:${await listening(slow)}`, timeoutMs: 200 });
+  const started = Date.now();
+  const res = await proxy(new Request('https://app.example/slow'));
+  expect(res.status).toBe(504);
+  expect(Date.now() - started).toBeLessThan(5000);
+  expect(await res.json()).toEqual({ errors: ['Gatehouse did not answer in time'], errorCode: 'ER-PROXY-TIMEOUT' });
+  held.forEach((end) => end());
+  const redirect = await proxy(new Request('https://app.example/redirect'));
+  expect(redirect.status).toBe(302);
+  expect(redirect.headers.get('location')).toBe('https://elsewhere.example/');
+});
+
 it('refuses a base URL that is not an absolute http(s) URL, naming the option', () => {
   expect(() => createGatehouseProxy({ baseUrl: '/relative' })).toThrow('baseUrl must be an absolute URL');
   expect(() => createGatehouseProxy({ baseUrl: 'ftp://auth.example' })).toThrow('baseUrl must be an http or https URL');
