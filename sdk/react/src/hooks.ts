@@ -1,0 +1,160 @@
+/**
+ * The hooks: each one a `useSyncExternalStore` over the provider's client, selecting a slice.
+ * Actions wait for the loader to be ready, so a click during loading is not lost.
+ */
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import type { GatehouseClient, GatehouseState } from './client.js';
+import { useGatehouseClient } from './context.js';
+import type { CustomAttributes, EntitlementQuery, EntitlementResult, EntitlementsData, GatehousePermission, GatehouseRole, GatehouseTenant, GatehouseUser } from './types.js';
+
+function useGatehouseState(hook: string): { client: GatehouseClient; state: GatehouseState } {
+  const client = useGatehouseClient(hook);
+  const state = useSyncExternalStore(client.subscribe, client.getSnapshot, client.getServerSnapshot);
+  return { client, state };
+}
+
+/** The default step-up route (seed 000 section 2.1). */
+const DEFAULT_STEP_UP_URL = '/account/step-up';
+
+export interface AuthState {
+  user: GatehouseUser | null;
+  isAuthenticated: boolean;
+  /** True until the loader has loaded and restored any session. */
+  isLoading: boolean;
+  /** The loader failed to load (script, integrity or runtime); the page stays signed out. */
+  error: Error | null;
+}
+
+/** Who is signed in. */
+export function useAuth(): AuthState {
+  const { state } = useGatehouseState('useAuth');
+  const { auth, error } = state;
+  return useMemo(() => ({ user: auth.user, isAuthenticated: auth.isAuthenticated, isLoading: auth.isLoading, error }), [auth, error]);
+}
+
+/** The signed-in user, or null. */
+export function useUser(): GatehouseUser | null {
+  return useGatehouseState('useUser').state.auth.user;
+}
+
+export interface TenantsState {
+  tenants: GatehouseTenant[];
+  /** The tenant the session is in. */
+  activeTenantId: string | null;
+  /** Moves the session to another of the user's tenants (a new access token follows). */
+  switchTenant(tenantId: string): Promise<void>;
+}
+
+/** The user's tenants and the switch between them. */
+export function useTenants(): TenantsState {
+  const { client, state } = useGatehouseState('useTenants');
+  const user = state.auth.user;
+  const switchTenant = useCallback(async (tenantId: string) => {
+    const app = await client.whenReady();
+    await app.store!.switchTenant(tenantId);
+  }, [client]);
+  return useMemo(() => ({ tenants: user?.tenants ?? [], activeTenantId: user?.tenantId ?? null, switchTenant }), [user, switchTenant]);
+}
+
+export interface AuthActions {
+  /** Shows the login route (the embedded login box, or hosted login). */
+  login(): Promise<void>;
+  /** Same as `login`: to the login route, coming back to this page afterwards. */
+  loginWithRedirect(): Promise<void>;
+  logout(): Promise<void>;
+  /** Asks for a second factor unless the user stepped up within `maxAge` seconds (seed 000 section 4.9); comes back here after. */
+  stepUp(options?: { maxAge?: number }): Promise<void>;
+}
+
+/** Sign-in, sign-out and step-up. */
+export function useAuthActions(): AuthActions {
+  const client = useGatehouseClient('useAuthActions');
+  return useMemo(() => {
+    const loginWithRedirect = async () => (await client.whenReady()).loginWithRedirect();
+    return {
+      login: loginWithRedirect,
+      loginWithRedirect,
+      logout: async () => (await client.whenReady()).logout(),
+      stepUp: async (options = {}) => {
+        const app = await client.whenReady();
+        const route = app.options.authOptions?.routes?.stepUpUrl ?? DEFAULT_STEP_UP_URL;
+        const url = new URL(route, window.location.href);
+        if (options.maxAge !== undefined) {
+          if (!Number.isInteger(options.maxAge) || options.maxAge < 0) throw new TypeError('stepUp: maxAge must be a whole number of seconds');
+          url.searchParams.set('maxAge', String(options.maxAge));
+        }
+        url.searchParams.set('redirectUrl', window.location.pathname + window.location.search + window.location.hash);
+        // The loader's router follows pushState + popstate: the login box opens its step-up screen.
+        window.history.pushState(null, '', url.pathname + url.search);
+        window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+      },
+    };
+  }, [client]);
+}
+
+export interface PermissionsState {
+  permissions: GatehousePermission[];
+  roles: GatehouseRole[];
+  isSuperUser: boolean;
+  /** Seed 000 section 6: super users pass; else every key must be held. */
+  hasPermissions(keys: readonly string[]): boolean;
+  hasRoles(keys: readonly string[]): boolean;
+}
+
+/** The signed-in user's permissions and roles, with the gate's checks. */
+export function usePermissions(): PermissionsState {
+  const user = useGatehouseState('usePermissions').state.auth.user;
+  return useMemo(() => {
+    const isSuperUser = user?.superUser === true;
+    const permissions = user?.permissions ?? [];
+    const roles = user?.roles ?? [];
+    return {
+      permissions,
+      roles,
+      isSuperUser,
+      hasPermissions: (keys) => !!user && (isSuperUser || keys.every((k) => permissions.some((p) => p.key === k))),
+      hasRoles: (keys) => !!user && (isSuperUser || keys.every((k) => roles.some((r) => r.key === k))),
+    };
+  }, [user]);
+}
+
+export interface EntitlementsState {
+  /** The loaded entitlements, or null (signed out, still loading, or `entitlementsOptions.enabled` off). */
+  entitlements: EntitlementsData | null;
+  /** `app.isEntitledTo`: not entitled while nothing is loaded. */
+  isEntitledTo(query: EntitlementQuery, customAttributes?: CustomAttributes): EntitlementResult;
+}
+
+/** The signed-in user's entitlements and the loader's check over them. */
+export function useEntitlements(): EntitlementsState {
+  const { client, state } = useGatehouseState('useEntitlements');
+  const { entitlements } = state;
+  return useMemo(
+    () => ({
+      entitlements,
+      isEntitledTo: (query, customAttributes) => {
+        const app = client.app();
+        if (!app || !entitlements) return { isEntitled: false, justification: 'featureKey' in query ? 'MISSING_FEATURE' : 'MISSING_PERMISSION' };
+        return app.isEntitledTo(query, customAttributes);
+      },
+    }),
+    [client, entitlements],
+  );
+}
+
+/** Is feature flag `key` on for the caller? (`GET /flags`; off while unknown). */
+export function useFeatureFlag(key: string): boolean {
+  return useGatehouseState('useFeatureFlag').state.flags[key] === 'on';
+}
+
+/** Opens and closes the admin portal. */
+export function useAdminPortal(): { show(): Promise<void>; hide(): void } {
+  const client = useGatehouseClient('useAdminPortal');
+  return useMemo(() => ({ show: async () => (await client.whenReady()).showAdminPortal(), hide: () => client.app()?.hideAdminPortal() }), [client]);
+}
+
+/** Opens the checkout dialog for a plan, and closes it. */
+export function useCheckout(): { show(options: { planId: string }): Promise<void>; hide(): void } {
+  const client = useGatehouseClient('useCheckout');
+  return useMemo(() => ({ show: async (options: { planId: string }) => (await client.whenReady()).showCheckoutDialog(options), hide: () => client.app()?.hideCheckoutDialog() }), [client]);
+}

@@ -1,0 +1,82 @@
+/**
+ * A loader app for component tests: the real auth store of the runtime (createGatehouse from
+ * @gatehouse/shared) and the real entitlement evaluator, behind the GatehouseApp methods the SDK
+ * calls. The server side is the house fetch stub, as in the loader's own tests.
+ */
+import { createGatehouse, type GatehouseStore } from '@gatehouse/shared';
+import { isEntitledToFeature, isEntitledToPermission, type EntitlementsContext } from '@gatehouse/shared/entitlements';
+import { createFetchStub, json, type Handler } from '../../../../shared/src/testing/fetch-stub';
+import type { LoaderApp, GatehouseLoaderOptions } from '../types';
+
+/** Nothing listens there: a call the fetch stub does not answer (the provider's own flag fetch) fails at once, offline. */
+export const BASE = 'http://127.0.0.1:9';
+export const REFRESH = 'POST /identity/resources/auth/v1/user/token/refresh';
+export const ME = 'GET /identity/resources/users/v2/me';
+export const SWITCH = 'PUT /identity/resources/users/v1/tenant';
+export const LOGOUT = 'POST /identity/resources/auth/v1/logout';
+
+const b64url = (v: unknown) => btoa(JSON.stringify(v)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+export const jwt = (claims: Record<string, unknown>) => `${b64url({ alg: 'RS256' })}.${b64url(claims)}.signature`;
+
+export function me(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'u1', email: 'ada@example.com', name: 'Ada', username: null, verified: true, tenantId: 't1', tenantIds: ['t1', 't2'],
+    tenants: [{ id: 't1', tenantId: 't1', name: 'One', createdAt: '2026-01-01T00:00:00Z' }, { id: 't2', tenantId: 't2', name: 'Two', createdAt: '2026-01-01T00:00:00Z' }],
+    phoneNumber: null, address: null, jobTitle: null, profilePictureUrl: null,
+    roles: [{ id: 'r1', key: 'Admin', name: 'Admin' }],
+    permissions: [{ id: 'p1', key: 'fe.secure.read.users', name: 'Read users' }, { id: 'p2', key: 'notes.write', name: 'Write notes' }],
+    superUser: false, mfaEnrolled: false, metadata: null, createdAt: '2026-01-01T00:00:00Z', lastLogin: null,
+    ...overrides,
+  };
+}
+
+export function login(tenantId = 't1') {
+  return { accessToken: jwt({ sub: 'u1', tenantId, exp: Math.floor(Date.now() / 1000) + 600 }), expiresIn: 600, expires: new Date(Date.now() + 600_000).toISOString(), mfaRequired: false };
+}
+
+export interface TestApp extends LoaderApp {
+  store: GatehouseStore;
+  calls: ReturnType<typeof createFetchStub>['calls'];
+  /** Sets what the entitlements call would have loaded (null: not loaded yet). */
+  setEntitlements(value: EntitlementsContext | null): void;
+  /** Which app methods were called, in order. */
+  actions: string[];
+}
+
+/** A loaded app; `signedIn` hydrates the store with a session as the loader's stage 1 would. */
+export function createTestApp(options: { signedIn?: Record<string, unknown> | false; entitlements?: boolean; routes?: Record<string, Handler | Handler[]> } = {}): TestApp {
+  const stub = createFetchStub({ [LOGOUT]: () => json({}), ...options.routes });
+  const { store } = createGatehouse({ baseUrl: BASE, clientId: 'c', fetch: stub.fetch, getLocationSearch: () => '', retry: { attempts: 1 }, navigate: () => undefined, storage: null });
+  store.hydrate(options.signedIn === false ? null : { login: login(), me: me(options.signedIn ?? {}) });
+  let entitlements: EntitlementsContext | null = null;
+  const actions: string[] = [];
+  const appOptions: GatehouseLoaderOptions = { contextOptions: { baseUrl: BASE, clientId: 'c' }, entitlementsOptions: { enabled: options.entitlements ?? true } };
+  return {
+    name: 'default',
+    options: appOptions,
+    ready: Promise.resolve(),
+    store,
+    calls: stub.calls,
+    actions,
+    setEntitlements: (value) => (entitlements = value),
+    addOnLoadedListener: (listener) => {
+      listener();
+      return () => undefined;
+    },
+    logout: () => store.logout(),
+    loginWithRedirect: async () => void actions.push('loginWithRedirect'),
+    showAdminPortal: async () => void actions.push('showAdminPortal'),
+    hideAdminPortal: () => void actions.push('hideAdminPortal'),
+    showCheckoutDialog: async ({ planId }) => void actions.push(`showCheckoutDialog:${planId}`),
+    hideCheckoutDialog: () => void actions.push('hideCheckoutDialog'),
+    getEntitlements: () => {
+      if (!appOptions.entitlementsOptions?.enabled) throw new Error('entitlements are off');
+      return entitlements;
+    },
+    isEntitledTo: (query, customAttributes) => {
+      if (!entitlements) return { isEntitled: false, justification: 'MISSING_FEATURE' };
+      const attributes = { custom: customAttributes ?? {}, jwt: {} };
+      return 'featureKey' in query ? isEntitledToFeature(query.featureKey, entitlements, attributes) : isEntitledToPermission(query.permissionKey, entitlements, attributes);
+    },
+  } as TestApp;
+}
