@@ -8,6 +8,9 @@ import { describeDialects, PASSWORD, signUpAndActivate } from '../../../../serve
 import { SDK_MARKER } from './headers.js';
 import { createExpressProxy, createNodeProxy } from './node.js';
 import { createGatehouseProxy } from './proxy.js';
+import { createSessionCookies, readSession, sessionCookieName } from '../session/cookie.js';
+
+const SESSION_PASSWORD = 'a-session-password-of-at-least-32-characters';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
@@ -122,6 +125,50 @@ describeDialects('API proxy in front of a real Gatehouse server', (h) => {
     const sessions = await proxy(new Request(`https://app.example/api/gatehouse${SessionPaths.mySessions}`, { headers: { authorization: `Bearer ${accessToken}` } }));
     expect(((await sessions.json()) as Array<{ current: boolean }>).find((s) => s.current)).toMatchObject({ userAgent: FIREFOX, ipAddress: '203.0.113.9' });
   });
+
+  it('a host keeping tokens in its sealed session: the proxy sends the session\'s access token, and never the session cookie', async () => {
+    const { server, baseUrl } = await gatehouse();
+    const user = await signUpAndActivate(server);
+    const sessionOptions = { clientId: server.config.clientId, password: SESSION_PASSWORD };
+    const name = sessionCookieName(server.config.clientId);
+    const app = express();
+    app.use(
+      '/api/gatehouse',
+      createExpressProxy({
+        baseUrl,
+        withheldCookies: [name],
+        accessToken: async (req) => (await readSession<{ accessToken: string }>(req.headers.get('cookie'), sessionOptions))?.accessToken,
+      }),
+    );
+    const listener = app.listen(0, '127.0.0.1');
+    open.push(listener);
+    const port = await listening(listener);
+    // A large session (split over several cookies) holding the access token.
+    const cookies = await createSessionCookies({ accessToken: user.accessToken, profile: 'x'.repeat(6000) }, sessionOptions);
+    expect(cookies.length).toBeGreaterThan(1);
+    const cookie = ['theme=dark', ...cookies.map((c) => c.split(';')[0])].join('; ');
+    const me = await hostCall(port, 'GET', `/api/gatehouse${ApiPaths.me}`, { cookie });
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe(user.email);
+    // No session: no token, so Gatehouse answers 401.
+    expect((await hostCall(port, 'GET', `/api/gatehouse${ApiPaths.me}`, { cookie: 'theme=dark' })).status).toBe(401);
+  });
+});
+
+it('withheld cookies and their numbered pieces never leave the host; the browser\'s own Authorization wins over the session', async () => {
+  let seen: IncomingHttpHeaders = {};
+  const echo = createServer((req, res) => {
+    seen = req.headers;
+    res.writeHead(204).end();
+  }).listen(0, '127.0.0.1');
+  open.push(echo);
+  const proxy = createGatehouseProxy({ baseUrl: `http://127.0.0.1:${await listening(echo)}`, withheldCookies: ['gh_session_abc'], accessToken: () => 'from-session' });
+  await proxy(new Request('https://app.example/x', { headers: { cookie: 'gh_session_abc=1; gh_session_abc.0=2; gh_session_abc.1=3; gh_session_abcd=4; gatehouse-refresh-abc=r' } }));
+  expect(seen.cookie).toBe('gh_session_abcd=4; gatehouse-refresh-abc=r');
+  expect(seen.authorization).toBe('Bearer from-session');
+  await proxy(new Request('https://app.example/x', { headers: { cookie: 'gh_session_abc.0=2', authorization: 'Bearer from-browser' } }));
+  expect(seen.cookie).toBeUndefined();
+  expect(seen.authorization).toBe('Bearer from-browser');
 });
 
 it('answers 502 with the error body when Gatehouse cannot be reached', async () => {

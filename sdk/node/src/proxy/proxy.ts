@@ -5,7 +5,7 @@
  * the trace id). A Web Request -> Response function, so it runs in Next.js route handlers, Hono
  * and edge runtimes; ./node.ts adapts it to node:http and Express.
  */
-import { forwardedRequestHeaders, returnedResponseHeaders } from './headers.js';
+import { forwardedRequestHeaders, isValidHeaderValue, returnedResponseHeaders } from './headers.js';
 
 export interface ProxyOptions {
   /** Gatehouse's base URL, e.g. `https://auth.example.com` (a path prefix is kept). */
@@ -20,6 +20,16 @@ export interface ProxyOptions {
   trustForwardedFor?: boolean;
   /** Gives up on Gatehouse after this long and answers 504 (default 30 s). */
   timeoutMs?: number;
+  /**
+   * For hosts that keep tokens server-side (e.g. in the sealed session cookie): the access token to
+   * send as `Authorization: Bearer …` when the browser sent no Authorization header.
+   */
+  accessToken?: (request: Request) => Promise<string | null | undefined> | string | null | undefined;
+  /**
+   * Cookies of the host that never go to Gatehouse (e.g. the session cookie's name: its numbered
+   * pieces `<name>.0`, `<name>.1`, … are withheld with it).
+   */
+  withheldCookies?: readonly string[];
   /** fetch, for runtimes that need their own. */
   fetch?: (input: Request) => Promise<Response>;
 }
@@ -45,6 +55,16 @@ function failure(status: 502 | 504, message: string): Response {
     status,
     headers: { 'content-type': 'application/json' },
   });
+}
+
+/** Removes the withheld cookies (and their numbered pieces) from the Cookie header to send. */
+function withholdCookies(headers: Headers, names: readonly string[]): void {
+  const cookie = headers.get('cookie');
+  if (!cookie) return;
+  const withheld = (name: string) => names.some((n) => name === n || (name.startsWith(`${n}.`) && /^\d+$/.test(name.slice(n.length + 1))));
+  const kept = cookie.split(';').map((p) => p.trim()).filter((p) => p && !withheld(p.slice(0, p.indexOf('=') < 0 ? p.length : p.indexOf('=')).trim()));
+  if (kept.length) headers.set('cookie', kept.join('; '));
+  else headers.delete('cookie');
 }
 
 /** Builds the proxy; misconfiguration fails here, with a sentence naming the option. */
@@ -78,6 +98,11 @@ export function createGatehouseProxy(options: ProxyOptions): GatehouseProxy {
       framework: options.framework,
       applicationId: options.applicationId,
     });
+    if (options.withheldCookies?.length) withholdCookies(headers, options.withheldCookies);
+    if (!headers.has('authorization') && options.accessToken) {
+      const token = await options.accessToken(request);
+      if (token && isValidHeaderValue(token)) headers.set('authorization', `Bearer ${token}`);
+    }
     const hasBody = !BODYLESS.has(request.method.toUpperCase()) && request.body !== null;
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
     let upstream: Response;
