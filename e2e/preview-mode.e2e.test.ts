@@ -1,0 +1,93 @@
+/**
+ * Preview mode with the network closed (issue 14; seed 000 section 1, seed 001 section 1): the demo
+ * host with `previewMode: true` (?preview=on). Every request the browser makes is failed, except the
+ * host page itself and the bundle files under /cdn/ (the thing being previewed; docs/preview-mode.md
+ * draws that line). The login box at /account/login signs in on the sample data, the portal shows the
+ * sample users over 2 pages, the roles Admin, ReadOnly and Support, audits and the security center,
+ * and a removal is simulated; no API request is ever attempted.
+ */
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from './support/browser';
+import { visible } from './support/journey';
+import { useBrowserAndServer } from './support/server';
+
+const env = useBrowserAndServer();
+
+/** Fails every request but the page and its CDN files; returns the list of those refused. */
+async function closeNetwork(page: Page, origin: string): Promise<string[]> {
+  const refused: string[] = [];
+  await page.route('**/*', (route) => {
+    const request = route.request();
+    const url = new URL(request.url());
+    const own = url.origin === origin;
+    if (own && (url.pathname.startsWith('/cdn/') || request.resourceType() === 'document')) return route.continue();
+    refused.push(`${request.method()} ${url.href}`);
+    return route.abort('failed');
+  });
+  return refused;
+}
+
+it('signs in and runs the admin portal on sample data with every API request failed', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const refused = await closeNetwork(page, env.server.url);
+  try {
+    await page.goto(`${env.server.url}/account/login?preview=on`);
+    await visible(page, page.getByRole('heading', { name: 'Sign in' }));
+    await page.screenshot({ path: screenshotPath('preview-mode-login-1280') });
+
+    await page.getByLabel('Email').fill('visitor@example.com');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // Seed 001's mock password limits: 6 to 128 characters.
+    await page.getByLabel('Password', { exact: true }).fill('12345');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page, page.getByText('The password must be 6 to 128 characters long'));
+    await page.getByLabel('Password', { exact: true }).fill('123456');
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page, page.getByTestId('signed-in-user'));
+    // Simulated delays: the sign-in (500 ms) and the user (200 ms) take at least their sum.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+    expect(await page.getByTestId('signed-in-user').textContent()).toBe('Ada Admin · ada@preview.example');
+
+    await page.getByRole('button', { name: 'Admin portal' }).click();
+    const portal = page.getByRole('dialog', { name: 'Admin portal' });
+    await visible(page, portal);
+    await portal.getByRole('button', { name: 'Users' }).click();
+    await visible(page, portal.getByRole('heading', { name: 'Users' }));
+    await visible(page, portal.getByRole('row', { name: /Ada Admin/ }));
+    expect(await portal.getByText('10 users').count()).toBe(1);
+    await page.screenshot({ path: screenshotPath('preview-mode-users-1280') });
+
+    await portal.getByRole('button', { name: 'Roles' }).click();
+    for (const role of ['Admin', 'ReadOnly', 'Support']) await visible(page, portal.getByRole('row', { name: new RegExp(`^${role}\\b`) }));
+
+    await portal.getByRole('button', { name: 'Audit logs' }).click();
+    await visible(page, portal.getByRole('row', { name: /Failed sign-in/ }).first());
+
+    await portal.getByRole('button', { name: 'Security center' }).click();
+    await visible(page, portal.getByText('Require multi-factor authentication for every user'));
+    await page.screenshot({ path: screenshotPath('preview-mode-security-center-1280') });
+  } finally {
+    await context.close();
+  }
+  expect(refused).toEqual([]);
+}, 90_000);
+
+it('shows the preview login box on a phone in dark mode with the network closed', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', locale: 'en-US' });
+  const page = await context.newPage();
+  const refused = await closeNetwork(page, env.server.url);
+  try {
+    await page.goto(`${env.server.url}/account/login?preview=on&theme=dark`);
+    await visible(page, page.getByRole('heading', { name: 'Sign in' }));
+    await page.screenshot({ path: screenshotPath('preview-mode-login-390-dark') });
+    expect(refused).toEqual([]);
+    // The net is really closed: an API call the page makes itself is refused (and recorded).
+    expect(await page.evaluate(() => fetch('/flags').then(() => 'answered', () => 'failed'))).toBe('failed');
+    expect(refused).toEqual([`GET ${env.server.url}/flags`]);
+  } finally {
+    await context.close();
+  }
+});
