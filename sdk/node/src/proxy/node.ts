@@ -20,7 +20,9 @@ function toRequest(req: IncomingMessage, controller: AbortController): Request {
     }
   }
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
+  // A body only when the request announces one, so a bodyless DELETE is not sent as an empty chunked stream.
+  const announced = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  const hasBody = method !== 'GET' && method !== 'HEAD' && announced;
   return new Request(new URL(req.url ?? '/', 'http://host.invalid'), {
     method,
     headers,

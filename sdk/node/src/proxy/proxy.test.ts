@@ -85,6 +85,13 @@ describeDialects('API proxy in front of a real Gatehouse server', (h) => {
     const refreshed = await hostCall(port, 'POST', `/api/gatehouse${ApiPaths.refresh}`, { cookie: `host_session=abc; ${refreshCookie!.split(';')[0]}` }, {});
     expect(refreshed.status).toBe(200);
     expect(typeof refreshed.body.accessToken).toBe('string');
+
+    // A bodyless DELETE passes through: the sign-up's session is signed out.
+    const other = sessions.body.find((s: { current: boolean }) => !s.current) as { id: string };
+    const revoked = await hostCall(port, 'DELETE', `/api/gatehouse${SessionPaths.mySession.replace('{sessionId}', encodeURIComponent(other.id))}`, { authorization: `Bearer ${login.body.accessToken}` });
+    expect(revoked.status).toBeLessThan(300);
+    const left = await hostCall(port, 'GET', `/api/gatehouse${SessionPaths.mySessions}`, { authorization: `Bearer ${login.body.accessToken}` });
+    expect(left.body.map((s: { id: string }) => s.id)).not.toContain(other.id);
   });
 
   it('an invalid user agent value is dropped: Gatehouse records the SDK marker, never the value nor fetch\'s "node"', async () => {
