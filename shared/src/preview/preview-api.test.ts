@@ -12,6 +12,7 @@ import { TeamRolesResponse } from '../wire/admin/roles';
 import { AuditsResponse } from '../wire/admin/audits';
 import { InsightsResponse, RecommendationsResponse, ScoreHistoryResponse } from '../wire/security/security-center';
 import { PlansResponse } from '../wire/billing/billing';
+import { LockoutPolicy, MfaPolicy, SessionsPolicy } from '../wire/security/policies';
 import { isGatehouseError } from '../errors';
 import { CaptchaPolicyResponse } from '../wire/platform/captcha';
 import { SSO_PRELOGIN_PATH } from '../wire/sso/prelogin-path';
@@ -112,5 +113,16 @@ describe('preview API', () => {
     expect((await fetch(BASE + ApiPaths.login, { method: 'POST', body: '{oops' })).status).toBe(400);
     const error = await failure(api.request('POST', ApiPaths.inviteUser, { body: { name: 'No Address' } }));
     expect([error.statusCode, error.message]).toEqual([400, 'email must be an email address']);
+  });
+
+  it('reads the security policies and simulates saving one, audited', async () => {
+    const { api } = setup();
+    expect(LockoutPolicy.parse(await api.request('GET', SecurityPaths.lockoutPolicy))).toEqual({ enabled: true, maxAttempts: 5 });
+    MfaPolicy.parse(await api.request('GET', SecurityPaths.mfaPolicy));
+    SessionsPolicy.parse(await api.request('GET', SecurityPaths.sessionsPolicy));
+    await api.request('PATCH', SecurityPaths.lockoutPolicy, { body: { maxAttempts: 3, unknown: true } });
+    expect(await api.request('GET', SecurityPaths.lockoutPolicy)).toEqual({ enabled: true, maxAttempts: 3 });
+    const { data } = AuditsResponse.parse(await api.request('GET', AuditPaths.audits));
+    expect(data[0]).toMatchObject({ action: 'Security policy updated', description: 'The lockout policy was changed' });
   });
 });

@@ -16,7 +16,7 @@ import type { CaptchaPolicyResponse } from '../wire/platform/captcha';
 import type { TenantUser } from '../wire/admin/users';
 import { PREVIEW_INVOICES, PREVIEW_PLANS, PREVIEW_SUBSCRIPTION } from './billing';
 import {
-  PREVIEW_AUDITS, PREVIEW_DELAYS, PREVIEW_FORCED_FLAGS, PREVIEW_ME, PREVIEW_PASSWORD_CONFIG, PREVIEW_PERMISSIONS, PREVIEW_ROLES,
+  PREVIEW_AUDITS, PREVIEW_DELAYS, PREVIEW_FORCED_FLAGS, PREVIEW_ME, PREVIEW_PASSWORD_CONFIG, PREVIEW_PERMISSIONS, PREVIEW_POLICIES, PREVIEW_ROLES,
   PREVIEW_SECURITY_CENTER, PREVIEW_TENANT_ID, PREVIEW_USERS, PREVIEW_USERS_PAGE_SIZE, previewLogin,
 } from './sample-data';
 
@@ -184,6 +184,20 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     ['GET', BillingPaths.summary, () => ok({ currentPlanId: PREVIEW_SUBSCRIPTION.planId, externallyManaged: false, paymentMethodId: null })],
     ['GET', BillingPaths.tenantConfiguration, () => ok({ tenantId: PREVIEW_TENANT_ID, allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: 'preview-plan-free' })],
   ];
+  // Security policies: read, and saved (POST or PATCH) by merging the fields the policy has; a save is audited.
+  const policies: Record<string, Record<string, unknown>> = structuredClone(PREVIEW_POLICIES);
+  const policyPaths: Record<keyof typeof PREVIEW_POLICIES, string> = {
+    mfa: SecurityPaths.mfaPolicy, lockout: SecurityPaths.lockoutPolicy, passwordHistory: SecurityPaths.passwordHistoryPolicy, captcha: SecurityPaths.captchaPolicy, sessions: SecurityPaths.sessionsPolicy,
+  };
+  for (const [name, path] of Object.entries(policyPaths)) {
+    const save: Handler = ({ body }) => {
+      const policy = policies[name]!;
+      for (const key of Object.keys(policy)) if (key in body && typeof body[key] === typeof policy[key]) policy[key] = body[key];
+      audit('Security policy updated', `The ${name} policy was changed`);
+      return ok(policy);
+    };
+    routes.push(['GET', path, () => ok(policies[name])], ['POST', path, save], ['PATCH', path, save]);
+  }
   const table = routes.map(([method, template, handler]) => ({ method, match: compile(template), handler }));
 
   async function answer(request: Request): Promise<Response> {

@@ -9,6 +9,7 @@ import type { Permission, Role } from '../wire/admin/roles';
 import type { TenantUser } from '../wire/admin/users';
 import type { AuditRecord } from '../wire/admin/audits';
 import type { InsightsResponse, RecommendationsResponse, ScoreHistoryResponse } from '../wire/security/security-center';
+import type { LockoutPolicy, MfaPolicy, PasswordHistoryPolicy, SessionsPolicy, TenantCaptchaPolicy } from '../wire/security/policies';
 
 /** Seed 001 section 1: simulated delays of preview actions (reads, then writes). */
 export const PREVIEW_DELAYS = { read: 200, write: 500 } as const;
@@ -134,6 +135,19 @@ export const PREVIEW_SECURITY_CENTER: { recommendations: RecommendationsResponse
   },
   scoreHistory: {
     points: Array.from({ length: 30 }, (_, i) => ({ day: new Date(Date.UTC(2026, 0, 22 + i)).toISOString().slice(0, 10), score: 40 + Math.round((22 * i) / 29) })),
+  },
+};
+
+/** The account's security policies as the security center and the Security section read them. */
+export const PREVIEW_POLICIES: { mfa: MfaPolicy; lockout: LockoutPolicy; passwordHistory: PasswordHistoryPolicy; captcha: TenantCaptchaPolicy; sessions: SessionsPolicy } = {
+  mfa: { enforceMFAType: 'DontForce', allowRememberMyDevice: true, mfaDeviceExpiration: 14 * 86_400 },
+  lockout: { enabled: true, maxAttempts: 5 },
+  passwordHistory: { enabled: false, historySize: 1 },
+  captcha: { enabled: false, minScore: 0.5 },
+  sessions: {
+    sessionIdleTimeoutConfiguration: { isActive: false, timeout: 3600 },
+    sessionTimeoutConfiguration: { isActive: true, timeout: 30 * 86_400 },
+    sessionConcurrentConfiguration: { isActive: false, maxSessions: 10 },
   },
 };
 
