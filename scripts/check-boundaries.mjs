@@ -28,6 +28,8 @@ const rules = [
   ...['loader/src', 'login-box/src', 'admin-portal/src', 'checkout/src', 'shared/src/api', 'shared/src/auth'].map((dir) => ({ dir, test: (s, typeOnly) => !typeOnly && (s === 'zod' || /wire(\/index)?$/.test(s)), why: 'zod (or the zod wire index) imported at runtime in browser code' })),
   // @gatehouse/react is published: it may import nothing private (its loader shapes are its own types) and no react-dom (the host's React renders; the loader has its own).
   { dir: 'sdk/react/src', test: (s) => s.startsWith('@gatehouse/') || /(^|\/)(shared|server|loader)\/src/.test(s) || /^react-dom(\/|$)/.test(s), why: 'a private package or react-dom in the published React SDK' },
+  // @gatehouse/node is published with jose as its only dependency: its source imports nothing else (node: built-ins aside).
+  { dir: 'sdk/node/src', test: (s) => !(s.startsWith('./') || s.startsWith('../') || s.startsWith('node:') || s === 'jose') || /(^|\/)(shared|server|loader)\/src/.test(s), why: 'an undeclared dependency (or a private package) in the published Node SDK' },
   { dir: 'loader/src', test: (s, t, file) => !file.includes('/runtime/') && !t && /^(react|react-dom|jotai|ky|single-spa|@module-federation)/.test(s), why: 'a heavy dependency in the stage-1 loader' },
 ];
 const violations = [];
