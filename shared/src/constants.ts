@@ -45,11 +45,6 @@ export const HOSTED_LOGIN_VERIFIER_KEY = 'GATEHOUSE_HOSTED_LOGIN_VERIFIER';
 export const SOURCE_HEADER = 'x-gatehouse-source';
 export const SDK_HEADER = 'x-gatehouse-sdk';
 export const CLIENT_ID_HEADER = 'x-gatehouse-client-id';
-/** Seed 000 section 7.3 client headers: the scoped tenant (the page's `tenantId` parameter), the login alias, the requested application id, the host framework's marker. */
-export const SCOPED_TENANT_HEADER = 'x-gatehouse-tenant-id';
-export const LOGIN_ALIAS_HEADER = 'x-gatehouse-login-alias';
-export const APPLICATION_ID_HEADER = 'x-gatehouse-application-id';
-export const FRAMEWORK_HEADER = 'x-gatehouse-framework';
 /** The host's `locale` option, so the emails a call causes are in the language the user reads. */
 export const LOCALE_HEADER = 'x-gatehouse-locale';
 /** Query parameter that scopes calls to a tenant (seed 7: "a scoped tenant can come from the tenantId query parameter"). */
@@ -64,11 +59,3 @@ export const TOKEN_REFRESH_MARGIN_MS = 30_000;
  * `detail: { planId }`; the admin portal's Subscription section listens and reloads.
  */
 export const BILLING_CHANGED_EVENT = 'gatehouse:billing-changed';
-
-/**
- * localStorage key (seed 000 section 9, verbatim): set to 'true' by the host, each browser tab
- * keeps its own tenant while other tabs switch (docs/embedding.md "Separate tabs per tenant").
- */
-export const SEPARATE_TABS_BY_TENANT_KEY = 'FRONTEGG_SEPARATE_TABS_BY_TENANT';
-/** sessionStorage key (one per tab) holding the tenant this tab shows while separate tabs are on. */
-export const TAB_TENANT_KEY = 'GATEHOUSE_TAB_TENANT_ID';

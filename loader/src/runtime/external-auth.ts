@@ -1,7 +1,7 @@
 /**
  * External authentication (seed 000 section 4.10): the host hands the app a token it got
  * elsewhere. With a token the user is set (the profile, which carries the user's tenants, is
- * loaded with that token); with null the user is cleared. Its own chunk: loaded on the first call.
+ * loaded with that token); with null the user is cleared. Part of the host-extras chunk: loaded on the first call.
  */
 import { ApiPaths, createApiClient, type ApiClientOptions, type GatehouseStore, type MeResponse } from '@gatehouse/shared';
 import { decodeTokenPayload } from '../../../shared/src/auth/token-payload';

@@ -2,7 +2,7 @@
  * Stage-2 runtime: builds the API client and auth store from what stage 1 fetched, then mounts
  * the bundles as single-spa parcels into custom elements as routes and calls require.
  */
-import { REDIRECT_URL_PARAM, SEPARATE_TABS_BY_TENANT_KEY, createGatehouse, getValidRedirectUrl, isAuthRoute, matchRoute, resolveLocale } from '@gatehouse/shared';
+import { REDIRECT_URL_PARAM, createGatehouse, getValidRedirectUrl, isAuthRoute, matchRoute, resolveLocale } from '@gatehouse/shared';
 import { createSessionHint } from '../../../shared/src/auth/session-hint';
 import type { AuthRoutes, MountProps } from '@gatehouse/shared';
 import type { BootContext, GatehouseOptions, RuntimeHandle } from '../types';
@@ -12,7 +12,8 @@ import { createHistory } from './history';
 import { BundleMount } from './mount-point';
 import { watchSignOut } from './sign-out-watch';
 import type { CallerData } from './caller-data';
-import type { ExternalAuth } from './external-auth';
+import type { HostExtras } from './host-extras';
+import { separateTabsEnabled } from '../../../shared/src/auth/separate-tabs-keys';
 
 /** The login URL (or the custom one) with `redirectUrl` set to the page the user wanted. */
 export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl'>, routes: AuthRoutes, currentHref: string): string {
@@ -36,7 +37,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   // Preview mode (docs/preview-mode.md): the sample data's API in place of the network; its own chunk, only in that mode.
   const preview = options.previewMode ? (await import('./preview')).createPreview(ctx, baseUrl) : null;
   if (preview) ctx = preview.ctx;
-  const { api, store, routes } = createGatehouse({
+  const client = {
     baseUrl,
     clientId: options.contextOptions.clientId ?? '',
     source: 'gatehouse-runtime',
@@ -44,6 +45,9 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     loginAlias: options.contextOptions.loginAlias,
     applicationId: options.contextOptions.applicationId,
     framework: options.framework,
+  };
+  const { api, store, routes } = createGatehouse({
+    ...client,
     routes: options.authOptions?.routes ?? {},
     navigate: history.navigate,
     flags: ctx.flags,
@@ -52,27 +56,19 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     ...preview?.client,
   });
   store.hydrate(ctx.session);
-  // External authentication (seed 4.10) and separate tabs per tenant: chunks of their own, loaded only when used.
-  let externalAuth: Promise<ExternalAuth> | undefined;
-  const external = () => (externalAuth ??= import('./external-auth').then((m) => m.createExternalAuth({ store, baseUrl, clientId: options.contextOptions.clientId ?? '', source: 'gatehouse-runtime', locale: options.locale })));
-  const setAuthentication = async (token: string | null) => (await external()).setAuthentication(token);
-  let stopTabs: (() => void) | undefined;
-  try {
-    if (localStorage.getItem(SEPARATE_TABS_BY_TENANT_KEY) === 'true') stopTabs = await (await import('./separate-tabs')).keepTabTenant({ api, store, tab: sessionStorage, adopt: setAuthentication });
-  } catch {
-    // Storage refused or the chunk failed: the tab follows the session's tenant, as without the mode.
-  }
+  // External authentication, separate tabs, metadata overrides and Tag Manager: one chunk, loaded only when used.
+  const extras: HostExtras = { ctx, store, api, client };
+  const hostExtras = () => import('./host-extras');
+  const setAuthentication = async (token: string | null) => (await hostExtras()).setAuthentication(extras, token);
   // Hosted login: users sign in on the Gatehouse server (OAuth code + PKCE); its own chunk, only in that mode.
   const hosted = options.hostedLoginBox && !preview
     ? (await import('./hosted')).createHostedLogin({ options, baseUrl, routes, store, api, navigate: history.navigate, sessionHint })
     : null;
   await hosted?.start();
 
-  // Metadata overrides and Tag Manager (seed 3, 5): their chunk loads only for metadata that has either.
-  const extras = ctx.metadata as { metadataOverrides?: unknown; integrations?: unknown };
-  if (extras.metadataOverrides || extras.integrations) {
-    ctx.metadata = await import('./metadata').then((m) => m.extendMetadata(ctx.metadata, { nonce: options.nonce, reportError: ctx.reportError }), () => ctx.metadata);
-  }
+  const { metadataOverrides, integrations } = ctx.metadata;
+  // A failed chunk leaves the metadata as it came and the tab following the session's tenant.
+  const stopTabs = metadataOverrides || integrations || separateTabsEnabled(globalThis.localStorage) ? await hostExtras().then((m) => m.startHostExtras(extras), () => undefined) : undefined;
 
   const federation = createFederation(ctx);
   const propsFor = (extra: Partial<MountProps> = {}): Omit<MountProps, 'domElement' | 'setThemeSetter'> => ({

@@ -2,7 +2,7 @@
  * The admin box metadata's extras (seed 000 sections 3, 5, 8): `metadataOverrides.url` is fetched
  * without credentials and merged over the metadata, and `integrations.gtm` entries that are enabled
  * and whose id matches GTM-[A-Z0-9]+ are injected as Google Tag Manager scripts (with the page's
- * CSP nonce). Its own chunk: only metadata that has either ever loads it.
+ * CSP nonce). Part of the host-extras chunk: only metadata that has either (or separate tabs) loads it.
  */
 
 /** Seed 000 section 5: only tag ids of this form are injected. */

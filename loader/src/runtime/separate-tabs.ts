@@ -3,19 +3,10 @@
  * All tabs share one refresh cookie, and the server moves that session to whatever tenant a
  * refresh names; so every refresh of this tab names the tenant this tab shows (kept in the tab's
  * sessionStorage), and a reloaded tab whose session came back in another tab's tenant is moved
- * back to its own. Its own chunk: loaded only when the host turned the key on.
+ * back to its own. Part of the host-extras chunk: loaded only when the host turned the key on.
  */
-import { SEPARATE_TABS_BY_TENANT_KEY, TAB_TENANT_KEY, type GatehouseApi, type GatehouseStore } from '@gatehouse/shared';
-import type { KeyValueStorage } from '@gatehouse/shared';
-
-/** Is the mode on? Only the string 'true' turns it on; unusable storage means off. */
-export function separateTabsEnabled(local: Pick<KeyValueStorage, 'getItem'> | null | undefined): boolean {
-  try {
-    return local?.getItem(SEPARATE_TABS_BY_TENANT_KEY) === 'true';
-  } catch {
-    return false;
-  }
-}
+import type { GatehouseApi, GatehouseStore, KeyValueStorage } from '@gatehouse/shared';
+import { TAB_TENANT_KEY } from '../../../shared/src/auth/separate-tabs-keys';
 
 export interface SeparateTabsOptions {
   api: Pick<GatehouseApi, 'refresh'>;

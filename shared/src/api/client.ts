@@ -7,9 +7,10 @@ import ky, { HTTPError, type Options } from 'ky';
 import type { GatehouseApi } from '../core/types';
 import type { ActivateRequest, LoginResponse, MeResponse, MeTenantsV3Response, MetadataResponse, PasswordConfig, SignUpRequest, SignUpResponse, UpdateMeRequest, VendorPublicConfig } from '../wire';
 import { ApiPaths } from '../wire/paths';
-import { APPLICATION_ID_HEADER, CLIENT_ID_HEADER, FRAMEWORK_HEADER, LOGIN_ALIAS_HEADER, SCOPED_TENANT_HEADER, LOCALE_HEADER, FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS, SCOPED_TENANT_PARAM, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } from '../constants';
+import { CLIENT_ID_HEADER, LOCALE_HEADER, FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS, SCOPED_TENANT_PARAM, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } from '../constants';
 import { createGatehouseError, ErrorMessages, isGatehouseError, toGatehouseError } from '../errors';
 import { errorFromResponse } from './http-error';
+import { APPLICATION_ID_HEADER, FRAMEWORK_HEADER, LOGIN_ALIAS_HEADER, SCOPED_TENANT_HEADER } from './client-headers';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ResponseType = 'json' | 'text' | 'blob' | 'stream';
@@ -76,9 +77,9 @@ function isWebUrl(target: string): boolean {
   }
 }
 
-/** A header value the host gave, or undefined when fetch would refuse it (control characters, non-ASCII) or it is too long. */
-export function headerValue(value: unknown): string | undefined {
-  return typeof value === 'string' && /^[\x20-\x7e]{1,256}$/.test(value) ? value : undefined;
+/** The headers whose value fetch would accept (printable ASCII) and is at most 256 characters; others are left out. */
+export function validHeaders(headers: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([, value]) => typeof value === 'string' && /^[ -~]{1,256}$/.test(value))) as Record<string, string>;
 }
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
@@ -97,11 +98,7 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
   const delayMs = options.retry?.delayMs ?? FETCH_RETRY_DELAY_MS;
   const locale = localeHeaderValue(options.locale);
   // Fixed per client; a value fetch would refuse is dropped rather than failing every call.
-  const fixed: Record<string, string> = { [SDK_HEADER]: SDK_MARKER, [CLIENT_ID_HEADER]: options.clientId };
-  for (const [name, value] of [[LOGIN_ALIAS_HEADER, options.loginAlias], [APPLICATION_ID_HEADER, options.applicationId], [FRAMEWORK_HEADER, options.framework]] as const) {
-    const valid = headerValue(value);
-    if (valid) fixed[name] = valid;
-  }
+  const fixed = validHeaders({ [SDK_HEADER]: SDK_MARKER, [CLIENT_ID_HEADER]: options.clientId, [LOGIN_ALIAS_HEADER]: options.loginAlias, [APPLICATION_ID_HEADER]: options.applicationId, [FRAMEWORK_HEADER]: options.framework });
 
   async function request<T>(
     method: HttpMethod,
@@ -120,9 +117,8 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
     const headers: Record<string, string> = {
       accept: responseType === 'json' ? 'application/json' : '*/*',
       ...fixed,
+      ...validHeaders({ [SCOPED_TENANT_HEADER]: scopedTenant }),
     };
-    const tenantHeader = headerValue(scopedTenant);
-    if (tenantHeader) headers[SCOPED_TENANT_HEADER] = tenantHeader;
     if (options.source) headers[SOURCE_HEADER] = options.source;
     if (locale) headers[LOCALE_HEADER] = locale;
     if (token) headers.authorization = `Bearer ${token}`;
