@@ -59,13 +59,20 @@ export function renderDemoPage(
   return { html, csp: demoCsp(nonce, config.publicUrl) };
 }
 
-/** Dev mode only: the demo host page at `/`, the auth routes and the hosted-login callback. */
+/** Files of the React demo's build that `/react/assets/*` may send: Vite's hashed names, nothing else. */
+const REACT_DEMO_ASSET = /^[A-Za-z0-9_-]+\.(js|css)$/;
+const REACT_DEMO_TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+
+/**
+ * Dev mode only: the demo host page at `/`, the auth routes and the hosted-login callback; and the
+ * React demo (demo/react, built to demo/react/dist) at `/react/` with its auth routes under it.
+ */
 export function demoRoutes(config: Pick<Config, 'demoDir' | 'publicUrl' | 'clientId' | 'cdnDir' | 'captcha'>): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const serve = async (c: Context<AppEnv>) => {
+  const page = (file: string, missing: string) => async (c: Context<AppEnv>) => {
     // Read per request so edits to the demo page show up without a restart.
-    const template = await readFile(path.join(config.demoDir, 'index.html'), 'utf8').catch(() => null);
-    if (template === null) throw Errors.notFound('Demo page not found; set GATEHOUSE_DEMO_DIR');
+    const template = await readFile(path.join(config.demoDir, file), 'utf8').catch(() => null);
+    if (template === null) throw Errors.notFound(missing);
     const { html, csp } = renderDemoPage(template, config, await loaderFromManifest(config.cdnDir));
     // With a captcha policy, reCAPTCHA runs its checks in frames from the script's site.
     const frames = captchaFrameSources(config.captcha);
@@ -76,8 +83,22 @@ export function demoRoutes(config: Pick<Config, 'demoDir' | 'publicUrl' | 'clien
       'Referrer-Policy': 'strict-origin-when-cross-origin',
     });
   };
+  const serve = page('index.html', 'Demo page not found; set GATEHOUSE_DEMO_DIR');
   app.get('/', serve);
   app.get('/account/*', serve);
   app.get('/oauth/callback', serve);
+
+  const serveReact = page('react/dist/index.html', 'React demo not built; run npm run build');
+  app.get('/react/assets/:file', async (c) => {
+    const name = c.req.param('file');
+    const match = REACT_DEMO_ASSET.exec(name);
+    if (!match) throw Errors.notFound();
+    const body = await readFile(path.join(config.demoDir, 'react/dist/assets', name)).catch(() => null);
+    if (body === null) throw Errors.notFound();
+    return c.body(body, 200, { 'Content-Type': REACT_DEMO_TYPES[match[1]!]!, 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' });
+  });
+  app.get('/react', (c) => c.redirect('/react/', 302));
+  app.get('/react/', serveReact);
+  app.get('/react/*', serveReact);
   return app;
 }
