@@ -11,6 +11,7 @@ import { SectionBoundary } from './section-boundary';
 import { SectionSkeleton } from './skeleton';
 import { useAuthSnapshot } from './use-auth-snapshot';
 import { UserBadge } from './user-badge';
+import { TenantSwitcher } from './tenant-switcher';
 
 /**
  * The admin portal shell: full-screen dialog with navigation and the active section. It renders no
@@ -85,6 +86,7 @@ export function AdminPortalApp(props: AdminPortalProps) {
         <div className="gh-ap-header">
           <h1 id={titleId} className="gh-ap-title">{t.t('shell.title')}</h1>
           {user && <UserBadge user={user} tenantName={tenantName} />}
+          {user && <TenantSwitcher store={store} user={user} />}
           <button type="button" className="gh-ap-close" aria-label={t.t('shell.close')} onClick={() => onClose()}>
             <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18" /></svg>
           </button>

@@ -4,6 +4,8 @@ export default {
   'shell.close': 'Schließen',
   'shell.sections': 'Bereiche des Verwaltungsportals',
   'shell.sectionSelect': 'Bereich',
+  'shell.tenant': 'Konto',
+  'shell.tenantSwitchFailed': 'Der Wechsel zu diesem Konto ist fehlgeschlagen. Versuchen Sie es erneut.',
   'shell.group.personal': 'Mein Konto',
   'shell.group.workspace': 'Verwaltung',
   'shell.notSignedIn.title': 'Nicht angemeldet',

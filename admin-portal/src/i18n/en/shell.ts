@@ -4,6 +4,8 @@ export default {
   'shell.close': 'Close',
   'shell.sections': 'Admin portal sections',
   'shell.sectionSelect': 'Section',
+  'shell.tenant': 'Account',
+  'shell.tenantSwitchFailed': 'Could not switch to that account. Try again.',
   'shell.group.personal': 'My account',
   'shell.group.workspace': 'Administration',
   'shell.notSignedIn.title': 'Not signed in',

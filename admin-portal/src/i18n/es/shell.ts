@@ -4,6 +4,8 @@ export default {
   'shell.close': 'Cerrar',
   'shell.sections': 'Secciones del portal de administración',
   'shell.sectionSelect': 'Sección',
+  'shell.tenant': 'Cuenta',
+  'shell.tenantSwitchFailed': 'No se pudo cambiar a esa cuenta. Inténtelo de nuevo.',
   'shell.group.personal': 'Mi cuenta',
   'shell.group.workspace': 'Administración',
   'shell.notSignedIn.title': 'Sin sesión iniciada',

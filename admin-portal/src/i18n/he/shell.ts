@@ -4,6 +4,8 @@ export default {
   'shell.close': 'סגירה',
   'shell.sections': 'האזורים של פורטל הניהול',
   'shell.sectionSelect': 'אזור',
+  'shell.tenant': 'חשבון',
+  'shell.tenantSwitchFailed': 'לא ניתן לעבור לחשבון הזה. נסו שוב.',
   'shell.group.personal': 'החשבון שלי',
   'shell.group.workspace': 'ניהול',
   'shell.notSignedIn.title': 'לא מחובר',
