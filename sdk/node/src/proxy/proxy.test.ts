@@ -44,7 +44,8 @@ async function listening(server: Server): Promise<number> {
 
 const open: Server[] = [];
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => new Promise((r) => s.close(r))));
+  // Idle keep-alive connections would hold close() for seconds.
+  await Promise.all(open.splice(0).map((s) => new Promise((r) => { s.close(r); s.closeAllConnections(); })));
 });
 
 describeDialects('API proxy in front of a real Gatehouse server', (h) => {
