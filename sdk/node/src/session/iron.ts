@@ -111,9 +111,23 @@ function unsealingPassword(password: IronPassword, id: string): string {
   return secret;
 }
 
+/** The password as a PBKDF2 key, imported once per password (a few passwords per process). */
+const passwordKeys = new Map<string, ReturnType<ReturnType<typeof subtle>['importKey']>>();
+
+function passwordKey(secret: string) {
+  let key = passwordKeys.get(secret);
+  if (!key) {
+    key = subtle().importKey('raw', encoder.encode(secret), 'PBKDF2', false, ['deriveBits']);
+    key.catch(() => passwordKeys.delete(secret));
+    if (passwordKeys.size >= 16) passwordKeys.clear();
+    passwordKeys.set(secret, key);
+  }
+  return key;
+}
+
 async function deriveKey(secret: string, salt: string, usage: 'AES-CBC' | 'HMAC') {
   const s = subtle();
-  const base = await s.importKey('raw', encoder.encode(secret), 'PBKDF2', false, ['deriveBits']);
+  const base = await passwordKey(secret);
   const bits = await s.deriveBits({ name: 'PBKDF2', hash: 'SHA-1', salt: encoder.encode(salt), iterations: 1 }, base, 256);
   return usage === 'AES-CBC'
     ? s.importKey('raw', bits, 'AES-CBC', false, ['encrypt', 'decrypt'])
@@ -159,8 +173,11 @@ export async function unseal<T = unknown>(sealed: string, password: IronPassword
   if (id && !PASSWORD_ID.test(id)) throw new GatehouseSessionError('invalidPasswordId');
   const secret = unsealingPassword(password, id);
   const base = parts.slice(0, 6).join('*');
+  // The decryption key is derived alongside the signature check, but used only once it passes.
+  const decryptionKey = deriveKey(secret, encryptionSalt, 'AES-CBC');
+  decryptionKey.catch(() => undefined);
   if (!constantTimeEqual(await hmac(secret, hmacSalt, base), mac)) throw new GatehouseSessionError('badHmac');
-  const key = await deriveKey(secret, encryptionSalt, 'AES-CBC');
+  const key = await decryptionKey;
   let json: string;
   try {
     json = decoder.decode(await subtle().decrypt({ name: 'AES-CBC', iv: base64urlDecode(ivB64) }, key, base64urlDecode(encryptedB64)));
