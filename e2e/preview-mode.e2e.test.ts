@@ -10,6 +10,7 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
 import { visible } from './support/journey';
+import { rowAction } from './support/portal';
 import { useBrowserAndServer } from './support/server';
 
 const env = useBrowserAndServer();
@@ -59,15 +60,24 @@ it('signs in and runs the admin portal on sample data with every API request fai
     await visible(page, portal.getByRole('row', { name: /Ada Admin/ }));
     expect(await portal.getByText('10 users').count()).toBe(1);
     await page.screenshot({ path: screenshotPath('preview-mode-users-1280') });
+    // The second page holds the other five; removing one is simulated and written to the sample audit log.
+    await portal.getByRole('button', { name: 'Next' }).click();
+    await visible(page, portal.getByRole('row', { name: /Jo Jensen/ }));
+    await rowAction(page, portal, 'Actions for Jo Jensen', 'Remove');
+    await page.getByRole('dialog', { name: 'Remove user' }).getByRole('button', { name: 'Remove user' }).click();
+    await visible(page, portal.getByText('9 users'));
+    expect(await portal.getByRole('row', { name: /Jo Jensen/ }).count()).toBe(0);
 
     await portal.getByRole('button', { name: 'Roles' }).click();
     for (const role of ['Admin', 'ReadOnly', 'Support']) await visible(page, portal.getByRole('row', { name: new RegExp(`^${role}\\b`) }));
 
     await portal.getByRole('button', { name: 'Audit logs' }).click();
+    await visible(page, portal.getByRole('row', { name: /jo@preview\.example was removed/ }));
     await visible(page, portal.getByRole('row', { name: /Failed sign-in/ }).first());
 
     await portal.getByRole('button', { name: 'Security center' }).click();
     await visible(page, portal.getByText('Require multi-factor authentication for every user'));
+    await visible(page, portal.getByText('After 5 failed attempts'));
     await page.screenshot({ path: screenshotPath('preview-mode-security-center-1280') });
   } finally {
     await context.close();
