@@ -35,8 +35,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const history = createHistory();
   const sessionHint = createSessionHint(baseUrl);
   // Preview mode (docs/preview-mode.md): the sample data's API in place of the network; its own chunk, only in that mode.
-  const preview = options.previewMode ? (await import('./preview')).createPreview(ctx, baseUrl) : null;
-  if (preview) ctx = preview.ctx;
+  const preview = options.previewMode ? await import('./preview').then((m) => m.createPreview(ctx, baseUrl)) : null;
   const client = {
     baseUrl,
     clientId: options.contextOptions.clientId ?? '',
@@ -53,7 +52,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     flags: ctx.flags,
     allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins,
     sessionHint,
-    ...preview?.client,
+    ...preview,
   });
   store.hydrate(ctx.session);
   // External authentication, separate tabs, metadata overrides and Tag Manager: one chunk, loaded only when used.

@@ -15,25 +15,25 @@ import type { BootContext } from '../types';
 /** Seed 000 section 1: the login box preview is at this static route, whatever the host's routes say. */
 export const PREVIEW_LOGIN_ROUTE = '/account/login';
 
-export interface Preview {
-  /** The boot context with the preview's flags and starting session. */
-  ctx: BootContext;
-  /** What the runtime's API client and store take in preview mode (spread over their usual options). */
-  client: { fetch: typeof globalThis.fetch; flags: Record<string, string>; routes: Partial<AuthRoutes>; sessionHint: undefined };
+/** What the runtime's API client and store take in preview mode (spread over their usual options). */
+export interface PreviewClient {
+  fetch: typeof globalThis.fetch;
+  flags: Record<string, string>;
+  routes: Partial<AuthRoutes>;
+  sessionHint: undefined;
 }
 
 /**
- * The preview's API and starting state. The visitor starts signed in as the sample admin (so the
- * portal opens at once), except on the login route, where the login box shows and any address with
- * a password of 6 to 128 characters signs in. No session mark is written to the host's storage.
+ * The preview's API and starting state; it sets the boot context's flags and session (the runtime's
+ * own object). The visitor starts signed in as the sample admin (so the portal opens at once),
+ * except on the login route, where the login box shows and any address with a password of 6 to 128
+ * characters signs in. No session mark is written to the host's storage.
  */
-export function createPreview(ctx: BootContext, baseUrl: string, pathname: string = window.location.pathname, now: number = Date.now()): Preview {
+export function createPreview(ctx: BootContext, baseUrl: string, pathname: string = window.location.pathname, now: number = Date.now()): PreviewClient {
   const onLogin = pathname === PREVIEW_LOGIN_ROUTE;
   // A custom login page is the host's own: the preview shows the login box instead.
   const { customLoginUrl: _custom, ...hostRoutes } = ctx.options.authOptions?.routes ?? {};
-  const flags = { ...PREVIEW_FORCED_FLAGS };
-  return {
-    ctx: { ...ctx, flags, session: onLogin ? null : previewSession(now) },
-    client: { fetch: createPreviewFetch({ baseUrl, signedIn: !onLogin }), flags, routes: { ...hostRoutes, loginUrl: PREVIEW_LOGIN_ROUTE }, sessionHint: undefined },
-  };
+  ctx.flags = { ...PREVIEW_FORCED_FLAGS };
+  ctx.session = onLogin ? null : previewSession(now);
+  return { fetch: createPreviewFetch({ baseUrl, signedIn: !onLogin }), flags: ctx.flags, routes: { ...hostRoutes, loginUrl: PREVIEW_LOGIN_ROUTE }, sessionHint: undefined };
 }
