@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGatehouse, type GatehouseStore } from '@gatehouse/shared';
 import { createFetchStub, json } from '../../../shared/src/testing/fetch-stub';
-import { SEPARATE_TABS_BY_TENANT_KEY, TAB_TENANT_KEY } from '../../../shared/src/auth/separate-tabs-keys';
+import { SEPARATE_TABS_BY_TENANT_KEY } from '../../../shared/src/auth/separate-tabs-keys';
+import { TAB_TENANT_KEY } from './separate-tabs';
 import type { BootContext } from '../types';
 import { setAuthentication, startHostExtras, type HostExtras } from './host-extras';
 

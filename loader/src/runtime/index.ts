@@ -36,15 +36,8 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const sessionHint = createSessionHint(baseUrl);
   // Preview mode (docs/preview-mode.md): the sample data's API in place of the network; its own chunk, only in that mode.
   const preview = options.previewMode ? await import('./preview').then((m) => m.createPreview(ctx, baseUrl)) : null;
-  const client = {
-    baseUrl,
-    clientId: options.contextOptions.clientId ?? '',
-    source: 'gatehouse-runtime',
-    locale: options.locale,
-    loginAlias: options.contextOptions.loginAlias,
-    applicationId: options.contextOptions.applicationId,
-    framework: options.framework,
-  };
+  // contextOptions carries loginAlias and applicationId (client headers, seed 7.3).
+  const client = { ...options.contextOptions, baseUrl, clientId: options.contextOptions.clientId ?? '', source: 'gatehouse-runtime', locale: options.locale, framework: options.framework };
   const { api, store, routes } = createGatehouse({
     ...client,
     routes: options.authOptions?.routes ?? {},
@@ -61,7 +54,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const setAuthentication = async (token: string | null) => (await hostExtras()).setAuthentication(extras, token);
   // Hosted login: users sign in on the Gatehouse server (OAuth code + PKCE); its own chunk, only in that mode.
   const hosted = options.hostedLoginBox && !preview
-    ? (await import('./hosted')).createHostedLogin({ options, baseUrl, routes, store, api, navigate: history.navigate, sessionHint })
+    ? await import('./hosted').then((m) => m.createHostedLogin({ options, baseUrl, routes, store, api, navigate: history.navigate, sessionHint }))
     : null;
   await hosted?.start();
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGatehouse, type GatehouseStore, type KeyValueStorage } from '@gatehouse/shared';
-import { SEPARATE_TABS_BY_TENANT_KEY, TAB_TENANT_KEY, separateTabsEnabled } from '../../../shared/src/auth/separate-tabs-keys';
+import { SEPARATE_TABS_BY_TENANT_KEY, separateTabsEnabled } from '../../../shared/src/auth/separate-tabs-keys';
 import { createFetchStub, json, type RecordedRequest } from '../../../shared/src/testing/fetch-stub';
 import { createExternalAuth } from './external-auth';
-import { keepTabTenant } from './separate-tabs';
+import { keepTabTenant, TAB_TENANT_KEY } from './separate-tabs';
 
 const BASE = 'https://id.example.com';
 const me = (tenantId: string) => ({

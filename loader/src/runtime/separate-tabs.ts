@@ -6,7 +6,9 @@
  * back to its own. Part of the host-extras chunk: loaded only when the host turned the key on.
  */
 import type { GatehouseApi, GatehouseStore, KeyValueStorage } from '@gatehouse/shared';
-import { TAB_TENANT_KEY } from '../../../shared/src/auth/separate-tabs-keys';
+
+/** sessionStorage key (one per tab) holding the tenant this tab shows while separate tabs are on. */
+export const TAB_TENANT_KEY = 'GATEHOUSE_TAB_TENANT_ID';
 
 export interface SeparateTabsOptions {
   api: Pick<GatehouseApi, 'refresh'>;

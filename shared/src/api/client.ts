@@ -10,7 +10,6 @@ import { ApiPaths } from '../wire/paths';
 import { CLIENT_ID_HEADER, LOCALE_HEADER, FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS, SCOPED_TENANT_PARAM, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } from '../constants';
 import { createGatehouseError, ErrorMessages, isGatehouseError, toGatehouseError } from '../errors';
 import { errorFromResponse } from './http-error';
-import { APPLICATION_ID_HEADER, FRAMEWORK_HEADER, LOGIN_ALIAS_HEADER, SCOPED_TENANT_HEADER } from './client-headers';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ResponseType = 'json' | 'text' | 'blob' | 'stream';
@@ -98,7 +97,8 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
   const delayMs = options.retry?.delayMs ?? FETCH_RETRY_DELAY_MS;
   const locale = localeHeaderValue(options.locale);
   // Fixed per client; a value fetch would refuse is dropped rather than failing every call.
-  const fixed = validHeaders({ [SDK_HEADER]: SDK_MARKER, [CLIENT_ID_HEADER]: options.clientId, [LOGIN_ALIAS_HEADER]: options.loginAlias, [APPLICATION_ID_HEADER]: options.applicationId, [FRAMEWORK_HEADER]: options.framework });
+  // The names of client-headers.ts, written out: the runtime's bundler keeps module constants as variables (bytes before the login form).
+  const fixed = validHeaders({ [SDK_HEADER]: SDK_MARKER, [CLIENT_ID_HEADER]: options.clientId, 'x-gatehouse-login-alias': options.loginAlias, 'x-gatehouse-application-id': options.applicationId, 'x-gatehouse-framework': options.framework });
 
   async function request<T>(
     method: HttpMethod,
@@ -117,7 +117,7 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
     const headers: Record<string, string> = {
       accept: responseType === 'json' ? 'application/json' : '*/*',
       ...fixed,
-      ...validHeaders({ [SCOPED_TENANT_HEADER]: scopedTenant }),
+      ...validHeaders({ 'x-gatehouse-tenant-id': scopedTenant }),
     };
     if (options.source) headers[SOURCE_HEADER] = options.source;
     if (locale) headers[LOCALE_HEADER] = locale;

@@ -10,7 +10,6 @@ import type { LoginResponse } from '../wire';
 import type { CaptchaAction } from '../wire/platform/captcha';
 import type { AuthAtoms } from './state';
 import type { TrackedTimers } from './timers';
-import type { NativeBridge } from './native-bridge';
 
 export interface FlowContext {
   api: GatehouseApi;
@@ -25,8 +24,7 @@ export interface FlowContext {
   patch<T extends object>(atom: PrimitiveAtom<T>, changes: Partial<T>): void;
   /** Navigates (no-op once the store is disposed). */
   go(url: string): void;
-  /** The native mobile bridge (seed 000 section 1); default: the page's window. */
-  nativeBridge?: NativeBridge;
+
   /**
    * Navigates to `target()` after `ms` (a success state the seed shows for a while), unless
    * `store.continueNow()` goes there first; a later call replaces a pending one.

@@ -4,8 +4,6 @@
  */
 /** localStorage key, verbatim from the seed: the host sets it to 'true' and each tab keeps its own tenant. */
 export const SEPARATE_TABS_BY_TENANT_KEY = 'FRONTEGG_SEPARATE_TABS_BY_TENANT';
-/** sessionStorage key (one per tab) holding the tenant this tab shows while separate tabs are on. */
-export const TAB_TENANT_KEY = 'GATEHOUSE_TAB_TENANT_ID';
 
 /** Is the mode on? Only the string 'true' turns it on; unusable storage means off. */
 export function separateTabsEnabled(local: { getItem(key: string): string | null } | null | undefined): boolean {

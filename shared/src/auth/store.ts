@@ -45,8 +45,6 @@ export interface GatehouseStoreOptions {
   api: GatehouseApi;
   routes: AuthRoutes;
   navigate: (url: string, options?: { replace?: boolean }) => void;
-  /** The native mobile bridge the SSO and social flows use when it reports support (default: the page's window). */
-  nativeBridge?: import('./native-bridge').NativeBridge;
   /** Where the after-auth redirect URL is kept (default `sessionStorage`; null: nowhere). */
   storage?: KeyValueStorage | null;
   now?: () => number;
@@ -230,7 +228,6 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     set,
     patch,
     go,
-    nativeBridge: options.nativeBridge,
     goAfter,
     establishSession,
     afterAuthTarget,

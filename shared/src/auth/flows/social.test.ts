@@ -4,18 +4,15 @@ import { createFetchStub, json, type Handler } from '../../testing/fetch-stub';
 import { createManualTimers } from '../../testing/manual-timers';
 import type { GatehouseStore } from '../../core/types';
 import { SOCIAL_LOGIN_ERROR_KEY } from '../../wire/social/paths';
-import { createNativeBridge, type NativeBridge } from '../native-bridge';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
-/** An iOS web view whose app reports support for `supported`; what the page posts to it lands in `messages`. */
+/** The page runs in an iOS web view whose app reports support for `supported`; what the page posts to it lands in `messages`. */
 function iosApp(supported: string[]) {
   const messages: unknown[] = [];
-  const bridge = createNativeBridge({
-    navigator: { userAgent: IPHONE },
-    GatehouseNativeBridgeFunctions: Object.fromEntries(supported.map((m) => [m, true])),
-    webkit: { messageHandlers: { GatehouseNativeBridge: { postMessage: (m: string) => messages.push(JSON.parse(m)) } } },
-  });
-  return { bridge, messages };
+  vi.stubGlobal('navigator', { userAgent: IPHONE });
+  vi.stubGlobal('GatehouseNativeBridgeFunctions', Object.fromEntries(supported.map((m) => [m, true])));
+  vi.stubGlobal('webkit', { messageHandlers: { GatehouseNativeBridge: { postMessage: (m: string) => messages.push(JSON.parse(m)) } } });
+  return { messages };
 }
 
 const P = {
@@ -44,13 +41,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function setup(routes: Record<string, Handler | Handler[]> = {}, nativeBridge?: NativeBridge) {
+function setup(routes: Record<string, Handler | Handler[]> = {}) {
   const stub = createFetchStub({ [P.me]: () => json(me), ...routes });
   const clock = createManualTimers(NOW);
   const navigate = vi.fn();
   const { store } = createGatehouse({
     baseUrl: 'http://api.test', clientId: 'c', fetch: stub.fetch, getLocationSearch: () => '', retry: { attempts: 1, delayMs: 1 },
-    navigate, storage: null, now: clock.now, timers: clock.timers, getCurrentUrl: () => PAGE, nativeBridge,
+    navigate, storage: null, now: clock.now, timers: clock.timers, getCurrentUrl: () => PAGE,
   });
   current = store;
   return { store, stub, clock, navigate, snap: () => store.getSnapshot() };
@@ -79,11 +76,11 @@ describe('social login flow', () => {
   });
 
   it('inside a native app that supports it, the app signs in with the provider itself: built-in by name, custom by id, nothing asked of the server', async () => {
-    const { bridge, messages } = iosApp(['loginWithSocialLoginProvider', 'loginWithCustomSocialLoginProvider']);
+    const { messages } = iosApp(['loginWithSocialLoginProvider', 'loginWithCustomSocialLoginProvider']);
     const { store, stub, navigate } = setup({
       [P.v2]: () => json([{ type: 'google', active: true, displayName: 'Google' }]),
       [P.custom]: () => json({ providers: [{ id: 'acme', type: 'custom', displayName: 'Acme ID', active: true }] }),
-    }, bridge);
+    });
     await store.loadSocialProviders();
     await store.startSocialLogin('google');
     await store.startSocialLogin('acme');
@@ -93,8 +90,8 @@ describe('social login flow', () => {
   });
 
   it("inside a native app that only opens sign-in URLs, the provider's URL goes to the app instead of the page", async () => {
-    const { bridge, messages } = iosApp(['loginWithSocialLogin']);
-    const { store, navigate } = setup({ [P.pre('acme')]: () => json({ url: 'https://idp.example/auth?x=1' }) }, bridge);
+    const { messages } = iosApp(['loginWithSocialLogin']);
+    const { store, navigate } = setup({ [P.pre('acme')]: () => json({ url: 'https://idp.example/auth?x=1' }) });
     await store.startSocialLogin('acme');
     expect(messages).toEqual([{ action: 'loginWithSocialLogin', data: 'https://idp.example/auth?x=1' }]);
     expect(navigate).not.toHaveBeenCalled();

@@ -81,7 +81,7 @@ export function createSocialFlow(ctx: FlowContext): SocialFlow {
     async startSocialLogin(provider) {
       if (social().loading) return;
       // Inside a native app that signs in with this provider itself (seed 000 section 1), the app takes it from here.
-      const native = ctx.nativeBridge ?? createNativeBridge();
+      const native = createNativeBridge();
       const custom = social().providers.find((p) => p.id === provider)?.custom === true;
       const byApp = custom ? 'loginWithCustomSocialLoginProvider' : 'loginWithSocialLoginProvider';
       if (native.isAvailable(byApp)) {

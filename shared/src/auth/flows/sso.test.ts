@@ -3,7 +3,6 @@ import { createGatehouse } from '../create-gatehouse';
 import { createFetchStub, json, type Handler } from '../../testing/fetch-stub';
 import { createManualTimers, flush } from '../../testing/manual-timers';
 import type { GatehouseStore } from '../../core/types';
-import { createNativeBridge, type NativeBridge } from '../native-bridge';
 
 const P = {
   vendor: 'GET /vendors/public',
@@ -26,15 +25,16 @@ let current: GatehouseStore | null = null;
 afterEach(() => {
   current?.dispose();
   current = null;
+  vi.unstubAllGlobals();
 });
 
-async function setup(routes: Record<string, Handler | Handler[]> = {}, strategy = 'EmailAndPassword', nativeBridge?: NativeBridge) {
+async function setup(routes: Record<string, Handler | Handler[]> = {}, strategy = 'EmailAndPassword') {
   const stub = createFetchStub({ [P.me]: () => json(me), [P.vendor]: vendor(strategy), ...routes });
   const clock = createManualTimers(NOW);
   const navigate = vi.fn();
   const { store } = createGatehouse({
     baseUrl: 'http://api.test', clientId: 'c', fetch: stub.fetch, getLocationSearch: () => '', retry: { attempts: 1, delayMs: 1 },
-    navigate, storage: null, now: clock.now, timers: clock.timers, getCurrentUrl: () => 'https://app.example.com/account/login', nativeBridge,
+    navigate, storage: null, now: clock.now, timers: clock.timers, getCurrentUrl: () => 'https://app.example.com/account/login',
   });
   current = store;
   await store.loadVendor();
@@ -44,15 +44,14 @@ async function setup(routes: Record<string, Handler | Handler[]> = {}, strategy 
 describe('SSO flow', () => {
   it('inside an Android app whose bridge supports loginWithSSO, the IdP address goes to the app after 2000 ms instead of the page', async () => {
     const handed: string[] = [];
-    const bridge = createNativeBridge({
-      navigator: { userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36' },
-      GatehouseNativeBridgeFunctions: { loginWithSSO: true },
-      GatehouseNativeBridge: { loginWithSSO: (address: string) => handed.push(address) },
-    });
+    // The app's web view: an Android user agent and the bridge the app installed on the page's window.
+    vi.stubGlobal('navigator', { userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36' });
+    vi.stubGlobal('GatehouseNativeBridgeFunctions', { loginWithSSO: true });
+    vi.stubGlobal('GatehouseNativeBridge', { loginWithSSO: (address: string) => handed.push(address) });
     const { store, stub, clock, navigate } = await setup({
       [P.lookup]: () => json({ address: 'https://idp.acme.test/sso', type: 'saml' }),
       [P.samlStart]: () => json({ address: IDP }),
-    }, 'EmailAndPassword', bridge);
+    });
     const done = store.preLogin('jane@acme.test');
     await vi.waitFor(() => expect(stub.callsTo(P.samlStart)).toHaveLength(1));
     await flush();

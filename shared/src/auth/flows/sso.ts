@@ -53,7 +53,7 @@ export function createSsoFlow(ctx: FlowContext): SsoFlow {
         // "Use a different email" in the meantime cancels the redirect.
         // Seed 4.2: inside a native app that takes SSO itself, the app opens the IdP.
         if (ctx.get(atoms.login).step !== 'redirectToSSO') return;
-        const native = ctx.nativeBridge ?? createNativeBridge();
+        const native = createNativeBridge();
         if (native.isAvailable('loginWithSSO')) native.loginWithSSO(address);
         else ctx.go(address);
       } catch (error) {
