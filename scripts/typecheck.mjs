@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const compiler = join(root, 'node_modules/.bin', process.env.TYPECHECK_WITH === 'tsc' ? 'tsc' : 'tsgo');
 let failed = false;
-for (const pkg of ['shared', 'shared/tsconfig.test.json', 'loader', 'login-box', 'admin-portal', 'checkout', 'server', 'e2e', 'bench', 'sdk/react', 'sdk/node']) {
+for (const pkg of ['shared', 'shared/tsconfig.test.json', 'loader', 'login-box', 'admin-portal', 'checkout', 'server', 'e2e', 'bench', 'sdk/react', 'sdk/node', 'demo/react']) {
   const run = spawnSync(compiler, ['-p', pkg.endsWith('.json') ? pkg : join(pkg, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) {
     console.error(`typecheck: ${pkg} has type errors`);

@@ -78,7 +78,7 @@ function Reports() {
   return (
     <section className="card">
       <h1>Reports</h1>
-      <AuthorizedContent requiredPermissions={['fe.secure.read.users']} fallback={<p role="status">You need the permission to read users to see reports.</p>}>
+      <AuthorizedContent requiredPermissions={['fe.secure.write.users']} fallback={<p role="status">Reports are for members who manage users in this account.</p>}>
         <p data-testid="reports">Team report: every member of this account{isSuperUser ? ' (super user view)' : ''}.</p>
       </AuthorizedContent>
       <Protect feature="reports-export" fallback={<p>Exports come with a plan that includes them.</p>}>
