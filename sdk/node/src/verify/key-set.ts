@@ -40,6 +40,8 @@ export class KeySet {
   private loaded: Loaded | null = null;
   private inflight: Promise<Loaded> | null = null;
   private lastUnknownKidFetch = Number.NEGATIVE_INFINITY;
+  /** After a failed scheduled re-read: the held keys are used until then. */
+  private retryAt = Number.NEGATIVE_INFINITY;
   /** Number of key-set requests made (successful or not). */
   fetches = 0;
 
@@ -51,7 +53,7 @@ export class KeySet {
 
   /** The key for a token header, or null when the server does not publish it. */
   async keyFor(kid: string, alg: string): Promise<CryptoKey | null> {
-    let set = this.loaded && this.now() - this.loaded.at < JWKS_CACHE_MS ? this.loaded : await this.load();
+    let set = this.loaded && (this.now() - this.loaded.at < JWKS_CACHE_MS || this.now() < this.retryAt) ? this.loaded : await this.refresh();
     let hit = set.keys.get(kid);
     // A read under way (another caller's unknown kid, the same new key) or just finished may hold it.
     if (!hit && this.inflight) hit = (set = await this.inflight).keys.get(kid);
@@ -61,6 +63,21 @@ export class KeySet {
       hit = (await this.load()).keys.get(kid);
     }
     return hit && hit.alg === alg ? hit.key : null;
+  }
+
+  /**
+   * The scheduled re-read. If it fails while keys are held (the server briefly unreachable), the
+   * keys it held go on verifying and the read is tried again after the cooldown, rather than every
+   * token failing, or waiting on a fetch, until the server is back.
+   */
+  private async refresh(): Promise<Loaded> {
+    try {
+      return await this.load();
+    } catch (err) {
+      if (!this.loaded) throw err;
+      this.retryAt = this.now() + JWKS_COOLDOWN_MS;
+      return this.loaded;
+    }
   }
 
   /** Reads the key set; callers during a read share it. */

@@ -1,3 +1,4 @@
+import { getRequestListener } from '@hono/node-server';
 import { createSign, generateKeyPairSync } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
 import { expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { newId } from '../../../../server/src/crypto.js';
 import { signIn, tenantWithAdmin } from '../../../../server/src/test/admin-helpers.js';
 import { describeDialects, movableClock } from '../../../../server/src/test/harness.js';
 import { isGatehouseAuthError } from '../errors.js';
-import { countingFetch, JWKS_PATH, sdkOptions } from '../test/gatehouse.js';
+import { countingFetch, JWKS_PATH, listen, sdkOptions } from '../test/gatehouse.js';
 import { JWKS_COOLDOWN_MS } from './key-set.js';
 import { verifyAccessToken } from './verify-access-token.js';
 
@@ -84,6 +85,32 @@ describeDialects('sdk/node verifyAccessToken against a Gatehouse server', (harne
     const later = (await signIn(server, admin.email)).body.accessToken as string;
     expect((await verifyAccessToken(later, options)).sub).toBe(admin.userId);
     expect(fetch.count(JWKS_PATH)).toBe(4);
+  });
+
+  it('keeps verifying with the keys it holds when the re-read after 10 minutes fails (server unreachable), trying again once per 30 s', async () => {
+    const clock = movableClock();
+    const server = await harness.start({ ACCESS_TOKEN_TTL: '3600' }, { clock });
+    const admin = await tenantWithAdmin(server);
+    // The server on a real port; the SDK's requests for its base URL go there, until it stops listening.
+    const listener = await listen(getRequestListener(server.fetch));
+    let attempts = 0;
+    const fetch = (input: string, init?: RequestInit) => {
+      attempts += 1;
+      const url = new URL(input);
+      return globalThis.fetch(`${listener.url}${url.pathname}`, init);
+    };
+    const options = sdkOptions(server, fetch, clock.now);
+    await verifyAccessToken(admin.accessToken, options);
+    await listener.close();
+    clock.advance(10 * 60_000 + 1000);
+    expect((await verifyAccessToken(admin.accessToken, options)).sub).toBe(admin.userId);
+    expect(attempts).toBe(2);
+    clock.advance(JWKS_COOLDOWN_MS - 1000);
+    expect((await verifyAccessToken(admin.accessToken, options)).sub).toBe(admin.userId);
+    expect(attempts).toBe(2);
+    clock.advance(1000);
+    expect((await verifyAccessToken(admin.accessToken, options)).sub).toBe(admin.userId);
+    expect(attempts).toBe(3);
   });
 
   it('verifies RS256 tokens of a 2048-bit key and refuses those of a key under 2048 bits', async () => {
