@@ -12,5 +12,7 @@ export default defineConfig({
     setupFiles: ['src/test/setup-i18n.ts'],
     // Process CSS so `styles.css?inline` yields the real stylesheet in tests.
     css: { include: [/\.css(\?|$)/] },
+    // As in shared/vitest.config.ts: modules stay loaded between files, so a file keeps no state in them.
+    isolate: false,
   },
 });
