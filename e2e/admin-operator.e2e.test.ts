@@ -7,27 +7,15 @@
  * configuration shows its write-only secrets empty and the webhook URL. Axe-clean; 1280 and 390 px,
  * light and dark; Hebrew right to left.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
 import { PASSWORD, signUpAndActivate, visible } from './support/journey';
 import { accessToken, screenshotsAtBothWidths } from './support/portal';
-import { repoRoot, useBrowserAndServer } from './support/server';
+import { useBrowserAndServer, promoteSuperUser } from './support/server';
 
 const ctx = useBrowserAndServer();
-const run = promisify(execFile);
-
-/** `npm run gatehouse -- users promote <email>`, i.e. the built server's CLI, against the running server's database. */
-async function promote(email: string): Promise<string> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), GATEHOUSE_DATA_DIR: ctx.server.dataDir, GATEHOUSE_PUBLIC_URL: ctx.server.url, GATEHOUSE_DEV: '1', NODE_ENV: 'development' };
-  delete env.DATABASE_URL;
-  const { stdout } = await run(process.execPath, [join(repoRoot, 'server/dist/main.js'), 'users', 'promote', email], { cwd: repoRoot, env });
-  return stdout;
-}
 
 /** Opens the portal from the demo host page's button (English in every language); `title` is the portal's, in the page's language. */
 async function openPortal(page: Page, title = 'Admin portal'): Promise<Locator> {
@@ -60,7 +48,7 @@ it('a super user (promoted with the CLI) creates a feature, a plan granting it a
   expect((await fetch(`${server.url}/operator/resources/plans/v1`, { headers: { authorization: `Bearer ${await accessToken(page)}` } })).status).toBe(403);
 
   // Promoted by the CLI: after a reload the entry is there.
-  expect(await promote(email)).toContain(email);
+  expect(await promoteSuperUser(ctx.server, email)).toContain(email);
   await page.reload();
   await visible(page, page.getByTestId('signed-in-user'));
   portal = await openPortal(page);

@@ -8,10 +8,8 @@
  * renewed; the Free card says why the downgrade is refused, and the API refuses it too. Usage shows
  * the seats. Axe-clean; 1280 and 390 px, light and dark; Hebrew right to left.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BillingErrorCodes, BillingPaths } from '@gatehouse/shared/admin-paths';
@@ -20,9 +18,8 @@ import { LOCALSTRIPE_PUBLISHABLE_KEY, LOCALSTRIPE_SECRET_KEY, localstripeMissing
 import { expectAccessible } from './support/axe';
 import { PASSWORD, signUpAndActivate, visible } from './support/journey';
 import { accessToken, screenshotsAtBothWidths } from './support/portal';
-import { closeContexts, repoRoot, startGatehouse, workerBrowser, type RunningServer } from './support/server';
+import { closeContexts, repoRoot, startGatehouse, workerBrowser, type RunningServer, promoteSuperUser } from './support/server';
 
-const run = promisify(execFile);
 const missing = localstripeMissing();
 const skip = missing !== null && !peersRequired();
 const ctx = {} as { browser: Browser; server: RunningServer; stripe: Localstripe };
@@ -39,13 +36,6 @@ afterAll(async () => {
   await ctx.server?.stop();
   await ctx.stripe?.stop();
 });
-
-/** `npm run gatehouse -- users promote <email>` against the running server's database. */
-async function promote(email: string): Promise<void> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), GATEHOUSE_DATA_DIR: ctx.server.dataDir, GATEHOUSE_PUBLIC_URL: ctx.server.url, GATEHOUSE_DEV: '1', NODE_ENV: 'development' };
-  delete env.DATABASE_URL;
-  await run(process.execPath, [join(repoRoot, 'server/dist/main.js'), 'users', 'promote', email], { cwd: repoRoot, env });
-}
 
 /** A call to the server as the signed-in user; returns the status and the parsed body. */
 async function call<T = unknown>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -89,7 +79,7 @@ it.skipIf(skip)('downloads an invoice, cancels and renews, and shows why a downg
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const email = `billing+${Date.now()}@example.com`;
   await signUpAndActivate(page, server.url, server.url, email);
-  await promote(email);
+  await promoteSuperUser(ctx.server, email);
   const token = await accessToken(page);
 
   // The operator configures Stripe (localstripe's keys) and the seed's plans.

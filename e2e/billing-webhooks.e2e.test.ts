@@ -7,17 +7,13 @@
  * twice as Stripe would retry it, changes nothing; an older event arriving late changes nothing;
  * a forged one is refused.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BillingPaths, OperatorPaths } from '@gatehouse/shared/wire';
 import { LOCALSTRIPE_PUBLISHABLE_KEY, LOCALSTRIPE_SECRET_KEY, localstripeMissing, peersRequired, startLocalstripe, type Localstripe } from '../server/src/test/localstripe';
 import { waitForMail } from './support/mailbox';
-import { repoRoot, startGatehouse, type RunningServer } from './support/server';
+import { startGatehouse, type RunningServer, promoteSuperUser } from './support/server';
 
-const run = promisify(execFile);
 const skip = localstripeMissing() !== null && !peersRequired();
 const WEBHOOK_SECRET = 'whsec_e2e_billing_webhooks';
 const PASSWORD = 'correct horse battery staple 42';
@@ -57,13 +53,6 @@ async function signUp(prefix: string): Promise<{ email: string; token: string; t
   return { email, token: activated.body.accessToken, tenantId: res.body.tenantId };
 }
 
-/** `npm run gatehouse -- users promote <email>` against the running server's database. */
-async function promote(email: string): Promise<void> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), GATEHOUSE_DATA_DIR: ctx.server.dataDir, GATEHOUSE_PUBLIC_URL: ctx.server.url, GATEHOUSE_DEV: '1', NODE_ENV: 'development' };
-  delete env.DATABASE_URL;
-  await run(process.execPath, [join(repoRoot, 'server/dist/main.js'), 'users', 'promote', email], { cwd: repoRoot, env });
-}
-
 /** Posts a Stripe event to the webhook, signed as Stripe signs (the SDK's own test header). */
 function deliver(event: object, secret = WEBHOOK_SECRET) {
   const payload = JSON.stringify(event);
@@ -82,7 +71,7 @@ async function eventually<T>(check: () => Promise<T | undefined | null | false>,
 
 it.skipIf(skip)('a subscription event delivered by Stripe is applied; replayed twice it changes nothing the second time; an older event arriving late changes nothing', { timeout: 120_000 }, async () => {
   const operator = await signUp('operator');
-  await promote(operator.email);
+  await promoteSuperUser(ctx.server, operator.email);
   const configured = await call(operator.token, 'PUT', OperatorPaths.billingConfiguration, {
     secretKey: LOCALSTRIPE_SECRET_KEY, publishableKey: LOCALSTRIPE_PUBLISHABLE_KEY, webhookSecret: WEBHOOK_SECRET,
     allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: null,

@@ -8,9 +8,6 @@
  * API and in Stripe's (the emulator's) own records. Nothing of the checkout loads before it is
  * shown; hiding it leaves nothing behind. Axe-clean; 1280 and 390 px, light and dark; Hebrew.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BillingPaths } from '@gatehouse/shared/admin-paths';
@@ -20,9 +17,8 @@ import { LOCALSTRIPE_PUBLISHABLE_KEY, LOCALSTRIPE_SECRET_KEY, localstripeMissing
 import { expectAccessible } from './support/axe';
 import { signUpAndActivate, visible } from './support/journey';
 import { accessToken, screenshotsAtBothWidths } from './support/portal';
-import { closeContexts, repoRoot, startGatehouse, workerBrowser, type RunningServer } from './support/server';
+import { closeContexts, startGatehouse, workerBrowser, type RunningServer, promoteSuperUser } from './support/server';
 
-const run = promisify(execFile);
 const skip = localstripeMissing() !== null && !peersRequired();
 const WEBHOOK_SECRET = 'whsec_e2e_checkout';
 const ctx = {} as { browser: Browser; server: RunningServer; stripe: Localstripe };
@@ -41,13 +37,6 @@ afterAll(async () => {
   await ctx.server?.stop();
   await ctx.stripe?.stop();
 });
-
-/** `npm run gatehouse -- users promote <email>` against the running server's database. */
-async function promote(email: string): Promise<void> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), GATEHOUSE_DATA_DIR: ctx.server.dataDir, GATEHOUSE_PUBLIC_URL: ctx.server.url, GATEHOUSE_DEV: '1', NODE_ENV: 'development' };
-  delete env.DATABASE_URL;
-  await run(process.execPath, [join(repoRoot, 'server/dist/main.js'), 'users', 'promote', email], { cwd: repoRoot, env });
-}
 
 async function call<T = unknown>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await fetch(`${ctx.server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -94,7 +83,7 @@ it.skipIf(skip)('a tenant admin picks Premium, enters a test card in the checkou
 
   const email = `checkout+${Date.now()}@example.com`;
   await signUpAndActivate(page, server.url, server.url, email);
-  await promote(email);
+  await promoteSuperUser(ctx.server, email);
   const token = await accessToken(page);
   const configured = await call(token, 'PUT', OperatorPaths.billingConfiguration, {
     secretKey: LOCALSTRIPE_SECRET_KEY, publishableKey: LOCALSTRIPE_PUBLISHABLE_KEY, webhookSecret: WEBHOOK_SECRET,
@@ -206,7 +195,7 @@ it.skipIf(skip)("opens from the admin portal's plan card over the portal; Escape
   const page = await context.newPage();
   const email = `checkout-portal+${Date.now()}@example.com`;
   await signUpAndActivate(page, server.url, server.url, email);
-  await promote(email);
+  await promoteSuperUser(ctx.server, email);
   const token = await accessToken(page);
   const configured = await call(token, 'PUT', OperatorPaths.billingConfiguration, {
     secretKey: LOCALSTRIPE_SECRET_KEY, publishableKey: LOCALSTRIPE_PUBLISHABLE_KEY, webhookSecret: WEBHOOK_SECRET,

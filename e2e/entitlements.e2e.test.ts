@@ -8,13 +8,11 @@
  * grant made meanwhile shows), asks /flags with the caller's bearer token, and without the option
  * every method throws the error telling the host to enable it.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { ApiPaths, ENTITLEMENTS_DISABLED_MESSAGE, EntitlementPaths, OperatorPaths } from '@gatehouse/shared/wire';
 import { linkIn, waitForMail } from './support/mailbox';
-import { repoRoot, useBrowserAndServer } from './support/server';
+import { useBrowserAndServer, promoteSuperUser } from './support/server';
 import { PASSWORD, signIn, visible } from './support/journey';
 
 const env = useBrowserAndServer();
@@ -39,18 +37,6 @@ async function account(email: string): Promise<{ token: string; tenantId: string
   return { token: login.accessToken, tenantId: login.tenantId, userId: login.userId };
 }
 
-/** `npm run gatehouse -- users promote <email>` against the test server's database. */
-function promote(email: string): void {
-  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>) };
-  delete childEnv.DATABASE_URL;
-  const run = spawnSync(process.execPath, [join(repoRoot, 'server/dist/main.js'), 'users', 'promote', email], {
-    cwd: repoRoot,
-    env: { ...childEnv, GATEHOUSE_DATA_DIR: env.server.dataDir, GATEHOUSE_PUBLIC_URL: env.server.url, GATEHOUSE_DEV: '1', NODE_ENV: 'development' },
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`users promote exited ${run.status}: ${run.stderr}${run.stdout}`);
-}
-
 type App = {
   getEntitlements(): unknown;
   isEntitledTo(query: unknown, attributes?: unknown, options?: unknown): { isEntitled: boolean; justification?: string; explanation?: Array<Record<string, unknown>> };
@@ -73,7 +59,7 @@ it('answers entitlement checks in the browser from what loaded after sign-in, ag
   const operatorEmail = `operator-${stamp}@example.com`;
   const email = `ent-user-${stamp}@example.com`;
   const operator = await account(operatorEmail);
-  promote(operatorEmail);
+  await promoteSuperUser(env.server, operatorEmail);
   const user = await account(email);
 
   // The operator's catalogue: reports (granted to the user's tenant), a flag granting the beta dashboard to this user only, and one

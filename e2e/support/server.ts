@@ -2,12 +2,13 @@
  * Starts the real, built Gatehouse server (server/dist/main.js) on a free loopback port with its
  * own temporary SQLite data directory, and a second-origin host page server for CORS tests.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser';
@@ -153,4 +154,16 @@ export function useBrowserAndServer(env: Record<string, string> = {}): { readonl
     await state.server?.stop();
   });
   return state;
+}
+
+/**
+ * `npm run gatehouse -- users promote <email>`: the built server's CLI against a running server's
+ * database (its data directory, SQLite), making that user a super user (the vendor's operator).
+ * Answers the CLI's output; a non-zero exit rejects with it.
+ */
+export async function promoteSuperUser(server: RunningServer, email: string): Promise<string> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), GATEHOUSE_DATA_DIR: server.dataDir, GATEHOUSE_PUBLIC_URL: server.url, GATEHOUSE_DEV: '1', NODE_ENV: 'development' };
+  delete env.DATABASE_URL;
+  const { stdout } = await promisify(execFile)(process.execPath, [join(repoRoot, 'server/dist/main.js'), 'users', 'promote', email], { cwd: repoRoot, env });
+  return stdout;
 }

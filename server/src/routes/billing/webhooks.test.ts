@@ -38,20 +38,25 @@ describeWithLocalstripe('billing webhooks against localstripe', (peer) => {
       return { server, url: `http://127.0.0.1:${port}${BillingPaths.stripeWebhook}`, close: () => new Promise<void>((r) => listener.close(() => r())) };
     }
 
+    /** localstripe delivers to `url`; plans Premium (10000) and Free (the default); a tenant admin subscribed to Premium with a test card. */
+    async function subscribedToPremium(server: GatehouseServer, url: string) {
+      await peer().registerWebhook('gatehouse', url, WEBHOOK_SECRET);
+      const premium = await insertPlan(server, { name: 'Premium', price: 10000 });
+      const free = await insertPlan(server, { name: 'Free', price: 0 });
+      await configureBilling(server, { defaultPlanId: free });
+      const admin = await tenantWithAdmin(server);
+      const u = new URL(peer().url);
+      const stripe = new Stripe(LOCALSTRIPE_SECRET_KEY, { host: u.hostname, port: Number(u.port), protocol: 'http' });
+      const pm = await stripe.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' } });
+      const created = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: premium, paymentMethodId: pm.id } });
+      expect(created.status).toBe(201);
+      return { premium, free, admin, stripe, externalId: created.body.externalId as string };
+    }
+
     it('applies the events localstripe sends (signed), once each: a replayed event changes nothing, an older one arriving late changes nothing, a newer one applies and shows in the effective plan at once', async () => {
       const { server, url, close } = await listening();
       try {
-        await peer().registerWebhook('gatehouse', url, WEBHOOK_SECRET);
-        const premium = await insertPlan(server, { name: 'Premium', price: 10000 });
-        const free = await insertPlan(server, { name: 'Free', price: 0 });
-        await configureBilling(server, { defaultPlanId: free });
-        const admin = await tenantWithAdmin(server);
-        const u = new URL(peer().url);
-        const stripe = new Stripe(LOCALSTRIPE_SECRET_KEY, { host: u.hostname, port: Number(u.port), protocol: 'http' });
-        const pm = await stripe.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' } });
-        const created = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: premium, paymentMethodId: pm.id } });
-        expect(created.status).toBe(201);
-        const externalId: string = created.body.externalId;
+        const { premium, free, admin, stripe, externalId } = await subscribedToPremium(server, url);
 
         // localstripe's own deliveries arrive and are recorded.
         const delivered = await eventually(async () => {
@@ -104,17 +109,7 @@ describeWithLocalstripe('billing webhooks against localstripe', (peer) => {
     it("keeps a canceled subscription canceled: an 'updated' event of the same second as the cancellation, delivered after it, does not bring it (and the paid plan) back", async () => {
       const { server, url, close } = await listening();
       try {
-        await peer().registerWebhook('gatehouse', url, WEBHOOK_SECRET);
-        const premium = await insertPlan(server, { name: 'Premium', price: 10000 });
-        const free = await insertPlan(server, { name: 'Free', price: 0 });
-        await configureBilling(server, { defaultPlanId: free });
-        const admin = await tenantWithAdmin(server);
-        const u = new URL(peer().url);
-        const stripe = new Stripe(LOCALSTRIPE_SECRET_KEY, { host: u.hostname, port: Number(u.port), protocol: 'http' });
-        const pm = await stripe.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' } });
-        const created = await callAs(server, admin, 'POST', BillingPaths.stripeSubscriptions, { body: { planId: premium, paymentMethodId: pm.id } });
-        expect(created.status).toBe(201);
-        const externalId: string = created.body.externalId;
+        const { free, admin, stripe, externalId } = await subscribedToPremium(server, url);
         const live = await stripe.subscriptions.retrieve(externalId);
         await stripe.subscriptions.cancel(externalId);
         const row = await eventually(async () => {
