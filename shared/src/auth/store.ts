@@ -16,6 +16,7 @@ import { getAfterAuthTarget, getValidRedirectUrl } from '../redirect';
 import { createAuthAtoms, initialLogin, initialPasskeys, initialProfile, initialSignUp } from './state';
 import { createTrackedTimers, systemTimers, type Timers } from './timers';
 import { isNoSessionAnswer, type SessionHint } from './session-hint';
+import type { NativeBridgeHost } from './native-bridge';
 import type { FlowContext } from './flow-context';
 import type { ActivationFlow } from './flows/activation';
 import type { RecoveryFlow } from './flows/recovery';
@@ -56,6 +57,8 @@ export interface GatehouseStoreOptions {
   allowedRedirectOrigins?: readonly string[];
   /** The "may have a session" mark the loader reads before asking refresh (session-hint.ts); none by default. */
   sessionHint?: SessionHint | null;
+  /** After sign-in, a user in several tenants stays on the login box's signed-in step to choose one; continueNow() goes on. */
+  chooseTenantAfterLogin?: boolean;
 }
 
 const BASE64_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+={0,2}$/i;
@@ -204,14 +207,29 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
   }
 
   async function completeLogin(response: LoginResponse): Promise<void> {
-    await establishSession(response);
+    const user = await establishSession(response);
     // Seed 4.2: with every other post-login step done, the passkey prompt comes before navigating.
     if (await passkeysFlow.shouldPromptPasskeys()) {
       patch(atoms.login, { step: 'promptPasskeys', loading: false, error: null });
       return;
     }
     patch(atoms.login, { step: 'success', loading: false, error: null });
-    go(afterAuthTarget());
+    // The login box's account choice (chooseTenantAfterLogin): the navigation waits for its Continue (continueNow).
+    if (options.chooseTenantAfterLogin && user.tenants.length > 1) pendingGo = { timer: null, target: afterAuthTarget };
+    else go(afterAuthTarget());
+  }
+
+  /**
+   * Seed 000 section 1: a native app (iOS or Android web view) whose bridge reports suggestSavePassword
+   * is offered the credentials the server just accepted. The bridge's code (native-bridge.ts, its own
+   * chunk) loads only on a page where an app announced bridge functions; elsewhere nothing is sent.
+   */
+  function suggestSavePassword(email: string, password: string): void {
+    if (!(globalThis as NativeBridgeHost).GatehouseNativeBridgeFunctions) return;
+    import('./native-bridge').then((m) => {
+      const bridge = m.createNativeBridge();
+      if (bridge.isAvailable('suggestSavePassword')) bridge.suggestSavePassword(email, password);
+    }).catch(() => undefined);
   }
 
   const captcha = createCaptchaFlow(api);
@@ -335,12 +353,14 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
         // Username* strategies: what was typed is a username unless it is an email.
         const response = await api.login({ ...(usesUsername(get(atoms.vendor)?.loginStrategy) && !email.includes('@') ? { username: email } : { email }), password, recaptchaToken: await captcha.token('login') });
         if (response.mfaRequired) {
+          suggestSavePassword(email, password);
           // Seed 4.2: the session is not set until MFA is verified.
           await mfaFlow.beginMfa(response, email);
           return;
         }
         // Expired, breached or about to expire: the password-policy steps (seed 4.2).
         if (await policiesFlow.afterLogin(response, { email, password })) return;
+        suggestSavePassword(email, password);
         await completeLogin(response);
       } catch (error) {
         const { message, errorCode } = toGatehouseError(error);
