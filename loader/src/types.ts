@@ -14,6 +14,8 @@ export interface GatehouseOptions {
     /** Allowed origins for `redirectUrl`, besides the page's own site. */
     allowedRedirectOrigins?: string[];
     enforceRedirectToSameSite?: boolean;
+    /** After sign-in, a user in several tenants chooses the tenant to continue in on the login box (default false: straight on). */
+    chooseTenantAfterLogin?: boolean;
   };
   /** Where the CDN lives; default: the folder the loader script was served from, up to `/cdn/`. */
   cdnUrl?: string;

@@ -40,10 +40,11 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const client = { ...options.contextOptions, baseUrl, clientId: options.contextOptions.clientId ?? '', source: 'gatehouse-runtime', locale: options.locale, framework: options.framework };
   const { api, store, routes } = createGatehouse({
     ...client,
+    // allowedRedirectOrigins, chooseTenantAfterLogin (the login box's account choice after sign-in).
+    ...options.authOptions,
     routes: options.authOptions?.routes ?? {},
     navigate: history.navigate,
     flags: ctx.flags,
-    allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins,
     sessionHint,
     ...preview,
   });
