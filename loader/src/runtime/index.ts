@@ -69,7 +69,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     api,
     routes,
     navigate: history.navigate,
-    options: { flags: caller?.flags() ?? ctx.flags, metadata: ctx.metadata, adminPortal: options.adminPortal, allowedRedirectOrigins: options.authOptions?.allowedRedirectOrigins, enforceRedirectToSameSite: options.authOptions?.enforceRedirectToSameSite, nonce: options.nonce, locale: options.locale, theme: options.theme },
+    options: { flags: caller?.flags() ?? ctx.flags, metadata: ctx.metadata, adminPortal: options.adminPortal, ...options.authOptions, nonce: options.nonce, locale: options.locale, theme: options.theme },
     ...extra,
   });
   const loginBox = new BundleMount('login-box', 'gatehouse-login-box', federation, ctx, options.shadowDom !== false);
