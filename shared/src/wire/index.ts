@@ -33,6 +33,8 @@ export * from './users/usernames';
 export * from './users/username-paths';
 export * from './users/self-service';
 export * from './users/self-service-paths';
+export * from './users/me-token';
+export * from './users/me-token-paths';
 
 export * from './admin/paths';
 export * from './admin/error-codes';
@@ -58,6 +60,8 @@ export * from './account/paths';
 export * from './sso/sso';
 export * from './sso/paths';
 export * from './sso/prelogin-path';
+export * from './sso/public-configuration';
+export * from './sso/public-configuration-paths';
 export * from './social/login';
 export * from './social/paths';
 export * from './oauth/oauth';
@@ -65,6 +69,8 @@ export * from './oauth/paths';
 
 export * from './platform/public';
 export * from './platform/captcha';
+export * from './platform/vendor-info';
+export * from './platform/vendor-info-paths';
 export * from './messaging/mailbox';
 
 export * from './billing/paths';

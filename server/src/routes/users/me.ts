@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { ApiPaths, LoginResponse, MeAuthorizationResponse, MeResponse, MeTenantsV3Response, SwitchTenantRequest, TenantSummary, UpdateMeRequest } from '@gatehouse/shared/wire';
+import { ApiPaths, LoginResponse, ME_TOKEN_PATH, MeAuthorizationResponse, MeResponse, MeTenantsV3Response, MeTokenRequest, MeTokenResponse, SwitchTenantRequest, TenantSummary, UpdateMeRequest } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
-import { ErrorBodySchema, validationHook } from '../../http/errors';
+import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http/errors';
 import { requireAuth } from '../../http/middleware';
 import type { UserService } from '../../services/users/users';
 import type { RouteDeps } from '../deps';
@@ -64,6 +64,36 @@ export function meRoutes(deps: RouteDeps, users: UserService): OpenAPIHono<AppEn
       responses: { 200: json(LoginResponse, 'Access token for the new tenant'), 401: unauthorized, 404: json(ErrorBodySchema, 'Not a tenant of this user') },
     }),
     async (c) => c.json(await auth.switchTenant(c.get('auth'), c.req.valid('json').tenantId), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: ME_TOKEN_PATH,
+      tags: ['users'],
+      summary:
+        "A fresh access token of the caller's own session, claims read now, for `tenantId` (one of the caller's tenants) or the token's tenant; the active tenant and the refresh cookie stay as they are, and it expires no later than the token presented",
+      security,
+      middleware: authed,
+      request: { query, body: { required: true, content: { 'application/json': { schema: MeTokenRequest } } } },
+      responses: {
+        200: json(MeTokenResponse, 'The new access token'),
+        400: json(ErrorBodySchema, 'Invalid body (the message names the field)'),
+        401: unauthorized,
+        403: json(ErrorBodySchema, "The tenant's MFA policy or IP restrictions refuse this session, or an impersonation session asked for another tenant"),
+        404: json(ErrorBodySchema, 'Not a tenant of this user'),
+        429: rateLimitedResponse,
+      },
+    }),
+    async (c) => {
+      const { tenantId } = c.req.valid('json');
+      let ctx = c.get('auth');
+      // Another tenant than the one the call acts in: checked as any call scoped to it (membership, MFA policy, IP restrictions).
+      if (tenantId && tenantId !== ctx.tenantId) ctx = { ...(await auth.authenticate(c.req.header('authorization'), tenantId, ctx.client ?? { ip: null })), client: ctx.client };
+      const issued = await auth.meToken(ctx);
+      c.header('Cache-Control', 'no-store');
+      return c.json({ accessToken: issued.accessToken, expiresIn: issued.expiresIn, expires: issued.expires, tenantId: ctx.tenantId, userId: ctx.userId }, 200);
+    },
   );
 
   return app;

@@ -83,6 +83,13 @@ export interface AuthService {
   switchTenant(ctx: AuthContext, tenantId: string): Promise<LoginResponse>;
   /** A fresh access token for a session as stored now (after an MFA step-up changed its amr). */
   sessionToken(sessionId: string): Promise<LoginResponse>;
+  /**
+   * POST users/v3/me/token: a fresh access token of the caller's session in `ctx.tenantId` (whose
+   * membership, MFA policy and IP restrictions `authenticate` checked), its claims read now. The
+   * session's active tenant and refresh token are left alone, and the token expires no later than
+   * the one presented (`ctx.claims.exp`), so an access token can never prolong itself.
+   */
+  meToken(ctx: AuthContext): Promise<LoginResponse>;
 }
 
 /** How a session differs from a plain sign-in's. */
@@ -157,14 +164,15 @@ export function createAuthService(deps: {
     throw new AppError(ErrorCodes.stepUpRequired, 403, 'This account requires multi-factor authentication: verify with your second factor, or sign in to it again', { tenantId });
   }
 
-  async function accessToken(user: UserRow, session: SessionRow, tenantId: string): Promise<LoginResponse> {
+  async function accessToken(user: UserRow, session: SessionRow, tenantId: string, notAfter = Infinity): Promise<LoginResponse> {
     const tenants = await listUserTenants(db, user.id, clock.now());
     const authz = await loadAuthorization(db, user.id, tenantId);
     // Impersonation (RFC 8693 `act`): the token names the impersonator, lists only the session's
     // tenant, and dies with the (short) session.
     const actor = await findImpersonationBySession(db, session.id);
     const actorEmail = actor ? (await findUserById(db, actor.impersonator_id))?.email : undefined;
-    const expiresAt = Math.min(clock.now() + config.accessTokenTtl * 1000, actor ? session.expires_at : Infinity);
+    const expiresAt = Math.min(clock.now() + config.accessTokenTtl * 1000, actor ? session.expires_at : Infinity, notAfter);
+    const capped = expiresAt < clock.now() + config.accessTokenTtl * 1000;
     const claims = {
       ...(actor ? { act: { sub: actor.impersonator_id, ...(actorEmail ? { email: actorEmail } : {}) } } : {}),
       sub: user.id,
@@ -189,7 +197,7 @@ export function createAuthService(deps: {
     const token = await keys.sign(entitled && Object.keys(entitled.f).length > 0 ? { ...claims, [ENTITLEMENTS_CLAIM]: entitled } : claims, expiresAt);
     return {
       accessToken: token,
-      expiresIn: actor ? Math.max(0, Math.floor((expiresAt - clock.now()) / 1000)) : config.accessTokenTtl,
+      expiresIn: capped ? Math.max(0, Math.floor((expiresAt - clock.now()) / 1000)) : config.accessTokenTtl,
       expires: new Date(expiresAt).toISOString(),
       mfaRequired: false,
       tenantId,
@@ -306,6 +314,17 @@ export function createAuthService(deps: {
       const user = session ? await findUserById(db, session.user_id) : undefined;
       if (!session || !user || session.revoked_at !== null || user.disabled === 1) throw Errors.unauthorized();
       return accessToken(user, session, session.tenant_id);
+    },
+
+    async meToken(ctx) {
+      await limiter.consume('refreshPerIp', ctx.client?.ip ?? UNKNOWN_CLIENT);
+      const now = clock.now();
+      const session = await findSession(db, ctx.sessionId);
+      const user = await findUserById(db, ctx.userId);
+      if (!session || !user || session.revoked_at !== null || session.expires_at <= now || user.disabled === 1) throw Errors.unauthorized();
+      // Idle too long, or signed in longer ago than the tenant's forced re-login allows: no new token.
+      await deps.sessionPolicy?.checkSession(session, ctx.tenantId);
+      return accessToken(user, session, ctx.tenantId, ctx.claims.exp * 1000);
     },
 
     async login(body, client) {
