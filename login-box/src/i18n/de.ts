@@ -61,6 +61,12 @@ const de: Readonly<Record<MessageKey, string>> = {
   'login.forgotPassword': 'Passwort vergessen?',
   'login.differentEmail': 'Andere E-Mail-Adresse verwenden',
   'login.differentAccount': 'Anderes Konto verwenden',
+
+  // Nach der Anmeldung: Kontowechsel
+  'tenants.signedInAs': 'Angemeldet als {email}.',
+  'tenants.label': 'Konto',
+  'tenants.hint': 'Sie gehören zu mehreren Konten. Wählen Sie das Konto, mit dem Sie fortfahren möchten.',
+  'tenants.switchFailed': 'Der Wechsel zu diesem Konto ist fehlgeschlagen. Versuchen Sie es erneut.',
   'login.or': 'oder',
   'login.noAccount': 'Noch kein Konto?',
   'login.signUp': 'Registrieren',

@@ -11,7 +11,6 @@ export const enFirst = {
   'field.username': 'Username',
   'field.phoneNumber': 'Phone number',
   'login.title': 'Sign in',
-  'login.signedIn': 'Signed in, redirecting…',
   'login.or': 'or',
   'login.noAccount': 'Don’t have an account?',
   'login.signUp': 'Sign up',

@@ -59,9 +59,16 @@ export const en = {
 
   // Sign in
   'login.submit': 'Sign in',
+  'login.signedIn': 'Signed in, redirecting…',
   'login.forgotPassword': 'Forgot password?',
   'login.differentEmail': 'Use a different email',
   'login.differentAccount': 'Use a different account',
+
+  // After sign-in: the tenant switcher (screens/tenants/TenantChoice.tsx)
+  'tenants.signedInAs': 'Signed in as {email}.',
+  'tenants.label': 'Account',
+  'tenants.hint': 'You belong to more than one account. Choose the one to continue in.',
+  'tenants.switchFailed': 'Could not switch to that account. Try again.',
   'unverified.text': 'Please verify your email address first. Open the activation link we sent to {email}, or get a new one.',
   'unverified.resend': 'Resend activation email',
   'unverified.sent': 'We sent a new activation link to {email}. Open it to activate your account, then sign in.',

@@ -61,6 +61,12 @@ const es: Readonly<Record<MessageKey, string>> = {
   'login.forgotPassword': '¿Olvidaste tu contraseña?',
   'login.differentEmail': 'Usar otro correo',
   'login.differentAccount': 'Usar otra cuenta',
+
+  // Después de iniciar sesión: cambio de cuenta
+  'tenants.signedInAs': 'Has iniciado sesión como {email}.',
+  'tenants.label': 'Cuenta',
+  'tenants.hint': 'Perteneces a más de una cuenta. Elige con cuál quieres continuar.',
+  'tenants.switchFailed': 'No se pudo cambiar a esa cuenta. Inténtalo de nuevo.',
   'login.or': 'o',
   'login.noAccount': '¿No tienes cuenta?',
   'login.signUp': 'Regístrate',

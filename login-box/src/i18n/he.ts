@@ -64,6 +64,12 @@ const he: Readonly<Record<MessageKey, string>> = {
   'login.forgotPassword': 'שכחת את הסיסמה?',
   'login.differentEmail': 'שימוש באימייל אחר',
   'login.differentAccount': 'שימוש בחשבון אחר',
+
+  // אחרי הכניסה: החלפת חשבון
+  'tenants.signedInAs': 'נכנסת בתור {email}.',
+  'tenants.label': 'חשבון',
+  'tenants.hint': 'יש לך גישה ליותר מחשבון אחד. יש לבחור את החשבון שבו ממשיכים.',
+  'tenants.switchFailed': 'לא ניתן לעבור לחשבון הזה. נסו שוב.',
   'login.or': 'או',
   'login.noAccount': 'אין לך חשבון?',
   'login.signUp': 'הרשמה',

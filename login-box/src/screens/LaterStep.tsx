@@ -3,6 +3,7 @@ import { useLoginBox } from '../context';
 import { useAuth } from '../use-auth';
 import { useI18n } from '../use-i18n';
 import PasswordStep from './PasswordStep';
+import SignedInStep from './SignedInStep';
 
 // Their own chunks: only a second factor, or the passkey prompt after a password, reaches these (login bytes budget).
 const MfaLoginScreen = lazy(() => import('./mfa/MfaLoginScreen').then((m) => ({ default: m.MfaLoginScreen })));
@@ -27,6 +28,7 @@ export default function LaterStep({ byPhone, byUsername }: { byPhone: boolean; b
   const { t } = useI18n();
   const step = login.step;
   if (step === 'loginWithPassword') return <PasswordStep byPhone={byPhone} byUsername={byUsername} />;
+  if (step === 'success') return <SignedInStep />;
   const screen =
     step === 'promptPasskeys' ? <PromptPasskeysScreen />
     : step === 'loginWithTwoFactor' || step === 'recoverTwoFactor' || step === 'forceTwoFactor' ? <MfaLoginScreen />

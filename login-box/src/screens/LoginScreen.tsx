@@ -16,8 +16,8 @@ import { PasskeyLoginButton } from './passkeys/PasskeyLoginButton';
 // fetched on Continue beside preLogin: the first paint is the identifier step alone (login bytes budget).
 const loadLaterStep = () => import('./LaterStep').then((m) => m.default);
 const LaterStep = lazyStep(loadLaterStep);
-/** The steps LaterStep shows. */
-const AFTER_IDENTIFIER: readonly string[] = ['loginWithPassword', 'promptPasskeys', 'loginWithTwoFactor', 'recoverTwoFactor', 'forceTwoFactor', 'passwordRotationExpired', 'passwordRotationNotification', 'breachedPassword', 'breachedPasswordSuccess', 'loginWithSmsOtc', 'loginWithQuickSmsOtc', 'redirectToSSO', 'magicLinkPreLoginSuccess', 'loginWithOtc'];
+/** The steps LaterStep shows (success too: it comes after sign-in, with the tenant choice). */
+const AFTER_IDENTIFIER: readonly string[] = ['success', 'loginWithPassword', 'promptPasskeys', 'loginWithTwoFactor', 'recoverTwoFactor', 'forceTwoFactor', 'passwordRotationExpired', 'passwordRotationNotification', 'breachedPassword', 'breachedPasswordSuccess', 'loginWithSmsOtc', 'loginWithQuickSmsOtc', 'redirectToSSO', 'magicLinkPreLoginSuccess', 'loginWithOtc'];
 // Its own chunk: only vendors with social login providers load the buttons.
 const SocialLogin = lazyStep(() => import('./social/SocialLogin').then((m) => m.default));
 
@@ -73,15 +73,6 @@ export function LoginScreen() {
     void Promise.all([loadLaterStep(), loadLaterParts()]).catch(() => undefined);
     void store.preLogin(identifier);
   };
-
-  if (login.step === 'success') {
-    return (
-      <>
-        <h1>{t('login.title')}</h1>
-        <p role="status">{t('login.signedIn')}</p>
-      </>
-    );
-  }
 
   if (AFTER_IDENTIFIER.includes(login.step)) {
     return (
