@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { ApiPaths, ErrorCodes, FlagsResponse, IpMetadataResponse, MetadataResponse, VendorPublicConfig } from '@gatehouse/shared/wire';
+import { ApiPaths, ErrorCodes, FlagsResponse, IpMetadataResponse, MetadataResponse, VENDOR_PUBLIC_INFO_PATH, VendorPublicConfig, VendorPublicInfo } from '@gatehouse/shared/wire';
 import { AppError, isAppError } from '../../errors';
 import type { EntitlementSubject } from '../../services/entitlements';
 import type { AppEnv } from '../../http/env';
@@ -69,6 +69,21 @@ export function publicRoutes(deps: RouteDeps, publicInfo: PublicService): OpenAP
 
   app.openapi(createRoute({ method: 'get', path: ApiPaths.vendorPublic, tags: ['public'], responses: { 200: json(VendorPublicConfig, 'Deployment configuration for the login box') } }), (c) =>
     c.json(publicInfo.vendorPublic(), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: VENDOR_PUBLIC_INFO_PATH,
+      tags: ['public'],
+      summary: "Vendor public info: the deployment's name and application address (the same for every caller)",
+      responses: { 200: json(VendorPublicInfo, 'Who runs this deployment') },
+    }),
+    (c) => {
+      // Set at start-up, the same for everyone: shared caches may keep it a while.
+      c.header('Cache-Control', 'public, max-age=300');
+      return c.json(publicInfo.vendorInfo(), 200);
+    },
   );
 
   app.openapi(

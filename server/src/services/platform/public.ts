@@ -1,4 +1,4 @@
-import { ErrorCodes, PASSKEYS_STRATEGY, type MetadataResponse, type VendorPublicConfig } from '@gatehouse/shared/wire';
+import { ErrorCodes, PASSKEYS_STRATEGY, type MetadataResponse, type VendorPublicConfig, type VendorPublicInfo } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
@@ -48,6 +48,8 @@ export interface PublicService {
   flags(subject: EntitlementSubject | null): Promise<Record<string, string>>;
   metadata(entityName: string): Promise<MetadataResponse>;
   vendorPublic(): VendorPublicConfig;
+  /** GET /vendors/public/info: the deployment's name and application address, nothing of any tenant or user. */
+  vendorInfo(): VendorPublicInfo;
 }
 
 export function createPublicService(deps: {
@@ -55,7 +57,7 @@ export function createPublicService(deps: {
   clock: Clock;
   signUp: SignUpService;
   entitlements: Pick<EntitlementsService, 'flagsFor'>;
-  config: Pick<Config, 'allowSignups' | 'password' | 'webauthn' | 'loginStrategy' | 'socialLogin'>;
+  config: Pick<Config, 'allowSignups' | 'password' | 'webauthn' | 'loginStrategy' | 'socialLogin' | 'appName' | 'appUrl'>;
 }): PublicService {
   const { db, clock, signUp, config } = deps;
   return {
@@ -75,5 +77,6 @@ export function createPublicService(deps: {
       secondaryLoginStrategies: [{ strategy: PASSKEYS_STRATEGY, isActive: config.webauthn.passkeysPrompt }],
       socialLogin: config.socialLogin.providers.some((p) => p.enabled),
     }),
+    vendorInfo: () => ({ name: config.appName, applicationUrl: config.appUrl }),
   };
 }
