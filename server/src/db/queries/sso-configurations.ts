@@ -89,3 +89,26 @@ export async function tenantRoleIds(db: Db, tenantId: string, ids: readonly stri
   const rows = await db.selectFrom('roles').select('id').where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * Whether any tenant has an SSO configuration one can sign in with: enabled, complete (SAML: the
+ * IdP's entity id, address and certificates; OIDC: issuer, client id and secret) and owning a
+ * validated domain. One indexed probe, no row read.
+ */
+export async function hasReadySsoConfiguration(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('sso_configurations')
+    .innerJoin('sso_domains', 'sso_domains.config_id', 'sso_configurations.id')
+    .select('sso_configurations.id')
+    .where('sso_configurations.enabled', '=', 1)
+    .where('sso_domains.validated', '=', 1)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('sso_configurations.type', '=', 'saml'), eb('sso_configurations.idp_sso_url', 'is not', null), eb('sso_configurations.idp_entity_id', 'is not', null), eb('sso_configurations.idp_certificates', 'is not', null)]),
+        eb.and([eb('sso_configurations.type', '=', 'oidc'), eb('sso_configurations.oidc_issuer', 'is not', null), eb('sso_configurations.oidc_client_id', 'is not', null), eb('sso_configurations.oidc_client_secret', 'is not', null)]),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -5,9 +5,11 @@ import type { MfaService } from '../../services/mfa/mfa';
 import { createSsoConfigurationService, type SsoConfigurationService } from '../../services/sso/configurations';
 import { createTxtResolver } from '../../services/sso/dns';
 import { createSsoLoginService, type SsoLoginService } from '../../services/sso/login';
+import { createSsoPublicConfigurationService } from '../../services/sso/public-configuration';
 import type { RouteDeps } from '../deps';
 import { ssoConfigurationRoutes } from './configurations';
 import { ssoLoginRoutes } from './login';
+import { ssoPublicConfigurationRoutes } from './public-configuration';
 
 export interface SsoArea {
   ssoLogin: SsoLoginService;
@@ -22,5 +24,6 @@ export function ssoArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mfa:
   const ssoConfigurations = createSsoConfigurationService({ db, clock, config, resolveTxt: createTxtResolver(config.sso.dnsServers) });
   app.route('/', ssoLoginRoutes(deps, ssoLogin));
   app.route('/', ssoConfigurationRoutes(deps, ssoConfigurations));
+  app.route('/', ssoPublicConfigurationRoutes(createSsoPublicConfigurationService({ db })));
   return { ssoLogin, ssoConfigurations };
 }
