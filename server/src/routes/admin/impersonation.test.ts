@@ -1,4 +1,4 @@
-import { ApiPaths, ErrorCodes, Permissions } from '@gatehouse/shared/wire';
+import { ApiPaths, ErrorCodes, ME_TOKEN_PATH, Permissions } from '@gatehouse/shared/wire';
 import { expect, it, vi } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { sha256 } from '../../crypto';
@@ -51,11 +51,16 @@ describeDialects('impersonation', (h) => {
     const me = await call(server, 'GET', ApiPaths.me, { token: session.body.accessToken });
     expect(me.body).toMatchObject({ id: target.userId, tenantId: admin.tenantId });
 
-    // Pinned to the tenant: no refresh, scoped call or switch into the target's own tenant.
+    // Pinned to the tenant: no refresh, scoped call, switch or minted token into the target's own tenant.
     const pinned = { errors: ['An impersonation session cannot switch to another tenant'], errorCode: ErrorCodes.notWhileImpersonating };
     expect((await call(server, 'POST', ApiPaths.refresh, { cookie: session.refreshCookie, body: { tenantId: target.tenantId } })).body).toEqual(pinned);
     expect((await call(server, 'GET', `${ApiPaths.me}?tenantId=${target.tenantId}`, { token: session.body.accessToken })).body).toEqual(pinned);
     expect((await call(server, 'PUT', ApiPaths.switchTenant, { token: session.body.accessToken, body: { tenantId: target.tenantId } })).body).toEqual(pinned);
+    expect((await call(server, 'POST', ME_TOKEN_PATH, { token: session.body.accessToken, body: { tenantId: target.tenantId } })).body).toEqual(pinned);
+    // A token of the impersonation session's own tenant still names the admin in act.
+    const minted = await call(server, 'POST', ME_TOKEN_PATH, { token: session.body.accessToken, body: {} });
+    expect(minted.status).toBe(200);
+    expect(claimsOf(minted.body.accessToken)).toMatchObject({ sub: target.userId, act: { sub: admin.userId }, tenantId: admin.tenantId, tenantIds: [admin.tenantId] });
 
     // Refreshes keep act; the session ends after IMPERSONATION_SESSION_TTL.
     clock.advance(60_000);

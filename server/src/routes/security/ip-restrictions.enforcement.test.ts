@@ -6,7 +6,7 @@
  * last test shows the header is ignored without TRUST_PROXY, and another that two servers over one
  * database agree at once.
  */
-import { AdminPaths, ApiPaths, ApiTokenPaths, OAuthPaths, SecurityErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
+import { AdminPaths, ApiPaths, ApiTokenPaths, ME_TOKEN_PATH, OAuthPaths, SecurityErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { oauthBrowserCookieName } from '../oauth/provider';
@@ -215,7 +215,7 @@ describeDialects('IP restrictions at every entry point', (h) => {
     expectRestricted(await form(BAD, refresh), 'refresh into the restricted tenant');
   });
 
-  it('applies per tenant: a member of two tenants is refused in the restricted one only, and cannot switch into it from outside', async () => {
+  it('applies per tenant: a member of two tenants is refused in the restricted one only, and cannot switch into it, nor mint a token for it, from outside', async () => {
     const server = await start();
     const restricted = await signUpAndActivate(server);
     const free = await signUpAndActivate(server);
@@ -224,6 +224,8 @@ describeDialects('IP restrictions at every entry point', (h) => {
     expect((await as(server, free.accessToken, BAD, 'GET', ApiPaths.me)).status).toBe(200);
     expectRestricted(await as(server, free.accessToken, BAD, 'GET', `${ApiPaths.me}?tenantId=${restricted.tenantId}`), 'scoped call');
     expectRestricted(await as(server, free.accessToken, BAD, 'PUT', ApiPaths.switchTenant, { body: { tenantId: restricted.tenantId } }), 'switch tenant');
+    expectRestricted(await as(server, free.accessToken, BAD, 'POST', ME_TOKEN_PATH, { body: { tenantId: restricted.tenantId } }), 'token for the tenant');
+    expect((await as(server, free.accessToken, BAD, 'POST', ME_TOKEN_PATH, { body: {} })).status).toBe(200);
     expect((await as(server, free.accessToken, GOOD, 'PUT', ApiPaths.switchTenant, { body: { tenantId: restricted.tenantId } })).status).toBe(200);
   });
 
