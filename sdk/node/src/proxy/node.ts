@@ -54,7 +54,10 @@ export function nodeHandler(proxy: GatehouseProxy): NodeHandler {
     const controller = new AbortController();
     res.on('close', () => controller.abort());
     try {
-      const response = await proxy(toRequest(req, controller), { clientIp: req.socket.remoteAddress ?? null });
+      // Express strips its mount path from req.url and keeps it in req.baseUrl.
+      const baseUrl = (req as IncomingMessage & { baseUrl?: unknown }).baseUrl;
+      const strippedPrefix = typeof baseUrl === 'string' && baseUrl.startsWith('/') ? baseUrl : undefined;
+      const response = await proxy(toRequest(req, controller), { clientIp: req.socket.remoteAddress ?? null, strippedPrefix });
       await writeResponse(res, response);
     } catch (err) {
       if (next) return next(err);

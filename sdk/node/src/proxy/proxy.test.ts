@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import { describeDialects, PASSWORD, signUpAndActivate } from '../../../../server/src/test/harness';
 import { SDK_MARKER } from './headers.js';
 import { createExpressProxy, createNodeProxy } from './node.js';
-import { createGatehouseProxy } from './proxy.js';
+import { createGatehouseProxy, rewriteCookiePath } from './proxy.js';
 import { createSessionCookies, readSession, sessionCookieName } from '../session/cookie.js';
 
 const SESSION_PASSWORD = 'a-session-password-of-at-least-32-characters';
@@ -76,6 +76,8 @@ describeDialects('API proxy in front of a real Gatehouse server', (h) => {
     expect(login.headers['x-trace-id']).toBeTruthy();
     const refreshCookie = (login.headers['set-cookie'] ?? []).find((c) => c.startsWith('gatehouse-refresh-'));
     expect(refreshCookie).toBeDefined();
+    // Scoped under the mount path Express stripped, so the browser sends it back through the proxy.
+    expect(refreshCookie).toMatch(new RegExp(`; Path=/api/gatehouse${ApiPaths.refresh.slice(0, ApiPaths.refresh.indexOf('/auth/') + 5)}(;|$)`, 'i'));
 
     // Gatehouse recorded the browser's user agent and its address (127.0.0.3), not the host's (127.0.0.1).
     const sessions = await hostCall(port, 'GET', `/api/gatehouse${SessionPaths.mySessions}`, { authorization: `Bearer ${login.body.accessToken}` });
@@ -129,7 +131,8 @@ describeDialects('API proxy in front of a real Gatehouse server', (h) => {
     const login = await proxy(new Request(`https://app.example/api/gatehouse${ApiPaths.login}`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': FIREFOX }, body: JSON.stringify({ email: user.email, password: PASSWORD }) }), { clientIp: '203.0.113.9' });
     expect(login.status).toBe(200);
     const { accessToken } = (await login.json()) as { accessToken: string };
-    expect(login.headers.getSetCookie().some((c) => c.startsWith('gatehouse-refresh-'))).toBe(true);
+    const refreshCookie = login.headers.getSetCookie().find((c) => c.startsWith('gatehouse-refresh-'));
+    expect(refreshCookie).toMatch(/; Path=\/api\/gatehouse\/identity\/resources\/auth(;|$)/i);
     const sessions = await proxy(new Request(`https://app.example/api/gatehouse${SessionPaths.mySessions}`, { headers: { authorization: `Bearer ${accessToken}` } }));
     expect(((await sessions.json()) as Array<{ current: boolean }>).find((s) => s.current)).toMatchObject({ userAgent: FIREFOX, ipAddress: '203.0.113.9' });
   });
@@ -212,4 +215,16 @@ it('refuses a base URL that is not an absolute http(s) URL, naming the option', 
   expect(() => createGatehouseProxy({ baseUrl: '/relative' })).toThrow('baseUrl must be an absolute URL');
   expect(() => createGatehouseProxy({ baseUrl: 'ftp://auth.example' })).toThrow('baseUrl must be an http or https URL');
   expect(() => createGatehouseProxy({ baseUrl: 'https://auth.example', mountPath: 'api' })).toThrow('mountPath "api" must start with /');
+});
+
+it('gives Gatehouse\'s cookie paths back under the mount path (a reload through the proxy keeps the refresh cookie)', () => {
+  const refresh = 'gatehouse-refresh-demo=abc; Max-Age=2592000; Path=/identity/resources/auth; HttpOnly; Secure; SameSite=Lax';
+  expect(rewriteCookiePath(refresh, '', '/api/gatehouse')).toBe('gatehouse-refresh-demo=abc; Max-Age=2592000; Path=/api/gatehouse/identity/resources/auth; HttpOnly; Secure; SameSite=Lax');
+  // Gatehouse under a path prefix: the prefix is replaced by the mount path.
+  expect(rewriteCookiePath('a=1; path=/auth/identity/resources/auth', '/auth', '/gh')).toBe('a=1; path=/gh/identity/resources/auth');
+  expect(rewriteCookiePath('a=1; Path=/', '', '/gh')).toBe('a=1; Path=/gh');
+  // Mounted at the root, or a path outside Gatehouse's base path, or no Path at all: unchanged.
+  expect(rewriteCookiePath(refresh, '', '')).toBe(refresh);
+  expect(rewriteCookiePath('a=1; Path=/elsewhere', '/auth', '/gh')).toBe('a=1; Path=/elsewhere');
+  expect(rewriteCookiePath('a=1; HttpOnly', '', '/gh')).toBe('a=1; HttpOnly');
 });

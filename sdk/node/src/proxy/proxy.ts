@@ -37,6 +37,11 @@ export interface ProxyOptions {
 export interface ProxyRequestContext {
   /** The address the request came from, as the host's server saw it. */
   clientIp?: string | null;
+  /**
+   * The part of the browser's path a framework already stripped before the proxy saw the request
+   * (Express's `req.baseUrl`), so cookie paths can be given back under it.
+   */
+  strippedPrefix?: string;
 }
 
 export type GatehouseProxy = (request: Request, context?: ProxyRequestContext) => Promise<Response>;
@@ -65,6 +70,23 @@ function withholdCookies(headers: Headers, names: readonly string[]): void {
   const kept = cookie.split(';').map((p) => p.trim()).filter((p) => p && !withheld(p.slice(0, p.indexOf('=') < 0 ? p.length : p.indexOf('=')).trim()));
   if (kept.length) headers.set('cookie', kept.join('; '));
   else headers.delete('cookie');
+}
+
+/**
+ * Gatehouse scopes cookies to its own paths (the refresh cookie to `/identity/resources/auth`);
+ * the browser sees them under the host's mount path, so a cookie path below Gatehouse's base path
+ * is moved under the mount path (`Path=/api/gatehouse/identity/resources/auth`). Without it the
+ * browser never sends the refresh cookie back through the proxy and a reload signs the user out.
+ */
+export function rewriteCookiePath(setCookie: string, basePath: string, publicPrefix: string): string {
+  if (!publicPrefix) return setCookie;
+  return setCookie.replace(/(;\s*path\s*=\s*)([^;]*)/i, (whole, attribute: string, value: string) => {
+    const path = value.trim();
+    if (!path.startsWith('/')) return whole;
+    if (basePath && path !== basePath && !path.startsWith(`${basePath}/`)) return whole;
+    const rest = path.slice(basePath.length);
+    return `${attribute}${publicPrefix}${rest === '/' ? '' : rest}`;
+  });
 }
 
 /** Builds the proxy; misconfiguration fails here, with a sentence naming the option. */
@@ -121,10 +143,17 @@ export function createGatehouseProxy(options: ProxyOptions): GatehouseProxy {
       if ((err as Error)?.name === 'TimeoutError') return failure(504, 'Gatehouse did not answer in time');
       return failure(502, 'Gatehouse could not be reached');
     }
+    const returned = returnedResponseHeaders(upstream.headers);
+    const publicPrefix = `${(context.strippedPrefix ?? '').replace(/\/+$/, '')}${mount}`;
+    const cookies = returned.getSetCookie();
+    if (publicPrefix && cookies.length) {
+      returned.delete('set-cookie');
+      for (const cookie of cookies) returned.append('set-cookie', rewriteCookiePath(cookie, basePath, publicPrefix));
+    }
     return new Response(upstream.status === 204 || upstream.status === 304 || request.method === 'HEAD' ? null : upstream.body, {
       status: upstream.status,
       statusText: upstream.statusText,
-      headers: returnedResponseHeaders(upstream.headers),
+      headers: returned,
     });
   };
 }
