@@ -108,3 +108,17 @@ describeDialects('POST users/v3/me/token', (h) => {
     expect((await call(server, 'POST', ME_TOKEN_PATH, { token: login.body.accessToken, body: {} })).status).toBe(200);
   });
 });
+
+// A database of its own: the limiter's counters live in the database, shared by a block's tests.
+describeDialects('POST users/v3/me/token rate limit', (h) => {
+  it("shares the refresh calls' limit per client IP: 429 with Retry-After", async () => {
+    const server = await h.start({ ...ROOMY, RATE_LIMIT_REFRESH_PER_IP: '2/60' });
+    const admin = await tenantWithAdmin(server);
+    const login = await signIn(server, admin.email);
+    for (let i = 0; i < 2; i++) expect((await call(server, 'POST', ME_TOKEN_PATH, { token: login.body.accessToken, body: {} })).status).toBe(200);
+    const limited = await call(server, 'POST', ME_TOKEN_PATH, { token: login.body.accessToken, body: {} });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.body.accessToken).toBeUndefined();
+  });
+});
