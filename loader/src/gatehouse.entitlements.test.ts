@@ -103,3 +103,31 @@ describe('app entitlement methods', () => {
     app.destroy();
   });
 });
+
+describe('app change API (the React SDK reads flags and entitlements through it)', () => {
+  it("getFeatureFlags gives the runtime's current flags once loaded (null before), and subscribe's listeners hear every change the runtime reports until unsubscribed", async () => {
+    let flags: Record<string, 'on' | 'off'> = { beta: 'off' };
+    boot.mockResolvedValue({ store: { subscribe: () => () => {}, getSnapshot: () => ({}) }, getState: () => ({}), entitlements: () => loaded, featureFlags: () => flags, destroy: vi.fn() });
+    const app = start('changes', { enabled: true });
+    expect(app.getFeatureFlags()).toBeNull();
+    const first = vi.fn();
+    const second = vi.fn();
+    // Subscribing before the runtime is there: the listener hears the changes it reports later.
+    const unsubscribe = app.subscribe(first);
+    app.subscribe(second);
+    release();
+    await app.ready;
+    expect(app.getFeatureFlags()).toEqual({ beta: 'off' });
+    const { notifyChange } = boot.mock.calls[0]![0] as { notifyChange(): void };
+    flags = { beta: 'on' };
+    notifyChange();
+    expect(app.getFeatureFlags()).toEqual({ beta: 'on' });
+    expect(first).toHaveBeenCalledTimes(1);
+    expect(second).toHaveBeenCalledTimes(1);
+    unsubscribe();
+    notifyChange();
+    expect(first).toHaveBeenCalledTimes(1);
+    expect(second).toHaveBeenCalledTimes(2);
+    app.destroy();
+  });
+});

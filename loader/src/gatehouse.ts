@@ -29,6 +29,7 @@ export class GatehouseApp {
   readonly ready: Promise<void>;
   private runtime: RuntimeHandle | null = null;
   private listeners = new Set<Listener>();
+  private changeListeners = new Set<Listener>();
 
   constructor(name: string, options: GatehouseOptions) {
     this.name = name;
@@ -42,6 +43,20 @@ export class GatehouseApp {
     if (!this.loading) listener();
     else this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` whenever the caller's feature flags or loaded entitlements change (read them
+   * with getFeatureFlags() / getEntitlements()); the auth store has its own subscribe. Returns the unsubscribe.
+   */
+  subscribe(listener: Listener): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** The caller's feature flags, each 'on' or 'off' (the signed-out ones until a user's arrive); null until the app has loaded. */
+  getFeatureFlags(): Record<string, 'on' | 'off'> | null {
+    return this.runtime?.featureFlags() ?? null;
   }
 
   /** The auth store (subscribe/getSnapshot); null until the app has loaded. */
@@ -162,6 +177,7 @@ export class GatehouseApp {
         session,
         importBundle: (bundle) => importBundle(manifest, cdnBase, bundle, this.options.nonce),
         reportError: (request, error) => this.record(request, error),
+        notifyChange: () => this.changeListeners.forEach((listener) => listener()),
       };
       const runtime = await context.importBundle<{ boot(ctx: BootContext): Promise<RuntimeHandle> }>('runtime');
       this.runtime = await runtime.boot(context);

@@ -98,6 +98,8 @@ export interface BootContext {
   importBundle<T>(name: string): Promise<T>;
   /** Records an error by request name (seed 000 section 8). */
   reportError(requestName: string, error: unknown): void;
+  /** Tells the app's `subscribe()` listeners that the caller's flags or entitlements changed (absent under an older loader). */
+  notifyChange?(): void;
 }
 
 /** What stage 2 returns to the app object. */
@@ -116,5 +118,7 @@ export interface RuntimeHandle {
   loginWithRedirect(): void;
   /** The signed-in user's entitlements; null until loaded (or when loading is off, or signed out). */
   entitlements(): LoadedEntitlements | null;
+  /** The caller's feature flags (the anonymous ones while signed out), each 'on' or 'off'. */
+  featureFlags(): Record<string, 'on' | 'off'>;
   destroy(): void;
 }

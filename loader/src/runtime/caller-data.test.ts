@@ -65,13 +65,14 @@ function setup(routes: Record<string, Handler | Handler[]>, entitlementsEnabled 
     await vi.waitFor(() => expect(store.getAccessToken()).toBe(token));
   };
   const onFlags = vi.fn();
+  const onEntitlements = vi.fn();
   const start = () => {
-    const caller = watchCaller({ store, api, anonymousFlags: ANONYMOUS, entitlementsEnabled, onFlags });
+    const caller = watchCaller({ store, api, anonymousFlags: ANONYMOUS, entitlementsEnabled, onFlags, onEntitlements });
     running.push({ store, caller });
     return caller;
   };
   const bearers = (key: string) => stub.callsTo(key).map((c) => c.headers.get('authorization'));
-  return { store, stub, refreshToken, onFlags, start, bearers };
+  return { store, stub, refreshToken, onFlags, onEntitlements, start, bearers };
 }
 
 describe('per-caller flags and entitlements', () => {
@@ -193,6 +194,31 @@ describe('per-caller flags and entitlements', () => {
     await flush();
     expect(onFlags).toHaveBeenCalledTimes(1);
     expect(caller.flags()).toEqual({ beta: 'on' });
+  });
+
+  it('tells onEntitlements each time the loaded entitlements change: loaded, dropped at a tenant switch, loaded for the new tenant, dropped at sign-out; not for a failed load', async () => {
+    const { store, refreshToken, start, onEntitlements, bearers } = setup({
+      [P.switchTenant]: () => new Response(null, { status: 200 }),
+      [P.refresh]: [() => json(login('tok-2')), () => json(login('tok-t2'))],
+      [P.me]: () => json({ ...me, tenantId: 't2' }),
+      [P.flags]: () => json({ beta: 'on' }),
+      [P.entitlements]: [() => json(context('t1-feature')), () => json({ errors: ['down'] }, { status: 500 }), () => json(context('t2-feature'))],
+    });
+    store.hydrate({ login: login('tok-1'), me });
+    const caller = start();
+    await vi.waitFor(() => expect(caller.entitlements()).not.toBeNull());
+    expect(onEntitlements).toHaveBeenCalledTimes(1);
+    // Same user and tenant, a failed load: the value stays and nobody is told.
+    await refreshToken('tok-2');
+    await vi.waitFor(() => expect(bearers(P.entitlements)).toHaveLength(2));
+    await flush();
+    expect(onEntitlements).toHaveBeenCalledTimes(1);
+    await store.switchTenant('t2');
+    await vi.waitFor(() => expect(caller.entitlements()?.get().features).toHaveProperty('t2-feature'));
+    expect(onEntitlements).toHaveBeenCalledTimes(3);
+    await store.logout();
+    expect(caller.entitlements()).toBeNull();
+    expect(onEntitlements).toHaveBeenCalledTimes(4);
   });
 
   it('stops watching once stopped', async () => {

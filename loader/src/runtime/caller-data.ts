@@ -16,6 +16,8 @@ export interface CallerDataOptions {
   entitlementsEnabled: boolean;
   /** Called when the caller's flags differ from the ones held. */
   onFlags(flags: Record<string, string>): void;
+  /** Called when the caller's loaded entitlements change (loaded, replaced or dropped). */
+  onEntitlements?(): void;
 }
 
 export interface CallerData {
@@ -60,7 +62,7 @@ export function watchCaller(options: CallerDataOptions): CallerData {
     api.flags().then((answer) => call === flagCall && isFlagRecord(answer) && setFlags(answer), () => undefined);
     if (!options.entitlementsEnabled) return;
     const identity = `${user.id}\n${user.tenantId}`;
-    chunk ??= import('./entitlements').then((m) => (loader = m.createEntitlements(api, () => store.getAccessToken())));
+    chunk ??= import('./entitlements').then((m) => (loader = m.createEntitlements(api, () => store.getAccessToken(), options.onEntitlements)));
     chunk.then(
       (entitlements) => (token === next ? entitlements.load(identity) : undefined),
       // The chunk could not load: the next token tries again.

@@ -56,12 +56,20 @@ function subjectOf(query: EntitlementQuery): { featureKey: string } | { permissi
   throw new TypeError('isEntitledTo needs { featureKey } or { permissionKey }');
 }
 
-/** Creates the loader; `getAccessToken` gives the current token, whose claims are the checks' `jwt` attributes. */
-export function createEntitlements(api: Pick<GatehouseApi, 'request'>, getAccessToken: () => string | null): EntitlementsLoader {
+/**
+ * Creates the loader; `getAccessToken` gives the current token, whose claims are the checks' `jwt`
+ * attributes. `onChange` is called whenever what `loaded()` answers changes (a value loaded, or dropped).
+ */
+export function createEntitlements(api: Pick<GatehouseApi, 'request'>, getAccessToken: () => string | null, onChange: () => void = () => undefined): EntitlementsLoader {
   let identity: string | null = null;
   let context: EntitlementsContext | null = null;
   // Only the newest load may set the value: an older answer arriving late is dropped.
   let latest = 0;
+  const set = (next: EntitlementsContext | null) => {
+    if (next === context) return;
+    context = next;
+    onChange();
+  };
 
   const checks: LoadedEntitlements = {
     get: () => context!,
@@ -79,20 +87,20 @@ export function createEntitlements(api: Pick<GatehouseApi, 'request'>, getAccess
     async load(next) {
       if (next !== identity) {
         identity = next;
-        context = null;
+        set(null);
       }
       const call = ++latest;
       try {
         const value = toEntitlementsContext(await api.request<unknown>('GET', EntitlementPaths.userEntitlements));
-        if (value && call === latest && identity === next) context = value;
+        if (value && call === latest && identity === next) set(value);
       } catch {
         // Seed 000 section 8: entitlement load failures are ignored; the last good value stays.
       }
     },
     clear() {
       identity = null;
-      context = null;
       latest += 1;
+      set(null);
     },
     loaded: () => (context ? checks : null),
   };

@@ -22,6 +22,11 @@ export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl
   return url.href;
 }
 
+/** The flags as the app's getFeatureFlags() gives them: each 'on' or 'off' (a value other than 'on' is off, as isFlagOn reads it). */
+export function onOrOff(flags: Record<string, string>): Record<string, 'on' | 'off'> {
+  return Object.fromEntries(Object.entries(flags).map(([key, value]) => [key, value === 'on' ? 'on' : 'off']));
+}
+
 /** The portal's name while its code arrives, in the languages it speaks (its shell catalogs' title). */
 const PORTAL_NAME = { en: 'Admin portal', de: 'Verwaltungsportal', es: 'Portal de administración', he: 'פורטל הניהול' } as const;
 /** The checkout dialog's name while its code arrives (its catalogs' title). */
@@ -81,6 +86,8 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   // enabled, their entitlements. Its chunk loads at the first signed-in user: nothing of it weighs on the login form.
   let caller: CallerData | undefined;
   let callerLoading = false;
+  // The app's subscribe() listeners (stage 1 holds them; a loader older than them passes none).
+  const changed = () => ctx.notifyChange?.();
   const startCaller = () => {
     if (callerLoading || !store.getSnapshot().user) return;
     callerLoading = true;
@@ -94,7 +101,9 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
           entitlementsEnabled: options.entitlementsOptions?.enabled === true,
           onFlags: () => {
             for (const mount of [loginBox, adminPortal]) mount.update({ options: propsFor().options });
+            changed();
           },
+          onEntitlements: changed,
         });
       },
       () => (callerLoading = false),
@@ -176,6 +185,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     setAuthentication,
     loginWithRedirect,
     entitlements: () => caller?.entitlements() ?? null,
+    featureFlags: () => onOrOff(caller?.flags() ?? ctx.flags),
     destroy() {
       stopCallerStart();
       stopTabs?.();
