@@ -5,6 +5,8 @@ import { SEPARATE_TABS_BY_TENANT_KEY } from '../../../shared/src/auth/separate-t
 import { TAB_TENANT_KEY } from './separate-tabs';
 import type { BootContext } from '../types';
 import { setAuthentication, startHostExtras, type HostExtras } from './host-extras';
+import { createPreview } from './preview';
+import { runtimeClient } from './index';
 
 const BASE = 'https://id.example.com';
 const me = { id: 'u1', email: 'a@b.co', name: 'A', username: null, verified: true, tenantId: 't1', tenantIds: ['t1'], tenants: [], roles: [], permissions: [] };
@@ -56,5 +58,28 @@ describe('the host-extras chunk the runtime loads', () => {
     await setAuthentication(x, null);
     await first;
     expect(store.getSnapshot().user).toBeNull();
+  });
+
+  it('setAuthentication in preview mode calls no network: the external-auth client gets the preview fetch (the sample user is set)', async () => {
+    const network = vi.fn(async () => {
+      throw new TypeError('network closed');
+    });
+    vi.stubGlobal('fetch', network);
+    const options = { contextOptions: { baseUrl: BASE, clientId: 'c' }, previewMode: true };
+    const ctx = { options, flags: {}, metadata: {}, session: null, reportError: vi.fn() } as unknown as BootContext;
+    const preview = createPreview(ctx, BASE, '/dashboard');
+    const client = { ...runtimeClient(options, BASE, preview.fetch), retry: { attempts: 1 } };
+    const { store, api } = createGatehouse({ ...client, navigate: () => undefined, storage: null });
+    stores.push(store);
+    const x: HostExtras = { ctx, store, api, client };
+    await setAuthentication(x, `${b64url({ alg: 'RS256' })}.${b64url({ sub: 'host-user' })}.s`);
+    expect(store.getSnapshot().user?.email).toBe(ctx.session!.me.email);
+    await setAuthentication(x, null);
+    expect(store.getSnapshot().user).toBeNull();
+    expect(network).not.toHaveBeenCalled();
+  });
+
+  it('the runtime client has no fetch of its own outside preview mode (the control of the test above: the page\'s fetch is used)', () => {
+    expect(runtimeClient({ contextOptions: { baseUrl: BASE } }, BASE).fetch).toBeUndefined();
   });
 });

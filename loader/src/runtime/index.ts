@@ -22,6 +22,15 @@ export function loginRedirectUrl(options: Pick<GatehouseOptions, 'customLoginUrl
   return url.href;
 }
 
+/**
+ * The API client options of the runtime's clients: the store's and the one external authentication
+ * builds around a host's token. contextOptions carries loginAlias and applicationId (client headers,
+ * seed 7.3). In preview mode both get the preview's fetch, so no call of either reaches the network.
+ */
+export function runtimeClient(options: GatehouseOptions, baseUrl: string, fetch?: typeof globalThis.fetch) {
+  return { ...options.contextOptions, baseUrl, clientId: options.contextOptions.clientId ?? '', source: 'gatehouse-runtime', locale: options.locale, framework: options.framework, fetch };
+}
+
 /** The flags as the app's getFeatureFlags() gives them: each 'on' or 'off' (a value other than 'on' is off, as isFlagOn reads it). */
 export function onOrOff(flags: Record<string, string>): Record<string, 'on' | 'off'> {
   return Object.fromEntries(Object.entries(flags).map(([key, value]) => [key, value === 'on' ? 'on' : 'off']));
@@ -41,8 +50,7 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
   const sessionHint = createSessionHint(baseUrl);
   // Preview mode (docs/preview-mode.md): the sample data's API in place of the network; its own chunk, only in that mode.
   const preview = options.previewMode ? await import('./preview').then((m) => m.createPreview(ctx, baseUrl)) : null;
-  // contextOptions carries loginAlias and applicationId (client headers, seed 7.3).
-  const client = { ...options.contextOptions, baseUrl, clientId: options.contextOptions.clientId ?? '', source: 'gatehouse-runtime', locale: options.locale, framework: options.framework };
+  const client = runtimeClient(options, baseUrl, preview?.fetch);
   const { api, store, routes } = createGatehouse({
     ...client,
     // allowedRedirectOrigins, chooseTenantAfterLogin (the login box's account choice after sign-in).
