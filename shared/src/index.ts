@@ -12,7 +12,7 @@ export { isSteppedUp, STEP_UP_METHODS, type StepUpClaims } from './wire/mfa/step
 export { ErrorCodes, TRACE_ID_HEADER, GENERIC_ERROR_MESSAGE, type ErrorCode, type ErrorBody } from './wire/error-codes';
 export { SelfServiceErrorCodes } from './wire/users/self-service-paths';
 
-export { createApiClient, buildQuery, errorFromResponse, getSsoPublicConfiguration, getVendorPublicInfo, requestMeToken, type ApiClientOptions, type HttpMethod, type ResponseType } from './api';
+export { createApiClient, buildQuery, errorFromResponse, type ApiClientOptions, type HttpMethod, type ResponseType } from './api';
 export { createGatehouseStore, createGatehouse, systemTimers, type GatehouseStoreOptions, type CreateGatehouseOptions, type KeyValueStorage, type Timers } from './auth';
 export { defaultRoutes, mergeRoutes, matchRoute, isAuthRoute, normalizePath, type RouteName } from './routes';
 export { getValidRedirectUrl, getAfterAuthTarget, type RedirectValidationOptions } from './redirect';

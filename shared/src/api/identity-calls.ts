@@ -1,8 +1,9 @@
 /**
  * The seed 000 calls no screen makes before sign-in (sections 7.1 and 7.3): the signed-in user's
  * token, vendor public info and the public SSO configuration. Functions over any client's
- * `request`, kept out of `createApiClient` so the loader's first bytes never carry them; a bundle
- * that calls one carries just that one.
+ * `request`, imported through the `@gatehouse/shared/identity-calls` subpath only: never from
+ * `createApiClient` or the package root, which the runtime loads before sign-in and shares whole
+ * with every bundle (module federation). A bundle that calls one carries just that one.
  */
 import type { GatehouseApi } from '../core/types';
 import type { MeTokenResponse } from '../wire/users/me-token';
