@@ -9,21 +9,27 @@ vi.mock('./assets', async (original) => ({
 
 const { initialize, getApp, APP_NOT_FOUND, MISSING_BASE_URL, LOADING_BODY_CLASS } = await import('./gatehouse');
 const { isFlagOn } = await import('@gatehouse/shared');
+const { CLIENT_ID_HEADER, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } = await import('@gatehouse/shared/constants');
+const { APPLICATION_ID_HEADER, FRAMEWORK_HEADER, LOGIN_ALIAS_HEADER, SCOPED_TENANT_HEADER } = await import('../../shared/src/api/client-headers');
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-trace-id': 'trace-1' } });
 const manifest = { version: '7.78.0', bundles: { runtime: { version: '7.78.0', entry: 'runtime/7.78.0/runtime.js', integrity: 'sha384-x' } } };
 
 let calls: string[] = [];
+/** The headers each call was sent with, by URL. */
+let sent = new Map<string, Headers>();
 let release: () => void;
 let signedIn = false;
 let meAuthorization: string | null = null;
 beforeEach(() => {
   calls = [];
+  sent = new Map();
   const gate = new Promise<void>((r) => (release = r));
   signedIn = false;
   meAuthorization = null;
   vi.stubGlobal('fetch', vi.fn(async (url: string, init: RequestInit = {}) => {
     calls.push(url);
+    sent.set(url, new Headers(init.headers));
     if (url.endsWith('/identity/resources/users/v2/me')) {
       meAuthorization = new Headers(init.headers).get('authorization');
       return meAuthorization === 'Bearer access-1' ? json({ id: 'u1', email: 'ada@example.com' }) : json({ errors: ['Unauthorized'] }, 401);
@@ -153,6 +159,54 @@ describe('Gatehouse.initialize', () => {
     expect(isFlagOn(flags, 'show-passkeys-new')).toBe(false); // 'true' is not 'on'
     expect(isFlagOn(flags, 'missing')).toBe(false);
     expect(isFlagOn({ x: 'ON' }, 'x')).toBe(false);
+    app.destroy();
+  });
+
+  it("sends the seed's client headers (section 7.3) with stage 1's API calls, as the runtime's client does, and none with the CDN manifest", async () => {
+    signedIn = true;
+    signedInEarlier();
+    window.history.replaceState(null, '', '/dashboard?tenantId=t-9');
+    const app = initialize(
+      { contextOptions: { baseUrl: 'https://id.example.com', clientId: 'my-app', loginAlias: 'acme', applicationId: 'app-1' }, framework: '@gatehouse/react@1.0.0', cdnUrl: 'https://cdn.example.com/cdn/' },
+      'client-headers',
+    );
+    release();
+    await app.ready;
+    const expected = {
+      [SOURCE_HEADER]: 'gatehouse-loader',
+      [SDK_HEADER]: SDK_MARKER,
+      [CLIENT_ID_HEADER]: 'my-app',
+      [SCOPED_TENANT_HEADER]: 't-9',
+      [LOGIN_ALIAS_HEADER]: 'acme',
+      [APPLICATION_ID_HEADER]: 'app-1',
+      [FRAMEWORK_HEADER]: '@gatehouse/react@1.0.0',
+    };
+    const api = [...sent.keys()].filter((url) => url.startsWith('https://id.example.com/'));
+    expect(api.sort()).toEqual([
+      'https://id.example.com/flags',
+      'https://id.example.com/identity/resources/auth/v1/user/token/refresh',
+      'https://id.example.com/identity/resources/users/v2/me',
+      'https://id.example.com/metadata?entityName=adminBox',
+    ]);
+    for (const url of api) expect(Object.fromEntries(Object.keys(expected).map((name) => [name, sent.get(url)!.get(name)])), url).toEqual(expected);
+    // The bearer token of the profile call is kept beside them.
+    expect(meAuthorization).toBe('Bearer access-1');
+    const manifestHeaders = sent.get('https://cdn.example.com/cdn/cdn-manifest.json')!;
+    expect([...manifestHeaders.keys()].filter((name) => name.startsWith('x-gatehouse-'))).toEqual([]);
+    window.history.replaceState(null, '', '/');
+    app.destroy();
+  });
+
+  it('leaves out a client header whose value fetch would refuse or that is over 256 characters, and those not set', async () => {
+    const app = initialize(
+      { contextOptions: { baseUrl: 'https://id.example.com', loginAlias: 'acmé', applicationId: 'a'.repeat(257) }, framework: 'ok\nno', cdnUrl: 'https://cdn.example.com/cdn/' },
+      'client-headers-invalid',
+    );
+    release();
+    await app.ready;
+    const flags = sent.get('https://id.example.com/flags')!;
+    expect([LOGIN_ALIAS_HEADER, APPLICATION_ID_HEADER, FRAMEWORK_HEADER, CLIENT_ID_HEADER, SCOPED_TENANT_HEADER].map((name) => flags.get(name))).toEqual([null, null, null, null, null]);
+    expect(flags.get(SDK_HEADER)).toBe(SDK_MARKER);
     app.destroy();
   });
 });

@@ -3,7 +3,8 @@
  * It reads the options, fetches the manifest, flags, metadata and session in parallel, then loads
  * the stage-2 runtime (module federation host + single-spa + shared core) with SRI and a timeout.
  */
-import { ASSET_LOAD_TIMEOUT_MS, ASSET_VERSION, DEFAULT_APP_NAME } from '@gatehouse/shared/constants';
+import { ASSET_LOAD_TIMEOUT_MS, ASSET_VERSION, DEFAULT_APP_NAME, SDK_MARKER } from '@gatehouse/shared/constants';
+import { validHeaders } from '../../shared/src/api/client-headers';
 import { BootPaths as ApiPaths } from '../../shared/src/wire/paths';
 import { withRefreshLock } from '../../shared/src/api/refresh-lock';
 import { createSessionHint, isNoSessionAnswer, type SessionHint } from '../../shared/src/auth/session-hint';
@@ -151,7 +152,18 @@ export class GatehouseApp {
     try {
       const baseUrl = this.options.contextOptions.baseUrl.replace(/\/+$/, '');
       const cdnBase = resolveCdnBase(this.options, baseUrl);
-      const get = (path: string, init?: RequestInit) => this.fetchJson(baseUrl + path, path, init);
+      const { contextOptions: c, framework } = this.options;
+      // Seed 000 section 7.3: the API calls of stage 1 carry the client headers the runtime's client sends (the CDN manifest none).
+      const headers = validHeaders({
+        'x-gatehouse-source': 'gatehouse-loader',
+        'x-gatehouse-sdk': SDK_MARKER,
+        'x-gatehouse-client-id': c.clientId,
+        'x-gatehouse-tenant-id': new URLSearchParams(location.search).get('tenantId'),
+        'x-gatehouse-login-alias': c.loginAlias,
+        'x-gatehouse-application-id': c.applicationId,
+        'x-gatehouse-framework': framework,
+      });
+      const get = (path: string, init: RequestInit = {}) => this.fetchJson(baseUrl + path, path, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
       const hint = createSessionHint(baseUrl);
       // Preview mode calls no API at all: the runtime answers from sample data (only the CDN is fetched).
       const preview = this.options.previewMode === true;

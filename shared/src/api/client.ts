@@ -10,6 +10,9 @@ import { ApiPaths } from '../wire/paths';
 import { CLIENT_ID_HEADER, LOCALE_HEADER, FETCH_RETRY_ATTEMPTS, FETCH_RETRY_DELAY_MS, SCOPED_TENANT_PARAM, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } from '../constants';
 import { createGatehouseError, ErrorMessages, isGatehouseError, toGatehouseError } from '../errors';
 import { errorFromResponse } from './http-error';
+import { validHeaders } from './client-headers';
+
+export { validHeaders };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ResponseType = 'json' | 'text' | 'blob' | 'stream';
@@ -74,11 +77,6 @@ function isWebUrl(target: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The headers whose value fetch would accept (printable ASCII) and is at most 256 characters; others are left out. */
-export function validHeaders(headers: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([, value]) => typeof value === 'string' && /^[ -~]{1,256}$/.test(value))) as Record<string, string>;
 }
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
