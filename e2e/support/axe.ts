@@ -33,44 +33,56 @@ async function loadAxe(frame: Frame): Promise<void> {
   await frame.evaluate(() => (window as unknown as { axe: typeof axe }).axe.configure({ allowedOrigins: ['<same_origin>'], branding: { application: 'playwright' } }));
 }
 
+/** What an audit keeps of axe's results: the passed rules' count, and each violation with its first nodes. */
+type AuditCounts = Omit<AxeSummary, 'label'>;
+
 /**
  * axe.run in the page, which reaches every (same-origin) frame itself: what AxeBuilder's legacy
- * mode runs, with the same options, but with axe-core (650 KB) evaluated once per document instead
+ * mode runs, with the same rules, but with axe-core (650 KB) evaluated once per document instead
  * of twice per audit in the page and once more in every frame (measured 180 ms each under load);
  * the audits of one document share it, as axe.run sets up and tears down its state on each run.
+ * Only what the summary keeps crosses back to Node: axe lists one node per passed, incomplete and
+ * inapplicable rule (`resultTypes`, its documented option for this) instead of every node with its
+ * HTML, and the page answers the counts instead of the whole result, which it serialized and the
+ * test worker parsed for every audit (megabytes on a portal section). Violations keep every node.
  */
-async function runInPage(page: Page): Promise<AxeResults> {
+async function runInPage(page: Page): Promise<AuditCounts> {
   await loadAxe(page.mainFrame());
   // As the builder: a frame that cannot take axe (detached, still loading) is left out, not fatal.
   await Promise.all(page.frames().filter((f) => f !== page.mainFrame()).map((f) => loadAxe(f).catch(() => undefined)));
-  const options: RunOptions = { runOnly: { type: 'tag', values: TAGS } };
+  const options: RunOptions = { runOnly: { type: 'tag', values: TAGS }, resultTypes: ['violations'] };
   const answer = await page.evaluate(
     ({ options }) =>
       (window as unknown as { axe: typeof axe }).axe
         .run({ exclude: [], include: [] } as never, options)
-        .then((results) => ({ error: null, results }))
-        .catch((err: Error) => ({ error: err.message, results: null })),
+        .then((results) => ({
+          error: null,
+          counts: {
+            passes: results.passes.length,
+            violations: results.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) })),
+          },
+        }))
+        .catch((err: Error) => ({ error: err.message, counts: null })),
     { options },
   );
   if (answer.error !== null) throw new Error(answer.error);
-  return answer.results as AxeResults;
+  return answer.counts as AuditCounts;
+}
+
+/** The summary's part of AxeBuilder's results (a page with a cross-origin frame). */
+function countsOf(results: AxeResults): AuditCounts {
+  return {
+    passes: results.passes.length,
+    violations: results.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) })),
+  };
 }
 
 export async function auditPage(page: Page, label: string): Promise<AxeSummary> {
   // With only same-origin frames, axe.run in the page reaches every frame itself: the builder's
   // cross-origin mode (axe.runPartial per frame, then finishRun in a new page it opens and loads
   // axe into) would audit the same nodes at about twice the cost. A cross-origin frame keeps it.
-  const results = sameOriginFrames(page) ? await runInPage(page) : await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const summary: AxeSummary = {
-    label,
-    passes: results.passes.length,
-    violations: results.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact ?? null,
-      help: v.help,
-      targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)),
-    })),
-  };
+  const counts = sameOriginFrames(page) ? await runInPage(page) : countsOf(await new AxeBuilder({ page }).withTags(TAGS).options({ resultTypes: ['violations'] }).analyze());
+  const summary: AxeSummary = { label, ...counts };
   const dir = join(repoRoot, 'test-results/axe');
   mkdirSync(dir, { recursive: true });
   const file = basename(expect.getState().testPath ?? 'unknown').replace(/\.e2e\.test\.ts$/, '');
