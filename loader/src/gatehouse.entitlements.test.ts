@@ -91,7 +91,7 @@ describe('app entitlement methods', () => {
     const app = start('loaded', { enabled: true });
     release();
     await app.ready;
-    expect(app.getEntitlements()).toEqual(context);
+    expect(app.getEntitlements()).toEqual({ ...context, planId: null });
     expect(app.isEntitledTo({ featureKey: 'reports' })).toEqual({ isEntitled: true });
     expect(app.isEntitledTo({ featureKey: 'exports' })).toMatchObject({ isEntitled: false, justification: 'MISSING_FEATURE' });
     expect(app.getFeatureEntitlements('reports')).toEqual({ isEntitled: true });

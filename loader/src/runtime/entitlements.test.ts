@@ -47,7 +47,7 @@ describe('entitlements in the browser', () => {
     expect(loader.loaded()).toBeNull();
     await loader.load('u1\nt1');
     expect(stub.callsTo(GET_ENTITLEMENTS)).toHaveLength(1);
-    expect(loader.loaded()!.get()).toEqual(entitlementsFixture);
+    expect(loader.loaded()!.get()).toEqual({ ...entitlementsFixture, planId: null });
   });
 
   it('checks a feature: entitled by the plan, BUNDLE_EXPIRED when its expiry passed, MISSING_FEATURE when absent', async () => {
@@ -114,7 +114,7 @@ describe('entitlements in the browser', () => {
     const { stub, loader } = setup([() => json(entitlementsFixture), () => json({ errors: ['boom'] }, { status: 500 }), () => new Response('not json', { status: 200 })]);
     await loader.load('u1\nt1');
     await expect(loader.load('u1\nt1')).resolves.toBeUndefined();
-    expect(loader.loaded()!.get()).toEqual(entitlementsFixture);
+    expect(loader.loaded()!.get()).toEqual({ ...entitlementsFixture, planId: null });
     await loader.load('u1\nt1');
     expect(stub.callsTo(GET_ENTITLEMENTS)).toHaveLength(3);
     expect(loader.loaded()!.isEntitledTo({ featureKey: 'reports' })).toMatchObject({ isEntitled: true });
@@ -153,7 +153,10 @@ describe('entitlements in the browser', () => {
   });
 
   it('accepts only an entitlements shape: anything else is ignored like a failure', () => {
-    expect(toEntitlementsContext(entitlementsFixture)).toEqual(entitlementsFixture);
+    expect(toEntitlementsContext(entitlementsFixture)).toEqual({ ...entitlementsFixture, planId: null });
+    // The tenant's plan is kept (a plan gate reads it); anything but a string is no plan.
+    expect(toEntitlementsContext({ ...entitlementsFixture, planId: 'plan_premium' })?.planId).toBe('plan_premium');
+    expect(toEntitlementsContext({ ...entitlementsFixture, planId: { id: 'x' } })?.planId).toBeNull();
     expect(toEntitlementsContext(null)).toBeNull();
     expect(toEntitlementsContext([])).toBeNull();
     expect(toEntitlementsContext({ features: {}, plans: {} })).toBeNull();

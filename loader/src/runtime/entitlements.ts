@@ -31,8 +31,10 @@ export function toEntitlementsContext(answer: unknown): EntitlementsContext | nu
     if (!isRecord(feature) || !Array.isArray(feature.linkedPermissions) || !Array.isArray(feature.planIds)) return null;
     if (feature.expireTime !== null && typeof feature.expireTime !== 'number') return null;
   }
-  // `explain` (the server's own explanation) is not kept: checks here explain themselves.
-  return { features: answer.features, plans: answer.plans, permissions: answer.permissions } as EntitlementsContext;
+  // `explain` (the server's own explanation) is not kept: checks here explain themselves. The
+  // tenant's plan is kept when the server names one (a plan gate reads it), null otherwise.
+  const planId = typeof answer.planId === 'string' ? answer.planId : null;
+  return { features: answer.features, plans: answer.plans, permissions: answer.permissions, planId } as EntitlementsContext;
 }
 
 /** The access token's claims, unverified: they only feed the `jwt.*` attributes of a check the server verifies anyway. */

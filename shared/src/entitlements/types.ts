@@ -92,6 +92,8 @@ export interface EntitlementsContext {
   features: Record<string, FeatureEntitlement>;
   plans: Record<string, PlanTargeting>;
   permissions: Record<string, true>;
+  /** The tenant's plan (GET entitlements v2), null for none; absent from servers before issue 14. */
+  planId?: string | null;
 }
 
 /** Custom attributes a host passes to a check. */

@@ -76,6 +76,21 @@ describeDialects('GET entitlements v2', (harness) => {
     expect(res.body.explain[planned!]).toEqual([expect.objectContaining({ source: 'direct', planId: tenantPlan })]);
   });
 
+  it("names the tenant's plan (planId) for every member of it, null before a subscription and in another tenant", async () => {
+    const server = await harness.start();
+    const admin = await tenantWithAdmin(server);
+    const member = await activeMember(server, admin);
+    const other = await tenantWithAdmin(server, 'other');
+    const before = await callAs(server, admin, 'GET', EntitlementPaths.userEntitlements);
+    expect(before.status).toBe(200);
+    expect(before.body.planId).toBeNull();
+    const planId = await insertPlan(server, { features: { [await insertFeature(server, unique('planned'))]: null } });
+    await subscribe(server, admin.tenantId, planId);
+    expect((await callAs(server, admin, 'GET', EntitlementPaths.userEntitlements)).body.planId).toBe(planId);
+    expect((await callAs(server, member, 'GET', EntitlementPaths.userEntitlements)).body.planId).toBe(planId);
+    expect((await callAs(server, other, 'GET', EntitlementPaths.userEntitlements)).body.planId).toBeNull();
+  });
+
   it('merges the sources of one feature: the plan (no expiry) beats a dated grant, a later grant beats an earlier one; explain names the winner', async () => {
     const server = await harness.start();
     const admin = await tenantWithAdmin(server);

@@ -72,7 +72,7 @@ export function createEntitlements(deps: { db: Db; clock: Clock; config: Pick<Co
       const built = await buildContext(db, subject.userId, subject.tenantId);
       const attributes = subjectAttributes(subject);
       // Rules are sent decided for this caller where they read the caller: never other tenants' data.
-      const response: UserEntitlementsResponse = redactContext(built.context, prepareAttributes(attributes), subject.userId);
+      const response: UserEntitlementsResponse = { ...redactContext(built.context, prepareAttributes(attributes), subject.userId), planId: built.planId };
       if (options.explain) response.explain = explainFeatures(built, attributes, clock.now());
       return response;
     },

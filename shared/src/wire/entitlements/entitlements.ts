@@ -52,6 +52,8 @@ export const UserEntitlementsResponse = z.object({
   })),
   plans: z.record(z.string(), z.object({ defaultTreatment: treatment, rules: RulesSchema.optional() })),
   permissions: z.record(z.string(), z.literal(true)),
+  /** The tenant's plan: its live subscription's, else a retained trial's, else the vendor's default plan; null for none. */
+  planId: z.string().nullable().optional(),
   /** `?explain=true`: per feature key, what decided it. */
   explain: z.record(z.string(), z.array(Explanation)).optional(),
 });
