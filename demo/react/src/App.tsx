@@ -1,19 +1,7 @@
 import type { ReactNode } from 'react';
-import { AuthorizedContent, Protect, useAdminPortal, useAuth, useAuthActions, useFeatureFlag, usePermissions, useTenants, useUser } from '@gatehouse/react';
+import { AuthorizedContent, Protect, useAdminPortal, useAuth, useAuthActions, useFeatureFlag, useIsSteppedUp, usePermissions, useTenants, useUser } from '@gatehouse/react';
 import { isAuthRoute, pages } from './routes';
 import { go, usePathname } from './use-location';
-
-/** Seed 000 section 4.9, read from the access token for display only (the server decides for real). */
-function steppedUpWithin(token: string | undefined, maxAge: number): boolean {
-  try {
-    const claims = JSON.parse(atob(token!.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { amr?: string[]; auth_time?: number };
-    const amr = claims.amr ?? [];
-    const recent = claims.auth_time === undefined || Date.now() / 1000 - claims.auth_time <= maxAge;
-    return amr.includes('mfa') && ['otp', 'sms', 'hwk'].some((m) => amr.includes(m)) && recent;
-  } catch {
-    return false;
-  }
-}
 
 function NavLink({ to, children }: { to: string; children: ReactNode }) {
   const current = usePathname() === to;
@@ -89,9 +77,9 @@ function Reports() {
 }
 
 function Settings() {
-  const user = useUser()!;
   const { stepUp } = useAuthActions();
-  const verified = steppedUpWithin(user.accessToken, 300);
+  // Seed 000 section 4.9 from the access token, for display (the server checks for real).
+  const verified = useIsSteppedUp({ maxAge: 300 });
   return (
     <section className="card">
       <h1>Sensitive settings</h1>

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../../shared/src/testing/fetch-stub';
 import { createGatehouseClient } from './client.js';
 import { createTestApp, login, me, ME, REFRESH, SWITCH, type TestApp } from './test/loader-app.js';
@@ -10,47 +10,61 @@ const track = (app: TestApp) => (apps.push(app), app);
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('createGatehouseClient', () => {
-  it('fetches the caller flags once per access token, again after a tenant switch gives a new one', async () => {
-    const app = track(createTestApp({ routes: { [SWITCH]: () => json({}), [REFRESH]: () => json(login('t2')), [ME]: () => json(me({ tenantId: 't2' })) } }));
-    const asked: Array<string | null> = [];
-    const client = createGatehouseClient({
-      connect: async () => app,
-      fetchFlags: async (_app, token) => {
-        asked.push(token);
-        return { 'new-editor': token === asked[0] ? 'off' : 'on' };
-      },
-    });
-    const app2 = await client.whenReady();
-    await settle();
-    expect(asked).toEqual([app.store.getAccessToken()]);
+  it("reads the caller's flags from the loader and follows its change events: no API call of its own, no polling", async () => {
+    const app = track(createTestApp({ flags: { 'new-editor': 'off' } }));
+    const client = createGatehouseClient({ connect: async () => app });
+    let told = 0;
+    client.subscribe(() => (told += 1));
+    await client.whenReady();
     expect(client.getSnapshot().flags).toEqual({ 'new-editor': 'off' });
-    // An unrelated store change (an MFA step) asks nothing new.
-    app.store.setMfaStep('verify');
-    await settle();
-    expect(asked).toHaveLength(1);
-
-    await (app2 as LoaderApp).store!.switchTenant('t2');
-    await settle();
-    expect(asked).toHaveLength(2);
-    expect(asked[1]).toBe(app.store.getAccessToken());
-    expect(asked[1]).not.toBe(asked[0]);
+    const first = client.getSnapshot();
+    // The loader's change event with the same flags (a new object per call) changes nothing.
+    app.setFlags({ 'new-editor': 'off' });
+    expect(client.getSnapshot()).toBe(first);
+    // New flags (the loader fetched them for a new token): one notification, the new value.
+    const before = told;
+    app.setFlags({ 'new-editor': 'on' });
+    expect(told).toBe(before + 1);
     expect(client.getSnapshot().flags).toEqual({ 'new-editor': 'on' });
-    expect(client.getSnapshot().auth.user?.tenantId).toBe('t2');
+    // The SDK itself asked the API for nothing (the stub records every call).
+    expect(app.calls).toEqual([]);
   });
 
-  it('drops a flag answer that arrives after the token it was for has changed', async () => {
+  it('shows entitlements when the loader tells they loaded, and drops them when it tells they were dropped; nothing is polled', async () => {
+    vi.useFakeTimers();
+    try {
+      const app = track(createTestApp());
+      let reads = 0;
+      const read = app.getEntitlements;
+      app.getEntitlements = () => ((reads += 1), read());
+      const client = createGatehouseClient({ connect: async () => app });
+      await client.whenReady();
+      expect(client.getSnapshot().entitlements).toBeNull();
+      // Signed in with nothing loaded yet: the client waits for the loader's event instead of looking again.
+      const readsAtStart = reads;
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(reads).toBe(readsAtStart);
+      const context = { features: { reports: { planIds: ['premium'], expireTime: -1, linkedPermissions: [] } }, plans: {}, permissions: {}, planId: 'premium' };
+      app.setEntitlements(context);
+      expect(client.getSnapshot().entitlements).toBe(context);
+      app.setEntitlements(null);
+      expect(client.getSnapshot().entitlements).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('follows a tenant switch through the store: the new user at once, then the flags the loader fetched for the new token', async () => {
     const app = track(createTestApp({ routes: { [SWITCH]: () => json({}), [REFRESH]: () => json(login('t2')), [ME]: () => json(me({ tenantId: 't2' })) } }));
-    const answers: Array<(flags: Record<string, string>) => void> = [];
-    const client = createGatehouseClient({ connect: async () => app, fetchFlags: () => new Promise((resolve) => answers.push(resolve)) });
-    await client.whenReady();
-    await app.store.switchTenant('t2');
+    const client = createGatehouseClient({ connect: async () => app });
+    const connected = await client.whenReady();
+    await (connected as LoaderApp).store!.switchTenant('t2');
     await settle();
-    expect(answers).toHaveLength(2);
-    answers[1]!({ beta: 'on' });
-    await settle();
-    answers[0]!({ beta: 'off' }); // late answer for the first tenant's token
-    await settle();
+    expect(client.getSnapshot().auth.user?.tenantId).toBe('t2');
+    app.setFlags({ beta: 'on' });
     expect(client.getSnapshot().flags).toEqual({ beta: 'on' });
+    // Only the switch's own calls went out (PUT tenant, refresh, me), none from the SDK.
+    expect(app.calls.map((c) => `${c.method} ${c.url.pathname}`).sort()).toEqual([ME, REFRESH, SWITCH].sort());
   });
 
   it('a loader that cannot be reached ends loading in an error state, signed out, and tells its subscribers', async () => {
@@ -65,7 +79,7 @@ describe('createGatehouseClient', () => {
 
   it('keeps the server snapshot signed out and loading, whatever the browser state', async () => {
     const app = track(createTestApp());
-    const client = createGatehouseClient({ connect: async () => app, fetchFlags: async () => ({}) });
+    const client = createGatehouseClient({ connect: async () => app });
     await client.whenReady();
     expect(client.getSnapshot().auth.isAuthenticated).toBe(true);
     expect(client.getServerSnapshot()).toMatchObject({ status: 'loading', auth: { isLoading: true, isAuthenticated: false, user: null }, entitlements: null });

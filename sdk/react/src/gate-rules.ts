@@ -12,14 +12,11 @@ export function passesGate(user: GatehouseUser | null, required: { permissions?:
   return (required.permissions ?? []).every((key) => held.has(key)) && (required.roles ?? []).every((key) => roles.has(key));
 }
 
-const NO_EXPIRATION = -1;
-
 /**
- * Is the user on `planId`? The browser's entitlements do not carry the tenant's plan id, so this
- * reads it from the features: a plan counts when a feature it grants is held with no expiry
- * (what a plan gives; grants with an end date do not count).
+ * Is the user's tenant on `planId`? The tenant's plan as GET entitlements v2 names it (`planId`:
+ * its live subscription, a retained trial, else the vendor's default plan). Nothing loaded, no
+ * plan, or a server that names none: no plan matches.
  */
 export function hasPlan(entitlements: EntitlementsData | null, planId: string): boolean {
-  if (!entitlements) return false;
-  return Object.values(entitlements.features).some((f) => f.planIds.includes(planId) && f.expireTime === NO_EXPIRATION);
+  return typeof entitlements?.planId === 'string' && entitlements.planId === planId;
 }

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from './test/loader-app.js';
 afterEach(cleanup);
 
 function renderWith(app: TestApp, ui: ReactNode) {
-  const client = createGatehouseClient({ connect: async () => app, fetchFlags: async () => ({}), entitlementsPollMs: 5 });
+  const client = createGatehouseClient({ connect: async () => app });
   return render(
     <GatehouseProvider client={client} options={app.options} loaderScript={{ src: 'x', integrity: 'y' }}>
       <span data-testid="ready">{'ready'}</span>
@@ -28,6 +28,7 @@ const ENTITLEMENTS: EntitlementsContext = {
   },
   plans: {},
   permissions: { 'notes.write': true, 'fe.secure.write.sso': true },
+  planId: 'premium',
 };
 
 describe('<AuthorizedContent> (seed 000 section 6)', () => {
@@ -63,10 +64,11 @@ describe('<AuthorizedContent> (seed 000 section 6)', () => {
 });
 
 describe('<Protect> over the entitlement API', () => {
-  async function shows(app: TestApp, ui: ReactNode): Promise<string> {
-    app.setEntitlements(ENTITLEMENTS);
-    renderWith(app, ui);
-    await screen.findByText(/^(in|out)$/);
+  async function shows(app: TestApp, ui: ReactNode, entitlements: EntitlementsContext = ENTITLEMENTS): Promise<string> {
+    app.setEntitlements(entitlements);
+    // "loaded" shows once the entitlements are in (every fixture holds "reports"), so an "out" is never the loading fallback.
+    renderWith(app, <>{ui}<Protect feature="reports"><span>loaded</span></Protect></>);
+    await screen.findByText('loaded');
     return screen.getByText(/^(in|out)$/).textContent!;
   }
 
@@ -82,10 +84,17 @@ describe('<Protect> over the entitlement API', () => {
     expect(await shows(createTestApp(), <Protect permission="fe.secure.write.sso" fallback={<p>out</p>}><p>in</p></Protect>)).toBe('out');
   });
 
-  it('plan=: shown for a plan whose feature is held with no expiry, not for one only granted until a date', async () => {
+  it("plan=: shown when the tenant's plan (planId of GET entitlements v2) is the one named; not for another plan whose features are held, nor with no plan", async () => {
     expect(await shows(createTestApp(), <Protect plan="premium" fallback={<p>out</p>}><p>in</p></Protect>)).toBe('in');
     cleanup();
+    // A feature of "business" is held (granted until a date), but the tenant is not on it.
     expect(await shows(createTestApp(), <Protect plan="business" fallback={<p>out</p>}><p>in</p></Protect>)).toBe('out');
+    cleanup();
+    expect(await shows(createTestApp(), <Protect plan="premium" fallback={<p>out</p>}><p>in</p></Protect>, { ...ENTITLEMENTS, planId: null })).toBe('out');
+    cleanup();
+    // A server that names no plan: no plan matches, though "premium" features are held with no expiry.
+    const { planId: _none, ...older } = ENTITLEMENTS;
+    expect(await shows(createTestApp(), <Protect plan="premium" fallback={<p>out</p>}><p>in</p></Protect>, older)).toBe('out');
   });
 
   it('shows the fallback while entitlements are not loaded, and the content to a super user', async () => {

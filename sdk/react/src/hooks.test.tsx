@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { json } from '../../../shared/src/testing/fetch-stub';
 import { createGatehouseClient, type GatehouseClient } from './client.js';
 import { GatehouseProvider } from './GatehouseProvider.js';
-import { useAdminPortal, useAuth, useAuthActions, useCheckout, useEntitlements, useFeatureFlag, usePermissions, useTenants, useUser } from './hooks.js';
+import { useAdminPortal, useAuth, useAuthActions, useCheckout, useEntitlements, useFeatureFlag, useIsSteppedUp, usePermissions, useTenants, useUser } from './hooks.js';
+import { MULTI_FACTOR_ACR } from './step-up.js';
 import { createTestApp, login, me, ME, REFRESH, SWITCH, LOGOUT, type TestApp } from './test/loader-app.js';
 
 afterEach(() => {
@@ -12,8 +13,8 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-function setup(app: TestApp, flags: Record<string, string> = {}): { client: GatehouseClient; wrapper: (p: { children?: ReactNode }) => ReactNode } {
-  const client = createGatehouseClient({ connect: async () => app, fetchFlags: async () => flags, entitlementsPollMs: 5 });
+function setup(app: TestApp): { client: GatehouseClient; wrapper: (p: { children?: ReactNode }) => ReactNode } {
+  const client = createGatehouseClient({ connect: async () => app });
   const wrapper = ({ children }: { children?: ReactNode }) => (
     <GatehouseProvider client={client} options={app.options} loaderScript={{ src: 'unused', integrity: 'unused' }}>
       {children}
@@ -99,7 +100,7 @@ describe('useAuthActions', () => {
   it('login and loginWithRedirect go to the loader, also when called before it is ready', async () => {
     const app = createTestApp({ signedIn: false });
     let connect!: () => void;
-    const client = createGatehouseClient({ connect: () => new Promise((resolve) => (connect = () => resolve(app))), fetchFlags: async () => ({}) });
+    const client = createGatehouseClient({ connect: () => new Promise((resolve) => (connect = () => resolve(app))) });
     const wrapper = ({ children }: { children?: ReactNode }) => <GatehouseProvider client={client} options={app.options} loaderScript={{ src: 'x', integrity: 'y' }}>{children}</GatehouseProvider>;
     const { result } = renderHook(() => ({ actions: useAuthActions(), auth: useAuth() }), { wrapper });
     expect(result.current.auth.isLoading).toBe(true);
@@ -110,6 +111,44 @@ describe('useAuthActions', () => {
     await act(() => result.current.actions.loginWithRedirect());
     expect(app.actions).toEqual(['loginWithRedirect', 'loginWithRedirect']);
     expect(result.current.auth).toMatchObject({ isLoading: false, isAuthenticated: false });
+  });
+});
+
+describe('useIsSteppedUp', () => {
+  it('is true for a token of a second factor (acr, amr), false for a password-only one and when signed out', async () => {
+    const stepped = setup(createTestApp({ claims: { acr: MULTI_FACTOR_ACR, amr: ['pwd', 'mfa', 'otp'], auth_time: Math.floor(Date.now() / 1000) } }));
+    const { result } = renderHook(() => ({ auth: useAuth(), any: useIsSteppedUp(), recent: useIsSteppedUp({ maxAge: 300 }) }), { wrapper: stepped.wrapper });
+    await waitFor(() => expect(result.current.auth.isAuthenticated).toBe(true));
+    expect(result.current).toMatchObject({ any: true, recent: true });
+    cleanup();
+
+    const password = setup(createTestApp({ claims: { acr: 'urn:gatehouse:acr:pwd', amr: ['pwd'] } }));
+    const pw = renderHook(() => ({ auth: useAuth(), any: useIsSteppedUp() }), { wrapper: password.wrapper });
+    await waitFor(() => expect(pw.result.current.auth.isAuthenticated).toBe(true));
+    expect(pw.result.current.any).toBe(false);
+    cleanup();
+
+    const out = setup(createTestApp({ signedIn: false }));
+    const so = renderHook(() => ({ auth: useAuth(), any: useIsSteppedUp() }), { wrapper: out.wrapper });
+    await waitFor(() => expect(so.result.current.auth.isLoading).toBe(false));
+    expect(so.result.current.any).toBe(false);
+  });
+
+  it('turns false by itself once maxAge seconds have passed since the step-up, and refuses a maxAge that is not whole seconds', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    try {
+      const { wrapper } = setup(createTestApp({ claims: { acr: MULTI_FACTOR_ACR, amr: ['mfa', 'sms'], auth_time: Math.floor(Date.now() / 1000) - 290 } }));
+      const { result } = renderHook(() => ({ auth: useAuth(), recent: useIsSteppedUp({ maxAge: 300 }) }), { wrapper });
+      await vi.waitFor(() => expect(result.current.auth.isAuthenticated).toBe(true));
+      expect(result.current.recent).toBe(true);
+      await act(() => vi.advanceTimersByTimeAsync(12_000));
+      expect(result.current.recent).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+    cleanup();
+    const { wrapper } = setup(createTestApp());
+    expect(() => renderHook(() => useIsSteppedUp({ maxAge: 1.5 }), { wrapper })).toThrow('useIsSteppedUp: maxAge must be a whole number of seconds');
   });
 });
 
@@ -133,7 +172,7 @@ describe('usePermissions', () => {
 });
 
 describe('useEntitlements / useFeatureFlag', () => {
-  it('shows entitlements once the loader has loaded them (the loader sends no event: the client looks again)', async () => {
+  it('shows entitlements once the loader tells they have loaded (app.subscribe)', async () => {
     const app = createTestApp();
     const { wrapper } = setup(app);
     const { result } = renderHook(() => useEntitlements(), { wrapper });
@@ -146,10 +185,14 @@ describe('useEntitlements / useFeatureFlag', () => {
   });
 
   it('useFeatureFlag is true only for a flag the caller has on', async () => {
-    const { wrapper } = setup(createTestApp(), { 'new-editor': 'on', 'old-editor': 'off' });
+    const app = createTestApp({ flags: { 'new-editor': 'on', 'old-editor': 'off' } });
+    const { wrapper } = setup(app);
     const { result } = renderHook(() => [useFeatureFlag('new-editor'), useFeatureFlag('old-editor'), useFeatureFlag('unknown')], { wrapper });
     await waitFor(() => expect(result.current[0]).toBe(true));
     expect(result.current.slice(1)).toEqual([false, false]);
+    // The loader's new flags (e.g. after a tenant switch) reach the hook when it tells.
+    act(() => app.setFlags({ 'new-editor': 'off', unknown: 'on' }));
+    expect(result.current).toEqual([false, false, true]);
   });
 });
 

@@ -2,9 +2,10 @@
  * The hooks: each one a `useSyncExternalStore` over the provider's client, selecting a slice.
  * Actions wait for the loader to be ready, so a click during loading is not lost.
  */
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { GatehouseClient, GatehouseState } from './client.js';
 import { useGatehouseClient } from './context.js';
+import { isSteppedUp, stepUpExpiresAt, tokenClaims } from './step-up.js';
 import type { CustomAttributes, EntitlementQuery, EntitlementResult, EntitlementsData, GatehousePermission, GatehouseRole, GatehouseTenant, GatehouseUser } from './types.js';
 
 function useGatehouseState(hook: string): { client: GatehouseClient; state: GatehouseState } {
@@ -92,6 +93,29 @@ export function useAuthActions(): AuthActions {
   }, [client]);
 }
 
+/**
+ * Has the signed-in user stepped up (seed 000 section 4.9: `acr` the multi-factor identifier, `amr`
+ * with `mfa` and one of otp, sms or hwk), within `maxAge` seconds when given? Read from the access
+ * token, so it follows sign-in, step-up and refreshes; with `maxAge` it turns false by itself once
+ * that many seconds have passed since `auth_time`. For display: check on the server too.
+ */
+export function useIsSteppedUp(options: { maxAge?: number } = {}): boolean {
+  const token = useGatehouseState('useIsSteppedUp').state.auth.user?.accessToken ?? null;
+  const { maxAge } = options;
+  if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0)) throw new TypeError('useIsSteppedUp: maxAge must be a whole number of seconds');
+  const claims = useMemo(() => tokenClaims(token), [token]);
+  // A clock tick at the moment the step-up gets too old, so the answer changes without another render cause.
+  const [, setTick] = useState(0);
+  const steppedUp = isSteppedUp(claims, { maxAge });
+  const expiresAt = steppedUp ? stepUpExpiresAt(claims, maxAge) : null;
+  useEffect(() => {
+    if (expiresAt === null) return;
+    const timer = setTimeout(() => setTick((n) => n + 1), Math.max(0, expiresAt - Date.now()));
+    return () => clearTimeout(timer);
+  }, [expiresAt]);
+  return steppedUp;
+}
+
 export interface PermissionsState {
   permissions: GatehousePermission[];
   roles: GatehouseRole[];
@@ -142,7 +166,7 @@ export function useEntitlements(): EntitlementsState {
   );
 }
 
-/** Is feature flag `key` on for the caller? (`GET /flags`; off while unknown). */
+/** Is feature flag `key` on for the caller? (the loader's `getFeatureFlags()`, followed as it changes; off while unknown). */
 export function useFeatureFlag(key: string): boolean {
   return useGatehouseState('useFeatureFlag').state.flags[key] === 'on';
 }

@@ -55,6 +55,8 @@ export interface EntitlementsData {
   features: Record<string, FeatureEntitlement>;
   plans: Record<string, unknown>;
   permissions: Record<string, true>;
+  /** The tenant's plan (its subscription, a retained trial, else the vendor's default plan), null for none. */
+  planId?: string | null;
 }
 
 /** Options of `Gatehouse.initialize(options, name)` (docs/loader.md); passed through as given. */
@@ -79,6 +81,10 @@ export interface LoaderApp {
   showCheckoutDialog(options: { planId: string }): Promise<void>;
   hideCheckoutDialog(): void;
   getEntitlements(): EntitlementsData | null;
+  /** The caller's feature flags, each 'on' or 'off'; null until the app has loaded. */
+  getFeatureFlags(): Record<string, 'on' | 'off'> | null;
+  /** Calls `listener` whenever the caller's flags or loaded entitlements change; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
   isEntitledTo(query: EntitlementQuery, customAttributes?: CustomAttributes): EntitlementResult;
 }
 

@@ -8,7 +8,7 @@ import { isEntitledToFeature, isEntitledToPermission, type EntitlementsContext }
 import { createFetchStub, json, type Handler } from '../../../../shared/src/testing/fetch-stub';
 import type { LoaderApp, GatehouseLoaderOptions } from '../types';
 
-/** Nothing listens there: a call the fetch stub does not answer (the provider's own flag fetch) fails at once, offline. */
+/** Nothing listens there: a call the fetch stub does not answer fails at once, offline. */
 export const BASE = 'http://127.0.0.1:9';
 export const REFRESH = 'POST /identity/resources/auth/v1/user/token/refresh';
 export const ME = 'GET /identity/resources/users/v2/me';
@@ -30,25 +30,32 @@ export function me(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export function login(tenantId = 't1') {
-  return { accessToken: jwt({ sub: 'u1', tenantId, exp: Math.floor(Date.now() / 1000) + 600 }), expiresIn: 600, expires: new Date(Date.now() + 600_000).toISOString(), mfaRequired: false };
+export function login(tenantId = 't1', claims: Record<string, unknown> = {}) {
+  return { accessToken: jwt({ sub: 'u1', tenantId, exp: Math.floor(Date.now() / 1000) + 600, ...claims }), expiresIn: 600, expires: new Date(Date.now() + 600_000).toISOString(), mfaRequired: false };
 }
 
 export interface TestApp extends LoaderApp {
   store: GatehouseStore;
   calls: ReturnType<typeof createFetchStub>['calls'];
-  /** Sets what the entitlements call would have loaded (null: not loaded yet). */
+  /** Sets what the entitlements call would have loaded (null: not loaded yet), and tells `subscribe` listeners as the loader does. */
   setEntitlements(value: EntitlementsContext | null): void;
+  /** Sets the caller's flags as the loader would after its flags call, and tells `subscribe` listeners. */
+  setFlags(value: Record<string, 'on' | 'off'>): void;
+  /** How many `subscribe` listeners are held. */
+  changeListeners(): number;
   /** Which app methods were called, in order. */
   actions: string[];
 }
 
 /** A loaded app; `signedIn` hydrates the store with a session as the loader's stage 1 would. */
-export function createTestApp(options: { signedIn?: Record<string, unknown> | false; entitlements?: boolean; routes?: Record<string, Handler | Handler[]> } = {}): TestApp {
+export function createTestApp(options: { signedIn?: Record<string, unknown> | false; claims?: Record<string, unknown>; entitlements?: boolean; flags?: Record<string, 'on' | 'off'>; routes?: Record<string, Handler | Handler[]> } = {}): TestApp {
   const stub = createFetchStub({ [LOGOUT]: () => json({}), ...options.routes });
   const { store } = createGatehouse({ baseUrl: BASE, clientId: 'c', fetch: stub.fetch, getLocationSearch: () => '', retry: { attempts: 1 }, navigate: () => undefined, storage: null });
-  store.hydrate(options.signedIn === false ? null : { login: login(), me: me(options.signedIn ?? {}) });
+  store.hydrate(options.signedIn === false ? null : { login: login('t1', options.claims), me: me(options.signedIn ?? {}) });
   let entitlements: EntitlementsContext | null = null;
+  let flags: Record<string, 'on' | 'off'> = options.flags ?? {};
+  const changes = new Set<() => void>();
+  const changed = () => changes.forEach((listener) => listener());
   const actions: string[] = [];
   const appOptions: GatehouseLoaderOptions = { contextOptions: { baseUrl: BASE, clientId: 'c' }, entitlementsOptions: { enabled: options.entitlements ?? true } };
   return {
@@ -58,7 +65,21 @@ export function createTestApp(options: { signedIn?: Record<string, unknown> | fa
     store,
     calls: stub.calls,
     actions,
-    setEntitlements: (value) => (entitlements = value),
+    setEntitlements: (value) => {
+      entitlements = value;
+      changed();
+    },
+    setFlags: (value) => {
+      flags = value;
+      changed();
+    },
+    changeListeners: () => changes.size,
+    subscribe: (listener) => {
+      changes.add(listener);
+      return () => changes.delete(listener);
+    },
+    // A new object per call, as the loader answers.
+    getFeatureFlags: () => ({ ...flags }),
     addOnLoadedListener: (listener) => {
       listener();
       return () => undefined;
