@@ -12,6 +12,7 @@ import { useFocusFirst } from '../components/use-focus-first';
 import { useFieldErrors, useFocusServerField } from '../components/use-field-errors';
 import { describeError } from '../components/server-errors';
 import { UnverifiedNotice } from './UnverifiedNotice';
+import { offerPasswordAfterLogin } from './offer-password';
 
 /**
  * The sign-in form's second step: the identifier the first step took (read-only), then the password.
@@ -33,7 +34,9 @@ export default function PasswordStep({ byPhone, byUsername }: { byPhone: boolean
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (login.loading) return;
-    if (show({ password: password ? undefined : t('errors.field.password.required') })) void store.login({ email: login.email, password });
+    if (!show({ password: password ? undefined : t('errors.field.password.required') })) return;
+    const email = login.email;
+    void store.login({ email, password }).then(() => offerPasswordAfterLogin(store, email, password));
   };
 
   return (

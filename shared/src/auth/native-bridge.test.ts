@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createNativeBridge, NATIVE_BRIDGE_METHODS, NATIVE_BRIDGE_NOT_AVAILABLE, type NativeBridgeHost } from './native-bridge';
+import { createNativeBridge, NATIVE_BRIDGE_METHODS, NATIVE_BRIDGE_NOT_AVAILABLE, offerPasswordToApp, PASSWORD_KEPT_STEPS, type NativeBridgeHost } from './native-bridge';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36';
@@ -79,5 +79,23 @@ describe('native mobile bridge (seed 000 section 1)', () => {
   it('a truthy support report that is not true does not count', () => {
     const { host } = androidHost({ loginWithSSO: 'yes' as unknown as boolean });
     expect(createNativeBridge(host).isAvailable('loginWithSSO')).toBe(false);
+  });
+});
+
+describe('offering a password to the app after sign-in', () => {
+  it('sends suggestSavePassword when the app supports it, and says whether it did; nothing without support or off iOS and Android', () => {
+    const ios = iosHost({ suggestSavePassword: true });
+    expect(offerPasswordToApp('ada@example.com', 'pw', ios.host)).toBe(true);
+    expect(ios.messages).toEqual([{ action: 'suggestSavePassword', data: JSON.stringify({ email: 'ada@example.com', password: 'pw' }) }]);
+    const unsupported = iosHost({ loginWithSSO: true });
+    expect(offerPasswordToApp('ada@example.com', 'pw', unsupported.host)).toBe(false);
+    expect(unsupported.messages).toEqual([]);
+    const desktop = { ...iosHost({ suggestSavePassword: true }).host, navigator: { userAgent: DESKTOP } };
+    expect(offerPasswordToApp('ada@example.com', 'pw', desktop)).toBe(false);
+  });
+
+  it('keeps passwords that signed in or led to a second factor, never an expired or breached one', () => {
+    expect(PASSWORD_KEPT_STEPS).toEqual(expect.arrayContaining(['success', 'loginWithTwoFactor', 'promptPasskeys']));
+    for (const step of ['passwordRotationExpired', 'breachedPassword', 'loginWithPassword', 'preLogin']) expect(PASSWORD_KEPT_STEPS).not.toContain(step);
   });
 });

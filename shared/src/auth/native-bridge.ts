@@ -84,3 +84,18 @@ export function createNativeBridge(host: NativeBridgeHost = globalThis as Native
     suggestSavePassword: (email, password) => send('suggestSavePassword', JSON.stringify({ email, password })),
   };
 }
+
+/**
+ * Login steps a password sign-in reaches once the server accepted the password: the ones where the
+ * app may keep it (suggestSavePassword). An expired or breached password is accepted too, but is
+ * not one to keep, so passwordRotationExpired and breachedPassword are not here.
+ */
+export const PASSWORD_KEPT_STEPS: readonly string[] = ['success', 'promptPasskeys', 'loginWithTwoFactor', 'forceTwoFactor', 'passwordRotationNotification'];
+
+/** Offers the app the credentials (suggestSavePassword) when it runs on iOS or Android and reports support; nothing otherwise. */
+export function offerPasswordToApp(email: string, password: string, host?: NativeBridgeHost): boolean {
+  const bridge = createNativeBridge(host);
+  if (!bridge.isAvailable('suggestSavePassword')) return false;
+  bridge.suggestSavePassword(email, password);
+  return true;
+}

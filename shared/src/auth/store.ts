@@ -16,7 +16,6 @@ import { getAfterAuthTarget, getValidRedirectUrl } from '../redirect';
 import { createAuthAtoms, initialLogin, initialPasskeys, initialProfile, initialSignUp } from './state';
 import { createTrackedTimers, systemTimers, type Timers } from './timers';
 import { isNoSessionAnswer, type SessionHint } from './session-hint';
-import type { NativeBridgeHost } from './native-bridge';
 import type { FlowContext } from './flow-context';
 import type { ActivationFlow } from './flows/activation';
 import type { RecoveryFlow } from './flows/recovery';
@@ -219,19 +218,6 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
     else go(afterAuthTarget());
   }
 
-  /**
-   * Seed 000 section 1: a native app (iOS or Android web view) whose bridge reports suggestSavePassword
-   * is offered the credentials the server just accepted. The bridge's code (native-bridge.ts, its own
-   * chunk) loads only on a page where an app announced bridge functions; elsewhere nothing is sent.
-   */
-  function suggestSavePassword(email: string, password: string): void {
-    if (!(globalThis as NativeBridgeHost).GatehouseNativeBridgeFunctions) return;
-    import('./native-bridge').then((m) => {
-      const bridge = m.createNativeBridge();
-      if (bridge.isAvailable('suggestSavePassword')) bridge.suggestSavePassword(email, password);
-    }).catch(() => undefined);
-  }
-
   const captcha = createCaptchaFlow(api);
   const pendingInvite = () => storage?.getItem(INVITE_LINK_KEY) || undefined;
 
@@ -353,14 +339,12 @@ export function createGatehouseStore(options: GatehouseStoreOptions): GatehouseS
         // Username* strategies: what was typed is a username unless it is an email.
         const response = await api.login({ ...(usesUsername(get(atoms.vendor)?.loginStrategy) && !email.includes('@') ? { username: email } : { email }), password, recaptchaToken: await captcha.token('login') });
         if (response.mfaRequired) {
-          suggestSavePassword(email, password);
           // Seed 4.2: the session is not set until MFA is verified.
           await mfaFlow.beginMfa(response, email);
           return;
         }
         // Expired, breached or about to expire: the password-policy steps (seed 4.2).
         if (await policiesFlow.afterLogin(response, { email, password })) return;
-        suggestSavePassword(email, password);
         await completeLogin(response);
       } catch (error) {
         const { message, errorCode } = toGatehouseError(error);
