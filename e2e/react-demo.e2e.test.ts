@@ -64,6 +64,9 @@ it('signs in, keeps a read-only member out of the gated page, lets them in after
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const loaderRequests: string[] = [];
   page.on('request', (r) => /\/cdn\/loader\/[^/]+\/[^/]+\.js$/.test(new URL(r.url()).pathname) && loaderRequests.push(r.url()));
+  // Who asked for the caller's flags: the loader marks its calls with its source header.
+  const flagCalls: Array<string | undefined> = [];
+  page.on('request', (r) => new URL(r.url()).pathname === '/flags' && flagCalls.push(r.headers()['x-gatehouse-source']));
 
   // Signed out: the demo's page sends the user to its own login route, which the loader fills with the login box.
   await page.goto(`${server.url}/react/reports`);
@@ -125,5 +128,8 @@ it('signs in, keeps a read-only member out of the gated page, lets them in after
   // The pages above after sign-in were one document: still one loader script, fetched once for it.
   expect(await page.locator('script[src*="/cdn/loader/"]').count()).toBe(1);
   expect(new Set(loaderRequests).size).toBe(1);
+  // The SDK reads the flags the loader fetched (app.getFeatureFlags): every /flags call was the loader's own.
+  expect(flagCalls.length).toBeGreaterThan(1);
+  expect(flagCalls.filter((source) => !source)).toEqual([]);
   expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
 }, 120_000);
