@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StrictMode } from 'react';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { GatehouseProvider } from './GatehouseProvider.js';
+import { createGatehouseClient } from './client.js';
 import { useAuth } from './hooks.js';
 import { createTestApp } from './test/loader-app.js';
 import type { LoaderGlobal, GatehouseLoaderOptions } from './types.js';
@@ -32,12 +33,13 @@ function Who() {
 
 /** What the loader script does when it runs: defines the global; counts initialize calls. */
 function runLoaderScript(calls: Array<{ options: GatehouseLoaderOptions; name?: string }>) {
-  const app = createTestApp();
+  const apps = new Map<string, ReturnType<typeof createTestApp>>(); // one app per name, as the loader keeps
   g.Gatehouse = {
     version: '7.78.0',
-    initialize: (options, name) => {
+    initialize: (options, name = 'default') => {
       calls.push({ options, name });
-      return app;
+      if (!apps.has(name)) apps.set(name, createTestApp({ name }));
+      return apps.get(name)!;
     },
   };
 }
@@ -87,5 +89,26 @@ describe('<GatehouseProvider>', () => {
     render(<GatehouseProvider options={OPTIONS} loaderScript={{ src: SCRIPT.src, integrity: '' }}><Who /></GatehouseProvider>);
     await waitFor(() => expect(screen.getByText('error: GatehouseProvider: loaderScript.integrity is required (SRI) for ' + SCRIPT.src)).toBeTruthy());
     expect(added).toHaveLength(0);
+  });
+
+  it("throws the name-mismatch error when given a client of another app than its name (seed 000 section 5), and renders with its own", async () => {
+    const other = createGatehouseClient({ name: 'billing', connect: async () => createTestApp({ name: 'billing' }) });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined); // React reports the render error too
+    expect(() => render(<GatehouseProvider options={OPTIONS} loaderScript={SCRIPT} name="main" client={other}><Who /></GatehouseProvider>)).toThrow(
+      "Gatehouse app name mismatch: the store belongs to the app 'billing', not to 'main'",
+    );
+    cleanup();
+    render(<GatehouseProvider options={OPTIONS} loaderScript={SCRIPT} name="billing" client={other}><Who /></GatehouseProvider>);
+    expect(await screen.findByText('Ada')).toBeTruthy();
+  });
+
+  it('asks the loader for the app of its name, and shows an error instead of a loader app of another name', async () => {
+    // Another loader version: the script of the first test stays loaded in this file's module state.
+    render(<GatehouseProvider options={OPTIONS} loaderScript={{ ...SCRIPT, src: SCRIPT.src.replace('7.78.0', '7.79.0') }} name="main"><Who /></GatehouseProvider>);
+    act(() => {
+      g.Gatehouse = { version: '7.78.0', initialize: () => createTestApp({ name: 'default' }) }; // a loader that answers its default app
+      added[0]!.dispatchEvent(new Event('load'));
+    });
+    await waitFor(() => expect(screen.getByText("error: Gatehouse app name mismatch: the store belongs to the app 'default', not to 'main'")).toBeTruthy());
   });
 });

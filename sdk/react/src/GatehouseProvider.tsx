@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { createGatehouseClient, type GatehouseClient } from './client.js';
+import { createGatehouseClient, GatehouseAppNameMismatchError, type GatehouseClient } from './client.js';
 import { GatehouseContext } from './context.js';
 import { loadLoaderScript, type LoaderScript } from './load-loader.js';
 import type { GatehouseLoaderOptions } from './types.js';
@@ -11,7 +11,7 @@ export interface GatehouseProviderProps {
   loaderScript: LoaderScript;
   /** The app name (default: the loader's default app). */
   name?: string;
-  /** For tests and hosts that build the client themselves (e.g. a loader already on the page). */
+  /** For tests and hosts that build the client themselves (e.g. a loader already on the page); with `name`, it must be that app's client. */
   client?: GatehouseClient;
   children?: ReactNode;
 }
@@ -24,8 +24,10 @@ export interface GatehouseProviderProps {
 export function GatehouseProvider({ options, loaderScript, name, client: given, children }: GatehouseProviderProps) {
   // One client per provider instance; the loader keeps one app per name, so a remount reuses it.
   const [client] = useState(
-    () => given ?? createGatehouseClient({ connect: async () => (await loadLoaderScript(loaderScript)).initialize(options, name) }),
+    () => given ?? createGatehouseClient({ name, connect: async () => (await loadLoaderScript(loaderScript)).initialize(options, name) }),
   );
+  // A client of another app would show that app's user under this name (seed 000 section 5).
+  if (name !== undefined && client.name !== name) throw new GatehouseAppNameMismatchError(name, client.name);
   useEffect(() => client.start(), [client]);
   return <GatehouseContext.Provider value={client}>{children}</GatehouseContext.Provider>;
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../../shared/src/testing/fetch-stub';
-import { createGatehouseClient } from './client.js';
+import { createGatehouseClient, GatehouseAppNameMismatchError } from './client.js';
 import { createTestApp, login, me, ME, REFRESH, SWITCH, type TestApp } from './test/loader-app.js';
 import type { LoaderApp } from './types.js';
 
@@ -75,6 +75,26 @@ describe('createGatehouseClient', () => {
     await expect(client.whenReady()).rejects.toThrow('Failed to load the Gatehouse loader');
     expect(client.getSnapshot()).toMatchObject({ status: 'error', error: { message: 'Failed to load the Gatehouse loader' }, auth: { isLoading: false, isAuthenticated: false, user: null } });
     expect(told).toBe(1);
+  });
+
+  it("refuses a loader app of another name than the client's (seed 000 section 5): an error state, signed out, the other app's user never shown", async () => {
+    const other = createTestApp({ name: 'billing', signedIn: { name: 'Other App User' } });
+    const client = createGatehouseClient({ name: 'main', connect: async () => other });
+    let told = 0;
+    client.subscribe(() => (told += 1));
+    await expect(client.whenReady()).rejects.toThrow("Gatehouse app name mismatch: the store belongs to the app 'billing', not to 'main'");
+    expect(client.getSnapshot()).toMatchObject({ status: 'error', auth: { isLoading: false, isAuthenticated: false, user: null } });
+    expect(client.getSnapshot().error).toBeInstanceOf(GatehouseAppNameMismatchError);
+    expect(client.app()).toBeNull();
+    expect(told).toBe(1);
+  });
+
+  it('accepts the app of its own name, the default app when none is given', async () => {
+    const named = createGatehouseClient({ name: 'billing', connect: async () => createTestApp({ name: 'billing' }) });
+    await expect(named.whenReady()).resolves.toMatchObject({ name: 'billing' });
+    const unnamed = createGatehouseClient({ connect: async () => createTestApp() });
+    expect(unnamed.name).toBe('default');
+    await expect(unnamed.whenReady()).resolves.toMatchObject({ name: 'default' });
   });
 
   it('keeps the server snapshot signed out and loading, whatever the browser state', async () => {

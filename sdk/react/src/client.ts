@@ -29,11 +29,30 @@ export interface GatehouseClient {
   whenReady(): Promise<LoaderApp>;
   /** The loader app, or null before it is ready. */
   app(): LoaderApp | null;
+  /** The name of the loader app this client is for (`Gatehouse.initialize(options, name)`). */
+  readonly name: string;
 }
 
 export interface GatehouseClientOptions {
   /** Resolves to the loader's app (the provider loads the script and calls `Gatehouse.initialize`). */
   connect(): Promise<LoaderApp>;
+  /** The app name the client is for; an app of another name is refused (default: `'default'`, the loader's). */
+  name?: string;
+}
+
+/** The loader's app name when none is given (`Gatehouse.initialize(options)`). */
+export const DEFAULT_APP_NAME = 'default';
+
+/**
+ * Seed 000 section 5: a store whose app name does not match the instance name is an error,
+ * never a silent mix of two apps' users (e.g. a client built for one app handed to a provider
+ * named for another, or a loader that answers another app than the one asked for).
+ */
+export class GatehouseAppNameMismatchError extends Error {
+  override readonly name = 'GatehouseAppNameMismatchError';
+  constructor(readonly expected: string, readonly actual: string) {
+    super(`Gatehouse app name mismatch: the store belongs to the app '${actual}', not to '${expected}'`);
+  }
 }
 
 const SIGNED_OUT: LoaderAuthSnapshot = Object.freeze({ isLoading: true, isAuthenticated: false, user: null });
@@ -51,6 +70,7 @@ function sameFlags(a: Record<string, string>, b: Record<string, string>): boolea
  * `subscribe` (flags and entitlements changed) for the rest; it never calls the API itself.
  */
 export function createGatehouseClient(options: GatehouseClientOptions): GatehouseClient {
+  const name = options.name ?? DEFAULT_APP_NAME;
   const listeners = new Set<() => void>();
   let state: GatehouseState = SERVER_STATE;
   let app: LoaderApp | null = null;
@@ -87,6 +107,7 @@ export function createGatehouseClient(options: GatehouseClientOptions): Gatehous
   const start = (): Promise<LoaderApp> => {
     started ??= options.connect().then(
       (connected) => {
+        if (connected.name !== name) throw new GatehouseAppNameMismatchError(name, connected.name);
         // The loader tells when the caller's flags or entitlements change (app.subscribe) and when
         // the user does (store.subscribe); each is read again then, never polled.
         connected.subscribe(notify);
@@ -122,5 +143,6 @@ export function createGatehouseClient(options: GatehouseClientOptions): Gatehous
     start: () => void start(),
     whenReady: () => start(),
     app: () => app,
+    name,
   };
 }

@@ -48,7 +48,7 @@ export interface TestApp extends LoaderApp {
 }
 
 /** A loaded app; `signedIn` hydrates the store with a session as the loader's stage 1 would. */
-export function createTestApp(options: { signedIn?: Record<string, unknown> | false; claims?: Record<string, unknown>; entitlements?: boolean; flags?: Record<string, 'on' | 'off'>; routes?: Record<string, Handler | Handler[]> } = {}): TestApp {
+export function createTestApp(options: { name?: string; signedIn?: Record<string, unknown> | false; claims?: Record<string, unknown>; entitlements?: boolean; flags?: Record<string, 'on' | 'off'>; routes?: Record<string, Handler | Handler[]> } = {}): TestApp {
   const stub = createFetchStub({ [LOGOUT]: () => json({}), ...options.routes });
   const { store } = createGatehouse({ baseUrl: BASE, clientId: 'c', fetch: stub.fetch, getLocationSearch: () => '', retry: { attempts: 1 }, navigate: () => undefined, storage: null });
   store.hydrate(options.signedIn === false ? null : { login: login('t1', options.claims), me: me(options.signedIn ?? {}) });
@@ -59,7 +59,7 @@ export function createTestApp(options: { signedIn?: Record<string, unknown> | fa
   const actions: string[] = [];
   const appOptions: GatehouseLoaderOptions = { contextOptions: { baseUrl: BASE, clientId: 'c' }, entitlementsOptions: { enabled: options.entitlements ?? true } };
   return {
-    name: 'default',
+    name: options.name ?? 'default',
     options: appOptions,
     ready: Promise.resolve(),
     store,
