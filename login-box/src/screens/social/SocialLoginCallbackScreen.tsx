@@ -1,9 +1,13 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { RouteLink } from '../../components/RouteLink';
 import { useI18n } from '../../use-i18n';
+import { useTenantChoice } from '../tenants/use-tenant-choice';
+
+// Only when the tenant choice applies after sign-in (authOptions.chooseTenantAfterLogin).
+const SignedInStep = lazy(() => import('../SignedInStep'));
 
 /**
  * The social-login callback route (socialLoginCallbackUrl, seed 000 section 2.1): the provider sends
@@ -15,6 +19,7 @@ export function SocialLoginCallbackScreen() {
   const { store, routes } = useLoginBox();
   const { login, social } = useAuth(store);
   const { t } = useI18n();
+  const choose = useTenantChoice();
 
   useEffect(() => {
     void store.socialLoginPostLogin(window.location.search);
@@ -28,6 +33,13 @@ export function SocialLoginCallbackScreen() {
         <p role="status">{t('social.takingBack')}</p>
         <RouteLink to={routes.loginUrl}>{t('common.backToSignIn')}</RouteLink>
       </>
+    );
+  }
+  if (login.step === 'success' && choose) {
+    return (
+      <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
+        <SignedInStep />
+      </Suspense>
     );
   }
   if (login.step === 'success') {

@@ -1,8 +1,12 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLoginBox } from '../../context';
 import { useAuth } from '../../use-auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../use-i18n';
+import { useTenantChoice } from '../tenants/use-tenant-choice';
+
+// Only when the tenant choice applies after sign-in (authOptions.chooseTenantAfterLogin).
+const SignedInStep = lazy(() => import('../SignedInStep'));
 
 /**
  * The samlCallbackUrl and oidcRedirectUrl routes (seed 000 section 2.1): the identity provider sends
@@ -14,10 +18,19 @@ export default function SsoCallbackScreen({ type }: { type: 'saml' | 'oidc' }) {
   const { store } = useLoginBox();
   const { login } = useAuth(store);
   const { t } = useI18n();
+  const choose = useTenantChoice();
 
   useEffect(() => {
     void store.ssoPostLogin(type, window.location.search);
   }, [store, type]);
+
+  if (login.step === 'success' && choose) {
+    return (
+      <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
+        <SignedInStep />
+      </Suspense>
+    );
+  }
 
   if (login.step === 'loginWithSSOFailed') {
     return (

@@ -87,6 +87,16 @@ describe('tenant switcher in the login box after sign-in', () => {
     expect(box.domElement.querySelector('.gh-root')!.getAttribute('dir')).toBe('rtl');
   });
 
+  it('a sign-in that ends on the SSO callback route offers the same choice there, and Continue goes on', async () => {
+    const routes = { ...server(), 'POST /identity/resources/auth/v1/user/saml/postlogin': () => token('tok-1', 't1') };
+    const { view, navigate } = await mountLoginBox('/account/saml/callback?code=one-time', routes, { gatehouse: { chooseTenantAfterLogin: true }, mountOptions: { chooseTenantAfterLogin: true } });
+    const select = (await view.findByLabelText('Account')) as HTMLSelectElement;
+    expect(select.value).toBe('t1');
+    expect(navigate).not.toHaveBeenCalled();
+    fireEvent.click(view.getByRole('button', { name: 'Continue' }));
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/');
+  });
+
   it('a user in one tenant, or a host that did not ask for the choice, goes straight on', async () => {
     const single = await signIn(server(tenants.slice(0, 1)));
     await waitFor(() => expect(single.navigate).toHaveBeenCalledExactlyOnceWith('/'));
