@@ -50,3 +50,6 @@ export const PREVIEW_SUBSCRIPTION: Subscription = {
 export const PREVIEW_INVOICES: readonly Invoice[] = [
   { id: 'preview-invoice-1', externalId: 'in_preview_1', subscriptionId: 'preview-subscription', paymentDate: PREVIEW_START, totalAmount: 100, currency: 'usd', paid: true, receiptNumber: 'PREVIEW-0001' },
 ];
+
+/** An active Stripe provider, so the Subscription section shows the plans (paying itself is refused in preview). */
+export const PREVIEW_PAYMENT_PROVIDERS: ReadonlyArray<{ id: string; providerType: 'Stripe'; status: '0' | '1' }> = [{ id: 'preview-provider', providerType: 'Stripe', status: '1' }];

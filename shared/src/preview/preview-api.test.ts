@@ -12,7 +12,9 @@ import { TeamRolesResponse } from '../wire/admin/roles';
 import { AuditsResponse } from '../wire/admin/audits';
 import { InsightsResponse, RecommendationsResponse, ScoreHistoryResponse } from '../wire/security/security-center';
 import { PlansResponse } from '../wire/billing/billing';
-import { LockoutPolicy, MfaPolicy, SessionsPolicy } from '../wire/security/policies';
+import { LockoutPolicy, MfaPolicy, PasswordPolicy, PasswordRotation, PolicyDryRun, SessionsPolicy, UserEmailsPolicy } from '../wire/security/policies';
+import { SignUpResponse } from '../wire/users/signup';
+import { PasswordRecoveryStrategiesResponse } from '../wire/recovery/recovery';
 import { isGatehouseError } from '../errors';
 import { CaptchaPolicyResponse } from '../wire/platform/captcha';
 import { SSO_PRELOGIN_PATH } from '../wire/sso/prelogin-path';
@@ -123,6 +125,52 @@ describe('preview API', () => {
     await api.request('PATCH', SecurityPaths.lockoutPolicy, { body: { maxAttempts: 3, unknown: true } });
     expect(await api.request('GET', SecurityPaths.lockoutPolicy)).toEqual({ enabled: true, maxAttempts: 3 });
     const { data } = AuditsResponse.parse(await api.request('GET', AuditPaths.audits));
-    expect(data[0]).toMatchObject({ action: 'Security policy updated', description: 'The lockout policy was changed' });
+    expect(data[0]).toMatchObject({ action: 'Security policy updated', description: 'The lockout policy was changed: {"enabled":true,"maxAttempts":5} -> {"enabled":true,"maxAttempts":3}' });
+  });
+
+  it("answers a policy's dry run with what would be saved, and saves nothing", async () => {
+    const { api } = setup();
+    const before = AuditsResponse.parse(await api.request('GET', AuditPaths.audits)).total;
+    const dryRun = PolicyDryRun.parse(await api.request('POST', SecurityPaths.passwordPolicy, { body: { minLength: 10 }, query: { dryRun: 'true' } }));
+    expect(dryRun).toMatchObject({ dryRun: true, policy: { minLength: 10 }, effects: [] });
+    expect(PasswordPolicy.parse(await api.request('GET', SecurityPaths.passwordPolicy)).minLength).toBe(6);
+    expect(AuditsResponse.parse(await api.request('GET', AuditPaths.audits)).total).toBe(before);
+  });
+
+  it('reads and saves the password policy, password rotation and user emails policy; a value of the wrong shape is not taken', async () => {
+    const { api } = setup();
+    PasswordRotation.parse(await api.request('GET', SecurityPaths.passwordRotation));
+    UserEmailsPolicy.parse(await api.request('GET', SecurityPaths.userEmailsPolicy));
+    await api.request('POST', SecurityPaths.passwordPolicy, { body: { minLength: 12, minOptionalTestsToPass: '4' } });
+    expect(PasswordPolicy.parse(await api.request('GET', SecurityPaths.passwordPolicy))).toMatchObject({ minLength: 12, minOptionalTestsToPass: 0 });
+    await api.request('POST', SecurityPaths.sessionsPolicy, { body: { sessionIdleTimeoutConfiguration: { isActive: true }, sessionTimeoutConfiguration: { isActive: false, timeout: 7200 } } });
+    expect(SessionsPolicy.parse(await api.request('GET', SecurityPaths.sessionsPolicy))).toMatchObject({
+      sessionIdleTimeoutConfiguration: { isActive: false, timeout: 3600 },
+      sessionTimeoutConfiguration: { isActive: false, timeout: 7200 },
+    });
+  });
+
+  it('signs up a simulated account and signs it in at once, audited; a taken address is refused', async () => {
+    const { api } = setup({ signedIn: false });
+    const answer = SignUpResponse.parse(await api.signUp({ email: 'New.Visitor@Example.com', password: '123456', name: 'New Visitor', companyName: 'Visitor Co' }));
+    expect(answer).toMatchObject({ shouldActivate: false, tenantId: 'preview-tenant', authResponse: { userId: answer.userId } });
+    const me = MeResponse.parse(await api.me());
+    expect([me.id, me.email, me.name, me.roles.map((r) => r.key)]).toEqual([answer.userId, 'new.visitor@example.com', 'New Visitor', ['Admin']]);
+    const page = UsersPage.parse(await api.request('GET', AdminPaths.teamMembers, { query: { filter: 'new visitor' } }));
+    expect(page.items.map((u) => u.email)).toEqual(['new.visitor@example.com']);
+    const { data } = AuditsResponse.parse(await api.request('GET', AuditPaths.audits));
+    expect(data[0]).toMatchObject({ action: 'User signed up', email: 'new.visitor@example.com' });
+    expect((await failure(api.signUp({ email: 'ben@preview.example', password: '123456' }))).statusCode).toBe(409);
+    const short = await failure(api.signUp({ email: 'other@example.com', password: '12345' }));
+    expect([short.statusCode, short.message]).toEqual([400, 'The password must be 6 to 128 characters long']);
+  });
+
+  it('simulates "forgot password": the email channel only, "sent" without an email, and a missing address refused', async () => {
+    const { api } = setup({ signedIn: false });
+    const { strategies } = PasswordRecoveryStrategiesResponse.parse(await api.request('GET', ApiPaths.passwordRecoveryStrategies));
+    expect(strategies.filter((s) => s.isActive).map((s) => s.strategy)).toEqual(['email']);
+    await api.request('POST', ApiPaths.passwordsResetEmailV2, { body: { identifier: 'visitor@example.com', identifierType: 'email' } });
+    const missing = await failure(api.request('POST', ApiPaths.passwordsResetEmailV2, { body: { identifier: ' ' } }));
+    expect([missing.statusCode, missing.message]).toEqual([400, 'identifier is required']);
   });
 });

@@ -9,12 +9,17 @@ import { SSO_PRELOGIN_PATH } from '../wire/sso/prelogin-path';
 import { AdminPaths } from '../wire/admin/paths';
 import { AuditPaths, AUDIT_COLUMNS } from '../wire/admin/audit-paths';
 import { SecurityPaths } from '../wire/security/paths';
-import { BillingPaths } from '../wire/billing/paths';
 import type { MeResponse, VendorPublicConfig } from '../wire';
 import type { AuditRecord } from '../wire/admin/audits';
 import type { CaptchaPolicyResponse } from '../wire/platform/captcha';
 import type { TenantUser } from '../wire/admin/users';
-import { PREVIEW_INVOICES, PREVIEW_PLANS, PREVIEW_SUBSCRIPTION } from './billing';
+import type { SignUpResponse } from '../wire/users/signup';
+import type { PasswordRecoveryStrategiesResponse } from '../wire/recovery/recovery';
+import { billingRoutes } from './billing-routes';
+import { PREVIEW_PASSWORD_POLICIES, PREVIEW_VISITOR_IP } from './admin-sample-data';
+import { apiTokenRoutes, groupRoutes, ssoRoutes } from './account-routes';
+import { restrictionRoutes } from './restriction-routes';
+import { fail, noContent, ok, text, type Answer, type Handler, type PreviewState, type Route } from './routes';
 import {
   PREVIEW_AUDITS, PREVIEW_DELAYS, PREVIEW_FORCED_FLAGS, PREVIEW_ME, PREVIEW_PASSWORD_CONFIG, PREVIEW_PERMISSIONS, PREVIEW_POLICIES, PREVIEW_ROLES,
   PREVIEW_SECURITY_CENTER, PREVIEW_TENANT_ID, PREVIEW_USERS, PREVIEW_USERS_PAGE_SIZE, previewLogin,
@@ -35,14 +40,7 @@ export function previewSession(now: number): { login: ReturnType<typeof previewL
   return { login: previewLogin(now), me: structuredClone(PREVIEW_ME) };
 }
 
-type Answer = { status: number; body?: unknown; type?: string };
-interface Call { method: string; path: string; query: URLSearchParams; body: Record<string, unknown>; params: Record<string, string> }
-type Handler = (call: Call) => Answer;
-
 const NO_CAPTCHA: CaptchaPolicyResponse = { enabled: false, siteKey: null, minScore: 0.5, scriptUrl: null };
-const ok = (body: unknown): Answer => ({ status: 200, body });
-const noContent: Answer = { status: 204 };
-const fail = (status: number, message: string): Answer => ({ status, body: { errors: [message] } });
 
 /** `/a/{id}/b` -> a matcher that captures `id`. */
 function compile(template: string): (path: string) => Record<string, string> | null {
@@ -72,7 +70,12 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
 
   /** Every simulated change is written to the sample audit log, as a real one would be. */
   const audit = (action: string, description: string) =>
-    audits.unshift({ id: `preview-audit-new-${nextId++}`, createdAt: new Date(now()).toISOString(), email: me.email, action, description, ip: '203.0.113.10', severity: 'Info', userAgent: 'Mozilla/5.0 (preview)', json: null, tenantId: PREVIEW_TENANT_ID });
+    audits.unshift({ id: `preview-audit-new-${nextId++}`, createdAt: new Date(now()).toISOString(), email: me.email, action, description, ip: PREVIEW_VISITOR_IP, severity: 'Info', userAgent: 'Mozilla/5.0 (preview)', json: null, tenantId: PREVIEW_TENANT_ID });
+  const state: PreviewState = {
+    now, audit, me: () => me, users: () => users,
+    newId: (kind) => `preview-${kind}-new-${nextId++}`,
+    iso: () => new Date(now()).toISOString(),
+  };
   const roles = () => PREVIEW_ROLES.map((r) => ({ ...r, userCount: users.filter((u) => u.roleIds.includes(r.id)).length }));
   const vendor: VendorPublicConfig = {
     name: 'Preview',
@@ -81,10 +84,17 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     signUpStrategies: { email: { enabled: true, required: true }, phoneNumber: { enabled: false, required: false } },
     passwordConfig: PREVIEW_PASSWORD_CONFIG,
   };
+  /** Seed 001's mock password limits, for sign-in and sign-up alike; null when the password is within them. */
+  const passwordProblem = (body: Record<string, unknown>): string | null => {
+    const password = typeof body.password === 'string' ? body.password : '';
+    return password.length < PREVIEW_PASSWORD_CONFIG.minLength || password.length > PREVIEW_PASSWORD_CONFIG.maxLength
+      ? `The password must be ${PREVIEW_PASSWORD_CONFIG.minLength} to ${PREVIEW_PASSWORD_CONFIG.maxLength} characters long`
+      : null;
+  };
   const session: Handler = () => (signedIn ? ok(previewLogin(now())) : fail(401, 'Session not found'));
   const user = (id: string) => users.find((u) => u.id === id);
 
-  const routes: Array<[string, string, Handler]> = [
+  const routes: Route[] = [
     ['GET', ApiPaths.flags, () => ok(PREVIEW_FORCED_FLAGS)],
     ['GET', ApiPaths.metadata, () => ok({ rows: [] })],
     ['GET', ApiPaths.vendorPublic, () => ok(vendor)],
@@ -93,14 +103,34 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     ['GET', ApiPaths.captchaPolicyPublic, () => ok(NO_CAPTCHA)],
     ['POST', SSO_PRELOGIN_PATH, () => ok({ address: null, type: null })],
     ['POST', ApiPaths.login, ({ body }) => {
-      const password = typeof body.password === 'string' ? body.password : '';
-      const email = typeof body.email === 'string' ? body.email.trim() : '';
-      if (!email) return fail(400, 'email is required');
-      if (password.length < PREVIEW_PASSWORD_CONFIG.minLength || password.length > PREVIEW_PASSWORD_CONFIG.maxLength)
-        return fail(400, `The password must be ${PREVIEW_PASSWORD_CONFIG.minLength} to ${PREVIEW_PASSWORD_CONFIG.maxLength} characters long`);
+      if (!text(body, 'email')) return fail(400, 'email is required');
+      const problem = passwordProblem(body);
+      if (problem) return fail(400, problem);
       signedIn = true;
-      return ok(previewLogin(now()));
+      return ok({ ...previewLogin(now()), userId: me.id });
     }],
+    // Sign-up: a simulated account, Admin of the preview account, signed in at once (no activation email).
+    ['POST', ApiPaths.signUp, ({ body }) => {
+      const email = text(body, 'email').toLowerCase();
+      if (!EMAIL.test(email)) return fail(400, 'email must be an email address');
+      const problem = passwordProblem(body);
+      if (problem) return fail(400, problem);
+      if (users.some((u) => u.email === email)) return fail(409, 'User already exists');
+      const id = state.newId('user');
+      const name = text(body, 'name') || email;
+      const when = state.iso();
+      const admin = PREVIEW_ROLES[0]!;
+      users.push({ ...structuredClone(PREVIEW_USERS[0]!), id, email, name, roleIds: [admin.id], roles: [{ id: admin.id, key: admin.key, name: admin.name }], mfaEnrolled: false, createdAt: when, joinedAt: when, lastSeen: when });
+      me = { ...structuredClone(PREVIEW_ME), id, email, name, jobTitle: null, mfaEnrolled: false, createdAt: when, lastLogin: when };
+      signedIn = true;
+      audit('User signed up', `${email} signed up`);
+      const answer: SignUpResponse = { shouldActivate: false, userId: id, tenantId: PREVIEW_TENANT_ID, authResponse: { ...previewLogin(now()), userId: id } };
+      return ok(answer);
+    }],
+    // Forgot password: the email channel only, and "sent" is simulated (no email, so no reset link to follow).
+    ['GET', ApiPaths.passwordRecoveryStrategies, () => ok(RECOVERY_STRATEGIES)],
+    ['POST', ApiPaths.passwordsResetEmailV2, ({ body }) => (text(body, 'identifier') ? ok({}) : fail(400, 'identifier is required'))],
+    ['POST', ApiPaths.passwordsReset, ({ body }) => (text(body, 'email') ? ok({}) : fail(400, 'email is required'))],
     ['POST', ApiPaths.refresh, session],
     ['POST', ApiPaths.logout, () => ((signedIn = false), ok({}))],
     ['GET', ApiPaths.me, () => (signedIn ? ok(me) : fail(401, 'Unauthorized'))],
@@ -176,24 +206,26 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
       audit('Breached password reset', `${emailed} users were asked to reset their password`);
       return ok({ emailed });
     }],
-    ['GET', BillingPaths.plans, () => ok(PREVIEW_PLANS)],
-    ['GET', BillingPaths.managedSubscriptions, () => ok([PREVIEW_SUBSCRIPTION])],
-    ['GET', BillingPaths.invoices, () => ok(PREVIEW_INVOICES)],
-    ['GET', BillingPaths.paymentMethods, () => ok([])],
-    ['GET', BillingPaths.paymentProviders, () => ok([])],
-    ['GET', BillingPaths.summary, () => ok({ currentPlanId: PREVIEW_SUBSCRIPTION.planId, externallyManaged: false, paymentMethodId: null })],
-    ['GET', BillingPaths.tenantConfiguration, () => ok({ tenantId: PREVIEW_TENANT_ID, allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: 'preview-plan-free' })],
+    ...billingRoutes(state),
+    ...groupRoutes(state),
+    ...apiTokenRoutes(state),
+    ...restrictionRoutes(state),
+    ...ssoRoutes(state),
   ];
-  // Security policies: read, and saved (POST or PATCH) by merging the fields the policy has; a save is audited.
-  const policies: Record<string, Record<string, unknown>> = structuredClone(PREVIEW_POLICIES);
-  const policyPaths: Record<keyof typeof PREVIEW_POLICIES, string> = {
+  // Security policies: read, and saved (POST or PATCH) by merging the fields the policy has; a save is
+  // audited. A dry run (`?dryRun=true`) answers what would be saved, with no effects counted, and saves nothing.
+  const policies: Record<string, Record<string, unknown>> = structuredClone({ ...PREVIEW_POLICIES, ...PREVIEW_PASSWORD_POLICIES });
+  const policyPaths: Record<keyof typeof PREVIEW_POLICIES | keyof typeof PREVIEW_PASSWORD_POLICIES, string> = {
     mfa: SecurityPaths.mfaPolicy, lockout: SecurityPaths.lockoutPolicy, passwordHistory: SecurityPaths.passwordHistoryPolicy, captcha: SecurityPaths.captchaPolicy, sessions: SecurityPaths.sessionsPolicy,
+    password: SecurityPaths.passwordPolicy, passwordRotation: SecurityPaths.passwordRotation, userEmails: SecurityPaths.userEmailsPolicy,
   };
   for (const [name, path] of Object.entries(policyPaths)) {
-    const save: Handler = ({ body }) => {
-      const policy = policies[name]!;
-      for (const key of Object.keys(policy)) if (key in body && typeof body[key] === typeof policy[key]) policy[key] = body[key];
-      audit('Security policy updated', `The ${name} policy was changed`);
+    const save: Handler = ({ body, query }) => {
+      const policy = query.get('dryRun') === 'true' ? structuredClone(policies[name]!) : policies[name]!;
+      const before = JSON.stringify(policy);
+      for (const key of Object.keys(policy)) if (key in body && sameShape(body[key], policy[key])) policy[key] = body[key];
+      if (policy !== policies[name]) return ok({ dryRun: true, policy, effects: [] });
+      audit('Security policy updated', `The ${name} policy was changed: ${before} -> ${JSON.stringify(policy)}`);
       return ok(policy);
     };
     routes.push(['GET', path, () => ok(policies[name])], ['POST', path, save], ['PATCH', path, save]);
@@ -234,6 +266,17 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
   }
 
   return (input: RequestInfo | URL, init?: RequestInit) => answer(input instanceof Request && init === undefined ? input : new Request(input, init));
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const RECOVERY_STRATEGIES: PasswordRecoveryStrategiesResponse = { strategies: [{ strategy: 'email', isActive: true }, { strategy: 'sms', isActive: false }] };
+
+/** A saved value replaces a policy's own only when it has the same type (and, for a nested setting, the same keys). */
+function sameShape(value: unknown, current: unknown): boolean {
+  if (typeof value !== typeof current || value === null || current === null) return false;
+  if (typeof current !== 'object') return true;
+  const keys = Object.keys(current as object);
+  return !Array.isArray(value) && keys.length === Object.keys(value as object).length && keys.every((k) => sameShape((value as Record<string, unknown>)[k], (current as Record<string, unknown>)[k]));
 }
 
 function json({ status, body, type }: Answer): Response {
