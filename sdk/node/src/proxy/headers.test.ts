@@ -73,4 +73,9 @@ describe('proxy response headers', () => {
     expect(out.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
     expect([...out.keys()].sort()).toEqual(['content-type', 'set-cookie', 'set-cookie', 'x-trace-id']);
   });
+
+  it('passes no CORS grant back: the proxy answers the host\'s own pages only', () => {
+    const upstream = new Headers({ 'content-type': 'application/json', 'access-control-allow-origin': 'https://evil.example', 'access-control-allow-credentials': 'true', vary: 'Origin' });
+    expect([...returnedResponseHeaders(upstream).keys()].sort()).toEqual(['content-type', 'vary']);
+  });
 });

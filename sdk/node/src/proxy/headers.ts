@@ -89,14 +89,16 @@ export function forwardedRequestHeaders(incoming: Headers, context: ForwardConte
 }
 
 /**
- * The response headers to pass back: all but hop-by-hop ones, and without content-encoding and
- * content-length, since fetch has already decoded the body the host sends on.
+ * The response headers to pass back: all but hop-by-hop ones and CORS grants, and without
+ * content-encoding and content-length, since fetch has already decoded the body the host sends on.
  */
 export function returnedResponseHeaders(upstream: Headers): Headers {
   const out = new Headers();
   const dropped = connectionListed(upstream);
   upstream.forEach((value, name) => {
     if (name === 'set-cookie' || dropped.has(name) || HOP_BY_HOP_HEADERS.includes(name) || name === 'content-encoding' || name === 'content-length') return;
+    // CORS grants are Gatehouse's for its own origin: the proxy answers the host's pages only.
+    if (name.startsWith('access-control-')) return;
     out.set(name, value);
   });
   for (const cookie of upstream.getSetCookie()) out.append('set-cookie', cookie);

@@ -1,13 +1,13 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { ApiPaths, SessionPaths } from '@gatehouse/shared/wire';
+import { ApiPaths, ErrorCodes, SessionPaths } from '@gatehouse/shared/wire';
 import express from 'express';
 import { afterEach, expect, it } from 'vitest';
 import { describeDialects, PASSWORD, signUpAndActivate } from '../../../../server/src/test/harness';
 import { SDK_MARKER } from './headers.js';
 import { createExpressProxy, createNodeProxy } from './node.js';
-import { createGatehouseProxy, rewriteCookiePath } from './proxy.js';
+import { createGatehouseProxy, isCrossOriginRequest, rewriteCookiePath } from './proxy.js';
 import { createSessionCookies, readSession, sessionCookieName } from '../session/cookie.js';
 
 const SESSION_PASSWORD = 'a-session-password-of-at-least-32-characters';
@@ -164,6 +164,40 @@ describeDialects('API proxy in front of a real Gatehouse server', (h) => {
     // No session: no token, so Gatehouse answers 401.
     expect((await hostCall(port, 'GET', `/api/gatehouse${ApiPaths.me}`, { cookie: 'theme=dark' })).status).toBe(401);
   });
+
+  it("another site's page gets no session token and meets Gatehouse's origin check (CSRF through the proxy)", async () => {
+    const { server, baseUrl } = await gatehouse();
+    const user = await signUpAndActivate(server);
+    const sessionOptions = { clientId: server.config.clientId, password: SESSION_PASSWORD };
+    const app = express();
+    app.use(
+      '/api/gatehouse',
+      createExpressProxy({
+        baseUrl,
+        withheldCookies: [sessionCookieName(server.config.clientId)],
+        accessToken: async (req) => (await readSession<{ accessToken: string }>(req.headers.get('cookie'), sessionOptions))?.accessToken,
+      }),
+    );
+    const listener = app.listen(0, '127.0.0.1');
+    open.push(listener);
+    const port = await listening(listener);
+    // The host's session cookie is SameSite=None by default: the browser sends it with another site's form or no-cors fetch too.
+    const cookie = (await createSessionCookies({ accessToken: user.accessToken }, sessionOptions)).map((c) => c.split(';')[0]).join('; ');
+    const fromEvil = { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
+
+    // The host's own page: the session's token is sent.
+    expect((await hostCall(port, 'GET', `/api/gatehouse${ApiPaths.me}`, { cookie, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    // Another site's page: no token (so no bodyless POST acting as the user, e.g. new recovery codes).
+    expect((await hostCall(port, 'GET', `/api/gatehouse${ApiPaths.me}`, fromEvil)).status).toBe(401);
+    // Gatehouse sees that page's Origin and refuses it where it guards (logout, refresh), as it would a direct call.
+    const logout = await hostCall(port, 'POST', `/api/gatehouse${ApiPaths.logout}`, fromEvil);
+    expect(logout.status).toBe(403);
+    expect(logout.body.errorCode).toBe(ErrorCodes.originNotAllowed);
+    // Without Sec-Fetch-Site (an older browser), an Origin other than the host's counts the same.
+    expect((await hostCall(port, 'POST', `/api/gatehouse${ApiPaths.logout}`, { cookie, origin: 'https://evil.example' })).body.errorCode).toBe(ErrorCodes.originNotAllowed);
+    // The host's own origin without Sec-Fetch-Site: its session token is sent as before.
+    expect((await hostCall(port, 'GET', `/api/gatehouse${ApiPaths.me}`, { cookie, origin: `http://127.0.0.1:${port}` })).status).toBe(200);
+  });
 });
 
 it('withheld cookies and their numbered pieces never leave the host; the browser\'s own Authorization wins over the session', async () => {
@@ -227,4 +261,16 @@ it('gives Gatehouse\'s cookie paths back under the mount path (a reload through 
   expect(rewriteCookiePath(refresh, '', '')).toBe(refresh);
   expect(rewriteCookiePath('a=1; Path=/elsewhere', '/auth', '/gh')).toBe('a=1; Path=/elsewhere');
   expect(rewriteCookiePath('a=1; HttpOnly', '', '/gh')).toBe('a=1; HttpOnly');
+});
+
+it('tells the host\'s own pages from other sites\' by Sec-Fetch-Site, else by Origin against Host', () => {
+  const req = (headers: Record<string, string>) => new Request('http://host.invalid/x', { headers });
+  expect(isCrossOriginRequest(req({ 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' }))).toBe(false);
+  expect(isCrossOriginRequest(req({ 'sec-fetch-site': 'none' }))).toBe(false);
+  expect(isCrossOriginRequest(req({ 'sec-fetch-site': 'same-site' }))).toBe(true);
+  expect(isCrossOriginRequest(req({ 'sec-fetch-site': 'cross-site' }))).toBe(true);
+  expect(isCrossOriginRequest(req({}))).toBe(false);
+  expect(isCrossOriginRequest(req({ host: 'app.example', origin: 'https://app.example' }))).toBe(false);
+  expect(isCrossOriginRequest(req({ host: 'app.example', origin: 'https://app.example.evil.example' }))).toBe(true);
+  expect(isCrossOriginRequest(req({ host: 'app.example', origin: 'null' }))).toBe(true);
 });

@@ -62,6 +62,26 @@ function failure(status: 502 | 504, message: string): Response {
   });
 }
 
+/**
+ * Whether the browser says the request comes from a page of another origin than the host's own:
+ * `Sec-Fetch-Site` when the browser sends it (no script can set it), else an Origin whose host is
+ * not the request's Host. A request without either (an old browser's GET, a server) counts as the
+ * host's own. Pages of the host are the proxy's only legitimate callers: it never answered CORS.
+ */
+export function isCrossOriginRequest(request: Request): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  if (site) return site !== 'same-origin' && site !== 'none';
+  const origin = request.headers.get('origin');
+  if (!origin) return false;
+  const host = request.headers.get('host') ?? new URL(request.url).host;
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    // `Origin: null` (a sandboxed frame, a redirect across sites) or garbage.
+    return true;
+  }
+}
+
 /** Removes the withheld cookies (and their numbered pieces) from the Cookie header to send. */
 function withholdCookies(headers: Headers, names: readonly string[]): void {
   const cookie = headers.get('cookie');
@@ -121,7 +141,14 @@ export function createGatehouseProxy(options: ProxyOptions): GatehouseProxy {
       applicationId: options.applicationId,
     });
     if (options.withheldCookies?.length) withholdCookies(headers, options.withheldCookies);
-    if (!headers.has('authorization') && options.accessToken) {
+    // Another site's page (a form, a no-cors fetch) reaches the host with the browser's cookies. So
+    // Gatehouse sees its Origin, and refuses it on the calls it guards (refresh, logout, sign-in) as
+    // it would a direct call; and the host's session token, which the browser sends by itself
+    // through its cookie, is never made that page's Authorization.
+    const crossOrigin = isCrossOriginRequest(request);
+    const origin = request.headers.get('origin');
+    if (crossOrigin && origin) headers.set('origin', isValidHeaderValue(origin) ? origin : 'null');
+    if (!crossOrigin && !headers.has('authorization') && options.accessToken) {
       const token = await options.accessToken(request);
       if (token && isValidHeaderValue(token)) headers.set('authorization', `Bearer ${token}`);
     }
