@@ -62,7 +62,13 @@ export interface EntitlementsData {
 /** Options of `Gatehouse.initialize(options, name)` (docs/loader.md); passed through as given. */
 export interface GatehouseLoaderOptions {
   contextOptions: { baseUrl: string; clientId?: string; tenantResolver?: () => string | undefined };
-  authOptions?: { routes?: Record<string, string>; allowedRedirectOrigins?: string[]; enforceRedirectToSameSite?: boolean };
+  authOptions?: {
+    routes?: Record<string, string>;
+    allowedRedirectOrigins?: string[];
+    enforceRedirectToSameSite?: boolean;
+    /** The login box offers a user in several tenants the choice of tenant after sign-in (docs/embedding.md). */
+    chooseTenantAfterLogin?: boolean;
+  };
   entitlementsOptions?: { enabled: boolean };
   [option: string]: unknown;
 }
