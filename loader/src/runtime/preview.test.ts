@@ -1,6 +1,7 @@
 import { expect, it, vi } from 'vitest';
 import type { BootContext } from '../types';
-import { createPreview, PREVIEW_LOGIN_ROUTE } from './preview';
+import { defaultRoutes } from '@gatehouse/shared';
+import { createPreview, PREVIEW_LOGIN_ROUTE, SIGNED_OUT_DEFAULTS } from './preview';
 
 const boot = (routes?: Record<string, string>): BootContext =>
   ({ name: 'default', options: { contextOptions: { baseUrl: 'https://id.example.com' }, previewMode: true, authOptions: { routes } }, flags: {}, metadata: {}, session: null }) as unknown as BootContext;
@@ -25,4 +26,18 @@ it("shows the login box at the static route /account/login, whatever the host's 
   expect(me.status).toBe(401);
   expect(network).not.toHaveBeenCalled();
   network.mockRestore();
+});
+
+it("starts signed out on the sign-up and forgotten-password pages too (the host's or the default routes), so a visitor opening one directly can use it", async () => {
+  for (const [routes, path] of [[undefined, '/account/sign-up'], [undefined, '/account/forget-password'], [{ signUpUrl: '/join' }, '/join']] as const) {
+    const ctx = boot(routes);
+    const client = createPreview(ctx, 'https://id.example.com', path);
+    expect(ctx.session).toBeNull();
+    expect((await client.fetch('https://id.example.com/identity/resources/users/v2/me')).status).toBe(401);
+  }
+  // Off them, and on a default route the host moved elsewhere, the page starts signed in.
+  const moved = boot({ signUpUrl: '/join' });
+  createPreview(moved, 'https://id.example.com', '/account/sign-up');
+  expect(moved.session).not.toBeNull();
+  expect(SIGNED_OUT_DEFAULTS).toEqual({ signUpUrl: defaultRoutes.signUpUrl, forgetPasswordUrl: defaultRoutes.forgetPasswordUrl });
 });
