@@ -274,3 +274,20 @@ it('tells the host\'s own pages from other sites\' by Sec-Fetch-Site, else by Or
   expect(isCrossOriginRequest(req({ host: 'app.example', origin: 'https://app.example.evil.example' }))).toBe(true);
   expect(isCrossOriginRequest(req({ host: 'app.example', origin: 'null' }))).toBe(true);
 });
+
+it('writes no attribute into a cookie from the browser\'s path: a stripped prefix with ; (an Express mount with a parameter) is not used', async () => {
+  const upstream = createServer((_req, res) => {
+    res.writeHead(200, { 'set-cookie': 'gatehouse-refresh-c=r; Path=/identity/resources/auth; HttpOnly; SameSite=Lax', 'content-type': 'application/json' }).end('{}');
+  }).listen(0, '127.0.0.1');
+  open.push(upstream);
+  const app = express();
+  app.use('/:space/api/gatehouse', createExpressProxy({ baseUrl: `http://127.0.0.1:${await listening(upstream)}` }));
+  const host = app.listen(0, '127.0.0.1');
+  open.push(host);
+  const port = await listening(host);
+  const injected = await hostCall(port, 'GET', '/t;Domain=127.0.0.1;x=/api/gatehouse/identity/resources/auth/v1/user/token/refresh');
+  expect(injected.headers['set-cookie']).toEqual(['gatehouse-refresh-c=r; Path=/identity/resources/auth; HttpOnly; SameSite=Lax']);
+  const plain = await hostCall(port, 'GET', '/team-1/api/gatehouse/identity/resources/auth/v1/user/token/refresh');
+  expect(plain.headers['set-cookie']).toEqual(['gatehouse-refresh-c=r; Path=/team-1/api/gatehouse/identity/resources/auth; HttpOnly; SameSite=Lax']);
+  expect(() => createGatehouseProxy({ baseUrl: 'https://auth.example', mountPath: '/a;Domain=x' })).toThrow('mountPath "/a;Domain=x" must hold no ;');
+});

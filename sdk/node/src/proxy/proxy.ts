@@ -47,10 +47,13 @@ export interface ProxyRequestContext {
 export type GatehouseProxy = (request: Request, context?: ProxyRequestContext) => Promise<Response>;
 
 const BODYLESS = new Set(['GET', 'HEAD']);
+/** A cookie Path value: from `/`, visible ASCII without `;` (RFC 6265 path-value). */
+const COOKIE_PATH = /^\/[\x21-\x3a\x3c-\x7e]*$/;
 
 function normalisedMount(mountPath: string | undefined): string {
   const mount = (mountPath ?? '/').replace(/\/+$/, '');
   if (mount && !mount.startsWith('/')) throw new TypeError(`Gatehouse proxy: mountPath "${mountPath}" must start with /`);
+  if (mount && !COOKIE_PATH.test(mount)) throw new TypeError(`Gatehouse proxy: mountPath "${mountPath}" must hold no ;, space or control character`);
   return mount;
 }
 
@@ -171,7 +174,11 @@ export function createGatehouseProxy(options: ProxyOptions): GatehouseProxy {
       return failure(502, 'Gatehouse could not be reached');
     }
     const returned = returnedResponseHeaders(upstream.headers);
-    const publicPrefix = `${(context.strippedPrefix ?? '').replace(/\/+$/, '')}${mount}`;
+    // The stripped prefix is the browser's own path (Express's req.baseUrl under a mount with a
+    // parameter holds whatever the URL said): one with `;` or a control character would write
+    // attributes into Gatehouse's cookies (`/t;Domain=example.com;x=/api/gatehouse`), so it is not used.
+    const stripped = context.strippedPrefix && COOKIE_PATH.test(context.strippedPrefix) ? context.strippedPrefix.replace(/\/+$/, '') : '';
+    const publicPrefix = `${stripped}${mount}`;
     const cookies = returned.getSetCookie();
     if (publicPrefix && cookies.length) {
       returned.delete('set-cookie');
