@@ -1,11 +1,37 @@
 import { hash, verify } from '@node-rs/argon2';
 import type { Config } from '../../config';
 
-/** OWASP argon2id parameters (m=19 MiB, t=2, p=1). Algorithm 2 = Argon2id. */
-const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+interface Argon2Parameters {
+  readonly algorithm: 2;
+  readonly memoryCost: number;
+  readonly timeCost: number;
+  readonly parallelism: number;
+}
+
+/** OWASP argon2id parameters (m=19 MiB, t=2, p=1): every password the server hashes. Algorithm 2 = Argon2id. */
+export const ARGON2_PARAMETERS: Argon2Parameters = Object.freeze({ algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+
+/**
+ * Still argon2id, at the lowest cost worth the name (m=1 MiB, t=1): what the server's own test
+ * suites hash their thousands of fixture passwords with (server/src/test/password-cost.ts), where
+ * the production cost was about a third of the test time. A hash records its parameters, so
+ * `verify` checks hashes of either cost.
+ */
+const TEST_PARAMETERS: Argon2Parameters = Object.freeze({ algorithm: 2, memoryCost: 1024, timeCost: 1, parallelism: 1 });
+
+let parameters: Argon2Parameters = ARGON2_PARAMETERS;
+
+/**
+ * Switches this process to the test cost ('test') or back ('production'). Only inside a Vitest
+ * worker (VITEST set): called anywhere else it throws, so no configuration can lower the cost.
+ */
+export function setPasswordHashCostForTests(cost: 'test' | 'production'): void {
+  if (!process.env.VITEST) throw new Error('setPasswordHashCostForTests is for test suites only');
+  parameters = cost === 'test' ? TEST_PARAMETERS : ARGON2_PARAMETERS;
+}
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2);
+  return hash(password, parameters);
 }
 
 let dummyHash: Promise<string> | null = null;
