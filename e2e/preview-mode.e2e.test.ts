@@ -4,7 +4,9 @@
  * host page itself and the bundle files under /cdn/ (the thing being previewed; docs/preview-mode.md
  * draws that line). The login box at /account/login signs in on the sample data, the portal shows the
  * sample users over 2 pages, the roles Admin, ReadOnly and Support, audits and the security center,
- * and a removal is simulated; no API request is ever attempted.
+ * and a removal is simulated; a visitor signs up and recovers a password, and the groups, IP and
+ * domain restrictions, API tokens and the subscription show (paying refused); no API request is
+ * ever attempted.
  */
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -79,6 +81,64 @@ it('signs in and runs the admin portal on sample data with every API request fai
     await visible(page, portal.getByText('Require multi-factor authentication for every user'));
     await visible(page, portal.getByText('After 5 failed attempts'));
     await page.screenshot({ path: screenshotPath('preview-mode-security-center-1280') });
+  } finally {
+    await context.close();
+  }
+  expect(refused).toEqual([]);
+}, 90_000);
+
+it('signs up, recovers a password and walks groups, restrictions, API tokens and the subscription on sample data with every API request failed', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const refused = await closeNetwork(page, env.server.url);
+  try {
+    // Forgot password: "sent" is simulated (there is no email to follow).
+    await page.goto(`${env.server.url}/account/login?preview=on`);
+    await visible(page, page.getByRole('heading', { name: 'Sign in' }));
+    await page.getByLabel('Email').fill('visitor@example.com');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await visible(page, page.getByRole('heading', { name: 'Forgot password?' }));
+    await page.getByLabel('Email').fill('visitor@example.com');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await visible(page, page.getByRole('heading', { name: 'Check your email' }));
+
+    // Sign-up, opened directly: a simulated account, signed in at once.
+    await page.goto(`${env.server.url}/account/sign-up?preview=on`);
+    await visible(page, page.getByRole('heading', { name: 'Create your account' }));
+    await page.getByLabel('Name', { exact: true }).fill('Nia Newcomer');
+    await page.getByLabel('Company name').fill('Newcomer Ltd');
+    await page.getByLabel('Email').fill('nia@newcomer.example');
+    await page.getByLabel('Password', { exact: true }).fill('123456');
+    await page.screenshot({ path: screenshotPath('preview-mode-sign-up-1280') });
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await visible(page, page.getByTestId('signed-in-user'));
+    expect(await page.getByTestId('signed-in-user').textContent()).toBe('Nia Newcomer · nia@newcomer.example');
+
+    await page.getByRole('button', { name: 'Admin portal' }).click();
+    const portal = page.getByRole('dialog', { name: 'Admin portal' });
+    await visible(page, portal);
+    await portal.getByRole('button', { name: 'Groups' }).click();
+    for (const group of ['Engineering', 'Managers']) await visible(page, portal.getByRole('row', { name: new RegExp(`^${group}\\b`) }));
+    await page.screenshot({ path: screenshotPath('preview-mode-groups-1280') });
+
+    await portal.getByRole('button', { name: 'Security', exact: true }).click();
+    await portal.getByRole('tab', { name: 'IP restrictions' }).click();
+    await visible(page, portal.getByText('198.51.100.0/24'));
+    await portal.getByRole('tab', { name: 'Domain restrictions' }).click();
+    await visible(page, portal.getByText('preview.example', { exact: true }));
+
+    await portal.getByRole('button', { name: 'API tokens', exact: true }).click();
+    await visible(page, portal.getByText('CI deploys'));
+
+    // The Subscription section shows the plans; paying is refused with the preview's sentence.
+    await portal.getByRole('button', { name: 'Subscription' }).click();
+    await visible(page, portal.getByRole('button', { name: 'Change to Free' }));
+    await page.screenshot({ path: screenshotPath('preview-mode-subscription-1280') });
+    await portal.getByRole('button', { name: 'Change to Free' }).click();
+    const checkout = page.getByRole('dialog', { name: 'Checkout' });
+    await visible(page, checkout.getByText('Paying is not available in preview mode'));
+    await page.screenshot({ path: screenshotPath('preview-mode-checkout-1280') });
   } finally {
     await context.close();
   }
