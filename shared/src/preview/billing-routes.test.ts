@@ -3,7 +3,7 @@ import { createApiClient } from '../api/client';
 import { AuditPaths } from '../wire/admin/audit-paths';
 import { AuditsResponse } from '../wire/admin/audits';
 import { BillingPaths } from '../wire/billing/paths';
-import { PaymentProvidersResponse, Subscription, SubscriptionsResponse } from '../wire/billing/billing';
+import { PaymentProvidersResponse, Subscription, SubscriptionsResponse, UsageResponse } from '../wire/billing/billing';
 import { isGatehouseError } from '../errors';
 import { createPreviewFetch } from './preview-api';
 import { PREVIEW_PAYING_REFUSED } from './billing-routes';
@@ -25,6 +25,13 @@ it('shows an active Stripe provider, so the Subscription section lists the plans
   expect(AuditsResponse.parse(await api.request('GET', AuditPaths.audits)).data[0]).toMatchObject({ action: 'Subscription canceled' });
   await api.request('PUT', BillingPaths.renewSubscription.replace('{id}', subscription!.id), { body: {} });
   expect(SubscriptionsResponse.parse(await api.request('GET', BillingPaths.managedSubscriptions))[0]!.cancellation).toBeNull();
+});
+
+it("counts the Usage section's seats: the account's users out of Premium's 20", async () => {
+  const api = setup();
+  expect(UsageResponse.parse(await api.request('GET', BillingPaths.usage))).toEqual({ planId: 'preview-plan-premium', seats: { used: 10, limit: 20 }, features: [] });
+  await api.request('DELETE', '/team/resources/members/v1/preview-user-3');
+  expect(UsageResponse.parse(await api.request('GET', BillingPaths.usage)).seats.used).toBe(9);
 });
 
 it("refuses every step of paying with the preview's sentence, without the network, and the plan stays", async () => {

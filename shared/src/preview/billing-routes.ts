@@ -1,7 +1,7 @@
 /**
  * Preview routes of the Subscription section (docs/preview-mode.md): the plans, the account's
  * subscription on Premium, its invoice and an active Stripe provider, so the section shows as it
- * would; cancel and renew are simulated and audited. Paying is not: the checkout's calls (the
+ * would, and the Usage section's seats; cancel and renew are simulated and audited. Paying is not: the checkout's calls (the
  * publishable key, setup intents, subscriptions, a plan change) answer PREVIEW_PAYING_REFUSED,
  * which the checkout dialog shows, so no card is taken and nothing reaches Stripe.
  */
@@ -36,6 +36,8 @@ export function billingRoutes(state: PreviewState): Route[] {
     ['GET', BillingPaths.paymentProviders, () => ok(PREVIEW_PAYMENT_PROVIDERS)],
     ['GET', BillingPaths.summary, () => ok({ currentPlanId: subscription.planId, externallyManaged: false, paymentMethodId: null })],
     ['GET', BillingPaths.tenantConfiguration, () => ok({ tenantId: PREVIEW_TENANT_ID, allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: 'preview-plan-free' })],
+    // Usage: the seats are the sample account's users, out of the current plan's limit.
+    ['GET', BillingPaths.usage, () => ok({ planId: subscription.planId, seats: { used: state.users().length, limit: PREVIEW_PLANS.find((p) => p.id === subscription.planId)?.seatLimit ?? null }, features: [] })],
     ['PUT', BillingPaths.cancelSubscription, change(true)],
     ['PUT', BillingPaths.renewSubscription, change(false)],
     ['GET', BillingPaths.vendorPublicConfiguration, refused],

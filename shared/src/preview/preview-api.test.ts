@@ -110,6 +110,20 @@ describe('preview API', () => {
     expect(plans.map((p) => [p.name, p.price.amount])).toEqual([['Free', 0], ['Premium', 10000]]);
   });
 
+  it('locks, unlocks, disables and enables a user, each audited', async () => {
+    const { api } = setup();
+    const ben = async () => UsersPage.parse(await api.request('GET', AdminPaths.teamMembers, { query: { filter: 'ben' } })).items[0]!;
+    await api.request('POST', AdminPaths.tenantUserLock.replace('{userId}', 'preview-user-2'));
+    await api.request('POST', AdminPaths.tenantUserDisable.replace('{userId}', 'preview-user-2'));
+    expect([(await ben()).isLocked, (await ben()).isDisabled]).toEqual([true, true]);
+    await api.request('POST', AdminPaths.tenantUserUnlock.replace('{userId}', 'preview-user-2'));
+    await api.request('POST', AdminPaths.tenantUserEnable.replace('{userId}', 'preview-user-2'));
+    expect([(await ben()).isLocked, (await ben()).isDisabled]).toEqual([false, false]);
+    const { data } = AuditsResponse.parse(await api.request('GET', AuditPaths.audits));
+    expect(data.slice(0, 4).map((a) => a.description)).toEqual(['ben@preview.example was enabled', 'ben@preview.example was unlocked', 'ben@preview.example was disabled', 'ben@preview.example was locked']);
+    expect((await failure(api.request('POST', AdminPaths.tenantUserLock.replace('{userId}', 'nobody')))).statusCode).toBe(404);
+  });
+
   it('answers a body that is not JSON with a 400, and an invitation without an address with a 400 naming the field', async () => {
     const { api, fetch } = setup();
     expect((await fetch(BASE + ApiPaths.login, { method: 'POST', body: '{oops' })).status).toBe(400);

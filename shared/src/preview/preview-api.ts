@@ -19,6 +19,7 @@ import { billingRoutes } from './billing-routes';
 import { PREVIEW_PASSWORD_POLICIES, PREVIEW_VISITOR_IP } from './admin-sample-data';
 import { apiTokenRoutes, groupRoutes, ssoRoutes } from './account-routes';
 import { restrictionRoutes } from './restriction-routes';
+import { accountSettingsRoutes } from './account-settings-routes';
 import { fail, noContent, ok, text, type Answer, type Handler, type PreviewState, type Route } from './routes';
 import {
   PREVIEW_AUDITS, PREVIEW_DELAYS, PREVIEW_FORCED_FLAGS, PREVIEW_ME, PREVIEW_PASSWORD_CONFIG, PREVIEW_PERMISSIONS, PREVIEW_POLICIES, PREVIEW_ROLES,
@@ -166,6 +167,19 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
       audit('User removed', `${target.email} was removed`);
       return noContent;
     }],
+    // Lock, unlock, disable and enable a user of the account (not the preview user: the portal offers it no such action).
+    ...([
+      [AdminPaths.tenantUserLock, 'isLocked', true, 'locked'],
+      [AdminPaths.tenantUserUnlock, 'isLocked', false, 'unlocked'],
+      [AdminPaths.tenantUserDisable, 'isDisabled', true, 'disabled'],
+      [AdminPaths.tenantUserEnable, 'isDisabled', false, 'enabled'],
+    ] as const).map(([path, field, value, done]): Route => ['POST', path, ({ params }) => {
+      const target = user(params.userId!);
+      if (!target) return fail(404, 'User not found');
+      target[field] = value;
+      audit(`User ${done}`, `${target.email} was ${done}`);
+      return ok(target);
+    }]),
     ['POST', ApiPaths.inviteUser, ({ body }) => {
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
       if (!/^[^@\s]+@[^@\s]+$/.test(email)) return fail(400, 'email must be an email address');
@@ -211,6 +225,7 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     ...apiTokenRoutes(state),
     ...restrictionRoutes(state),
     ...ssoRoutes(state),
+    ...accountSettingsRoutes(state),
   ];
   // Security policies: read, and saved (POST or PATCH) by merging the fields the policy has; a save is
   // audited. A dry run (`?dryRun=true`) answers what would be saved, with no effects counted, and saves nothing.
