@@ -20,6 +20,7 @@ import { PREVIEW_PASSWORD_POLICIES, PREVIEW_VISITOR_IP } from './admin-sample-da
 import { apiTokenRoutes, groupRoutes, ssoRoutes } from './account-routes';
 import { restrictionRoutes } from './restriction-routes';
 import { accountSettingsRoutes } from './account-settings-routes';
+import { privacyRoutes } from './privacy-routes';
 import { fail, noContent, ok, text, type Answer, type Handler, type PreviewState, type Route } from './routes';
 import {
   PREVIEW_AUDITS, PREVIEW_DELAYS, PREVIEW_FORCED_FLAGS, PREVIEW_ME, PREVIEW_PASSWORD_CONFIG, PREVIEW_PERMISSIONS, PREVIEW_POLICIES, PREVIEW_ROLES,
@@ -226,6 +227,7 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     ...restrictionRoutes(state),
     ...ssoRoutes(state),
     ...accountSettingsRoutes(state),
+    ...privacyRoutes(state),
   ];
   // Security policies: read, and saved (POST or PATCH) by merging the fields the policy has; a save is
   // audited. A dry run (`?dryRun=true`) answers what would be saved, with no effects counted, and saves nothing.
