@@ -10,11 +10,9 @@ import type { ApiToken } from '../wire/admin/api-tokens';
 import type { Group } from '../wire/admin/groups';
 import type { SsoConfiguration } from '../wire/sso/sso';
 import { PREVIEW_API_TOKENS, PREVIEW_GROUPS, PREVIEW_SSO_CONFIGURATIONS } from './admin-sample-data';
-import { PREVIEW_ROLES } from './sample-data';
-import { created, fail, ids, noContent, ok, text, type Answer, type PreviewState, type Route } from './routes';
+import { created, fail, ids, noContent, ok, roleSummaries, text, type Answer, type PreviewState, type Route } from './routes';
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
-const roleSummaries = (roleIds: readonly string[]) => PREVIEW_ROLES.filter((r) => roleIds.includes(r.id)).map(({ id, key, name }) => ({ id, key, name }));
 
 export function groupRoutes(state: PreviewState): Route[] {
   let groups: Group[] = structuredClone([...PREVIEW_GROUPS]);
@@ -46,7 +44,7 @@ export function groupRoutes(state: PreviewState): Route[] {
       if (wanted.length === 0) return fail(400, `${field} must list at least one id`);
       if (kind === 'roles') {
         const next = method === 'POST' ? [...new Set([...group.roles.map((r) => r.id), ...wanted])] : group.roles.map((r) => r.id).filter((id) => !wanted.includes(id));
-        group.roles = roleSummaries(next);
+        group.roles = roleSummaries(state, next);
       } else {
         const known = state.users().filter((u) => wanted.includes(u.id)).map(({ id, name, email }) => ({ id, name, email }));
         group.users = method === 'POST' ? [...group.users, ...known.filter((u) => !group.users.some((m) => m.id === u.id))] : group.users.filter((m) => !wanted.includes(m.id));
@@ -60,14 +58,15 @@ export function groupRoutes(state: PreviewState): Route[] {
     ['GET', AdminPaths.groups, ({ query }) => {
       // Like the server: without _groupsRelations both lists are empty.
       const relations = query.get('_groupsRelations');
-      return ok({ groups: groups.map((g) => ({ ...g, roles: relations === 'roles' || relations === 'rolesAndUsers' ? g.roles : [], users: relations === 'users' || relations === 'rolesAndUsers' ? g.users : [] })) });
+      // A role deleted since is gone from its groups, and a renamed one shows its new name.
+      return ok({ groups: groups.map((g) => ({ ...g, roles: relations === 'roles' || relations === 'rolesAndUsers' ? roleSummaries(state, g.roles.map((r) => r.id)) : [], users: relations === 'users' || relations === 'rolesAndUsers' ? g.users : [] })) });
     }],
     ['GET', AdminPaths.group, ({ params }) => find(params.groupId) ? ok(find(params.groupId)) : fail(404, 'Group not found')],
     ['POST', AdminPaths.groups, ({ body }) => {
       const changes = fields(body, true);
       if (typeof changes === 'string') return refused(changes);
       const when = state.iso();
-      const group: Group = { id: state.newId('group'), name: '', description: null, color: null, metadata: null, managedBy: null, roles: roleSummaries(ids(body, 'roleIds')), users: [], createdAt: when, updatedAt: when, ...changes };
+      const group: Group = { id: state.newId('group'), name: '', description: null, color: null, metadata: null, managedBy: null, roles: roleSummaries(state, ids(body, 'roleIds')), users: [], createdAt: when, updatedAt: when, ...changes };
       groups.push(group);
       state.audit('Group created', `The group ${group.name} was created`);
       return created(group);
@@ -116,7 +115,7 @@ export function apiTokenRoutes(state: PreviewState): Route[] {
         const id = state.newId('token');
         const token: ApiToken = {
           id, clientId: `${id}-client`, type, description, createdAt: state.iso(),
-          roleIds: tenant ? ids(body, 'roleIds').filter((r) => PREVIEW_ROLES.some((role) => role.id === r)) : [],
+          roleIds: tenant ? ids(body, 'roleIds').filter((r) => state.roles().some((role) => role.id === r)) : [],
           expiresInMinutes: typeof minutes === 'number' ? minutes : null,
           expires: typeof minutes === 'number' ? new Date(state.now() + minutes * 60_000).toISOString() : null,
           userId: tenant ? null : state.me().id,

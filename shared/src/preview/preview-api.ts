@@ -21,7 +21,9 @@ import { apiTokenRoutes, groupRoutes, ssoRoutes } from './account-routes';
 import { restrictionRoutes } from './restriction-routes';
 import { accountSettingsRoutes } from './account-settings-routes';
 import { privacyRoutes } from './privacy-routes';
-import { fail, noContent, ok, text, type Answer, type Handler, type PreviewState, type Route } from './routes';
+import { roleRoutes } from './role-routes';
+import type { Role } from '../wire/admin/roles';
+import { fail, ids, noContent, ok, roleSummaries, text, type Answer, type Handler, type PreviewState, type Route } from './routes';
 import {
   PREVIEW_AUDITS, PREVIEW_DELAYS, PREVIEW_FORCED_FLAGS, PREVIEW_ME, PREVIEW_PASSWORD_CONFIG, PREVIEW_PERMISSIONS, PREVIEW_POLICIES, PREVIEW_ROLES,
   PREVIEW_SECURITY_CENTER, PREVIEW_TENANT_ID, PREVIEW_USERS, PREVIEW_USERS_PAGE_SIZE, previewLogin,
@@ -74,11 +76,12 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
   const audit = (action: string, description: string) =>
     audits.unshift({ id: `preview-audit-new-${nextId++}`, createdAt: new Date(now()).toISOString(), email: me.email, action, description, ip: PREVIEW_VISITOR_IP, severity: 'Info', userAgent: 'Mozilla/5.0 (preview)', json: null, tenantId: PREVIEW_TENANT_ID });
   const state: PreviewState = {
-    now, audit, me: () => me, users: () => users,
+    now, audit, me: () => me, users: () => users, roles: () => roleList,
     newId: (kind) => `preview-${kind}-new-${nextId++}`,
     iso: () => new Date(now()).toISOString(),
   };
-  const roles = () => PREVIEW_ROLES.map((r) => ({ ...r, userCount: users.filter((u) => u.roleIds.includes(r.id)).length }));
+  const roleList: Role[] = structuredClone([...PREVIEW_ROLES]);
+  const roles = () => roleList.map((r) => ({ ...r, userCount: users.filter((u) => u.roleIds.includes(r.id)).length }));
   const vendor: VendorPublicConfig = {
     name: 'Preview',
     allowSignUps: true,
@@ -121,7 +124,7 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
       const id = state.newId('user');
       const name = text(body, 'name') || email;
       const when = state.iso();
-      const admin = PREVIEW_ROLES[0]!;
+      const admin = roleList.find((r) => r.key === 'Admin') ?? PREVIEW_ROLES[0]!;
       users.push({ ...structuredClone(PREVIEW_USERS[0]!), id, email, name, roleIds: [admin.id], roles: [{ id: admin.id, key: admin.key, name: admin.name }], mfaEnrolled: false, createdAt: when, joinedAt: when, lastSeen: when });
       me = { ...structuredClone(PREVIEW_ME), id, email, name, jobTitle: null, mfaEnrolled: false, createdAt: when, lastLogin: when };
       signedIn = true;
@@ -155,9 +158,9 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     ['PUT', AdminPaths.teamMembers, ({ body }) => {
       const target = user(String(body.id));
       if (!target) return fail(404, 'User not found');
-      const roleIds = Array.isArray(body.roleIds) ? body.roleIds.filter((id): id is string => PREVIEW_ROLES.some((r) => r.id === id)) : [];
+      const roleIds = ids(body, 'roleIds').filter((id) => roleList.some((r) => r.id === id));
       target.roleIds = roleIds;
-      target.roles = PREVIEW_ROLES.filter((r) => roleIds.includes(r.id)).map(({ id, key, name }) => ({ id, key, name }));
+      target.roles = roleSummaries(state, roleIds);
       audit('User roles updated', `Roles of ${target.email} changed`);
       return ok(target);
     }],
@@ -187,8 +190,10 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
       if (users.some((u) => u.email === email)) return fail(409, 'User already exists');
       const id = `preview-user-new-${nextId++}`;
       const when = new Date(now()).toISOString();
-      const readOnly = PREVIEW_ROLES[1]!;
-      users.push({ ...structuredClone(PREVIEW_USERS[1]!), id, email, name: typeof body.name === 'string' && body.name.trim() ? body.name.trim() : email, roleIds: [readOnly.id], roles: [{ id: readOnly.id, key: readOnly.key, name: readOnly.name }], verified: false, invitationPending: true, isLocked: false, mfaEnrolled: false, isBreachedPassword: false, createdAt: when, joinedAt: when, lastSeen: null });
+      // Like the server: without roles, the account's default role.
+      const wanted = ids(body, 'roleIds').filter((id) => roleList.some((r) => r.id === id));
+      const given = wanted.length > 0 ? wanted : roleList.filter((r) => r.isDefault).map((r) => r.id);
+      users.push({ ...structuredClone(PREVIEW_USERS[1]!), id, email, name: typeof body.name === 'string' && body.name.trim() ? body.name.trim() : email, roleIds: given, roles: roleSummaries(state, given), verified: false, invitationPending: true, isLocked: false, mfaEnrolled: false, isBreachedPassword: false, createdAt: when, joinedAt: when, lastSeen: null });
       audit('User invited', `${email} was invited`);
       return { status: 201, body: { id } };
     }],
@@ -227,6 +232,7 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     ...restrictionRoutes(state),
     ...ssoRoutes(state),
     ...accountSettingsRoutes(state),
+    ...roleRoutes(state),
     ...privacyRoutes(state),
   ];
   // Security policies: read, and saved (POST or PATCH) by merging the fields the policy has; a save is

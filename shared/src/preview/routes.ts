@@ -5,6 +5,7 @@
  */
 import type { MeResponse } from '../wire';
 import type { TenantUser } from '../wire/admin/users';
+import type { Role } from '../wire/admin/roles';
 
 export type Answer = { status: number; body?: unknown; type?: string };
 export interface Call { method: string; path: string; query: URLSearchParams; body: Record<string, unknown>; params: Record<string, string> }
@@ -25,9 +26,15 @@ export interface PreviewState {
   iso(): string;
   me(): MeResponse;
   users(): TenantUser[];
+  /** The account's roles as the visitor left them (created, edited, deleted). */
+  roles(): Role[];
   /** Every simulated change is written to the sample audit log, as a real one would be. */
   audit(action: string, description: string): void;
 }
+
+/** The `{ id, key, name }` of each of these roles that exists, in the roles' order. */
+export const roleSummaries = (state: PreviewState, roleIds: readonly string[]) =>
+  state.roles().filter((r) => roleIds.includes(r.id)).map(({ id, key, name }) => ({ id, key, name }));
 
 /** A trimmed string field of the body, or '' when it is missing or not a string. */
 export const text = (body: Record<string, unknown>, key: string): string => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');
