@@ -22,6 +22,7 @@ import { restrictionRoutes } from './restriction-routes';
 import { accountSettingsRoutes } from './account-settings-routes';
 import { privacyRoutes } from './privacy-routes';
 import { roleRoutes } from './role-routes';
+import { teamRoutes } from './team-routes';
 import type { Role } from '../wire/admin/roles';
 import { fail, ids, noContent, ok, roleSummaries, text, type Answer, type Handler, type PreviewState, type Route } from './routes';
 import {
@@ -95,6 +96,20 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     return password.length < PREVIEW_PASSWORD_CONFIG.minLength || password.length > PREVIEW_PASSWORD_CONFIG.maxLength
       ? `The password must be ${PREVIEW_PASSWORD_CONFIG.minLength} to ${PREVIEW_PASSWORD_CONFIG.maxLength} characters long`
       : null;
+  };
+  /** Adds an invited user (pending, unverified) with these roles, or the default role; or says why not. */
+  const invite = (rawEmail: string, name: string, roleIds: readonly string[]): TenantUser | string => {
+    const email = rawEmail.toLowerCase();
+    if (!/^[^@\s]+@[^@\s]+$/.test(email)) return 'email must be an email address';
+    if (users.some((u) => u.email === email)) return USER_EXISTS;
+    const when = state.iso();
+    // Like the server: without roles, the account's default role.
+    const wanted = roleIds.filter((id) => roleList.some((r) => r.id === id));
+    const given = wanted.length > 0 ? wanted : roleList.filter((r) => r.isDefault).map((r) => r.id);
+    const invited: TenantUser = { ...structuredClone(PREVIEW_USERS[1]!), id: state.newId('user'), email, name: name || email, roleIds: given, roles: roleSummaries(state, given), verified: false, invitationPending: true, isLocked: false, mfaEnrolled: false, isBreachedPassword: false, createdAt: when, joinedAt: when, lastSeen: null };
+    users.push(invited);
+    audit('User invited', `${email} was invited`);
+    return invited;
   };
   const session: Handler = () => (signedIn ? ok(previewLogin(now())) : fail(401, 'Session not found'));
   const user = (id: string) => users.find((u) => u.id === id);
@@ -185,17 +200,21 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
       return ok(target);
     }]),
     ['POST', ApiPaths.inviteUser, ({ body }) => {
-      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-      if (!/^[^@\s]+@[^@\s]+$/.test(email)) return fail(400, 'email must be an email address');
-      if (users.some((u) => u.email === email)) return fail(409, 'User already exists');
-      const id = `preview-user-new-${nextId++}`;
-      const when = new Date(now()).toISOString();
-      // Like the server: without roles, the account's default role.
-      const wanted = ids(body, 'roleIds').filter((id) => roleList.some((r) => r.id === id));
-      const given = wanted.length > 0 ? wanted : roleList.filter((r) => r.isDefault).map((r) => r.id);
-      users.push({ ...structuredClone(PREVIEW_USERS[1]!), id, email, name: typeof body.name === 'string' && body.name.trim() ? body.name.trim() : email, roleIds: given, roles: roleSummaries(state, given), verified: false, invitationPending: true, isLocked: false, mfaEnrolled: false, isBreachedPassword: false, createdAt: when, joinedAt: when, lastSeen: null });
-      audit('User invited', `${email} was invited`);
-      return { status: 201, body: { id } };
+      const result = invite(text(body, 'email'), text(body, 'name'), ids(body, 'roleIds'));
+      return typeof result === 'string' ? fail(result === USER_EXISTS ? 409 : 400, result) : { status: 201, body: { id: result.id } };
+    }],
+    // Bulk invite: each address on its own; the ones refused say why (seed 001 section 5).
+    ['POST', AdminPaths.bulkInvite, ({ body }) => {
+      const emails = ids(body, 'emails');
+      if (emails.length === 0 || emails.length > 100) return fail(400, 'emails must list 1 to 100 addresses');
+      const allowed: Array<{ email: string; userId: string }> = [];
+      const unallowed: Array<{ email: string; reason: string }> = [];
+      for (const email of emails) {
+        const result = invite(email, '', ids(body, 'roleIds'));
+        if (typeof result === 'string') unallowed.push({ email, reason: result });
+        else allowed.push({ email: result.email!, userId: result.id });
+      }
+      return ok({ allowed, unallowed });
     }],
     ['GET', AdminPaths.teamRoles, () => ok({ roles: roles(), permissions: PREVIEW_PERMISSIONS })],
     ['GET', AdminPaths.rolesV1, () => ok(roles())],
@@ -233,6 +252,7 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
     ...ssoRoutes(state),
     ...accountSettingsRoutes(state),
     ...roleRoutes(state),
+    ...teamRoutes(state),
     ...privacyRoutes(state),
   ];
   // Security policies: read, and saved (POST or PATCH) by merging the fields the policy has; a save is
@@ -291,6 +311,7 @@ export function createPreviewFetch(options: PreviewApiOptions): typeof globalThi
   return (input: RequestInfo | URL, init?: RequestInit) => answer(input instanceof Request && init === undefined ? input : new Request(input, init));
 }
 
+const USER_EXISTS = 'User already exists';
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const RECOVERY_STRATEGIES: PasswordRecoveryStrategiesResponse = { strategies: [{ strategy: 'email', isActive: true }, { strategy: 'sms', isActive: false }] };
 
