@@ -19,6 +19,8 @@ it('shows an active Stripe provider, so the Subscription section lists the plans
   const api = setup();
   expect(PaymentProvidersResponse.parse(await api.request('GET', BillingPaths.paymentProviders)).some((p) => p.status === '1')).toBe(true);
   const [subscription] = SubscriptionsResponse.parse(await api.request('GET', BillingPaths.managedSubscriptions));
+  // Its current period holds today, so the renewal date shown is never in the past.
+  expect(subscription!.currentPeriodStart! < Date.now() && Date.now() < subscription!.currentPeriodEnd!).toBe(true);
   const canceled = Subscription.parse(await api.request('PUT', BillingPaths.cancelSubscription.replace('{id}', subscription!.id), { body: {} }));
   expect(canceled.cancellation).toEqual({ policy: 'atPeriodEnd' });
   expect(SubscriptionsResponse.parse(await api.request('GET', BillingPaths.managedSubscriptions))[0]!.cancellation).toEqual({ policy: 'atPeriodEnd' });

@@ -11,11 +11,15 @@ import { PREVIEW_INVOICES, PREVIEW_PAYMENT_PROVIDERS, PREVIEW_PLANS, PREVIEW_SUB
 import { PREVIEW_TENANT_ID } from './sample-data';
 import { fail, ok, type Handler, type PreviewState, type Route } from './routes';
 
+const DAY = 86_400_000;
+
 /** What the checkout shows when the visitor tries to pay in preview. */
 export const PREVIEW_PAYING_REFUSED = 'Paying is not available in preview mode: no card is taken and the plan stays as it is.';
 
 export function billingRoutes(state: PreviewState): Route[] {
-  const subscription: Subscription = structuredClone(PREVIEW_SUBSCRIPTION);
+  // The current period holds today (it began 10 days ago), so the section never shows a renewal date in the past.
+  const periodStart = state.now() - 10 * DAY;
+  const subscription: Subscription = { ...structuredClone(PREVIEW_SUBSCRIPTION), currentPeriodStart: periodStart, currentPeriodEnd: periodStart + 30 * DAY };
   const refused: Handler = () => fail(404, PREVIEW_PAYING_REFUSED);
   /** Cancel (at the period's end) or renew the sample subscription, audited. */
   const change = (cancel: boolean): Handler => ({ params }) => {
