@@ -161,3 +161,28 @@ it('shows the preview login box on a phone in dark mode with the network closed'
     await context.close();
   }
 });
+
+it('shows the sample groups and IP restrictions on a phone in dark mode, signed in from the start, with the network closed', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', locale: 'en-US' });
+  const page = await context.newPage();
+  const refused = await closeNetwork(page, env.server.url);
+  try {
+    await page.goto(`${env.server.url}/?preview=on&theme=dark`);
+    await visible(page, page.getByTestId('signed-in-user'));
+    await page.getByRole('button', { name: 'Admin portal' }).click();
+    const portal = page.getByRole('dialog', { name: 'Admin portal' });
+    await visible(page, portal);
+    // Narrow: the compact section picker; tables become cards.
+    const picker = portal.getByLabel('Section', { exact: true });
+    await picker.selectOption({ label: 'Groups' });
+    await visible(page, portal.getByText('Engineering', { exact: true }));
+    await page.screenshot({ path: screenshotPath('preview-mode-groups-390-dark') });
+    await picker.selectOption({ label: 'Security' });
+    await portal.getByRole('tab', { name: 'IP restrictions' }).click();
+    await visible(page, portal.getByText('198.51.100.0/24'));
+    await page.screenshot({ path: screenshotPath('preview-mode-ip-restrictions-390-dark') });
+  } finally {
+    await context.close();
+  }
+  expect(refused).toEqual([]);
+}, 60_000);
