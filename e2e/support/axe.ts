@@ -81,7 +81,8 @@ export async function auditPage(page: Page, label: string): Promise<AxeSummary> 
   // With only same-origin frames, axe.run in the page reaches every frame itself: the builder's
   // cross-origin mode (axe.runPartial per frame, then finishRun in a new page it opens and loads
   // axe into) would audit the same nodes at about twice the cost. A cross-origin frame keeps it.
-  const counts = sameOriginFrames(page) ? await runInPage(page) : countsOf(await new AxeBuilder({ page }).withTags(TAGS).options({ resultTypes: ['violations'] }).analyze());
+  // AxeBuilder's options() replaces what withTags() set, so it comes first.
+  const counts = sameOriginFrames(page) ? await runInPage(page) : countsOf(await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(TAGS).analyze());
   const summary: AxeSummary = { label, ...counts };
   const dir = join(repoRoot, 'test-results/axe');
   mkdirSync(dir, { recursive: true });
