@@ -39,7 +39,7 @@ it("counts the Usage section's seats: the account's users out of Premium's 20", 
 it("refuses every step of paying with the preview's sentence, without the network, and the plan stays", async () => {
   const network = vi.spyOn(globalThis, 'fetch');
   const api = setup();
-  const calls: Array<[string, string]> = [
+  const calls: Array<['GET' | 'POST' | 'PUT', string]> = [
     ['GET', BillingPaths.vendorPublicConfiguration],
     ['POST', BillingPaths.stripeSetupIntents],
     ['POST', BillingPaths.stripeSubscriptions],
