@@ -27,6 +27,7 @@ import { billingArea } from './routes/billing';
 import { entitlementsArea } from './routes/entitlements';
 import { operatorArea } from './routes/operator';
 import { usersArea } from './routes/users';
+import { scimArea } from './routes/scim';
 import { createTenantSecurity } from './services/security';
 import { createEntitlements } from './services/entitlements';
 import { AMR_PASSWORD, type AuthService } from './services/auth/auth';
@@ -103,6 +104,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   entitlementsArea(app, deps);
   billingArea(app, deps);
   operatorArea(app, deps);
+  scimArea(app, deps);
   const { oauth } = oauthArea(app, deps, { apiTokens: admin.apiTokens });
   const platformRoutes = platformArea(app, deps, { signUp });
   messagingArea(app, ctx);

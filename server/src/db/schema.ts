@@ -8,6 +8,8 @@ import type { AccountTables } from './schema-account';
 import type { SecurityTables } from './schema-security';
 import type { SelfServiceTables } from './schema-self-service';
 import type { BillingTables } from './schema-billing';
+import type { ApplicationTables } from './schema-applications';
+import type { ScimTables } from './schema-scim';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -360,7 +362,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

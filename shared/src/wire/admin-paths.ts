@@ -33,3 +33,5 @@ export * from './billing/paths';
 export * from './entitlements/paths';
 /** The Operator area (super users only). */
 export * from './operator/paths';
+/** SCIM provisioning: the connections' paths, sources and error codes (the portal's Provisioning section). */
+export * from './provisioning/paths';

@@ -78,4 +78,6 @@ export * from './billing/billing';
 export * from './entitlements/paths';
 export * from './entitlements/entitlements';
 export * from './operator/paths';
+
+export * from './provisioning/provisioning';
 export * from './operator/operator';

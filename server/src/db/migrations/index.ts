@@ -24,6 +24,7 @@ import { selfServiceMigration } from './024_self_service';
 import { tenantSecurityMigration } from './025_tenant_security';
 import { sessionPolicyMigration } from './027_session_policy';
 import { billingEntitlementsMigration } from './028_billing_entitlements';
+import { scimProvisioningMigration } from './029_scim_provisioning';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -57,6 +58,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '025_tenant_security': tenantSecurityMigration,
         '027_session_policy': sessionPolicyMigration,
         '028_billing_entitlements': billingEntitlementsMigration,
+        '029_scim_provisioning': scimProvisioningMigration,
       };
     },
   };
