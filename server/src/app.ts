@@ -11,6 +11,7 @@ import { refuseControlCharacters } from './http/control-characters';
 import { serveOpenApiDocument } from './http/openapi-document';
 import { corsForAllowedOrigins, requestClient, securityHeaders, traceId } from './http/middleware';
 import { accountArea } from './routes/account';
+import { applicationsArea } from './routes/applications';
 import { adminArea } from './routes/admin';
 import { authArea } from './routes/auth';
 import type { AreaContext, RouteDeps } from './routes/deps';
@@ -105,7 +106,8 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   billingArea(app, deps);
   operatorArea(app, deps);
   scimArea(app, deps);
-  const { oauth } = oauthArea(app, deps, { apiTokens: admin.apiTokens });
+  const applications = applicationsArea(app, deps);
+  const { oauth } = oauthArea(app, deps, { apiTokens: admin.apiTokens, applicationAccess: applications.access });
   const platformRoutes = platformArea(app, deps, { signUp });
   messagingArea(app, ctx);
 

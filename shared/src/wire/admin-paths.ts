@@ -35,3 +35,5 @@ export * from './entitlements/paths';
 export * from './operator/paths';
 /** SCIM provisioning: the connections' paths, sources and error codes (the portal's Provisioning section). */
 export * from './provisioning/paths';
+/** Applications: the vendor's (operators) and their assignment to a tenant's users (users table, multi-app mode). */
+export * from './applications/paths';

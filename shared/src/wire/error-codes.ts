@@ -9,6 +9,7 @@ import type { SecurityErrorCode } from './security/paths';
 import type { SelfServiceErrorCode } from './users/self-service-paths';
 import type { BillingErrorCode } from './billing/paths';
 import type { OperatorErrorCode } from './operator/paths';
+import type { ApplicationErrorCode } from './applications/paths';
 import type { ProvisioningErrorCode } from './provisioning/paths';
 
 export const ErrorCodes = {
@@ -120,7 +121,7 @@ export const ErrorCodes = {
 } as const;
 
 /** Every code: the ones above, and the admin codes of admin/error-codes.ts and recovery/error-codes.ts (kept apart so the login box does not carry them). */
-export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes] | AdminErrorCode | PhoneErrorCode | SelfServiceErrorCode | SecurityErrorCode | BillingErrorCode | OperatorErrorCode | ProvisioningErrorCode;
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes] | AdminErrorCode | PhoneErrorCode | SelfServiceErrorCode | SecurityErrorCode | BillingErrorCode | OperatorErrorCode | ProvisioningErrorCode | ApplicationErrorCode;
 
 /** The error body every failed API call returns (DESIGN.md "Contracts"). */
 export interface ErrorBody {

@@ -81,3 +81,5 @@ export * from './operator/paths';
 
 export * from './provisioning/provisioning';
 export * from './operator/operator';
+export * from './applications/paths';
+export * from './applications/applications';

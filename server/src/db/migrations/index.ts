@@ -25,6 +25,7 @@ import { tenantSecurityMigration } from './025_tenant_security';
 import { sessionPolicyMigration } from './027_session_policy';
 import { billingEntitlementsMigration } from './028_billing_entitlements';
 import { scimProvisioningMigration } from './029_scim_provisioning';
+import { applicationsMigration } from './030_applications';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -59,6 +60,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '027_session_policy': sessionPolicyMigration,
         '028_billing_entitlements': billingEntitlementsMigration,
         '029_scim_provisioning': scimProvisioningMigration,
+        '030_applications': applicationsMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
       };
     },
   };

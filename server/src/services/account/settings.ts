@@ -55,8 +55,8 @@ const tenantNotFound = () => Errors.notFound('Account not found');
 /** '' and whitespace-only clear a field, like null. */
 const orNull = (value: string | null | undefined): string | null => (value && value.trim() ? value.trim() : null);
 
-/** Decodes and checks a logo data URL (the wire schema already checked its shape). */
-function decodeLogo(dataUrl: string): { mime: string; bytes: Buffer } {
+/** Decodes and checks a logo data URL (the wire schema already checked its shape); applications' logos too. */
+export function decodeLogo(dataUrl: string): { mime: string; bytes: Buffer } {
   const match = /^data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/]+={0,2})$/.exec(dataUrl);
   if (!match) throw new AppError(ErrorCodes.invalidImage, 400, 'logo must be a base64 data URL of a png, jpeg, gif or webp image');
   const mime = match[1]!;

@@ -99,6 +99,9 @@ export const AuditActions = {
   impersonationStarted: 'Impersonation started',
   // Tenant security (issue 12).
   sessionsPolicyUpdated: 'Sessions policy updated',
+  // Applications (issue 15).
+  userApplicationsAssigned: 'User assigned to applications',
+  userApplicationsUnassigned: 'User unassigned from applications',
 } as const;
 
 /** The actor of an admin call. */

@@ -22,6 +22,7 @@ import type { SessionPolicyService } from '../security/session-policy';
 import type { IpRestrictionService } from '../security/ip-restrictions';
 import { sessionMeetsMfaPolicy, type SecurityPolicyService } from '../security/policies';
 import { verifyClientSecret, type ClientRegistry, type OAuthClient } from './clients';
+import { NOT_ASSIGNED_MESSAGE, type ApplicationAccess } from '../applications/access';
 
 /** Authorization codes live at most this long (the task's bound: 60 s). */
 export const CODE_TTL_MS = 60_000;
@@ -71,8 +72,13 @@ export function createGrants(deps: {
   ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
   /** The tenants' MFA policies: a grant moved into another tenant must meet that tenant's. */
   policies?: Pick<SecurityPolicyService, 'effective'>;
+  /** Applications (issue 15): a client linked to a MANAGED_ACCESS application gets tokens only for the users assigned to it. */
+  applicationAccess?: ApplicationAccess;
 }): Grants {
   const { db, clock, keys, auth, clients, config } = deps;
+
+  /** Whether the user may have tokens for the client in the tenant (assigned, when its application is MANAGED_ACCESS). */
+  const assigned = async (client: OAuthClient, userId: string, tenantId: string) => !deps.applicationAccess || (await deps.applicationAccess.allowed(client.clientId, userId, tenantId));
 
   /** A live session of an enabled user, or null. */
   async function liveSession(id: string | undefined): Promise<SessionRow | null> {
@@ -174,6 +180,8 @@ export function createGrants(deps: {
     const browser = await liveSession(row.browser_session_id);
     if (!browser) throw new OAuthError('invalid_grant', 'The sign-in this code came from has ended');
     await deps.ipRestrictions?.assertAllowed(row.tenant_id, ip);
+    // Unassigned between the code and its exchange: no tokens.
+    if (!(await assigned(client, row.user_id, row.tenant_id))) throw new OAuthError('invalid_grant', NOT_ASSIGNED_MESSAGE);
     const grant = await createGrant(browser, client, row.scope, row.tenant_id, grantId);
     const tokens = await issueTokens(grant, client, row.scope, { nonce: row.nonce ?? undefined });
     // A replay that arrived while the grant was being made revoked nothing yet: revoke it now.
@@ -232,6 +240,11 @@ export function createGrants(deps: {
         throw new OAuthError('invalid_grant', "The user's remaining tenant requires multi-factor authentication; sign in again");
       }
       await setSessionTenant(db, session.id, tenantId);
+    }
+    if (!(await assigned(client, session.user_id, tenantId))) {
+      // Unassigned since sign-in (or the application became MANAGED_ACCESS): the grant ends.
+      await revokeSession(db, session.id, now);
+      throw new OAuthError('invalid_grant', NOT_ASSIGNED_MESSAGE);
     }
     await touchSession(db, session.id, now);
     return issueTokens({ ...session, tenant_id: tenantId }, client, grant.scope);

@@ -32,6 +32,7 @@ import { isClientOrigin, isRegisteredUri, type ClientRegistry, type OAuthClient 
 import { CODE_TTL_MS, createGrants, OAuthError } from './grants';
 import { createLoginAfterMarkers, LOGIN_AFTER } from './reauthentication';
 import { sessionMeetsMfaPolicy, type SecurityPolicyService } from '../security/policies';
+import { NOT_ASSIGNED_MESSAGE, notAssigned, type ApplicationAccess } from '../applications/access';
 
 export { CODE_TTL_MS, OAuthError, s256 } from './grants';
 
@@ -139,10 +140,12 @@ export function createOAuthService(deps: {
   sessionPolicy?: Pick<SessionPolicyService, 'endIfExpired'>;
   /** The tenant's IP restrictions, at /oauth/authorize, /oauth/token and userinfo (403 ER-IP-RESTRICTED). */
   ipRestrictions?: Pick<IpRestrictionService, 'assertAllowed'>;
+  /** Applications (issue 15): a client linked to a MANAGED_ACCESS application serves only the users assigned to it. */
+  applicationAccess?: ApplicationAccess;
 }): OAuthService {
   const { db, clock, keys, auth, limiter, clients, config } = deps;
   const issuer = config.publicUrl;
-  const { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant } = createGrants({ db, clock, keys, auth, clients, config, sessionPolicy: deps.sessionPolicy, ipRestrictions: deps.ipRestrictions, policies: deps.policies });
+  const { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant } = createGrants({ db, clock, keys, auth, clients, config, sessionPolicy: deps.sessionPolicy, ipRestrictions: deps.ipRestrictions, policies: deps.policies, applicationAccess: deps.applicationAccess });
 
   /**
    * Whether the browser session's sign-in meets, as it is now, the MFA policy of the tenant the code
@@ -257,6 +260,7 @@ export function createOAuthService(deps: {
       tenantId = req.tenantId;
     }
     await deps.ipRestrictions?.assertAllowed(tenantId, ip);
+    if (deps.applicationAccess && !(await deps.applicationAccess.allowed(req.client.clientId, browser.user_id, tenantId))) return errorRedirect(req, 'access_denied', NOT_ASSIGNED_MESSAGE);
     const code = newSecret();
     const now = clock.now();
     await insertOAuthCode(db, {
@@ -408,9 +412,12 @@ export function createOAuthService(deps: {
       if (await impersonating(browser)) throw new AppError(ErrorCodes.oauthNotBrowserSession, 403, 'Hosted login is not available while impersonating a user');
       // Tokens from the browser's session, as a refresh would give: the tenant's IP restrictions first.
       await deps.ipRestrictions?.assertAllowed(browser.tenant_id, ip);
+      const assigned = async (tenantId: string) => !deps.applicationAccess || (await deps.applicationAccess.allowed(client.clientId, browser.user_id, tenantId));
       const now = clock.now();
       const existing = await findLiveGrant(db, browser.id, client.clientId, now);
-      const grant = (existing && (await findSession(db, existing.session_id))) || (await createGrant(browser, client, HOSTED_LOGIN_SCOPE, browser.tenant_id));
+      const found = existing ? await findSession(db, existing.session_id) : undefined;
+      if (!(await assigned(found?.tenant_id ?? browser.tenant_id))) throw notAssigned();
+      const grant = found || (await createGrant(browser, client, HOSTED_LOGIN_SCOPE, browser.tenant_id));
       if (grant.tenant_id !== browser.tenant_id) await deps.ipRestrictions?.assertAllowed(grant.tenant_id, ip);
       await touchSession(db, grant.id, now);
       // No refresh token: silent never spends the refresh cookie, so a refresh token here would be a

@@ -28,6 +28,10 @@ export const OperatorAuditActions = {
   applicationUpdated: 'operator.application.updated',
   applicationDeleted: 'operator.application.deleted',
   applicationSecretRotated: 'operator.application.secret-rotated',
+  /** The vendor's applications (issue 15), not the OAuth clients above. */
+  vendorApplicationCreated: 'operator.vendor-application.created',
+  vendorApplicationUpdated: 'operator.vendor-application.updated',
+  vendorApplicationDeleted: 'operator.vendor-application.deleted',
 } as const;
 
 export type OperatorAuditAction = (typeof OperatorAuditActions)[keyof typeof OperatorAuditActions];
