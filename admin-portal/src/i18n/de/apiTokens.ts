@@ -48,6 +48,4 @@ export default {
   'apiTokens.created.copyClientId': 'Client-ID kopieren',
   'apiTokens.created.copyToken': 'Token kopieren',
   'apiTokens.created.copySecret': 'Geheimnis kopieren',
-  'apiTokens.created.copied': '{what} in die Zwischenablage kopiert',
-  'apiTokens.created.copyBlocked': 'Kopieren ist hier blockiert: Der Text ist markiert, drücken Sie Strg+C (⌘C), um ihn zu kopieren',
 };

@@ -43,6 +43,8 @@ export default {
   'common.continue': 'Weiter',
   'common.copy': 'Kopieren',
   'common.copied': 'Kopiert',
+  'common.copiedWhat': '{what} in die Zwischenablage kopiert',
+  'common.copyBlocked': 'Kopieren ist hier blockiert: Der Text ist markiert, drücken Sie Strg+C (⌘C), um ihn zu kopieren',
   'common.previous': 'Zurück',
   'common.next': 'Weiter',
   'common.pageOf': 'Seite {page, number} von {pages, number}',

@@ -48,6 +48,4 @@ export default {
   'apiTokens.created.copyClientId': 'Copy client id',
   'apiTokens.created.copyToken': 'Copy token',
   'apiTokens.created.copySecret': 'Copy secret',
-  'apiTokens.created.copied': '{what} copied to the clipboard',
-  'apiTokens.created.copyBlocked': 'Copying is blocked here: the text is selected, press Ctrl+C (⌘C) to copy it',
 };

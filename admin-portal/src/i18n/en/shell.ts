@@ -43,6 +43,8 @@ export default {
   'common.continue': 'Continue',
   'common.copy': 'Copy',
   'common.copied': 'Copied',
+  'common.copiedWhat': '{what} copied to the clipboard',
+  'common.copyBlocked': 'Copying is blocked here: the text is selected, press Ctrl+C (⌘C) to copy it',
   'common.previous': 'Previous',
   'common.next': 'Next',
   'common.pageOf': 'Page {page, number} of {pages, number}',

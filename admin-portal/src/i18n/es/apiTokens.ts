@@ -48,6 +48,4 @@ export default {
   'apiTokens.created.copyClientId': 'Copiar el ID de cliente',
   'apiTokens.created.copyToken': 'Copiar el token',
   'apiTokens.created.copySecret': 'Copiar el secreto',
-  'apiTokens.created.copied': '{what} copiado al portapapeles',
-  'apiTokens.created.copyBlocked': 'Aquí no se puede copiar automáticamente: el texto está seleccionado, pulse Ctrl+C (⌘C) para copiarlo',
 };

@@ -43,6 +43,8 @@ export default {
   'common.continue': 'Continuar',
   'common.copy': 'Copiar',
   'common.copied': 'Copiado',
+  'common.copiedWhat': '{what} copiado al portapapeles',
+  'common.copyBlocked': 'Aquí no se puede copiar automáticamente: el texto está seleccionado, pulse Ctrl+C (⌘C) para copiarlo',
   'common.previous': 'Anterior',
   'common.next': 'Siguiente',
   'common.pageOf': 'Página {page, number} de {pages, number}',

@@ -48,6 +48,4 @@ export default {
   'apiTokens.created.copyClientId': 'העתקת מזהה הלקוח',
   'apiTokens.created.copyToken': 'העתקת האסימון',
   'apiTokens.created.copySecret': 'העתקת הסוד',
-  'apiTokens.created.copied': '{what} הועתק ללוח',
-  'apiTokens.created.copyBlocked': 'ההעתקה חסומה כאן: הטקסט מסומן, יש ללחוץ Ctrl+C (⌘C) כדי להעתיק אותו',
 };

@@ -43,6 +43,8 @@ export default {
   'common.continue': 'המשך',
   'common.copy': 'העתקה',
   'common.copied': 'הועתק',
+  'common.copiedWhat': '{what} הועתק ללוח',
+  'common.copyBlocked': 'ההעתקה חסומה כאן: הטקסט מסומן, יש ללחוץ Ctrl+C (⌘C) כדי להעתיק אותו',
   'common.previous': 'הקודם',
   'common.next': 'הבא',
   'common.pageOf': 'עמוד {page, number} מתוך {pages, number}',

@@ -33,7 +33,7 @@ export function CopyField({ label, copyLabel, value, autofocus = false }: { labe
         </button>
       </div>
       <p className="gh-ap-hint" aria-live="polite">
-        {state === 'copied' ? t.t('apiTokens.created.copied', { what: label }) : state === 'failed' ? t.t('apiTokens.created.copyBlocked') : ''}
+        {state === 'copied' ? t.t('common.copiedWhat', { what: label }) : state === 'failed' ? t.t('common.copyBlocked') : ''}
       </p>
     </div>
   );
