@@ -6,7 +6,7 @@
  */
 import type { SectionId } from '../navigation';
 
-export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts', 'security', 'restrictions', 'securityCenter', 'operator', 'subscription', 'usage'] as const;
+export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts', 'security', 'restrictions', 'securityCenter', 'operator', 'subscription', 'usage', 'provisioning'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 const SHELL_PREFIXES: ReadonlySet<string> = new Set(['shell', 'common', 'errors', 'nav']);
@@ -29,7 +29,7 @@ export const SECTION_NAMESPACES: Readonly<Record<SectionId, readonly Namespace[]
   roles: ['roles', 'users'],
   security: ['security', 'restrictions'],
   sso: [],
-  provisioning: [],
+  provisioning: ['provisioning'],
   audits: ['audits'],
   webhooks: [],
   apiTokens: ['apiTokens'],
