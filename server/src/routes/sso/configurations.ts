@@ -1,41 +1,39 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import {
-  CreateSsoConfigurationRequest, SamlMetadataFileRequest, SamlMetadataUrlRequest, SsoConfiguration, SsoConfigurationParam, SsoDomainParam, SsoDomainRequest, SsoGroupsRequest,
+  CreateSsoConfigurationRequest, Permissions, SamlConfigurationRequest, SamlMetadataFileRequest, SamlMetadataUrlRequest, SsoConfiguration, SsoConfigurationParam, SsoDomainParam, SsoDomainRequest, SsoGroupsRequest,
   SsoPaths, SsoRolesRequest, UpdateSsoConfigurationRequest,
 } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
-import { requireAuth } from '../../http/middleware';
 import type { SsoConfigurationService } from '../../services/sso/configurations';
+import { guardFor, TenantQuery } from '../admin/shared';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 
-const TenantQuery = z.object({ tenantId: z.string().max(64).optional() });
-
 /**
  * The tenant's SSO configuration (seed 001 section 7 "SSO"), for the admin portal's SSO section.
- * Bearer auth; acts in the caller's tenant (or `?tenantId=`); read needs fe.secure.read.samlConfiguration,
- * changes need fe.secure.write.samlConfiguration. Another tenant's configuration answers 404.
+ * Through the admin guard: acts in the caller's tenant (or `?tenantId=`); read needs
+ * fe.secure.read.samlConfiguration, changes need fe.secure.write.samlConfiguration and are audited.
+ * Another tenant's configuration answers 404.
  */
 export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationService): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const auth = requireAuth(deps.auth);
+  const guard = guardFor(deps, deps.clock);
+  const read = { tags: ['admin: SSO'], ...guard(Permissions.samlRead, 'read') };
   const one = json(SsoConfiguration, 'The configuration');
-  const common = { 401: err('Not signed in'), 403: err('Missing permission, or an impersonation session (changes)'), 404: err('No such configuration in this tenant') };
-  const guarded = { tags: ['sso configuration'], security: [{ Bearer: [] }], middleware: [auth] };
+  const common = { 401: err('Not signed in'), 403: err('Missing permission, or an impersonation session (changes)'), 404: err('No such configuration in this tenant, or a tenant the caller cannot act in') };
+  const guarded = { tags: ['admin: SSO'], ...guard(Permissions.samlWrite, 'write') };
 
   app.openapi(
     createRoute({
       method: 'get',
       path: SsoPaths.configurations,
-      tags: ['sso configuration'],
       summary: "The tenant's SSO configurations (SAML and OIDC identity providers), with domains, default roles and group mappings",
-      security: [{ Bearer: [] }],
-      middleware: [auth] as const,
+      ...read,
       request: { query: TenantQuery },
-      responses: { 200: json(z.array(SsoConfiguration), 'Every configuration of the tenant'), 401: common[401], 403: common[403] },
+      responses: { 200: json(z.array(SsoConfiguration), 'Every configuration of the tenant'), ...common },
     }),
-    async (c) => c.json(await sso.list(c.get('auth')), 200),
+    async (c) => c.json(await sso.list(c.get('admin')), 200),
   );
 
   app.openapi(
@@ -45,23 +43,21 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       summary: 'Adds an identity provider (SAML: metadata next; OIDC: issuer, client id and secret now)',
       ...guarded,
       request: { query: TenantQuery, ...body(CreateSsoConfigurationRequest) },
-      responses: { 201: json(SsoConfiguration, 'Created'), 400: err('Invalid body, an issuer that is not https, or signRequest without an SP key'), 401: common[401], 403: common[403] },
+      responses: { 201: json(SsoConfiguration, 'Created'), 400: err('Invalid body, an issuer that is not https, or signRequest without an SP key'), ...common },
     }),
-    async (c) => c.json(await sso.create(c.get('auth'), c.req.valid('json')), 201),
+    async (c) => c.json(await sso.create(c.get('admin'), c.req.valid('json')), 201),
   );
 
   app.openapi(
     createRoute({
       method: 'get',
       path: SsoPaths.configuration,
-      tags: ['sso configuration'],
       summary: 'One SSO configuration',
-      security: [{ Bearer: [] }],
-      middleware: [auth] as const,
+      ...read,
       request: { params: SsoConfigurationParam, query: TenantQuery },
       responses: { 200: one, ...common },
     }),
-    async (c) => c.json(await sso.get(c.get('auth'), c.req.valid('param').configId), 200),
+    async (c) => c.json(await sso.get(c.get('admin'), c.req.valid('param').configId), 200),
   );
 
   app.openapi(
@@ -73,7 +69,7 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       request: { params: SsoConfigurationParam, query: TenantQuery, ...body(UpdateSsoConfigurationRequest) },
       responses: { 200: one, 400: err('Invalid body'), ...common },
     }),
-    async (c) => c.json(await sso.update(c.get('auth'), c.req.valid('param').configId, c.req.valid('json')), 200),
+    async (c) => c.json(await sso.update(c.get('admin'), c.req.valid('param').configId, c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -86,7 +82,7 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       responses: { 204: { description: 'Removed' }, ...common },
     }),
     async (c) => {
-      await sso.remove(c.get('auth'), c.req.valid('param').configId);
+      await sso.remove(c.get('admin'), c.req.valid('param').configId);
       return c.body(null, 204);
     },
   );
@@ -100,7 +96,7 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       request: { params: SsoConfigurationParam, query: TenantQuery, ...body(SamlMetadataFileRequest) },
       responses: { 200: one, 400: err('Not SAML, or the metadata is unreadable or lacks an HTTP-Redirect sign-in URL or a signing certificate'), ...common },
     }),
-    async (c) => c.json(await sso.setMetadata(c.get('auth'), c.req.valid('param').configId, c.req.valid('json').metadata), 200),
+    async (c) => c.json(await sso.setMetadata(c.get('admin'), c.req.valid('param').configId, c.req.valid('json').metadata), 200),
   );
 
   app.openapi(
@@ -112,7 +108,7 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       request: { params: SsoConfigurationParam, query: TenantQuery, ...body(SamlMetadataUrlRequest) },
       responses: { 200: one, 400: err('Not SAML, a URL that is not https or not public, or metadata that could not be fetched or read'), ...common },
     }),
-    async (c) => c.json(await sso.setMetadataUrl(c.get('auth'), c.req.valid('param').configId, c.req.valid('json').url), 200),
+    async (c) => c.json(await sso.setMetadataUrl(c.get('admin'), c.req.valid('param').configId, c.req.valid('json').url), 200),
   );
 
   app.openapi(
@@ -124,7 +120,7 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       request: { params: SsoConfigurationParam, query: TenantQuery, ...body(SsoDomainRequest) },
       responses: { 201: one, 400: err('Not a domain name'), 409: err('Already a domain of this configuration, or validated by another one'), ...common },
     }),
-    async (c) => c.json(await sso.addDomain(c.get('auth'), c.req.valid('param').configId, c.req.valid('json').domain), 201),
+    async (c) => c.json(await sso.addDomain(c.get('admin'), c.req.valid('param').configId, c.req.valid('json').domain), 201),
   );
 
   app.openapi(
@@ -136,7 +132,7 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       request: { params: SsoDomainParam, query: TenantQuery },
       responses: { 200: one, ...common },
     }),
-    async (c) => c.json(await sso.removeDomain(c.get('auth'), c.req.valid('param').configId, c.req.valid('param').domainId), 200),
+    async (c) => c.json(await sso.removeDomain(c.get('admin'), c.req.valid('param').configId, c.req.valid('param').domainId), 200),
   );
 
   app.openapi(
@@ -148,7 +144,7 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       request: { params: SsoDomainParam, query: TenantQuery },
       responses: { 200: one, 400: err('The TXT record was not found'), 409: err('Another configuration validated this domain first'), ...common },
     }),
-    async (c) => c.json(await sso.validateDomain(c.get('auth'), c.req.valid('param').configId, c.req.valid('param').domainId), 200),
+    async (c) => c.json(await sso.validateDomain(c.get('admin'), c.req.valid('param').configId, c.req.valid('param').domainId), 200),
   );
 
   app.openapi(
@@ -160,7 +156,7 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       request: { params: SsoConfigurationParam, query: TenantQuery, ...body(SsoRolesRequest) },
       responses: { 200: one, 400: err('A role id that is not a role of this tenant'), ...common },
     }),
-    async (c) => c.json(await sso.setRoles(c.get('auth'), c.req.valid('param').configId, c.req.valid('json').roleIds), 200),
+    async (c) => c.json(await sso.setRoles(c.get('admin'), c.req.valid('param').configId, c.req.valid('json').roleIds), 200),
   );
 
   app.openapi(
@@ -172,7 +168,24 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       request: { params: SsoConfigurationParam, query: TenantQuery, ...body(SsoGroupsRequest) },
       responses: { 200: one, 400: err('A role id that is not a role of this tenant, or a group listed twice'), ...common },
     }),
-    async (c) => c.json(await sso.setGroups(c.get('auth'), c.req.valid('param').configId, c.req.valid('json').groups), 200),
+    async (c) => c.json(await sso.setGroups(c.get('admin'), c.req.valid('param').configId, c.req.valid('json').groups), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: SsoPaths.saml,
+      summary: "Saves the SAML configuration by hand (seed 001 section 5): only with a domain; changing the domain clears the SSO endpoint, certificate and signRequest",
+      ...guarded,
+      request: { params: SsoConfigurationParam, query: TenantQuery, ...body(SamlConfigurationRequest) },
+      responses: {
+        200: one,
+        400: err('No domain, a domain change sent with IdP settings, a bad URL or certificate, not a SAML configuration, or signRequest without an SP key'),
+        409: err('The domain is already one of this configuration, or validated by another one'),
+        ...common,
+      },
+    }),
+    async (c) => c.json(await sso.saveSaml(c.get('admin'), c.req.valid('param').configId, c.req.valid('json')), 200),
   );
 
   return app;

@@ -1,8 +1,10 @@
 /**
- * Tenant SSO configuration (seed 001 sections 3, 7 "SSO"): the identity providers of a tenant, their
- * SAML metadata (file or URL) or OIDC client, email domains proven by a DNS TXT record, default roles
- * and group-to-role mappings. Every call acts in the caller's tenant and needs the samlConfiguration
- * read or write permission; a configuration of another tenant answers 404, as if it did not exist.
+ * Tenant SSO configuration (seed 001 sections 3, 5, 7 "SSO"): the identity providers of a tenant,
+ * their SAML metadata (file, URL or entered by hand) or OIDC client, email domains proven by a DNS
+ * TXT record, default roles and group-to-role mappings. Every call comes through the admin guard
+ * (the caller's tenant, the samlConfiguration read or write permission); a configuration of another
+ * tenant answers 404, as if it did not exist. Every change writes an audit record with the
+ * configuration before and after (never the OIDC client secret: the wire shape has none).
  */
 import { ErrorCodes, Permissions, SSO_DOMAIN_TXT_PREFIX, type CreateSsoConfigurationRequest, type SsoConfiguration, type SsoType, type UpdateSsoConfigurationRequest } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
@@ -16,10 +18,11 @@ import {
 } from '../../db/queries/sso-configurations';
 import { listRolePermissions } from '../../db/queries/roles';
 import { AppError, Errors } from '../../errors';
-import type { AuthContext } from '../auth/auth';
-import { covers, grantsOf, refuseWhileImpersonating, requirePermission } from '../admin/permissions';
+import type { AdminCaller } from '../admin/access';
+import { recordAudit } from '../admin/audit-log';
+import { covers } from '../admin/permissions';
 import type { TxtResolver } from './dns';
-import { certificatePem, parseIdpMetadata } from './saml-metadata';
+import { certificateExpiry, certificatePem, parseIdpMetadata, readCertificate } from './saml-metadata';
 import { acsUrl, checkIdpUrl, spEntityId } from './urls';
 
 export const DEFAULT_OIDC_SCOPES = 'openid email profile';
@@ -27,7 +30,30 @@ export const DEFAULT_OIDC_SCOPES = 'openid email profile';
 const MAX_METADATA_BYTES = 512 * 1024;
 const METADATA_FETCH_TIMEOUT_MS = 5000;
 
-type Ctx = Pick<AuthContext, 'userId' | 'tenantId' | 'claims'>;
+type Ctx = AdminCaller;
+
+/** Audit actions of SSO configuration (each record holds the configuration before and after). */
+export const SsoAuditActions = {
+  created: 'SSO configuration created',
+  updated: 'SSO configuration updated',
+  deleted: 'SSO configuration deleted',
+  metadataSet: 'SSO identity provider metadata set',
+  samlSaved: 'SAML configuration saved',
+  domainAdded: 'SSO domain added',
+  domainRemoved: 'SSO domain removed',
+  domainValidated: 'SSO domain validated',
+  rolesSet: 'SSO default roles updated',
+  groupsSet: 'SSO group mappings updated',
+} as const;
+
+/** PUT configurations/{configId}/saml: the seed's "SAML config" save, by hand. */
+export interface SamlConfigurationInput {
+  domain?: string | undefined;
+  idpEntityId?: string | undefined;
+  ssoEndpoint?: string | undefined;
+  publicCertificate?: string | undefined;
+  signRequest?: boolean | undefined;
+}
 
 export interface SsoConfigurationService {
   list(ctx: Ctx): Promise<SsoConfiguration[]>;
@@ -42,6 +68,11 @@ export interface SsoConfigurationService {
   validateDomain(ctx: Ctx, configId: string, domainId: string): Promise<SsoConfiguration>;
   setRoles(ctx: Ctx, configId: string, roleIds: string[]): Promise<SsoConfiguration>;
   setGroups(ctx: Ctx, configId: string, groups: { group: string; roleIds: string[] }[]): Promise<SsoConfiguration>;
+  /**
+   * Seed 001 section 5: saved only when a domain is set; changing the domain clears the sign-in URL,
+   * the certificate and the sign-request flag. The configuration's domain is its first one.
+   */
+  saveSaml(ctx: Ctx, configId: string, body: SamlConfigurationInput): Promise<SsoConfiguration>;
 }
 
 /** The OIDC client secret as stored: encrypted when a key encryption key is configured. */
@@ -110,6 +141,7 @@ export function createSsoConfigurationService(deps: {
             idpEntityId: row.idp_entity_id,
             ssoEndpoint: row.idp_sso_url,
             publicCertificate: certificates[0] ? certificatePem(certificates[0]) : null,
+            publicCertificateExpiresAt: certificates[0] ? certificateExpiry(certificates[0]) : null,
             metadataUrl: row.idp_metadata_url,
           }
         : {
@@ -120,18 +152,23 @@ export function createSsoConfigurationService(deps: {
     };
   }
 
-  /** The caller's configuration, after the permission check; another tenant's answers 404. */
-  async function load(ctx: Ctx, configId: string, access: 'read' | 'write'): Promise<SsoConfigurationRow> {
-    await requirePermission(db, ctx, access === 'read' ? Permissions.samlRead : Permissions.samlWrite, access === 'read' ? 'read the SSO configuration' : 'change the SSO configuration');
-    if (access === 'write') refuseWhileImpersonating(ctx);
+  /** The caller's configuration (the guard checked the permission); another tenant's answers 404. */
+  async function load(ctx: Ctx, configId: string): Promise<SsoConfigurationRow> {
     const row = await findSsoConfiguration(db, configId);
     if (!row || row.tenant_id !== ctx.tenantId) throw Errors.notFound('SSO configuration not found');
     return row;
   }
 
-  async function touch(id: string, patch: Parameters<typeof updateSsoConfiguration>[2] = {}): Promise<SsoConfiguration> {
+  /** Applies `patch` (and bumps updated_at), then records `action` with the configuration before and after. */
+  async function touch(ctx: Ctx, before: SsoConfiguration | null, id: string, action: string, description: string, patch: Parameters<typeof updateSsoConfiguration>[2] = {}): Promise<SsoConfiguration> {
     await updateSsoConfiguration(db, id, { ...patch, updated_at: clock.now() });
-    return toResponse((await findSsoConfiguration(db, id))!);
+    const after = await toResponse((await findSsoConfiguration(db, id))!);
+    await audit(ctx, action, description, before, after);
+    return after;
+  }
+
+  async function audit(ctx: Ctx, action: string, description: string, before: SsoConfiguration | null, after: SsoConfiguration | null): Promise<void> {
+    await recordAudit(db, ctx, { action, description, json: { configId: (after ?? before)?.id, old: before, new: after } }, clock.now());
   }
 
   /** Role ids must be roles of the configuration's own tenant: SSO never grants another tenant's roles. */
@@ -142,9 +179,8 @@ export function createSsoConfigurationService(deps: {
     if (missing.length) throw Errors.validation(`Unknown role id${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, { roleIds: missing });
     // No escalation: SSO users (perhaps the caller's own accounts at an IdP the caller set up) get
     // only roles the caller could hold; super users any.
-    const caller = await grantsOf(db, ctx.userId, ctx.tenantId);
-    if (!caller.superUser) {
-      const beyond = (await listRolePermissions(db, unique)).filter((p) => !covers(caller.keys, p.key)).map((p) => p.key);
+    if (!ctx.superUser) {
+      const beyond = (await listRolePermissions(db, unique)).filter((p) => !covers(ctx.keys, p.key)).map((p) => p.key);
       if (beyond.length > 0) throw new AppError(ErrorCodes.roleNotGrantable, 403, 'You cannot grant a role with permissions you do not have', { permissions: beyond });
     }
     return unique;
@@ -190,10 +226,16 @@ export function createSsoConfigurationService(deps: {
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  async function applyMetadata(row: SsoConfigurationRow, xml: string, metadataUrl: string | null): Promise<SsoConfiguration> {
+  async function applyMetadata(ctx: Ctx, row: SsoConfigurationRow, xml: string, metadataUrl: string | null): Promise<SsoConfiguration> {
     if (row.type !== 'saml') throw Errors.validation('Metadata applies to SAML configurations only');
     const parsed = parseIdpMetadata(xml);
-    return touch(row.id, { idp_entity_id: parsed.entityId, idp_sso_url: parsed.ssoUrl, idp_certificates: JSON.stringify(parsed.certificates), idp_metadata_url: metadataUrl });
+    const before = await toResponse(row);
+    return touch(ctx, before, row.id, SsoAuditActions.metadataSet, metadataUrl ? `SAML metadata of SSO configuration ${row.id} read from ${metadataUrl}` : `SAML metadata of SSO configuration ${row.id} uploaded`, {
+      idp_entity_id: parsed.entityId,
+      idp_sso_url: parsed.ssoUrl,
+      idp_certificates: JSON.stringify(parsed.certificates),
+      idp_metadata_url: metadataUrl,
+    });
   }
 
   function checkSignRequest(type: string, signRequest: boolean | undefined): void {
@@ -206,7 +248,6 @@ export function createSsoConfigurationService(deps: {
 
   return {
     async list(ctx) {
-      await requirePermission(db, ctx, Permissions.samlRead, 'read the SSO configuration');
       const rows = await listSsoConfigurations(db, ctx.tenantId);
       const ids = rows.map((r) => r.id);
       const [domains, groups] = await Promise.all([listSsoDomains(db, ids), listSsoGroupMappings(db, ids)]);
@@ -214,12 +255,10 @@ export function createSsoConfigurationService(deps: {
     },
 
     async get(ctx, configId) {
-      return toResponse(await load(ctx, configId, 'read'));
+      return toResponse(await load(ctx, configId));
     },
 
     async create(ctx, body) {
-      await requirePermission(db, ctx, Permissions.samlWrite, 'change the SSO configuration');
-      refuseWhileImpersonating(ctx);
       checkSignRequest(body.type, body.signRequest);
       if (body.type === 'saml' && body.oidc) throw Errors.validation('oidc settings apply to OIDC configurations only');
       const now = clock.now();
@@ -242,14 +281,18 @@ export function createSsoConfigurationService(deps: {
         created_at: now,
         updated_at: now,
       });
-      return toResponse((await findSsoConfiguration(db, id))!, [], []);
+      const created = await toResponse((await findSsoConfiguration(db, id))!, [], []);
+      await audit(ctx, SsoAuditActions.created, `SSO configuration ${id} (${body.type.toUpperCase()}) created`, null, created);
+      return created;
     },
 
     async update(ctx, configId, body) {
-      const row = await load(ctx, configId, 'write');
+      const row = await load(ctx, configId);
       checkSignRequest(row.type, body.signRequest);
       if (body.oidc && row.type !== 'oidc') throw Errors.validation('oidc settings apply to OIDC configurations only');
-      return touch(row.id, {
+      const before = await toResponse(row);
+      const what = body.enabled === undefined ? 'updated' : body.enabled ? 'enabled' : 'disabled';
+      return touch(ctx, before, row.id, SsoAuditActions.updated, `SSO configuration ${row.id} ${what}`, {
         ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
         ...(body.signRequest !== undefined ? { sign_request: body.signRequest ? 1 : 0 } : {}),
         ...(body.oidc?.issuer ? { oidc_issuer: await checkIssuer(body.oidc.issuer) } : {}),
@@ -260,39 +303,43 @@ export function createSsoConfigurationService(deps: {
     },
 
     async remove(ctx, configId) {
-      const row = await load(ctx, configId, 'write');
+      const row = await load(ctx, configId);
+      const before = await toResponse(row);
       await deleteSsoConfiguration(db, row.id);
+      await audit(ctx, SsoAuditActions.deleted, `SSO configuration ${row.id} deleted`, before, null);
     },
 
     async setMetadata(ctx, configId, xml) {
-      return applyMetadata(await load(ctx, configId, 'write'), xml, null);
+      return applyMetadata(ctx, await load(ctx, configId), xml, null);
     },
 
     async setMetadataUrl(ctx, configId, url) {
-      const row = await load(ctx, configId, 'write');
+      const row = await load(ctx, configId);
       if (row.type !== 'saml') throw Errors.validation('Metadata applies to SAML configurations only');
-      return applyMetadata(row, await fetchMetadata(url), url);
+      return applyMetadata(ctx, row, await fetchMetadata(url), url);
     },
 
     async addDomain(ctx, configId, domain) {
-      const row = await load(ctx, configId, 'write');
+      const row = await load(ctx, configId);
       const existing = await listSsoDomains(db, [row.id]);
       if (existing.some((d) => d.domain === domain)) throw new AppError(ErrorCodes.validation, 409, `${domain} is already a domain of this configuration`);
       if (await findValidatedDomain(db, domain)) throw new AppError(ErrorCodes.ssoDomainTaken, 409, `${domain} is already validated by another SSO configuration`);
+      const before = await toResponse(row, existing);
       await insertSsoDomain(db, { id: newId(), config_id: row.id, domain, validated: 0, verification: newSecret(), created_at: clock.now(), validated_at: null });
-      return touch(row.id);
+      return touch(ctx, before, row.id, SsoAuditActions.domainAdded, `Domain ${domain} added to SSO configuration ${row.id}`);
     },
 
     async removeDomain(ctx, configId, domainId) {
-      const row = await load(ctx, configId, 'write');
+      const row = await load(ctx, configId);
       const domain = await findSsoDomain(db, row.id, domainId);
       if (!domain) throw Errors.notFound('Domain not found');
+      const before = await toResponse(row);
       await deleteSsoDomain(db, domain.id);
-      return touch(row.id);
+      return touch(ctx, before, row.id, SsoAuditActions.domainRemoved, `Domain ${domain.domain} removed from SSO configuration ${row.id}`);
     },
 
     async validateDomain(ctx, configId, domainId) {
-      const row = await load(ctx, configId, 'write');
+      const row = await load(ctx, configId);
       const domain = await findSsoDomain(db, row.id, domainId);
       if (!domain) throw Errors.notFound('Domain not found');
       if (domain.validated === 1) return toResponse(row);
@@ -301,6 +348,7 @@ export function createSsoConfigurationService(deps: {
       if (!records.some((r) => r.trim() === expected)) {
         throw new AppError(ErrorCodes.ssoDomainNotVerified, 400, `No TXT record "${expected}" was found on ${domain.domain}; add it to the domain's DNS and try again`, { domain: domain.domain });
       }
+      const before = await toResponse(row);
       try {
         await markSsoDomainValidated(db, domain.id, clock.now());
       } catch (err) {
@@ -308,16 +356,17 @@ export function createSsoConfigurationService(deps: {
         if (await findValidatedDomain(db, domain.domain)) throw new AppError(ErrorCodes.ssoDomainTaken, 409, `${domain.domain} is already validated by another SSO configuration`);
         throw err;
       }
-      return touch(row.id);
+      return touch(ctx, before, row.id, SsoAuditActions.domainValidated, `Domain ${domain.domain} of SSO configuration ${row.id} validated`);
     },
 
     async setRoles(ctx, configId, roleIds) {
-      const row = await load(ctx, configId, 'write');
-      return touch(row.id, { default_role_ids: JSON.stringify(await checkRoles(ctx, row.tenant_id, roleIds)) });
+      const row = await load(ctx, configId);
+      const roles = await checkRoles(ctx, row.tenant_id, roleIds);
+      return touch(ctx, await toResponse(row), row.id, SsoAuditActions.rolesSet, `Default roles of SSO configuration ${row.id} updated`, { default_role_ids: JSON.stringify(roles) });
     },
 
     async setGroups(ctx, configId, groups) {
-      const row = await load(ctx, configId, 'write');
+      const row = await load(ctx, configId);
       const seen = new Set<string>();
       const rows = [];
       for (const g of groups) {
@@ -325,8 +374,60 @@ export function createSsoConfigurationService(deps: {
         seen.add(g.group);
         rows.push({ id: newId(), config_id: row.id, group_name: g.group, role_ids: JSON.stringify(await checkRoles(ctx, row.tenant_id, g.roleIds)) });
       }
+      const before = await toResponse(row);
       await replaceSsoGroupMappings(db, row.id, rows);
-      return touch(row.id);
+      return touch(ctx, before, row.id, SsoAuditActions.groupsSet, `Group mappings of SSO configuration ${row.id} updated`);
+    },
+
+    async saveSaml(ctx, configId, body) {
+      const row = await load(ctx, configId);
+      if (row.type !== 'saml') throw Errors.validation('The SAML configuration applies to SAML configurations only');
+      // Seed 001 section 5: a SAML configuration is saved only when a domain is set.
+      const domain = body.domain?.trim().toLowerCase();
+      if (!domain) throw Errors.validation('domain: a SAML configuration is saved only when a domain is set', { field: 'domain' });
+      const domains = await listSsoDomains(db, [row.id]);
+      const current = domains[0];
+      const changed = current !== undefined && current.domain !== domain;
+      const idpFields = body.ssoEndpoint !== undefined || body.publicCertificate !== undefined || body.idpEntityId !== undefined || body.signRequest === true;
+      if (changed && idpFields) {
+        // Changing the domain clears these (seed 001 section 5); refusing keeps the caller's values
+        // from being dropped without a word.
+        throw Errors.validation(`domain: changing the domain (${current.domain} to ${domain}) clears the SSO endpoint, certificate and signRequest; save the new domain alone first`, { field: 'domain' });
+      }
+      if (domains.some((d) => d.domain === domain && d !== current)) throw new AppError(ErrorCodes.validation, 409, `${domain} is already a domain of this configuration`);
+      if (current?.domain !== domain && (await findValidatedDomain(db, domain))) throw new AppError(ErrorCodes.ssoDomainTaken, 409, `${domain} is already validated by another SSO configuration`);
+      checkSignRequest(row.type, body.signRequest);
+      const endpoint = body.ssoEndpoint === undefined ? undefined : checkEndpoint(body.ssoEndpoint);
+      const certificate = body.publicCertificate === undefined ? undefined : readCertificate(body.publicCertificate, 'publicCertificate');
+      const before = await toResponse(row, domains);
+      if (current?.domain !== domain) {
+        if (current) await deleteSsoDomain(db, current.id);
+        await insertSsoDomain(db, { id: newId(), config_id: row.id, domain, validated: 0, verification: newSecret(), created_at: current?.created_at ?? clock.now(), validated_at: null });
+      }
+      const patch: Parameters<typeof updateSsoConfiguration>[2] = changed
+        ? { idp_sso_url: null, idp_certificates: null, sign_request: 0 }
+        : {
+            ...(endpoint !== undefined ? { idp_sso_url: endpoint } : {}),
+            ...(certificate !== undefined ? { idp_certificates: JSON.stringify([certificate]) } : {}),
+            ...(body.idpEntityId !== undefined ? { idp_entity_id: body.idpEntityId.trim() || null } : {}),
+            ...(body.signRequest !== undefined ? { sign_request: body.signRequest ? 1 : 0 } : {}),
+            // Entered by hand: no longer the document of a metadata URL.
+            ...(endpoint !== undefined || certificate !== undefined ? { idp_metadata_url: null } : {}),
+          };
+      const description = changed ? `Domain of SAML configuration ${row.id} changed from ${current.domain} to ${domain}; SSO endpoint, certificate and signRequest cleared` : `SAML configuration ${row.id} saved for ${domain}`;
+      return touch(ctx, before, row.id, SsoAuditActions.samlSaved, description, patch);
     },
   };
+}
+
+/** A sign-in URL entered by hand: http(s), as the metadata reader accepts. */
+function checkEndpoint(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw Errors.validation('ssoEndpoint must be a URL', { field: 'ssoEndpoint' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw Errors.validation('ssoEndpoint must be an http(s) URL', { field: 'ssoEndpoint' });
+  return url.href;
 }

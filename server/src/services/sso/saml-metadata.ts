@@ -93,6 +93,31 @@ function checkSsoUrl(raw: string): string {
   return url.href;
 }
 
+/**
+ * A certificate entered by hand (PEM, or its base64 body alone) as base64 DER; a 400 naming `field`
+ * when it is not one X.509 certificate.
+ */
+export function readCertificate(text: string, field: string): string {
+  const body = text.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  const bad = () => new AppError(ErrorCodes.validation, 400, `${field} must be an X.509 certificate (PEM)`, { field });
+  if (!body || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) throw bad();
+  try {
+    new X509Certificate(Buffer.from(body, 'base64'));
+  } catch {
+    throw bad();
+  }
+  return body;
+}
+
+/** When a base64 DER certificate stops being valid (ISO), or null when it cannot be read. */
+export function certificateExpiry(b64: string): string | null {
+  try {
+    return new Date(new X509Certificate(Buffer.from(b64, 'base64')).validTo).toISOString();
+  } catch {
+    return null;
+  }
+}
+
 /** PEM text of a base64 DER certificate. */
 export function certificatePem(b64: string): string {
   return `-----BEGIN CERTIFICATE-----\n${b64.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;

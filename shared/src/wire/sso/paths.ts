@@ -24,6 +24,8 @@ export const SsoPaths = {
   configuration,
   metadata: `${configuration}/metadata`,
   metadataUrl: `${configuration}/metadata/url`,
+  /** The seed's SAML config saved by hand: domain, sign-in URL, certificate, IdP entity id, signRequest. */
+  saml: `${configuration}/saml`,
   domains: `${configuration}/domains`,
   domain: `${configuration}/domains/{domainId}`,
   validateDomain: `${configuration}/domains/{domainId}/validate`,

@@ -79,17 +79,32 @@ export const SamlMetadataFileRequest = z.object({ metadata: z.string().min(1).ma
 /** PUT configurations/{configId}/metadata/url: fetched by the server (https). */
 export const SamlMetadataUrlRequest = z.object({ url: z.string().trim().url().max(2048) });
 
+const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  // Labels of 1-63 letters, digits and inner hyphens, at least two of them. Written without
+  // lookarounds so that the OpenAPI document's pattern is one generators and validators can use.
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, 'must be a domain name such as example.com');
+
 /** POST configurations/{configId}/domains. */
-export const SsoDomainRequest = z.object({
-  domain: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(253)
-    // Labels of 1-63 letters, digits and inner hyphens, at least two of them. Written without
-    // lookarounds so that the OpenAPI document's pattern is one generators and validators can use.
-    .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, 'must be a domain name such as example.com'),
+export const SsoDomainRequest = z.object({ domain: domainName });
+
+/**
+ * PUT configurations/{configId}/saml: the seed's SAML config (section 3) saved by hand, with its rules
+ * (section 5): saved only when a domain is set (the configuration's first domain); changing the
+ * domain clears the SSO endpoint, the certificate and signRequest, so a change of domain is sent
+ * alone. `publicCertificate` is PEM (or its base64 body).
+ */
+export const SamlConfigurationRequest = z.object({
+  domain: domainName.optional(),
+  idpEntityId: z.string().trim().max(2048).optional(),
+  ssoEndpoint: z.string().trim().min(1).max(2048).optional(),
+  publicCertificate: z.string().trim().min(1).max(16 * 1024).optional(),
+  signRequest: z.boolean().optional(),
 });
+export type SamlConfigurationRequest = z.infer<typeof SamlConfigurationRequest>;
 
 /** PUT configurations/{configId}/roles: the default roles of users signing in through it. */
 export const SsoRolesRequest = z.object({ roleIds });
@@ -127,6 +142,8 @@ export const SsoConfiguration = z.object({
   ssoEndpoint: z.string().nullable().optional(),
   /** The IdP's first signing certificate (PEM). */
   publicCertificate: z.string().nullable().optional(),
+  /** When that certificate expires (ISO); the portal flags it 30 days ahead. */
+  publicCertificateExpiresAt: z.string().nullable().optional(),
   metadataUrl: z.string().nullable().optional(),
   // OIDC
   oidc: z.object({ issuer: z.string(), clientId: z.string(), scopes: z.string(), hasClientSecret: z.boolean() }).optional(),
