@@ -1,0 +1,356 @@
+/**
+ * SCIM PATCH (RFC 7644 section 3.5.2): add, replace and remove, with or without a path, value filters
+ * in paths, multi-valued attributes and the enterprise extension.
+ *
+ * The engine works on a resource's JSON (as the service answers it) and returns a new one; the
+ * caller then validates the result with normalizeResource, so a PATCH can never store what a PUT
+ * could not. Errors: invalidSyntax (the body), invalidPath (a path that does not parse or names no
+ * attribute), noTarget (remove without a path; a value filter that selects nothing where something
+ * must be selected), mutability (a readOnly attribute, or an immutable one that has a value),
+ * invalidValue (a value of the wrong shape).
+ *
+ * Identity providers' quirks accepted (see docs/scim.md):
+ * - Entra ID's capitalised ops (`"Add"`, `"Replace"`, `"Remove"`) — ops compare case-insensitively;
+ * - Entra ID's `remove` of `members` with a `value` list (removes the listed members only);
+ * - Entra ID's `replace`/`add` on `emails[type eq "work"].value` when no work email exists yet: the
+ *   item is created from the filter's equalities (as scim-patch does);
+ * - Okta's pathless `{"op":"replace","value":{"active":false}}`, and its group rename
+ *   `{"op":"replace","value":{"id":"…","displayName":"…"}}` (a readOnly attribute equal to the
+ *   current value is ignored; a different one is `mutability`).
+ */
+import { ScimErrors } from './errors';
+import { parsePatchPath, type Filter, type PatchPath } from './filter';
+import { formatPath, getCi, matchesValueFilter, type JsonObject } from './filter-match';
+import { findExtension, resolveAttribute, SCHEMA_PATCH_OP, type AttributeDefinition, type ResourceTypeDefinition } from './schemas';
+
+/** Most operations in one PATCH request. */
+export const MAX_PATCH_OPERATIONS = 1000;
+
+export type PatchOp = 'add' | 'replace' | 'remove';
+
+/** One operation after validation: `op` lower-cased, `path` parsed. */
+export interface PatchOperation {
+  op: PatchOp;
+  path: string | null;
+  value: unknown;
+}
+
+export interface PatchResult {
+  resource: JsonObject;
+  /** False when the operations left the resource as it was (the store need not write nor bump the version). */
+  changed: boolean;
+}
+
+/** Validates a PATCH body (schemas, Operations, each op) and answers its operations. */
+export function parsePatchBody(body: unknown): PatchOperation[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ScimErrors.invalidSyntax('The PATCH body must be a JSON object');
+  const schemas = getCi(body, 'schemas');
+  if (!Array.isArray(schemas) || !schemas.includes(SCHEMA_PATCH_OP)) throw ScimErrors.invalidSyntax(`schemas must be ["${SCHEMA_PATCH_OP}"]`);
+  const ops = getCi(body, 'Operations');
+  if (!Array.isArray(ops) || ops.length === 0) throw ScimErrors.invalidSyntax('Operations must be a non-empty array');
+  if (ops.length > MAX_PATCH_OPERATIONS) throw ScimErrors.tooMany(`Operations has more than ${MAX_PATCH_OPERATIONS} operations`);
+  return ops.map((raw, i) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw ScimErrors.invalidSyntax(`Operations[${i}] must be an object`);
+    const opRaw = getCi(raw, 'op');
+    const op = typeof opRaw === 'string' ? opRaw.toLowerCase() : '';
+    if (op !== 'add' && op !== 'replace' && op !== 'remove') throw ScimErrors.invalidSyntax(`Operations[${i}].op must be "add", "replace" or "remove"`);
+    const path = getCi(raw, 'path');
+    if (path !== undefined && path !== null && typeof path !== 'string') throw ScimErrors.invalidPath(`Operations[${i}].path must be a string`);
+    const value = getCi(raw, 'value');
+    if (op !== 'remove' && value === undefined) throw ScimErrors.invalidValue(`Operations[${i}].value is required for "${op}"`);
+    if (op === 'remove' && (path === undefined || path === null || path === '')) throw ScimErrors.noTarget(`Operations[${i}]: "remove" needs a path`);
+    return { op, path: path === undefined || path === null || path === '' ? null : path, value };
+  });
+}
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+/** Deep equality of JSON values (object key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
+  }
+  const ka = Object.keys(a as JsonObject).filter((k) => (a as JsonObject)[k] !== undefined);
+  const kb = Object.keys(b as JsonObject).filter((k) => (b as JsonObject)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => jsonEqual((a as JsonObject)[k], (b as JsonObject)[k]));
+}
+
+function keyOf(obj: JsonObject, name: string): string | undefined {
+  if (name in obj) return name;
+  const lower = name.toLowerCase();
+  return Object.keys(obj).find((k) => k.toLowerCase() === lower);
+}
+
+function setCi(obj: JsonObject, name: string, value: unknown): void {
+  const existing = keyOf(obj, name);
+  if (existing !== undefined && existing !== name) delete obj[existing];
+  obj[name] = value;
+}
+
+function deleteCi(obj: JsonObject, name: string): void {
+  const existing = keyOf(obj, name);
+  if (existing !== undefined) delete obj[existing];
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Where an operation lands: the object holding the attribute (the resource or an extension object) and the attribute. */
+interface Target {
+  /** The extension URN whose object holds the attribute, or null for the resource itself. */
+  extension: string | null;
+  def: AttributeDefinition;
+  sub: AttributeDefinition | null;
+  filter: Filter | null;
+}
+
+function resolveTarget(rt: ResourceTypeDefinition, parsed: PatchPath, raw: string): Target {
+  const resolved = resolveAttribute(rt, parsed.path.urn, parsed.path.attr, parsed.path.sub);
+  if (!resolved) throw ScimErrors.invalidPath(`"${raw.slice(0, 200)}" names no attribute of ${rt.name}`);
+  let sub = resolved.sub;
+  if (parsed.filter) {
+    if (resolved.definition.type !== 'complex' || !resolved.definition.multiValued) throw ScimErrors.invalidPath(`"${formatPath(parsed.path)}" is not a multi-valued complex attribute, so it cannot take a value filter`);
+    if (parsed.subAfterFilter !== null) {
+      sub = resolved.definition.subAttributes?.find((s) => s.name.toLowerCase() === parsed.subAfterFilter!.toLowerCase()) ?? null;
+      if (!sub) throw ScimErrors.invalidPath(`${resolved.definition.name} has no sub-attribute "${parsed.subAfterFilter}"`);
+    }
+  }
+  return { extension: resolved.extension, def: resolved.definition, sub, filter: parsed.filter };
+}
+
+function holderOf(resource: JsonObject, extension: string | null, create: boolean): JsonObject | undefined {
+  if (extension === null) return resource;
+  const existing = getCi(resource, extension);
+  if (isObject(existing)) return existing;
+  if (!create) return undefined;
+  const fresh: JsonObject = {};
+  setCi(resource, extension, fresh);
+  const schemas = resource.schemas;
+  if (Array.isArray(schemas) && !schemas.includes(extension)) schemas.push(extension);
+  return fresh;
+}
+
+function assertWritable(def: AttributeDefinition, sub: AttributeDefinition | null, current: unknown): void {
+  const d = sub ?? def;
+  const name = sub ? `${def.name}.${sub.name}` : def.name;
+  if (d.mutability === 'readOnly') throw ScimErrors.mutability(`${name} is readOnly`);
+  if (d.mutability === 'immutable' && current !== undefined && current !== null) throw ScimErrors.mutability(`${name} is immutable`);
+}
+
+function asList(v: unknown): unknown[] {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+/** Identity of a multi-valued item for duplicates and for Entra's remove-by-value: its `value`, else the whole item. */
+function sameItem(a: unknown, b: unknown): boolean {
+  if (isObject(a) && isObject(b)) {
+    const va = getCi(a, 'value');
+    const vb = getCi(b, 'value');
+    if (va !== undefined && vb !== undefined) return jsonEqual(va, vb);
+  }
+  return jsonEqual(a, b);
+}
+
+/** The item a value filter implies (`type eq "work" and primary eq true` gives `{type:"work",primary:true}`), or null if it is not a conjunction of equalities. */
+function itemFromFilter(filter: Filter): JsonObject | null {
+  if (filter.kind === 'compare' && filter.op === 'eq' && filter.path.sub === null && filter.path.urn === null && filter.value !== null) return { [filter.path.attr]: filter.value };
+  if (filter.kind === 'and') {
+    const l = itemFromFilter(filter.left);
+    const r = itemFromFilter(filter.right);
+    return l && r ? { ...l, ...r } : null;
+  }
+  return null;
+}
+
+function canonicalSubName(def: AttributeDefinition, name: string): string {
+  return def.subAttributes?.find((s) => s.name.toLowerCase() === name.toLowerCase())?.name ?? name;
+}
+
+function mergeComplex(def: AttributeDefinition, target: JsonObject, value: unknown, where: string): void {
+  if (!isObject(value)) throw ScimErrors.invalidValue(`${where} must be an object`);
+  for (const [k, v] of Object.entries(value)) {
+    const sub = def.subAttributes?.find((s) => s.name.toLowerCase() === k.toLowerCase());
+    if (!sub) continue;
+    if (sub.mutability === 'readOnly') continue;
+    setCi(target, sub.name, v);
+  }
+}
+
+/** add / replace at a parsed path. */
+function write(resource: JsonObject, rt: ResourceTypeDefinition, op: 'add' | 'replace', t: Target, value: unknown, raw: string): void {
+  const holder = holderOf(resource, t.extension, true)!;
+  const current = getCi(holder, t.def.name);
+
+  if (t.filter) {
+    // emails[type eq "work"] or emails[type eq "work"].value
+    const items = asList(current);
+    const matched = items.filter((item) => matchesValueFilter(t.filter!, item, rt, t.def));
+    if (matched.length === 0) {
+      const seed = itemFromFilter(t.filter);
+      if (!seed) throw ScimErrors.noTarget(`"${raw.slice(0, 200)}" selects no value of ${t.def.name}`);
+      const fresh: JsonObject = {};
+      for (const [k, v] of Object.entries(seed)) setCi(fresh, canonicalSubName(t.def, k), v);
+      if (t.sub) {
+        assertWritable(t.def, t.sub, undefined);
+        setCi(fresh, t.sub.name, value);
+      } else mergeComplex(t.def, fresh, value, t.def.name);
+      setCi(holder, t.def.name, [...items, fresh]);
+      return;
+    }
+    for (const item of matched) {
+      if (!isObject(item)) continue;
+      if (t.sub) {
+        assertWritable(t.def, t.sub, getCi(item, t.sub.name));
+        setCi(item, t.sub.name, value);
+      } else {
+        assertWritable(t.def, null, undefined);
+        if (op === 'replace') for (const k of Object.keys(item)) delete item[k];
+        mergeComplex(t.def, item, value, t.def.name);
+      }
+    }
+    return;
+  }
+
+  if (t.sub) {
+    // name.givenName, or emails.value (every item)
+    assertWritable(t.def, t.sub, t.def.multiValued ? undefined : getCi(current, t.sub.name));
+    if (t.def.multiValued) {
+      const items = asList(current);
+      if (items.length === 0) throw ScimErrors.noTarget(`${t.def.name} has no values to set ${t.sub.name} on`);
+      for (const item of items) if (isObject(item)) setCi(item, t.sub.name, value);
+      return;
+    }
+    const obj = isObject(current) ? current : {};
+    setCi(obj, t.sub.name, value);
+    setCi(holder, t.def.name, obj);
+    return;
+  }
+
+  assertWritable(t.def, null, t.def.multiValued ? undefined : current);
+  if (t.def.multiValued) {
+    const incoming = asList(value);
+    if (op === 'replace') {
+      setCi(holder, t.def.name, clone(incoming));
+      return;
+    }
+    const list = asList(current).slice();
+    for (const item of incoming) {
+      const at = list.findIndex((x) => sameItem(x, item));
+      if (at >= 0) list[at] = clone(item);
+      else list.push(clone(item));
+    }
+    setCi(holder, t.def.name, list);
+    return;
+  }
+  if (t.def.type === 'complex' && isObject(current) && isObject(value)) {
+    // A complex single-valued attribute: sub-attributes not given are left unchanged (RFC 7644 3.5.2.3).
+    mergeComplex(t.def, current, value, t.def.name);
+    return;
+  }
+  setCi(holder, t.def.name, clone(value));
+}
+
+function remove(resource: JsonObject, rt: ResourceTypeDefinition, t: Target, value: unknown): void {
+  const holder = holderOf(resource, t.extension, false);
+  if (!holder) return;
+  const current = getCi(holder, t.def.name);
+  assertWritable(t.def, t.sub, undefined);
+  if (current === undefined || current === null) return;
+
+  if (t.filter) {
+    const items = asList(current);
+    if (t.sub) {
+      for (const item of items) if (isObject(item) && matchesValueFilter(t.filter, item, rt, t.def)) deleteCi(item, t.sub.name);
+      return;
+    }
+    const kept = items.filter((item) => !matchesValueFilter(t.filter!, item, rt, t.def));
+    if (kept.length === 0) deleteCi(holder, t.def.name);
+    else setCi(holder, t.def.name, kept);
+    return;
+  }
+  if (t.sub) {
+    for (const item of asList(current)) if (isObject(item)) deleteCi(item, t.sub.name);
+    return;
+  }
+  if (t.def.multiValued && value !== undefined && value !== null) {
+    // Entra ID: {"op":"Remove","path":"members","value":[{"value":"<id>"}]} removes those members only.
+    const drop = asList(value);
+    const kept = asList(current).filter((item) => !drop.some((d) => sameItem(item, d)));
+    if (kept.length === 0) deleteCi(holder, t.def.name);
+    else setCi(holder, t.def.name, kept);
+    return;
+  }
+  deleteCi(holder, t.def.name);
+}
+
+/** A pathless add/replace: each attribute of `value` is written as if it were the path. */
+function writePathless(resource: JsonObject, rt: ResourceTypeDefinition, op: 'add' | 'replace', value: unknown, index: number): void {
+  if (!isObject(value)) throw ScimErrors.invalidValue(`Operations[${index}].value must be an object when there is no path`);
+  for (const [key, v] of Object.entries(value)) {
+    if (key.toLowerCase() === 'schemas' || key.toLowerCase() === 'meta') continue;
+    const ext = findExtension(rt, key);
+    if (ext) {
+      if (!isObject(v)) throw ScimErrors.invalidValue(`${ext.id} must be an object`);
+      for (const [extKey, extValue] of Object.entries(v)) applyAt(resource, rt, op, `${ext.id}:${extKey}`, extValue, index);
+      continue;
+    }
+    const resolved = key.includes(':') ? null : resolveAttribute(rt, null, key, null);
+    if (resolved && resolved.definition.mutability === 'readOnly') {
+      // Okta echoes `id` in a group rename; an unchanged readOnly value is not a change.
+      if (jsonEqual(getCi(resource, resolved.definition.name), v)) continue;
+      throw ScimErrors.mutability(`${resolved.definition.name} is readOnly`);
+    }
+    if (!resolved && !key.includes(':')) continue; // an attribute this service does not keep: ignored, as in a PUT
+    applyAt(resource, rt, op, key, v, index);
+  }
+}
+
+function applyAt(resource: JsonObject, rt: ResourceTypeDefinition, op: PatchOp, path: string, value: unknown, index: number): void {
+  const ext = findExtension(rt, path);
+  if (ext) {
+    // The whole extension object.
+    if (op === 'remove') {
+      deleteCi(resource, ext.id);
+      if (Array.isArray(resource.schemas)) resource.schemas = resource.schemas.filter((s) => s !== ext.id);
+      return;
+    }
+    if (!isObject(value)) throw ScimErrors.invalidValue(`Operations[${index}].value must be an object for ${ext.id}`);
+    for (const [k, v] of Object.entries(value)) applyAt(resource, rt, op, `${ext.id}:${k}`, v, index);
+    return;
+  }
+  const parsed = parsePatchPath(path);
+  const target = resolveTarget(rt, parsed, path);
+  if (op === 'remove') remove(resource, rt, target, value);
+  else write(resource, rt, op, target, value, path);
+}
+
+/**
+ * Applies a PATCH body to `resource` (not modified) for resource type `rt`; answers the patched copy.
+ * Operations apply in order and all-or-nothing: the first error throws and nothing is kept.
+ */
+export function applyPatch(resource: JsonObject, body: unknown, rt: ResourceTypeDefinition): PatchResult {
+  const operations = parsePatchBody(body);
+  return applyOperations(resource, operations, rt);
+}
+
+/** Applies already-parsed operations (see applyPatch). */
+export function applyOperations(resource: JsonObject, operations: PatchOperation[], rt: ResourceTypeDefinition): PatchResult {
+  const out = clone(resource);
+  operations.forEach((operation, index) => {
+    if (operation.path === null) {
+      if (operation.op === 'remove') throw ScimErrors.noTarget(`Operations[${index}]: "remove" needs a path`);
+      writePathless(out, rt, operation.op, operation.value, index);
+    } else {
+      applyAt(out, rt, operation.op, operation.path, operation.value, index);
+    }
+  });
+  return { resource: out, changed: !jsonEqual(resource, out) };
+}
