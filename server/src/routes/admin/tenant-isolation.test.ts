@@ -8,7 +8,7 @@
  * - a member of A without the permission gets 403 on every endpoint;
  * - a super user, naming tenant B, is allowed on every endpoint.
  */
-import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, AuditPaths, BillingPaths, Permissions, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
+import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, AuditPaths, BillingPaths, Permissions, ProvisioningPaths, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
 import { beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { findPermissionByKey } from '../../db/queries/admin-roles';
@@ -49,6 +49,8 @@ interface Ids {
   planId: string;
   /** A Stripe payment method id (none exists at Stripe here: the call stops at the unconfigured provider). */
   paymentMethodId: string;
+  /** A SCIM provisioning connection of the tenant (issue 15). */
+  scimConnectionId: string;
 }
 
 interface Endpoint {
@@ -224,12 +226,18 @@ const ENDPOINTS: Endpoint[] = [
   // Usage of the tenant's plan (issue 13): seats and limited features; a report is a change (audited).
   { method: 'GET', path: () => BillingPaths.usage, superStatus: 200, targetsObjects: false },
   { method: 'POST', path: () => BillingPaths.usage, body: (ids) => ({ featureKey: ids.featureKey, quantity: 1 }), superStatus: 200, targetsObjects: false },
+  // SCIM provisioning connections (issue 15): the token rotated and the connection deleted last.
+  { method: 'GET', path: () => ProvisioningPaths.scim2Configurations, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ProvisioningPaths.scim2Configurations, body: () => ({ source: 'okta' }), superStatus: 201, targetsObjects: false },
+  { method: 'GET', path: (ids) => pathOf(ProvisioningPaths.scim2ConfigurationRequests, { id: ids.scimConnectionId }), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: (ids) => pathOf(ProvisioningPaths.scim2ConfigurationToken, { id: ids.scimConnectionId }), superStatus: 200, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => pathOf(ProvisioningPaths.scim2Configuration, { id: ids.scimConnectionId }), superStatus: 204, targetsObjects: true },
 ];
 
 /** The billing routes' tags whose operations are admin endpoints (plans, the public configuration and Stripe's webhook are not). */
 const BILLING_ADMIN_TAGS = ['billing: subscriptions', 'billing: invoices', 'billing: payment methods', 'billing: overview'];
 
-const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}' };
+const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', scimConnectionId: '{id}' };
 /** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
 const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
 
@@ -279,11 +287,13 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
   const { planId: currentPlan } = await findEffectivePlanId(server.db, admin.tenantId);
   if (currentPlan) await server.db.insertInto('plan_features').values({ plan_id: currentPlan, feature_id: featureId, limit_value: 1000 }).execute();
   else await subscribe(server, admin.tenantId, await insertEntitlementPlan(server, { features: { [featureId]: 1000 } }));
+  const scim = await callAs(server, admin, 'POST', ProvisioningPaths.scim2Configurations, { body: { source: 'azure-ad' } });
+  expect(scim.status).toBe(201);
   return {
     admin,
-    ids: { featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation' },
+    ids: { scimConnectionId: scim.body.id, featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation' },
     // Strings of this tenant that must never appear in an answer to another tenant's admin.
-    secrets: [subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber],
+    secrets: [subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber, scim.body.id, scim.body.token],
   };
 }
 
@@ -309,6 +319,7 @@ async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
     subscriptions: await read(BillingPaths.managedSubscriptions),
     invoices: await read(BillingPaths.invoices),
     usage: await read(BillingPaths.usage),
+    scimConnections: await read(ProvisioningPaths.scim2Configurations),
   };
 }
 
