@@ -9,7 +9,8 @@
  * - a super user, naming tenant B, is allowed on every endpoint.
  */
 import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, AuditPaths, BillingPaths, Permissions, ProvisioningPaths, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
-import { beforeEach, expect, it } from 'vitest';
+import { SsoPaths } from '@gatehouse/shared/wire';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { findPermissionByKey } from '../../db/queries/admin-roles';
 import { insertPlan } from '../../test/billing-helpers';
@@ -18,6 +19,8 @@ import { auditsOf, callAs, inviteMember, memberWithoutPermissions, pathOf, super
 import { insertFeature, insertPlan as insertEntitlementPlan, subscribe } from '../../test/entitlement-helpers';
 import { findEffectivePlanId } from '../../db/queries/tenant-plan';
 import { describeDialects, movableClock, uniqueEmail } from '../../test/harness';
+import { startTestDns, type TestDns } from '../../test/dns-server';
+import { createTestSamlIdp, type TestSamlIdp } from '../../test/saml-idp';
 
 /** Ids of one tenant's objects (and of the shared catalogue) that the calls point at. */
 interface Ids {
@@ -42,6 +45,10 @@ interface Ids {
   emailDomainRestrictionId: string;
   /** A limited feature of the tenant's plan (usage reports, issue 13). */
   featureKey: string;
+  /** An SSO configuration of the tenant, its first domain (pending) and that domain's id (issue 15). */
+  ssoConfigId: string;
+  ssoDomain: string;
+  ssoDomainId: string;
   /** The tenant's id (billing summaries are by tenant), a subscription and an invoice of it, and a plan of the vendor. */
   tenantId: string;
   subscriptionId: string;
@@ -206,6 +213,21 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => SecurityPaths.emailDomainRestrictionsConfig, body: () => ({ active: false, listType: 'BLOCK', blockPublicDomains: false }), superStatus: 200, targetsObjects: false },
   { method: 'POST', path: () => SecurityPaths.emailDomainRestrictionsVerify, body: () => ({ email: 'someone@example.com' }), superStatus: 200, targetsObjects: false },
   { method: 'DELETE', path: (ids) => pathOf(SecurityPaths.emailDomainRestriction, { id: ids.emailDomainRestrictionId }), superStatus: 204, targetsObjects: true },
+  // SSO configuration (issue 15). The metadata URL is refused (a loopback https port with nothing on
+  // it) and the domain's TXT record is not published: both 400, past the guard, changing nothing.
+  { method: 'GET', path: () => SsoPaths.configurations, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => SsoPaths.configurations, body: () => ({ type: 'saml', enabled: false }), superStatus: 201, targetsObjects: false },
+  { method: 'GET', path: (ids) => pathOf(SsoPaths.configuration, { configId: ids.ssoConfigId }), superStatus: 200, targetsObjects: true },
+  { method: 'PATCH', path: (ids) => pathOf(SsoPaths.configuration, { configId: ids.ssoConfigId }), body: () => ({ enabled: false }), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: (ids) => pathOf(SsoPaths.metadata, { configId: ids.ssoConfigId }), body: () => ({ metadata: samlIdp.metadata() }), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: (ids) => pathOf(SsoPaths.metadataUrl, { configId: ids.ssoConfigId }), body: () => ({ url: 'https://127.0.0.1:9/metadata' }), superStatus: 400, targetsObjects: true },
+  { method: 'PUT', path: (ids) => pathOf(SsoPaths.saml, { configId: ids.ssoConfigId }), body: (ids) => ({ domain: ids.ssoDomain, ssoEndpoint: 'https://idp.example.test/sso' }), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: (ids) => pathOf(SsoPaths.domains, { configId: ids.ssoConfigId }), body: () => ({ domain: `${fresh('sso')}.example` }), superStatus: 201, targetsObjects: true },
+  { method: 'PUT', path: (ids) => pathOf(SsoPaths.validateDomain, { configId: ids.ssoConfigId, domainId: ids.ssoDomainId }), superStatus: 400, targetsObjects: true },
+  { method: 'PUT', path: (ids) => pathOf(SsoPaths.roles, { configId: ids.ssoConfigId }), body: () => ({ roleIds: [] }), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: (ids) => pathOf(SsoPaths.groups, { configId: ids.ssoConfigId }), body: () => ({ groups: [] }), superStatus: 200, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => pathOf(SsoPaths.domain, { configId: ids.ssoConfigId, domainId: ids.ssoDomainId }), superStatus: 200, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => pathOf(SsoPaths.configuration, { configId: ids.ssoConfigId }), superStatus: 204, targetsObjects: true },
   // Billing (issue 13). Stripe is not configured in this file, so the calls that reach Stripe answer
   // 409 "Payment provider not configured" to the super user: past the guard, and changing nothing.
   { method: 'GET', path: () => BillingPaths.managedSubscriptions, superStatus: 200, targetsObjects: false },
@@ -237,7 +259,7 @@ const ENDPOINTS: Endpoint[] = [
 /** The billing routes' tags whose operations are admin endpoints (plans, the public configuration and Stripe's webhook are not). */
 const BILLING_ADMIN_TAGS = ['billing: subscriptions', 'billing: invoices', 'billing: payment methods', 'billing: overview'];
 
-const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', scimConnectionId: '{id}' };
+const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', ssoConfigId: '{configId}', ssoDomain: 'example.com', ssoDomainId: '{domainId}', scimConnectionId: '{id}' };
 /** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
 const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
 
@@ -289,11 +311,16 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
   else await subscribe(server, admin.tenantId, await insertEntitlementPlan(server, { features: { [featureId]: 1000 } }));
   const scim = await callAs(server, admin, 'POST', ProvisioningPaths.scim2Configurations, { body: { source: 'azure-ad' } });
   expect(scim.status).toBe(201);
+  const sso = await callAs(server, admin, 'POST', SsoPaths.configurations, { body: { type: 'saml' } });
+  const ssoDomain = `${fresh('secret-sso')}.example`;
+  const ssoWithDomain = await callAs(server, admin, 'POST', pathOf(SsoPaths.domains, { configId: sso.body.id }), { body: { domain: ssoDomain } });
+  expect([sso.status, ssoWithDomain.status]).toEqual([201, 201]);
+  const ssoDomainEntry = ssoWithDomain.body.domains[0] as { id: string; generatedVerification: string };
   return {
     admin,
-    ids: { scimConnectionId: scim.body.id, featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation' },
+    ids: { ssoConfigId: sso.body.id, ssoDomain, ssoDomainId: ssoDomainEntry.id, scimConnectionId: scim.body.id, featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation' },
     // Strings of this tenant that must never appear in an answer to another tenant's admin.
-    secrets: [subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber, scim.body.id, scim.body.token],
+    secrets: [sso.body.id, ssoDomain, ssoDomainEntry.id, ssoDomainEntry.generatedVerification, subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber, scim.body.id, scim.body.token],
   };
 }
 
@@ -316,12 +343,24 @@ async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
     ipRestrictionConfig: await read(SecurityPaths.ipRestrictionsConfig),
     emailDomainRestrictions: await read(SecurityPaths.emailDomainRestrictions),
     emailDomainRestrictionConfig: await read(SecurityPaths.emailDomainRestrictionsConfig),
+    ssoConfigurations: await read(SsoPaths.configurations),
     subscriptions: await read(BillingPaths.managedSubscriptions),
     invoices: await read(BillingPaths.invoices),
     usage: await read(BillingPaths.usage),
     scimConnections: await read(ProvisioningPaths.scim2Configurations),
   };
 }
+
+/** The SSO endpoints' peers: a DNS server (no TXT record published) and an IdP's metadata. */
+let dns: TestDns;
+let samlIdp: TestSamlIdp;
+beforeAll(async () => {
+  dns = await startTestDns();
+  samlIdp = createTestSamlIdp();
+});
+afterAll(async () => {
+  await dns?.stop();
+});
 
 describeDialects('admin tenant isolation', (h) => {
   let server: GatehouseServer;
@@ -331,7 +370,7 @@ describeDialects('admin tenant isolation', (h) => {
 
   beforeEach(async () => {
     // A clock that stands still: the snapshots compare minutes left on the invite link.
-    server = await h.start({}, { clock: movableClock() });
+    server = await h.start({ SSO_DNS_SERVERS: dns.address }, { clock: movableClock() });
     root = await superUser(server);
     // The shared catalogue: a custom permission in a custom category, and an empty category.
     const category = await callAs(server, root, 'POST', AdminPaths.permissionCategories, { body: { name: fresh('reports') } });
