@@ -56,6 +56,16 @@ describe('groups section', () => {
     expect(view.queryByRole('button', { name: 'Actions for group Engineering' })).toBeNull();
   });
 
+  it('says why groups managed by SCIM are read-only, only when the list has one', async () => {
+    const { view } = await openGroups([ops, scim]);
+    await view.findByRole('row', { name: /Engineering/ });
+    expect(view.getByText('Groups managed by your identity provider through SCIM are read-only: change them and their users there.')).toBeTruthy();
+    document.body.innerHTML = '';
+    const alone = await openGroups([ops]);
+    await alone.view.findByRole('row', { name: /Ops/ });
+    expect(alone.view.queryByText(/managed by your identity provider through SCIM/)).toBeNull();
+  });
+
   it('checks the new group form, then creates it with name, description, color and roles', async () => {
     const { view, calls } = await openGroups([]);
     await view.findByText(/^No groups yet\. Use “Add group”/);

@@ -72,6 +72,7 @@ export default function GroupsSection({ title, headingId, user, api, options }: 
           <button type="button" className="gh-ap-button" disabled={mode('create') === 'viewOnly'} onClick={() => void withRoles({ kind: 'edit', group: null })}>{t.t('groups.add')}</button>
         )
       }
+      note={list?.some((group) => group.managedBy === 'scim2') ? t.t('groups.scimNote') : undefined}
       caption={t.t('groups.caption')}
       columns={[t.t('groups.column.group'), col.roles, col.users, col.managedBy]}
       items={list}

@@ -19,6 +19,7 @@ import { RolesDialog } from './users/roles-dialog';
 import { TemporaryDialog } from './users/temporary-dialog';
 import { createUsersApi, type UserAction, type UsersQuery } from './users/users-api';
 import { UsersTable, type ExtraAction } from './users/users-table';
+import { isManagedByScim } from './users/users-format';
 import css from './users/users.css?inline';
 
 const PRESETS: { value: UserFilterPreset | ''; key: string }[] = [
@@ -187,6 +188,7 @@ export default function UsersSection({ title, headingId, user, api, options, ope
         </div>
         <Toast message={notice} />
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
+        {page?.items.some(isManagedByScim) && <p className="gh-ap-hint gh-ap-users-note">{t.t('users.scimNote')}</p>}
         <UsersTable
           page={page}
           loading={loading}

@@ -9,6 +9,7 @@ export default {
   'groups.none': 'Keine',
   'groups.managedHere': 'Dieses Konto',
   'groups.readOnly': 'Schreibgeschützt',
+  'groups.scimNote': 'Gruppen, die Ihr Identitätsanbieter über SCIM verwaltet, sind schreibgeschützt: Ändern Sie sie und ihre Benutzer dort.',
   'groups.empty.add': 'Noch keine Gruppen. Mit „Gruppe hinzufügen“ fassen Sie Benutzer mit gemeinsamen Rollen zusammen.',
   'groups.empty.none': 'Noch keine Gruppen.',
   'groups.action.edit': 'Bearbeiten',

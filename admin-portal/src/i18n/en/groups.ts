@@ -9,6 +9,7 @@ export default {
   'groups.none': 'None',
   'groups.managedHere': 'This account',
   'groups.readOnly': 'Read-only',
+  'groups.scimNote': 'Groups managed by your identity provider through SCIM are read-only: change them and their users there.',
   'groups.empty.add': 'No groups yet. Use “Add group” to gather users who share roles.',
   'groups.empty.none': 'No groups yet.',
   'groups.action.edit': 'Edit',

@@ -9,6 +9,7 @@ export default {
   'groups.none': 'Ninguno',
   'groups.managedHere': 'Esta cuenta',
   'groups.readOnly': 'Solo lectura',
+  'groups.scimNote': 'Los grupos que gestiona su proveedor de identidad mediante SCIM son de solo lectura: cámbielos, y sus usuarios, allí.',
   'groups.empty.add': 'Aún no hay grupos. Use «Añadir grupo» para reunir a los usuarios que comparten roles.',
   'groups.empty.none': 'Aún no hay grupos.',
   'groups.action.edit': 'Editar',

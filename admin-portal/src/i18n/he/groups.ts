@@ -9,6 +9,7 @@ export default {
   'groups.none': 'אין',
   'groups.managedHere': 'החשבון הזה',
   'groups.readOnly': 'לקריאה בלבד',
+  'groups.scimNote': 'קבוצות שספק הזהויות שלכם מנהל באמצעות SCIM הן לקריאה בלבד: יש לשנות אותן ואת המשתמשים שלהן שם.',
   'groups.empty.add': 'עדיין אין קבוצות. אפשר ללחוץ על „הוספת קבוצה” כדי לאגד משתמשים עם תפקידים משותפים.',
   'groups.empty.none': 'עדיין אין קבוצות.',
   'groups.action.edit': 'עריכה',

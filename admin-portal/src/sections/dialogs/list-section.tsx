@@ -39,6 +39,8 @@ export function useListSection<T, D>(fetchList: () => Promise<T>, css: string) {
       setDialog(next);
     },
     close: () => setDialog(null),
+    /** Loads the list again (the newest load wins), leaving the dialog as it is. */
+    reload: load,
     /** After a change: the dialog stays (busy) until the list shows it, then closes and `message` is announced. */
     finish: async (message: string) => {
       await load();
@@ -56,11 +58,13 @@ export type ListSectionState = Pick<ReturnType<typeof useListSection>, 'loading'
  * given) with its skeleton while loading and its empty state saying what to do next, and the open
  * dialog after the inert part. Cells carry their column's name for the stacked cards of small screens.
  */
-export function ListSection<T extends { id: string }>({ state, title, headingId, buttons, caption, columns, items, empty, row, actions, dialogs }: {
+export function ListSection<T extends { id: string }>({ state, title, headingId, buttons, note, caption, columns, items, empty, row, actions, dialogs }: {
   state: ListSectionState;
   title: string;
   headingId: string;
   buttons: ReactNode;
+  /** A line above the table that explains something about the list (e.g. why some rows are read-only). */
+  note?: ReactNode;
   caption: string;
   /** Column titles, the row header's first. */
   columns: string[];
@@ -85,6 +89,7 @@ export function ListSection<T extends { id: string }>({ state, title, headingId,
         </div>
         <Toast message={notice} />
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
+        {note && <p className="gh-ap-hint">{note}</p>}
         <div className="gh-ap-table-wrap">
           <table className="gh-ap-table" aria-busy={loading}>
             <caption className="gh-ap-visually-hidden">{caption}</caption>

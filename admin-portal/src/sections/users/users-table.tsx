@@ -5,7 +5,7 @@ import type { FieldVisibility } from '../../options';
 import { Avatar } from '../../user-badge';
 import { RowMenu, type RowMenuItem } from '../dialogs/row-menu';
 import type { UserAction } from './users-api';
-import { badgesOf } from './users-format';
+import { badgesOf, isManagedByScim } from './users-format';
 
 interface Props {
   page: UsersPage | null;
@@ -50,7 +50,11 @@ export function UsersTable({ page, loading, currentUserId, mode, sortDirection, 
 
   function itemsOf(u: TenantUser): RowMenuItem[] {
     const items: RowMenuItem[] = [];
+    // A user managed by SCIM is changed in the identity provider (issue 15): the portal offers no
+    // change to it (the admin API refuses them too); impersonating changes nothing of the user.
+    const readOnly = isManagedByScim(u);
     const add = (action: UserRowAction, key: string, label: string, onSelect: () => void, danger = false) => {
+      if (readOnly && action !== 'impersonate') return;
       if (shown(action)) items.push({ key, label, onSelect, danger, disabled: viewOnly(action) });
     };
     add('editRoles', 'roles', t.t('users.action.editRoles'), () => onRoles(u));
