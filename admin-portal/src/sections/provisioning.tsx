@@ -1,7 +1,7 @@
-import { ComingSoon } from './coming-soon';
+import { ProvisioningSection } from './provisioning/provisioning-section';
 import type { SectionProps } from './section-props';
 
-/** Not implemented in this version: an honest empty state. */
-export default function ProvisioningSection(props: SectionProps) {
-  return <ComingSoon title={props.title} headingId={props.headingId} />;
+/** SCIM provisioning (fe.secure.read|write.provisioningConfiguration): connections, their tokens, setup steps and request logs. */
+export default function Provisioning(props: SectionProps) {
+  return <ProvisioningSection {...props} />;
 }
