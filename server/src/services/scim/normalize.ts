@@ -70,8 +70,12 @@ function normalizeValue(def: AttributeDefinition, v: unknown, where: string): un
 
 function normalizeAttribute(def: AttributeDefinition, v: unknown, where: string, rt: ResourceTypeDefinition): unknown {
   if (!def.multiValued) {
-    if (Array.isArray(v)) throw ScimErrors.invalidValue(`${where} is single-valued: it cannot be an array`);
-    return normalizeValue(def, v, where);
+    let one = v;
+    // Entra ID's manager: `[{"$ref":null,"value":"<id>"}]` (one-element array) or `"<id>"` (the value alone).
+    if (def.type === 'complex' && Array.isArray(one) && one.length === 1) one = one[0];
+    if (def.type === 'complex' && typeof one === 'string' && def.subAttributes?.some((s) => s.name === 'value')) one = { value: one };
+    if (Array.isArray(one)) throw ScimErrors.invalidValue(`${where} is single-valued: it cannot be an array`);
+    return normalizeValue(def, one, where);
   }
   const list = Array.isArray(v) ? v : [v];
   const max = rt.name === 'Group' && def.name === 'members' ? MAX_GROUP_MEMBERS : MAX_MULTI_VALUES;

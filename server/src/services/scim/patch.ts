@@ -302,13 +302,15 @@ function writePathless(resource: JsonObject, rt: ResourceTypeDefinition, op: 'ad
       for (const [extKey, extValue] of Object.entries(v)) applyAt(resource, rt, op, `${ext.id}:${extKey}`, extValue, index);
       continue;
     }
-    const resolved = key.includes(':') ? null : resolveAttribute(rt, null, key, null);
+    // Entra ID also sends paths as keys: {"name.givenName": "…", "emails[type eq \"work\"].value": "…"}.
+    const isPath = key.includes(':') || key.includes('.') || key.includes('[');
+    const resolved = isPath ? null : resolveAttribute(rt, null, key, null);
     if (resolved && resolved.definition.mutability === 'readOnly') {
       // Okta echoes `id` in a group rename; an unchanged readOnly value is not a change.
       if (jsonEqual(getCi(resource, resolved.definition.name), v)) continue;
       throw ScimErrors.mutability(`${resolved.definition.name} is readOnly`);
     }
-    if (!resolved && !key.includes(':')) continue; // an attribute this service does not keep: ignored, as in a PUT
+    if (!resolved && !isPath) continue; // an attribute this service does not keep: ignored, as in a PUT
     applyAt(resource, rt, op, key, v, index);
   }
 }

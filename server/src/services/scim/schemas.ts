@@ -229,7 +229,16 @@ export function resolveAttribute(resource: ResourceTypeDefinition, urn: string |
     extension = ext.id;
     list = ext.attributes;
   }
-  const definition = byName(list, name);
+  let definition = byName(list, name);
+  if (!definition && urn === null) {
+    // An unqualified name no core attribute has may be an extension's (Entra ID sends `manager`),
+    // when exactly one extension has it.
+    const owners = resource.extensions.filter((e) => byName(e.attributes, name));
+    if (owners.length === 1) {
+      extension = owners[0]!.id;
+      definition = byName(owners[0]!.attributes, name);
+    }
+  }
   if (!definition) return null;
   if (subName === null) return { extension, definition, sub: null };
   const sub = byName(definition.subAttributes, subName);

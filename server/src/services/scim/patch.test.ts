@@ -1,0 +1,227 @@
+/**
+ * PATCH cases written from the shapes Okta's and Microsoft Entra ID's SCIM documentation publish for
+ * their requests (our own payloads, same shapes), then RFC 7644 section 3.5.2 edge cases.
+ */
+import { describe, expect, it } from 'vitest';
+import { isScimError } from './errors';
+import type { JsonObject } from './filter-match';
+import { normalizeResource } from './normalize';
+import { applyPatch } from './patch';
+import { toScimGroup, toScimUser, userColumns } from './resources';
+import { GROUP_RESOURCE, SCHEMA_ENTERPRISE_USER, SCHEMA_PATCH_OP, USER_RESOURCE } from './schemas';
+
+const BASE = 'https://id.example.com/scim/v2';
+const ENT = SCHEMA_ENTERPRISE_USER;
+
+function user(): JsonObject {
+  const attributes = normalizeResource(
+    {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENT],
+      userName: 'jo.smith@example.com',
+      externalId: '00u1abcd',
+      name: { givenName: 'Jo', familyName: 'Smith' },
+      displayName: 'Jo Smith',
+      emails: [{ value: 'jo.smith@example.com', type: 'work', primary: true }],
+      phoneNumbers: [{ value: '+15550100', type: 'mobile' }],
+      active: true,
+      [ENT]: { department: 'Sales', employeeNumber: '1001' },
+    },
+    USER_RESOURCE,
+  );
+  return toScimUser({ id: 'usr_1', attributes, active: true, groups: [{ id: 'grp_1', displayName: 'Sales' }], created: Date.UTC(2026, 0, 1), lastModified: Date.UTC(2026, 0, 2), version: 4 }, BASE);
+}
+
+function group(members: string[] = ['usr_1', 'usr_2']): JsonObject {
+  return toScimGroup({ id: 'grp_1', displayName: 'Sales', externalId: '00g1', members: members.map((id) => ({ id, display: id })), created: 0, lastModified: 0, version: 1 }, BASE);
+}
+
+const patch = (...Operations: unknown[]) => ({ schemas: [SCHEMA_PATCH_OP], Operations });
+const patchUser = (body: unknown, resource = user()) => normalizeResource(applyPatch(resource, body, USER_RESOURCE).resource, USER_RESOURCE);
+const patchGroup = (body: unknown, resource = group()) => normalizeResource(applyPatch(resource, body, GROUP_RESOURCE).resource, GROUP_RESOURCE);
+const memberIds = (g: JsonObject) => ((g.members ?? []) as JsonObject[]).map((m) => m.value);
+
+function scimTypeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    if (isScimError(err)) return `${err.status} ${err.scimType}`;
+    throw err;
+  }
+  return undefined;
+}
+
+describe('Okta\'s PATCH requests', () => {
+  it('deactivates with a pathless replace of active, and reactivates the same way', () => {
+    const off = patchUser(patch({ op: 'replace', value: { active: false } }));
+    expect(off.active).toBe(false);
+    expect(userColumns(off).active).toBe(false);
+    expect(patchUser(patch({ op: 'replace', value: { active: true } }), { ...user(), active: false }).active).toBe(true);
+  });
+
+  it('renames a group with a pathless replace that echoes the group\'s id, and refuses a different id', () => {
+    const renamed = patchGroup(patch({ op: 'replace', value: { id: 'grp_1', displayName: 'Sales EMEA' } }));
+    expect(renamed.displayName).toBe('Sales EMEA');
+    expect(scimTypeOf(() => patchGroup(patch({ op: 'replace', value: { id: 'grp_2', displayName: 'x' } })))).toBe('400 mutability');
+  });
+
+  it('adds members with path "members" and removes one with members[value eq "…"]', () => {
+    const added = patchGroup(patch({ op: 'add', path: 'members', value: [{ value: 'usr_3', display: 'kim@example.com' }] }));
+    expect(memberIds(added)).toEqual(['usr_1', 'usr_2', 'usr_3']);
+    const removed = patchGroup(patch({ op: 'remove', path: 'members[value eq "usr_2"]' }));
+    expect(memberIds(removed)).toEqual(['usr_1']);
+  });
+
+  it('adding a member twice keeps one, and removing an absent member changes nothing', () => {
+    const g = group();
+    const again = applyPatch(g, patch({ op: 'add', path: 'members', value: [{ value: 'usr_1' }] }), GROUP_RESOURCE);
+    expect(memberIds(normalizeResource(again.resource, GROUP_RESOURCE))).toEqual(['usr_1', 'usr_2']);
+    const none = applyPatch(g, patch({ op: 'remove', path: 'members[value eq "usr_9"]' }), GROUP_RESOURCE);
+    expect(none.changed).toBe(false);
+  });
+
+  it('ignores attributes the service does not keep (Okta\'s pathless password replace)', () => {
+    const r = applyPatch(user(), patch({ op: 'replace', value: { password: 'Sw0rdfish!' } }), USER_RESOURCE);
+    expect(r.changed).toBe(false);
+    expect(JSON.stringify(r.resource)).not.toContain('Sw0rdfish');
+  });
+});
+
+describe('Microsoft Entra ID\'s PATCH requests', () => {
+  it('accepts capitalised ops: Replace of userName, emails[type eq "work"].value and name.familyName', () => {
+    const out = patchUser(
+      patch(
+        { op: 'Replace', path: 'userName', value: 'jo.s@example.com' },
+        { op: 'Replace', path: 'emails[type eq "work"].value', value: 'jo.s@example.com' },
+        { op: 'Replace', path: 'name.familyName', value: 'Smythe' },
+      ),
+    );
+    expect(out.userName).toBe('jo.s@example.com');
+    expect(out.emails).toEqual([{ value: 'jo.s@example.com', type: 'work', primary: true }]);
+    expect(out.name).toEqual({ givenName: 'Jo', familyName: 'Smythe' });
+    expect(userColumns(out)).toMatchObject({ email: 'jo.s@example.com', userName: 'jo.s@example.com' });
+  });
+
+  it('accepts "Add" of a work phone when there is none yet: the item is made from the filter', () => {
+    const out = patchUser(patch({ op: 'Add', path: 'phoneNumbers[type eq "work"].value', value: '+15550199' }));
+    expect(out.phoneNumbers).toEqual([
+      { value: '+15550100', type: 'mobile' },
+      { value: '+15550199', type: 'work' },
+    ]);
+  });
+
+  it('disables with Replace of active to false, and with the string "False" its older jobs send', () => {
+    expect(patchUser(patch({ op: 'Replace', path: 'active', value: false })).active).toBe(false);
+    expect(patchUser(patch({ op: 'Replace', path: 'active', value: 'False' })).active).toBe(false);
+    expect(patchUser(patch({ op: 'Replace', path: 'active', value: 'True' }), { ...user(), active: false }).active).toBe(true);
+    expect(scimTypeOf(() => patchUser(patch({ op: 'Replace', path: 'active', value: 'maybe' })))).toBe('400 invalidValue');
+  });
+
+  it('sets the manager by its URN path with the id alone, and by the older unqualified path with a one-element list', () => {
+    const byUrn = patchUser(patch({ op: 'Add', path: `${ENT}:manager`, value: 'usr_9' }));
+    expect(byUrn[ENT]).toEqual({ department: 'Sales', employeeNumber: '1001', manager: { value: 'usr_9' } });
+    const legacy = patchUser(patch({ op: 'Replace', path: 'manager', value: [{ $ref: null, value: 'usr_8' }] }));
+    expect((legacy[ENT] as JsonObject).manager).toEqual({ value: 'usr_8' });
+    const removed = patchUser(patch({ op: 'Remove', path: `${ENT}:manager` }), { ...user(), [ENT]: { department: 'Sales', manager: { value: 'usr_9' } } });
+    expect(removed[ENT]).toEqual({ department: 'Sales' });
+  });
+
+  it('replaces enterprise attributes by URN-qualified path', () => {
+    const out = patchUser(patch({ op: 'Replace', path: `${ENT}:department`, value: 'Marketing' }, { op: 'Add', path: `${ENT}:employeeNumber`, value: 2002 }));
+    expect(out[ENT]).toEqual({ department: 'Marketing', employeeNumber: '2002' });
+  });
+
+  it('adds members with "Add" and removes them with "Remove" of path members and a value list', () => {
+    const added = patchGroup(patch({ op: 'Add', path: 'members', value: [{ $ref: null, value: 'usr_3' }] }));
+    expect(memberIds(added)).toEqual(['usr_1', 'usr_2', 'usr_3']);
+    const removed = patchGroup(patch({ op: 'Remove', path: 'members', value: [{ $ref: null, value: 'usr_1' }, { value: 'usr_3' }] }), group(['usr_1', 'usr_2', 'usr_3']));
+    expect(memberIds(removed)).toEqual(['usr_2']);
+  });
+
+  it('renames a group with Replace of displayName', () => {
+    expect(patchGroup(patch({ op: 'Replace', path: 'displayName', value: 'Sales (all)' })).displayName).toBe('Sales (all)');
+  });
+
+  it('accepts a pathless Add whose value keys are paths', () => {
+    const out = patchUser(patch({ op: 'Add', value: { 'name.givenName': 'Joanna', 'emails[type eq "work"].value': 'joanna@example.com', title: 'Lead' } }));
+    expect(out.name).toEqual({ givenName: 'Joanna', familyName: 'Smith' });
+    expect(out.emails).toEqual([{ value: 'joanna@example.com', type: 'work', primary: true }]);
+    expect(out.title).toBe('Lead');
+  });
+});
+
+describe('applyPatch (RFC 7644 section 3.5.2)', () => {
+  it('add of a single-valued attribute sets it; add of a complex one merges its sub-attributes', () => {
+    const out = patchUser(patch({ op: 'add', path: 'nickName', value: 'Jojo' }, { op: 'add', path: 'name', value: { middleName: 'Q' } }));
+    expect(out.nickName).toBe('Jojo');
+    expect(out.name).toEqual({ givenName: 'Jo', familyName: 'Smith', middleName: 'Q' });
+  });
+
+  it('replace of a multi-valued attribute replaces the whole list', () => {
+    const out = patchUser(patch({ op: 'replace', path: 'emails', value: [{ value: 'new@example.com', type: 'home' }] }));
+    expect(out.emails).toEqual([{ value: 'new@example.com', type: 'home' }]);
+  });
+
+  it('remove of an attribute, a sub-attribute, and a filtered item', () => {
+    const out = patchUser(patch({ op: 'remove', path: 'displayName' }, { op: 'remove', path: 'name.givenName' }, { op: 'remove', path: 'phoneNumbers[type eq "mobile"]' }));
+    expect(out.displayName).toBeUndefined();
+    expect(out.name).toEqual({ familyName: 'Smith' });
+    expect(out.phoneNumbers).toBeUndefined();
+  });
+
+  it('remove of a whole extension drops it and its schema URN', () => {
+    const out = patchUser(patch({ op: 'remove', path: ENT }));
+    expect(out[ENT]).toBeUndefined();
+    expect(out.schemas).toEqual(['urn:ietf:params:scim:schemas:core:2.0:User']);
+  });
+
+  it('answers noTarget for a remove without path and for a value filter that selects nothing and implies no item', () => {
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'remove' }), USER_RESOURCE))).toBe('400 noTarget');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'replace', path: 'emails[value co "nobody"].type', value: 'home' }), USER_RESOURCE))).toBe('400 noTarget');
+  });
+
+  it('answers invalidPath for unknown attributes and filters on single-valued ones', () => {
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'add', path: 'shoeSize', value: '42' }), USER_RESOURCE))).toBe('400 invalidPath');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'add', path: 'name.shoe', value: '42' }), USER_RESOURCE))).toBe('400 invalidPath');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'add', path: 'title[value eq "x"]', value: 'y' }), USER_RESOURCE))).toBe('400 invalidPath');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'add', path: 'emails[type eq "work"].shoe', value: 'y' }), USER_RESOURCE))).toBe('400 invalidPath');
+  });
+
+  it('answers mutability for readOnly attributes (id, meta, groups) and for changing an immutable member value', () => {
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'replace', path: 'id', value: 'x' }), USER_RESOURCE))).toBe('400 mutability');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'replace', path: 'meta.created', value: '2020-01-01T00:00:00Z' }), USER_RESOURCE))).toBe('400 mutability');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'add', path: 'groups', value: [{ value: 'grp_2' }] }), USER_RESOURCE))).toBe('400 mutability');
+    expect(scimTypeOf(() => applyPatch(group(), patch({ op: 'replace', path: 'members[value eq "usr_1"].value', value: 'usr_7' }), GROUP_RESOURCE))).toBe('400 mutability');
+  });
+
+  it('answers invalidSyntax for a malformed body and unknown ops, and invalidValue for values of the wrong type', () => {
+    expect(scimTypeOf(() => applyPatch(user(), { Operations: [] }, USER_RESOURCE))).toBe('400 invalidSyntax');
+    expect(scimTypeOf(() => applyPatch(user(), patch(), USER_RESOURCE))).toBe('400 invalidSyntax');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'move', path: 'title', value: 'x' }), USER_RESOURCE))).toBe('400 invalidSyntax');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'add', path: 'title' }), USER_RESOURCE))).toBe('400 invalidValue');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'add', value: 'not an object' }), USER_RESOURCE))).toBe('400 invalidValue');
+    expect(scimTypeOf(() => patchUser(patch({ op: 'replace', path: 'title', value: { nested: true } })))).toBe('400 invalidValue');
+  });
+
+  it('cannot remove a required attribute: the result is refused by normalisation', () => {
+    expect(scimTypeOf(() => patchUser(patch({ op: 'remove', path: 'userName' })))).toBe('400 invalidValue');
+  });
+
+  it('is all-or-nothing and never changes its input', () => {
+    const before = user();
+    const snapshot = structuredClone(before);
+    expect(scimTypeOf(() => applyPatch(before, patch({ op: 'replace', path: 'title', value: 'CEO' }, { op: 'replace', path: 'id', value: 'x' }), USER_RESOURCE))).toBe('400 mutability');
+    applyPatch(before, patch({ op: 'replace', path: 'title', value: 'CEO' }), USER_RESOURCE);
+    expect(before).toEqual(snapshot);
+  });
+
+  it('reports whether anything changed', () => {
+    expect(applyPatch(user(), patch({ op: 'replace', path: 'displayName', value: 'Jo Smith' }), USER_RESOURCE).changed).toBe(false);
+    expect(applyPatch(user(), patch({ op: 'replace', path: 'displayName', value: 'J. Smith' }), USER_RESOURCE).changed).toBe(true);
+  });
+
+  it('matches attribute names case-insensitively and writes the schema\'s spelling', () => {
+    const out = patchUser(patch({ op: 'replace', path: 'DISPLAYNAME', value: 'JS' }, { op: 'replace', path: 'Name.GivenName', value: 'J' }));
+    expect(out.displayName).toBe('JS');
+    expect(out.name).toEqual({ givenName: 'J', familyName: 'Smith' });
+  });
+});
