@@ -175,7 +175,7 @@ export function oauthRoutes(deps: RouteDeps, oauth: OAuthService): OpenAPIHono<A
         200: json(OAuthTokenResponse, 'Access token and ID token of the grant (no refresh token)'),
         400: err('Unknown or confidential client'),
         401: err('Not signed in (login required)'),
-        403: err("The page's origin is not the client's, or the tenant's IP restrictions keep the caller's network out (ER-IP-RESTRICTED)"),
+        403: err("The page's origin is not the client's, the tenant's IP restrictions keep the caller's network out (ER-IP-RESTRICTED), or the client's application is MANAGED_ACCESS and the user is not assigned to it (ER-05101)"),
         429: rateLimitedResponse,
       },
     }),
