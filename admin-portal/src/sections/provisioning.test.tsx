@@ -193,7 +193,7 @@ describe('provisioning section', () => {
     const steps = within(dialog).getAllByRole('listitem').map((li) => li.textContent);
     expect(steps).toHaveLength(5);
     expect(steps[2]).toContain('Tenant URL');
-    expect(within(dialog).getByText('false disables the user, true enables them again')).toBeTruthy();
+    expect(within(dialog).getByText('false disables the user in this account, true enables them again')).toBeTruthy();
     expect(within(dialog).queryByLabelText('Bearer token')).toBeNull();
   });
 

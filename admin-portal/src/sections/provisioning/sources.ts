@@ -53,9 +53,10 @@ export const SETUP_STEPS: Readonly<Record<ScimSource, readonly string[]>> = {
 export const ATTRIBUTE_MAP: readonly { scim: string; meaning: string }[] = [
   { scim: 'userName', meaning: 'provisioning.attributes.userName' },
   { scim: 'emails[primary]', meaning: 'provisioning.attributes.email' },
-  { scim: 'name.givenName, name.familyName', meaning: 'provisioning.attributes.name' },
   { scim: 'displayName', meaning: 'provisioning.attributes.displayName' },
-  { scim: 'phoneNumbers', meaning: 'provisioning.attributes.phone' },
+  { scim: 'name.givenName, name.familyName', meaning: 'provisioning.attributes.name' },
+  { scim: 'title', meaning: 'provisioning.attributes.jobTitle' },
+  { scim: 'phoneNumbers[primary]', meaning: 'provisioning.attributes.phone' },
   { scim: 'active', meaning: 'provisioning.attributes.active' },
   { scim: 'externalId', meaning: 'provisioning.attributes.externalId' },
   { scim: 'Group: displayName, members', meaning: 'provisioning.attributes.groups' },
