@@ -211,8 +211,8 @@ function write(resource: JsonObject, rt: ResourceTypeDefinition, op: 'add' | 're
         assertWritable(t.def, t.sub, getCi(item, t.sub.name));
         setCi(item, t.sub.name, value);
       } else {
+        // Replace and add alike: sub-attributes not given are left unchanged (RFC 7644 3.5.2.3).
         assertWritable(t.def, null, undefined);
-        if (op === 'replace') for (const k of Object.keys(item)) delete item[k];
         mergeComplex(t.def, item, value, t.def.name);
       }
     }
