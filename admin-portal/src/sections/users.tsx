@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { UserFilterPreset } from '@gatehouse/shared/admin-paths';
-import type { Role, TenantUser, UsersPage } from '@gatehouse/shared/wire';
+import type { ApplicationData, Role, TenantUser, UsersPage } from '@gatehouse/shared/wire';
 import { holdsPermission } from '../access';
 import { Permissions } from '../contract';
 import { adoptCss } from '../host-styles';
@@ -10,6 +10,7 @@ import { useT } from '../i18n/i18n-context';
 import { Toast } from '../toast';
 import type { SectionProps } from './section-props';
 import { actionMode } from './dialogs/action-mode';
+import { ApplicationsDialog } from './users/applications-dialog';
 import { BulkInviteDialog } from './users/bulk-invite-dialog';
 import { ConfirmDialog } from './users/confirm-dialog';
 import { InviteDialog } from './users/invite-dialog';
@@ -36,6 +37,7 @@ type Dialog =
   | { kind: 'inviteLink' }
   | { kind: 'bulk' }
   | { kind: 'roles'; user: TenantUser }
+  | { kind: 'applications'; user: TenantUser }
   | { kind: 'confirm'; user: TenantUser; action: UserAction }
   | { kind: 'temporary'; user: TenantUser }
   | null;
@@ -44,8 +46,9 @@ type Dialog =
  * Users (the team, seed 001 sections 2-5): the tenant's users 20 a page, sorted by name, searched by
  * name or email, filtered by the presets; admins holding fe.secure.write.users invite users, edit
  * roles, disable, lock and remove them, share the invite link, add users in bulk, resend activation
- * and make users temporary or permanent; holders of fe.secure.write.impersonate impersonate them. The
- * host can hide or show view-only the actions `invite`, `inviteLink`, `bulkInvite`, `editRoles`,
+ * and make users temporary or permanent, and assign the vendor's applications (issue 15); holders of
+ * fe.secure.write.impersonate impersonate them. The host can hide or show view-only the actions
+ * `invite`, `inviteLink`, `bulkInvite`, `editRoles`, `editApplications`,
  * `disable`, `lock`, `delete`, `resendActivation`, `temporary` and `impersonate` (`adminPortal.fieldVisibility.users`).
  */
 export default function UsersSection({ title, headingId, user, api, options, openSection }: SectionProps) {
@@ -62,6 +65,9 @@ export default function UsersSection({ title, headingId, user, api, options, ope
   const [error, setError] = useState<string | null>(null);
   const [roles, setRoles] = useState<Role[] | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
+  // The vendor's applications (none: no column) and the shown users' assignments, by user id.
+  const [apps, setApps] = useState<ApplicationData[]>([]);
+  const [userApps, setUserApps] = useState<Record<string, string[]>>({});
   const [notice, setNotice] = useState<string | null>(null);
   const sectionRef = useRef<HTMLElement>(null);
   const behindRef = useRef<HTMLDivElement>(null);
@@ -96,6 +102,35 @@ export default function UsersSection({ title, headingId, user, api, options, ope
   useEffect(() => {
     void load(query);
   }, [load, query]);
+
+  // The applications column is extra: if it cannot load, the table still shows the users.
+  useEffect(() => {
+    let live = true;
+    users.applications().then(
+      (list) => live && setApps(Array.isArray(list) ? list : []),
+      () => live && setApps([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [users]);
+
+  const loadUserApps = useCallback(async (shown: TenantUser[]) => {
+    if (shown.length === 0) return;
+    try {
+      const rows = await users.usersApplications(shown.map((u) => u.id));
+      if (Array.isArray(rows)) setUserApps((known) => ({ ...known, ...Object.fromEntries(rows.map((r) => [r.userId, r.appIds])) }));
+    } catch {
+      // The column stays empty for these rows; the dialog reports a failed assignment itself.
+    }
+  }, [users]);
+
+  useEffect(() => {
+    if (apps.length > 0 && page) void loadUserApps(page.items);
+  }, [apps.length, page, loadUserApps]);
+
+  const appName = useMemo(() => new Map(apps.map((a) => [a.id, a.name])), [apps]);
+  const applicationsOf = apps.length > 0 ? (u: TenantUser) => userApps[u.id]?.map((id) => appName.get(id) ?? id) : null;
 
   // Searching waits for a pause in typing, then starts from the first page.
   useEffect(() => {
@@ -197,6 +232,11 @@ export default function UsersSection({ title, headingId, user, api, options, ope
           sortDirection={query.sortDirection}
           onSort={() => setQuery((q) => ({ ...q, sortDirection: q.sortDirection === 'asc' ? 'desc' : 'asc', page: 0 }))}
           onRoles={(target) => void withRoles(() => ({ kind: 'roles', user: target }))}
+          applicationsOf={applicationsOf}
+          onApplications={(target) => {
+            setNotice(null);
+            setDialog({ kind: 'applications', user: target });
+          }}
           onAction={(target, action) => {
             setNotice(null);
             setDialog({ kind: 'confirm', user: target, action });
@@ -253,6 +293,22 @@ export default function UsersSection({ title, headingId, user, api, options, ope
           save={async (roleIds) => {
             await users.setRoles(dialog.user.id, roleIds);
             await finish(t.t('users.done.roles', { who: userLabel(dialog.user, t) }));
+          }}
+        />
+      )}
+      {dialog?.kind === 'applications' && (
+        <ApplicationsDialog
+          user={dialog.user}
+          apps={apps}
+          assigned={userApps[dialog.user.id] ?? []}
+          onClose={() => setDialog(null)}
+          save={async ({ assign, unassign }) => {
+            const target = dialog.user;
+            if (assign.length) await users.assignApplications(target.id, assign, user.tenantId);
+            if (unassign.length) await users.unassignApplications(target.id, unassign, user.tenantId);
+            await loadUserApps([target]);
+            setDialog(null);
+            setNotice(t.t('users.done.applications', { who: userLabel(target, t) }));
           }}
         />
       )}

@@ -1,6 +1,6 @@
 /** The users section's calls to the identity API (seed 001 section 7 "Team"), through the portal's API client. */
-import { AdminPaths, TEAM_PAGE_SIZE, type UserFilterPreset } from '@gatehouse/shared/admin-paths';
-import type { BulkInviteResponse, ImpersonationResponse, InviteLink, TeamRolesResponse, TenantUser, UsersPage } from '@gatehouse/shared/wire';
+import { AdminPaths, ApplicationPaths, TEAM_PAGE_SIZE, type UserFilterPreset } from '@gatehouse/shared/admin-paths';
+import type { ApplicationData, BulkInviteResponse, ImpersonationResponse, InviteLink, TeamRolesResponse, TenantUser, UserApplicationIds, UsersPage } from '@gatehouse/shared/wire';
 import { ApiPaths, type GatehouseApi } from '../../contract';
 
 export type UserAction = 'disable' | 'enable' | 'lock' | 'unlock' | 'remove';
@@ -71,6 +71,13 @@ export function createUsersApi(api: GatehouseApi) {
         : api.request<TenantUser>('PUT', withUser(AdminPaths.temporaryUser, userId), { body: { expirationInSeconds } }),
     /** A single-use token for the login box's impersonation route; `url` carries it. */
     impersonate: (userId: string) => api.request<ImpersonationResponse>('POST', ApiPaths.impersonation, { body: { userId } }),
+    /** The vendor's applications ("app data"); none when the vendor has none. */
+    applications: () => api.request<ApplicationData[]>('GET', ApplicationPaths.apps),
+    /** The applications of these users in the account (the users table's column). */
+    usersApplications: (userIds: readonly string[]) => api.request<UserApplicationIds[]>('GET', ApplicationPaths.usersApps, { query: { ids: userIds.join(',') } }),
+    /** Seed 001 section 7 "assign or unassign (userId, appIds, tenantId)". */
+    assignApplications: (userId: string, appIds: readonly string[], tenantId: string) => api.request<UserApplicationIds>('POST', ApplicationPaths.assign, { body: { userId, appIds: [...appIds], tenantId } }),
+    unassignApplications: (userId: string, appIds: readonly string[], tenantId: string) => api.request<UserApplicationIds>('POST', ApplicationPaths.unassign, { body: { userId, appIds: [...appIds], tenantId } }),
   };
 }
 

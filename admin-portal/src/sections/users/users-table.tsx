@@ -16,6 +16,12 @@ interface Props {
   sortDirection: 'asc' | 'desc';
   onSort: () => void;
   onRoles: (user: TenantUser) => void;
+  /**
+   * The applications column (issue 15): the names of a user's applications, or null while the vendor
+   * has no applications (no column then, and no action).
+   */
+  applicationsOf: ((user: TenantUser) => string[] | undefined) | null;
+  onApplications: (user: TenantUser) => void;
   onAction: (user: TenantUser, action: UserAction) => void;
   /** Resend activation, make temporary or permanent, impersonate. */
   onExtra: (user: TenantUser, action: ExtraAction) => void;
@@ -26,21 +32,24 @@ interface Props {
 export type ExtraAction = 'resend' | 'temporary' | 'permanent' | 'impersonate';
 
 /** The row actions, by their field visibility names (`adminPortal.fieldVisibility.users.<name>`). */
-export type UserRowAction = 'editRoles' | 'disable' | 'lock' | 'delete' | 'resendActivation' | 'temporary' | 'impersonate';
-const ROW_ACTIONS: UserRowAction[] = ['editRoles', 'disable', 'lock', 'delete', 'resendActivation', 'temporary', 'impersonate'];
+export type UserRowAction = 'editRoles' | 'editApplications' | 'disable' | 'lock' | 'delete' | 'resendActivation' | 'temporary' | 'impersonate';
+const ROW_ACTIONS: UserRowAction[] = ['editRoles', 'editApplications', 'disable', 'lock', 'delete', 'resendActivation', 'temporary', 'impersonate'];
 
 /**
- * The users table (seed 001 section 2: user, groups, roles, joinedAt, lastSeen, managedBy). An
+ * The users table (seed 001 section 2: user, applications, groups, roles, joinedAt, lastSeen,
+ * managedBy; applications only while the vendor has some). An
  * admin's actions on a row sit in its "⋯" menu, so the table fits the pane; under 640 px each row
  * is a card.
  */
-export function UsersTable({ page, loading, currentUserId, mode, sortDirection, onSort, onRoles, onAction, onExtra, empty }: Props) {
+export function UsersTable({ page, loading, currentUserId, mode, sortDirection, onSort, onRoles, applicationsOf, onApplications, onAction, onExtra, empty }: Props) {
   const t = useT();
   const rows = page?.items ?? [];
-  const anyAction = ROW_ACTIONS.some((action) => mode(action) !== 'hidden');
+  // Applications are offered only while the vendor has some.
+  const anyAction = ROW_ACTIONS.some((action) => mode(action) !== 'hidden' && (action !== 'editApplications' || applicationsOf !== null));
   const shown = (action: UserRowAction) => mode(action) !== 'hidden';
   const viewOnly = (action: UserRowAction) => mode(action) === 'viewOnly';
   const col = {
+    applications: t.t('users.column.applications'),
     groups: t.t('users.column.groups'),
     roles: t.t('users.column.roles'),
     joined: t.t('users.column.joined'),
@@ -54,10 +63,12 @@ export function UsersTable({ page, loading, currentUserId, mode, sortDirection, 
     // change to it (the admin API refuses them too); impersonating changes nothing of the user.
     const readOnly = isManagedByScim(u);
     const add = (action: UserRowAction, key: string, label: string, onSelect: () => void, danger = false) => {
-      if (readOnly && action !== 'impersonate') return;
+      // Applications are assigned here, never by the identity provider: offered for SCIM users too.
+      if (readOnly && action !== 'impersonate' && action !== 'editApplications') return;
       if (shown(action)) items.push({ key, label, onSelect, danger, disabled: viewOnly(action) });
     };
     add('editRoles', 'roles', t.t('users.action.editRoles'), () => onRoles(u));
+    if (applicationsOf) add('editApplications', 'applications', t.t('users.action.editApplications'), () => onApplications(u));
     add('disable', 'disable', t.t(u.isDisabled ? 'users.action.enable' : 'users.action.disable'), () => onAction(u, u.isDisabled ? 'enable' : 'disable'));
     add('lock', 'lock', t.t(u.isLocked ? 'users.action.unlock' : 'users.action.lock'), () => onAction(u, u.isLocked ? 'unlock' : 'lock'));
     if (u.invitationPending) add('resendActivation', 'resend', t.t('users.action.resendActivation'), () => onExtra(u, 'resend'));
@@ -80,6 +91,7 @@ export function UsersTable({ page, loading, currentUserId, mode, sortDirection, 
                 <span className="gh-ap-visually-hidden">{t.t(sortDirection === 'asc' ? 'users.sortedAsc' : 'users.sortedDesc')}</span>
               </button>
             </th>
+            {applicationsOf && <th scope="col">{col.applications}</th>}
             <th scope="col">{col.groups}</th>
             <th scope="col">{col.roles}</th>
             <th scope="col">{col.joined}</th>
@@ -107,6 +119,7 @@ export function UsersTable({ page, loading, currentUserId, mode, sortDirection, 
                   </span>
                 </span>
               </th>
+              {applicationsOf && <td data-label={col.applications}>{namesOrNone(applicationsOf(u), t.t('common.none'))}</td>}
               <td data-label={col.groups}>{u.groups.map((g) => g.name).join(', ') || t.t('common.none')}</td>
               <td data-label={col.roles}>{u.roles.map((r) => r.name).join(', ') || t.t('users.noRoles')}</td>
               <td data-label={col.joined} className="gh-ap-nowrap">{shortDate(t, u.joinedAt)}</td>
@@ -125,6 +138,12 @@ export function UsersTable({ page, loading, currentUserId, mode, sortDirection, 
       {loading && !page && <TableSkeleton />}
     </div>
   );
+}
+
+/** A user's application names; nothing yet while they load. */
+function namesOrNone(names: string[] | undefined, none: string): string {
+  if (names === undefined) return '';
+  return names.join(', ') || none;
 }
 
 /** Rows in the shape of users while the first page loads. */
