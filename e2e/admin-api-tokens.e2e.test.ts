@@ -75,7 +75,7 @@ it('adds an account token whose client ID and secret, shown once, get an access 
   expect(clientId).toMatch(/^CLIENT_ID_[0-9a-f]{32}$/);
   expect(secret.length).toBeGreaterThanOrEqual(40);
   await success.getByRole('button', { name: 'Copy secret' }).click();
-  await visible(page, success.getByRole('button', { name: 'Copy secret' }).filter({ hasText: 'Copied' }));
+  await visible(page, success.getByRole('button', { name: 'Copied: Secret' }).filter({ hasText: 'Copied' }));
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
   await page.screenshot({ path: screenshotPath('admin-api-tokens-created') });
   await success.getByRole('button', { name: 'Done' }).click();

@@ -123,7 +123,8 @@ describe('API tokens sections', () => {
     expect(within(success).getByRole('note').textContent).toContain('It will not be shown again');
 
     fireEvent.click(within(success).getByRole('button', { name: 'Copy secret' }));
-    await waitFor(() => expect(within(success).getByRole('button', { name: 'Copy secret' }).textContent).toBe('Copied'));
+    // Its name keeps the visible word first (label in name): "Copied: Secret".
+    await waitFor(() => expect(within(success).getByRole('button', { name: 'Copied: Secret' }).textContent).toBe('Copied'));
     expect(clipboard).toEqual([SECRET]);
 
     fireEvent.click(within(success).getByRole('button', { name: 'Done' }));
@@ -170,7 +171,7 @@ describe('API tokens sections', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add token' }));
     const success = await view.findByRole('dialog', { name: 'Token created' });
     fireEvent.click(within(success).getByRole('button', { name: 'Copy client id' }));
-    await waitFor(() => expect(within(success).getByRole('button', { name: 'Copy client id' }).textContent).toBe('Copied'));
+    await waitFor(() => expect(within(success).getByRole('button', { name: 'Copied: Client ID' }).textContent).toBe('Copied'));
     expect(copied).toEqual(['copy']);
     expect(root.activeElement).toBe(within(success).getByLabelText('Client ID'));
     delete (document as { execCommand?: unknown }).execCommand;

@@ -124,7 +124,7 @@ describe('provisioning section', () => {
     expect(root.activeElement).toBe(within(token).getByRole('button', { name: 'Copy token' }));
 
     fireEvent.click(within(token).getByRole('button', { name: 'Copy token' }));
-    await waitFor(() => expect(within(token).getByRole('button', { name: 'Copy token' }).textContent).toBe('Copied'));
+    await waitFor(() => expect(within(token).getByRole('button', { name: 'Copied: Bearer token' }).textContent).toBe('Copied'));
     expect(clipboard).toEqual([TOKEN]);
     fireEvent.click(within(token).getByRole('button', { name: 'Copy SCIM base URL' }));
     await waitFor(() => expect(clipboard).toEqual([TOKEN, BASE_URL]));

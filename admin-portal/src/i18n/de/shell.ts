@@ -44,6 +44,7 @@ export default {
   'common.copy': 'Kopieren',
   'common.copied': 'Kopiert',
   'common.copiedWhat': '{what} in die Zwischenablage kopiert',
+  'common.copiedButton': 'Kopiert: {what}',
   'common.copyBlocked': 'Kopieren ist hier blockiert: Der Text ist markiert, drücken Sie Strg+C (⌘C), um ihn zu kopieren',
   'common.previous': 'Zurück',
   'common.next': 'Weiter',

@@ -44,6 +44,7 @@ export default {
   'common.copy': 'Copy',
   'common.copied': 'Copied',
   'common.copiedWhat': '{what} copied to the clipboard',
+  'common.copiedButton': 'Copied: {what}',
   'common.copyBlocked': 'Copying is blocked here: the text is selected, press Ctrl+C (⌘C) to copy it',
   'common.previous': 'Previous',
   'common.next': 'Next',

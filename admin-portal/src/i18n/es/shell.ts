@@ -44,6 +44,7 @@ export default {
   'common.copy': 'Copiar',
   'common.copied': 'Copiado',
   'common.copiedWhat': '{what} copiado al portapapeles',
+  'common.copiedButton': 'Copiado: {what}',
   'common.copyBlocked': 'Aquí no se puede copiar automáticamente: el texto está seleccionado, pulse Ctrl+C (⌘C) para copiarlo',
   'common.previous': 'Anterior',
   'common.next': 'Siguiente',

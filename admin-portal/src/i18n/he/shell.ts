@@ -44,6 +44,7 @@ export default {
   'common.copy': 'העתקה',
   'common.copied': 'הועתק',
   'common.copiedWhat': '{what} הועתק ללוח',
+  'common.copiedButton': 'הועתק: {what}',
   'common.copyBlocked': 'ההעתקה חסומה כאן: הטקסט מסומן, יש ללחוץ Ctrl+C (⌘C) כדי להעתיק אותו',
   'common.previous': 'הקודם',
   'common.next': 'הבא',
