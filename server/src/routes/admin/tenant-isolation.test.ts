@@ -8,7 +8,7 @@
  * - a member of A without the permission gets 403 on every endpoint;
  * - a super user, naming tenant B, is allowed on every endpoint.
  */
-import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, AuditPaths, BillingPaths, Permissions, ProvisioningPaths, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
+import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, ApplicationPaths, AuditPaths, BillingPaths, Permissions, ProvisioningPaths, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
 import { SsoPaths } from '@gatehouse/shared/wire';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
@@ -58,6 +58,9 @@ interface Ids {
   paymentMethodId: string;
   /** A SCIM provisioning connection of the tenant (issue 15). */
   scimConnectionId: string;
+  /** Two applications of the vendor (issue 15): the walk assigns the first; each tenant's member is assigned the second. */
+  appId: string;
+  assignedAppId: string;
 }
 
 interface Endpoint {
@@ -254,17 +257,26 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: (ids) => pathOf(ProvisioningPaths.scim2ConfigurationRequests, { id: ids.scimConnectionId }), superStatus: 200, targetsObjects: true },
   { method: 'POST', path: (ids) => pathOf(ProvisioningPaths.scim2ConfigurationToken, { id: ids.scimConnectionId }), superStatus: 200, targetsObjects: true },
   { method: 'DELETE', path: (ids) => pathOf(ProvisioningPaths.scim2Configuration, { id: ids.scimConnectionId }), superStatus: 204, targetsObjects: true },
+  // Applications (issue 15): the vendor's are shared; assignments are the tenant's. A's admin naming
+  // B's tenant in the body, from A, gets the 400 that names tenantId.
+  { method: 'GET', path: () => ApplicationPaths.tenantApps, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => ApplicationPaths.apps, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: (ids) => pathOf(ApplicationPaths.userApps, { userId: ids.userId }), superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: (ids) => `${ApplicationPaths.usersApps}?ids=${ids.userId}`, superStatus: 200, targetsObjects: true, crossStatuses: [200] },
+  { method: 'GET', path: () => ApplicationPaths.appsUsers, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ApplicationPaths.assign, body: (ids) => ({ userId: ids.userId, appIds: [ids.appId], tenantId: ids.tenantId }), superStatus: 200, targetsObjects: true, crossStatuses: [400] },
+  { method: 'POST', path: () => ApplicationPaths.unassign, body: (ids) => ({ userId: ids.userId, appIds: [ids.appId], tenantId: ids.tenantId }), superStatus: 200, targetsObjects: true, crossStatuses: [400] },
 ];
 
 /** The billing routes' tags whose operations are admin endpoints (plans, the public configuration and Stripe's webhook are not). */
 const BILLING_ADMIN_TAGS = ['billing: subscriptions', 'billing: invoices', 'billing: payment methods', 'billing: overview'];
 
-const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', ssoConfigId: '{configId}', ssoDomain: 'example.com', ssoDomainId: '{domainId}', scimConnectionId: '{id}' };
+const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', ssoConfigId: '{configId}', ssoDomain: 'example.com', ssoDomainId: '{domainId}', scimConnectionId: '{id}', appId: '{appId}', assignedAppId: '{appId}' };
 /** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
 const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
 
 /** A tenant with a member, a second member, a role, a group (with both) and an invite link, all made through the API. */
-async function populatedTenant(server: GatehouseServer, catalogue: { permissionId: string; customPermissionId: string; categoryId: string; emptyCategoryId: string; planId: string }): Promise<{ admin: TenantAdmin; ids: Ids; secrets: string[] }> {
+async function populatedTenant(server: GatehouseServer, catalogue: { permissionId: string; customPermissionId: string; categoryId: string; emptyCategoryId: string; planId: string; appId: string; assignedAppId: string }): Promise<{ admin: TenantAdmin; ids: Ids; secrets: string[] }> {
   const admin = await tenantWithAdmin(server);
   const member = await inviteMember(server, admin);
   const other = await inviteMember(server, admin);
@@ -311,6 +323,8 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
   else await subscribe(server, admin.tenantId, await insertEntitlementPlan(server, { features: { [featureId]: 1000 } }));
   const scim = await callAs(server, admin, 'POST', ProvisioningPaths.scim2Configurations, { body: { source: 'azure-ad' } });
   expect(scim.status).toBe(201);
+  const assigned = await callAs(server, admin, 'POST', ApplicationPaths.assign, { body: { userId: member.userId, appIds: [catalogue.assignedAppId], tenantId: admin.tenantId } });
+  expect(assigned.status).toBe(200);
   const sso = await callAs(server, admin, 'POST', SsoPaths.configurations, { body: { type: 'saml' } });
   const ssoDomain = `${fresh('secret-sso')}.example`;
   const ssoWithDomain = await callAs(server, admin, 'POST', pathOf(SsoPaths.domains, { configId: sso.body.id }), { body: { domain: ssoDomain } });
@@ -348,6 +362,7 @@ async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
     invoices: await read(BillingPaths.invoices),
     usage: await read(BillingPaths.usage),
     scimConnections: await read(ProvisioningPaths.scim2Configurations),
+    applicationUsers: await read(ApplicationPaths.appsUsers),
   };
 }
 
@@ -379,7 +394,12 @@ describeDialects('admin tenant isolation', (h) => {
     expect([category.status, empty.status, custom.status]).toEqual([201, 201, 201]);
     const usersRead = (await findPermissionByKey(server.db, Permissions.usersRead))!;
     const planId = await insertPlan(server, { name: 'Premium', price: 10000 });
-    const catalogue = { permissionId: usersRead.id, customPermissionId: custom.body.id, categoryId: category.body.id, emptyCategoryId: empty.body.id, planId };
+    const app = async (name: string) => {
+      const res = await callAs(server, root, 'POST', ApplicationPaths.applications, { body: { name, url: `https://${name}.example.com`, accessType: 'MANAGED_ACCESS' } });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const catalogue = { permissionId: usersRead.id, customPermissionId: custom.body.id, categoryId: category.body.id, emptyCategoryId: empty.body.id, planId, appId: await app(fresh('walked')), assignedAppId: await app(fresh('assigned')) };
     a = await populatedTenant(server, catalogue);
     b = await populatedTenant(server, catalogue);
   });
