@@ -9,7 +9,7 @@ import type { GatehouseServer } from '../../app';
 import { auditsOf } from '../../test/admin-helpers';
 import { startTestDns, type TestDns } from '../../test/dns-server';
 import { call, describeDialects, signUpAndActivate } from '../../test/harness';
-import { createTestSamlIdp, type TestSamlIdp } from '../../test/saml-idp';
+import { createTestSamlIdp, makeKeyPair, type TestSamlIdp } from '../../test/saml-idp';
 import { bindingHeader, path, postToAcs, startSso, tenantRoles, uniqueDomain } from '../../test/sso-helpers';
 
 let dns: TestDns;
@@ -99,6 +99,18 @@ describeDialects('SAML configuration saved by hand (seed 001 section 5)', (h) =>
     expect(changed.body).toMatchObject({ ssoEndpoint: null, publicCertificate: null, signRequest: false, idpEntityId: idp.entityId });
     expect(changed.body.domains.map((d) => [d.domain, d.validated])).toEqual([[second, false]]);
     expect(changed.body.domains[0]!.generatedVerification).not.toBe(verification);
+  });
+
+  it("answers our SP signing certificate when the server has one, so the IdP admin can paste it; signRequest can then be saved", async () => {
+    const sp = makeKeyPair('sp');
+    const server = await h.start({ ...env(), SSO_SAML_SP_KEY: sp.key, SSO_SAML_SP_CERT: sp.cert });
+    const { save, get } = await samlConfig(server);
+    expect((await get()).spCertificate?.trim()).toBe(sp.cert.trim());
+    const saved = await save({ domain: uniqueDomain(), signRequest: true });
+    expect(saved.status).toBe(200);
+    expect(saved.body.signRequest).toBe(true);
+    const plain = await samlConfig(await h.start(env()));
+    expect((await plain.get()).spCertificate).toBeNull();
   });
 
   it('refuses a certificate or endpoint that is not one, naming the field, and an OIDC configuration', async () => {

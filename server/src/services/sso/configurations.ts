@@ -138,6 +138,8 @@ export function createSsoConfigurationService(deps: {
             acsUrl: acsUrl(config, row.id),
             spEntityId: spEntityId(config, row.id),
             spMetadataUrl: spEntityId(config, row.id),
+            // Public: the certificate our signed AuthnRequests verify with (also in the SP metadata).
+            spCertificate: config.sso.spSigningCert,
             idpEntityId: row.idp_entity_id,
             ssoEndpoint: row.idp_sso_url,
             publicCertificate: certificates[0] ? certificatePem(certificates[0]) : null,

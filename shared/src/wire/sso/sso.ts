@@ -137,6 +137,8 @@ export const SsoConfiguration = z.object({
   acsUrl: z.string().optional(),
   spEntityId: z.string().optional(),
   spMetadataUrl: z.string().optional(),
+  /** The certificate of our signed AuthnRequests (PEM), when the server has an SP signing key. */
+  spCertificate: z.string().nullable().optional(),
   signRequest: z.boolean(),
   idpEntityId: z.string().nullable().optional(),
   ssoEndpoint: z.string().nullable().optional(),
