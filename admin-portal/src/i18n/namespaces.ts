@@ -6,7 +6,7 @@
  */
 import type { SectionId } from '../navigation';
 
-export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts', 'security', 'restrictions', 'securityCenter', 'operator', 'subscription', 'usage', 'provisioning'] as const;
+export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts', 'security', 'restrictions', 'securityCenter', 'operator', 'subscription', 'usage', 'provisioning', 'sso'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 const SHELL_PREFIXES: ReadonlySet<string> = new Set(['shell', 'common', 'errors', 'nav']);
@@ -28,7 +28,7 @@ export const SECTION_NAMESPACES: Readonly<Record<SectionId, readonly Namespace[]
   groups: ['groups', 'users'],
   roles: ['roles', 'users'],
   security: ['security', 'restrictions'],
-  sso: [],
+  sso: ['sso'],
   provisioning: ['provisioning'],
   audits: ['audits'],
   webhooks: [],

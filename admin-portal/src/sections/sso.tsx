@@ -1,7 +1,7 @@
-import { ComingSoon } from './coming-soon';
+import { SsoSection } from './sso/sso-section';
 import type { SectionProps } from './section-props';
 
-/** Not implemented in this version: an honest empty state. */
-export default function SsoSection(props: SectionProps) {
-  return <ComingSoon title={props.title} headingId={props.headingId} />;
+/** Single sign-on (fe.secure.read|write.samlConfiguration): the guided setup of the account's identity provider. */
+export default function Sso(props: SectionProps) {
+  return <SsoSection {...props} />;
 }

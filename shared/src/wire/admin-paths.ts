@@ -37,3 +37,5 @@ export * from './operator/paths';
 export * from './provisioning/paths';
 /** Applications: the vendor's (operators) and their assignment to a tenant's users (users table, multi-app mode). */
 export * from './applications/paths';
+/** Enterprise SSO configuration: paths and the TXT prefix (the portal's SSO section). */
+export { SsoPaths, SSO_DOMAIN_TXT_PREFIX } from './sso/paths';
