@@ -7,7 +7,7 @@
  * - after all of that nothing changed;
  * - a super user passes.
  */
-import { ApiTokenPaths, OAuthPaths, OperatorPaths } from '@gatehouse/shared/wire';
+import { ApiTokenPaths, ApplicationPaths, OAuthPaths, OperatorPaths } from '@gatehouse/shared/wire';
 import { beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { callAs, pathOf, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
@@ -21,6 +21,8 @@ interface Ids {
   flagId: string;
   grantId: string;
   clientId: string;
+  /** A vendor application (issue 15). */
+  appId: string;
 }
 
 interface Endpoint {
@@ -55,6 +57,10 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', template: OperatorPaths.application, superStatus: 200 },
   { method: 'PATCH', template: OperatorPaths.application, body: () => ({ name: 'Walked' }), superStatus: 200 },
   { method: 'POST', template: OperatorPaths.applicationSecret, superStatus: 200 },
+  { method: 'GET', template: ApplicationPaths.applications, superStatus: 200 },
+  { method: 'POST', template: ApplicationPaths.applications, body: () => ({ name: 'Walk', url: 'https://walk.example.com' }), superStatus: 201 },
+  { method: 'GET', template: ApplicationPaths.application, superStatus: 200 },
+  { method: 'PATCH', template: ApplicationPaths.application, body: () => ({ accessType: 'MANAGED_ACCESS' }), superStatus: 200 },
   { method: 'GET', template: OperatorPaths.billingConfiguration, superStatus: 200 },
   { method: 'PUT', template: OperatorPaths.billingConfiguration, body: () => ({ allowPlanDowngrade: true, allowPlanCancellation: true, trialEndOption: 'change_to_default', defaultPlanId: null }), superStatus: 200 },
   { method: 'DELETE', template: OperatorPaths.grant, superStatus: 204 },
@@ -62,10 +68,11 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', template: OperatorPaths.feature, superStatus: 204 },
   { method: 'DELETE', template: OperatorPaths.plan, superStatus: 204 },
   { method: 'DELETE', template: OperatorPaths.application, superStatus: 204 },
+  { method: 'DELETE', template: ApplicationPaths.application, superStatus: 204 },
 ];
 
 const label = (e: Endpoint) => `${e.method} ${e.template}`;
-const pathFor = (e: Endpoint, ids: Ids) => pathOf(e.template, { id: e.template.includes('/plans/') ? ids.planId : e.template.includes('/features/') ? ids.featureId : e.template.includes('/feature-flags/') ? ids.flagId : ids.grantId, clientId: ids.clientId });
+const pathFor = (e: Endpoint, ids: Ids) => pathOf(e.template, { appId: ids.appId, id: e.template.includes('/plans/') ? ids.planId : e.template.includes('/features/') ? ids.featureId : e.template.includes('/feature-flags/') ? ids.flagId : ids.grantId, clientId: ids.clientId });
 
 describeDialects('operator guard walk', (h) => {
   let server: GatehouseServer;
@@ -75,7 +82,7 @@ describeDialects('operator guard walk', (h) => {
   let endpoints: Endpoint[];
 
   /** Every operator list, as the super user reads it: compared before and after the refused calls. */
-  const snapshot = async () => Promise.all([OperatorPaths.plans, OperatorPaths.features, OperatorPaths.featureFlags, OperatorPaths.grants, OperatorPaths.applications].map(async (p) => (await callAs(server, root, 'GET', p)).body));
+  const snapshot = async () => Promise.all([OperatorPaths.plans, OperatorPaths.features, OperatorPaths.featureFlags, OperatorPaths.grants, OperatorPaths.applications, ApplicationPaths.applications].map(async (p) => (await callAs(server, root, 'GET', p)).body));
 
   beforeEach(async () => {
     server = await h.start();
@@ -86,11 +93,12 @@ describeDialects('operator guard walk', (h) => {
       callAs(server, root, 'POST', OperatorPaths.features, { body: { key: fresh('secret'), name: 'Secret' } }),
       callAs(server, root, 'POST', OperatorPaths.featureFlags, { body: { key: fresh('secret'), name: 'Secret', on: false } }),
       callAs(server, root, 'POST', OperatorPaths.applications, { body: { clientId: fresh('secret'), redirectUris: ['https://secret.example.com/cb'], confidential: true } }),
+      callAs(server, root, 'POST', ApplicationPaths.applications, { body: { name: 'Secret', url: 'https://secret.example.com' } }),
     ]);
-    expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     const grant = await callAs(server, root, 'POST', OperatorPaths.grants, { body: { featureKey: made[1]!.body.key, tenantId: admin.tenantId } });
     expect(grant.status).toBe(201);
-    ids = { planId: made[0]!.body.id, featureId: made[1]!.body.id, featureKey: made[1]!.body.key, tenantId: admin.tenantId, flagId: made[2]!.body.id, grantId: grant.body.id, clientId: made[3]!.body.clientId };
+    ids = { planId: made[0]!.body.id, featureId: made[1]!.body.id, featureKey: made[1]!.body.key, tenantId: admin.tenantId, flagId: made[2]!.body.id, grantId: grant.body.id, clientId: made[3]!.body.clientId, appId: made[4]!.body.id };
     // The billing configuration's routes are the billing area's: walked once it publishes them.
     const doc = (await call(server, 'GET', '/openapi.json')).body as { paths: Record<string, unknown> };
     endpoints = ENDPOINTS.filter((e) => e.template !== OperatorPaths.billingConfiguration || OperatorPaths.billingConfiguration in doc.paths);
