@@ -23,7 +23,8 @@ export type JsonObject = Record<string, unknown>;
 export function getCi(obj: unknown, name: string): unknown {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return undefined;
   const o = obj as JsonObject;
-  if (name in o) return o[name];
+  // Own properties only: a body's keys must never reach Object.prototype (`constructor`, `__proto__`).
+  if (Object.hasOwn(o, name)) return o[name];
   const lower = name.toLowerCase();
   for (const key of Object.keys(o)) if (key.toLowerCase() === lower) return o[key];
   return undefined;

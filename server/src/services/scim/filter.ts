@@ -7,7 +7,7 @@
  * over the input), so a filter costs time linear in its length. Every failure is `invalidFilter`
  * (or `invalidPath` for a PATCH path) with a detail naming what was wrong and where.
  */
-import { ScimError, ScimErrors } from './errors';
+import { ScimErrors, type ScimError } from './errors';
 
 /** Longest filter accepted (characters). Okta's and Entra's filters are under 200. */
 export const MAX_FILTER_LENGTH = 2048;
@@ -284,12 +284,7 @@ export function parsePatchPath(input: string): PatchPath {
   if (second.t !== '[' || path.sub !== null) throw fail(`unexpected input at position ${second.at}`);
   // Value filter: parse `[ … ]` with the filter grammar, then an optional `.sub`.
   const parser = new Parser(tokens.slice(2), fail);
-  let filter: Filter;
-  try {
-    filter = parser.parseValueFilter(1);
-  } catch (err) {
-    throw err instanceof ScimError ? err : fail('the value filter is invalid');
-  }
+  const filter = parser.parseValueFilter(1);
   parser.expect(']', 'to close the value filter');
   const after = parser.next();
   if (after.t === 'end') return { path, filter, subAfterFilter: null };

@@ -104,3 +104,11 @@ describe('parseBoolean', () => {
     expect(refusal(() => parseBoolean('no', 'active'))).toBe('400 invalidValue: active must be a boolean');
   });
 });
+
+describe('normalizeResource against hostile input', () => {
+  it('never takes an attribute from a flat __proto__ key or from Object.prototype', () => {
+    const out = normalizeResource(JSON.parse(`{"schemas":["${SCHEMA_USER}"],"userName":"a","${SCHEMA_USER}:__proto__":{"title":"pwned"},"${ENT}:__proto__":{"department":"pwned"}}`), USER_RESOURCE);
+    expect(out).toEqual({ schemas: [SCHEMA_USER], userName: 'a' });
+    expect(({} as Record<string, unknown>).title).toBeUndefined();
+  });
+});

@@ -123,7 +123,8 @@ export function normalizeResource(body: unknown, rt: ResourceTypeDefinition): Re
   if (!schemas.some((s) => (s as string).toLowerCase() === rt.core.id.toLowerCase())) throw ScimErrors.invalidValue(`schemas must include ${rt.core.id}`);
 
   // Flat URN-qualified keys: `urn:…:User:userName` (core) and `urn:…:enterprise:2.0:User:department` (extension).
-  const flatCore: JsonObject = {};
+  // Null-prototype holders: a key like `urn:…:User:__proto__` must stay a plain (ignored) entry.
+  const flatCore: JsonObject = Object.create(null) as JsonObject;
   const flatExt = new Map<string, JsonObject>();
   for (const [key, value] of Object.entries(src)) {
     if (!key.toLowerCase().startsWith('urn:')) continue;
@@ -132,7 +133,11 @@ export function normalizeResource(body: unknown, rt: ResourceTypeDefinition): Re
     const name = key.slice(colon + 1);
     if (urn.toLowerCase() === rt.core.id.toLowerCase()) flatCore[name] = value;
     const ext = findExtension(rt, urn);
-    if (ext) flatExt.set(ext.id, { ...(flatExt.get(ext.id) ?? {}), [name]: value });
+    if (ext) {
+      const holder = flatExt.get(ext.id) ?? (Object.create(null) as JsonObject);
+      holder[name] = value;
+      flatExt.set(ext.id, holder);
+    }
   }
 
   const out: ResourceBody = { schemas: [rt.core.id] };

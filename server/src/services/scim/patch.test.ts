@@ -225,3 +225,23 @@ describe('applyPatch (RFC 7644 section 3.5.2)', () => {
     expect(out.name).toEqual({ givenName: 'J', familyName: 'Smith' });
   });
 });
+
+describe('applyPatch against hostile input', () => {
+  it('refuses a value nested deeper than any attribute, before walking it', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'add', path: 'title', value: deep }), USER_RESOURCE))).toBe('400 invalidValue');
+  });
+
+  it('refuses a value filter naming no sub-attribute as invalidPath, even when the attribute is empty', () => {
+    const noPhones = { ...user(), phoneNumbers: undefined };
+    expect(scimTypeOf(() => applyPatch(noPhones, patch({ op: 'remove', path: 'phoneNumbers[shoe eq "x"]' }), USER_RESOURCE))).toBe('400 invalidPath');
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'remove', path: 'emails[active gt 3]' }), USER_RESOURCE))).toBe('400 invalidPath');
+  });
+
+  it('never reads a prototype property as an attribute', () => {
+    const out = applyPatch(user(), JSON.parse('{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"add","value":{"__proto__":{"title":"pwned"},"constructor":{"x":1}}}]}'), USER_RESOURCE);
+    expect(out.changed).toBe(false);
+    expect(({} as Record<string, unknown>).title).toBeUndefined();
+  });
+});

@@ -18,13 +18,22 @@
  *   `{"op":"replace","value":{"id":"…","displayName":"…"}}` (a readOnly attribute equal to the
  *   current value is ignored; a different one is `mutability`).
  */
-import { ScimErrors } from './errors';
+import { isScimError, ScimErrors } from './errors';
 import { parsePatchPath, type Filter, type PatchPath } from './filter';
 import { formatPath, getCi, matchesValueFilter, type JsonObject } from './filter-match';
 import { findExtension, resolveAttribute, SCHEMA_PATCH_OP, type AttributeDefinition, type ResourceTypeDefinition } from './schemas';
 
 /** Most operations in one PATCH request. */
 export const MAX_PATCH_OPERATIONS = 1000;
+/** Deepest nesting of an operation's value: a pathless value > attribute > list > complex item > sub-attribute. */
+const MAX_VALUE_DEPTH = 6;
+
+/** True when `v` nests no deeper than `depth` (arrays and objects); stops at the first level too deep. */
+function shallow(v: unknown, depth: number): boolean {
+  if (typeof v !== 'object' || v === null) return true;
+  if (depth === 0) return false;
+  return Object.values(v).every((x) => shallow(x, depth - 1));
+}
 
 export type PatchOp = 'add' | 'replace' | 'remove';
 
@@ -57,6 +66,7 @@ export function parsePatchBody(body: unknown): PatchOperation[] {
     const path = getCi(raw, 'path');
     if (path !== undefined && path !== null && typeof path !== 'string') throw ScimErrors.invalidPath(`Operations[${i}].path must be a string`);
     const value = getCi(raw, 'value');
+    if (!shallow(value, MAX_VALUE_DEPTH)) throw ScimErrors.invalidValue(`Operations[${i}].value is nested deeper than any SCIM attribute`);
     if (op !== 'remove' && value === undefined) throw ScimErrors.invalidValue(`Operations[${i}].value is required for "${op}"`);
     if (op === 'remove' && (path === undefined || path === null || path === '')) throw ScimErrors.noTarget(`Operations[${i}]: "remove" needs a path`);
     return { op, path: path === undefined || path === null || path === '' ? null : path, value };
@@ -82,7 +92,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 function keyOf(obj: JsonObject, name: string): string | undefined {
-  if (name in obj) return name;
+  if (Object.hasOwn(obj, name)) return name;
   const lower = name.toLowerCase();
   return Object.keys(obj).find((k) => k.toLowerCase() === lower);
 }
@@ -120,6 +130,13 @@ function resolveTarget(rt: ResourceTypeDefinition, parsed: PatchPath, raw: strin
     if (parsed.subAfterFilter !== null) {
       sub = resolved.definition.subAttributes?.find((s) => s.name.toLowerCase() === parsed.subAfterFilter!.toLowerCase()) ?? null;
       if (!sub) throw ScimErrors.invalidPath(`${resolved.definition.name} has no sub-attribute "${parsed.subAfterFilter}"`);
+    }
+    // Check the value filter against the attribute now, so a bad one is refused whatever the data holds.
+    try {
+      matchesValueFilter(parsed.filter, {}, rt, resolved.definition);
+    } catch (err) {
+      if (isScimError(err)) throw ScimErrors.invalidPath(`Invalid path "${raw.slice(0, 200)}": ${err.detail}`);
+      throw err;
     }
   }
   return { extension: resolved.extension, def: resolved.definition, sub, filter: parsed.filter };
