@@ -12,6 +12,7 @@ import {
   ApiPaths,
   AdminErrorCodes,
   ErrorCodes,
+  ProvisioningErrorCodes,
   type BulkInviteRequest,
   type BulkInviteResponse,
   type TeamStats,
@@ -70,6 +71,7 @@ export interface AdminUserService {
 }
 
 const notFound = () => Errors.notFound('User not found in this account');
+const managedByScim = () => new AppError(ProvisioningErrorCodes.managedByScim, 403, 'This user is managed by SCIM (managedBy: scim2) and is read-only here: change it in the identity provider');
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -132,10 +134,14 @@ export function createAdminUserService(deps: {
   }
 
   /** The membership of a user the caller may act on, or 404 / 403. */
+  const ROLES_ACTION = 'change the roles of';
   async function target(caller: AdminCaller, userId: string, action: string): Promise<{ membership: MembershipRow; user: UserRow }> {
     const membership = await findMembership(db, caller.tenantId, userId);
     const user = membership ? await findUserById(db, userId) : undefined;
     if (!membership || !user) throw notFound();
+    // Issue 15: a membership SCIM provisions is the identity provider's to remove, disable, lock or
+    // expire (its roles stay the tenant's to grant, as for any member).
+    if (membership.managed_by === 'scim2' && action !== ROLES_ACTION) throw managedByScim();
     await assertManageable(db, caller, userId, action);
     return { membership, user };
   }
@@ -168,7 +174,7 @@ export function createAdminUserService(deps: {
     },
 
     async setRoles(caller, userId, roleIds) {
-      const { user } = await target(caller, userId, 'change the roles of');
+      const { user } = await target(caller, userId, ROLES_ACTION);
       const found = await findTenantRolesByIds(db, caller.tenantId, roleIds);
       const missing = roleIds.filter((id) => !found.some((r) => r.id === id));
       if (missing.length > 0) throw new AppError(ErrorCodes.roleNotGrantable, 400, `roleIds: ${missing.join(', ')} ${missing.length === 1 ? 'is not a role' : 'are not roles'} of this account`, { roleIds: missing });

@@ -1,0 +1,267 @@
+/**
+ * SCIM Users of a tenant (RFC 7643 section 4.1, RFC 7644 section 3): what an identity provider
+ * provisions through a connection. The connection's token alone decides the tenant, so every read
+ * and write here is within `caller.tenantId`.
+ *
+ * Rules (see resources.ts for the mapping of attributes to columns):
+ * - userName is unique per tenant, any case (409 uniqueness); so is externalId.
+ * - POST of an address that already has an account: a member of the tenant not yet provisioned is
+ *   taken over (its membership becomes managedBy scim2); an account of other tenants joins this one.
+ *   The account's own fields (name, email, job title) are written only while this tenant is its only
+ *   one: an identity provider of one tenant never edits what other tenants see.
+ * - Joining the tenant passes its email-domain restrictions and its plan's seat limit (issue 13).
+ * - `active` is the membership: false disables it (no sign-in to the tenant, its sessions there
+ *   revoked at once); true enables it again (a seat is needed).
+ * - DELETE removes the membership (the account too when it was in no other tenant).
+ * - Every write bumps the version (the ETag) and writes an audit row; If-Match is checked first (412).
+ */
+import type { Clock } from '../../clock';
+import { newId } from '../../crypto';
+import type { Db } from '../../db';
+import { countMemberships, deleteUserAccount, listMemberships, removeMembership, replaceUserRoles, revokeTenantSessions, updateMembershipState } from '../../db/queries/admin-users';
+import { defaultRoleIds } from '../../db/queries/invitations';
+import {
+  deleteScimResource,
+  findScimResource,
+  findScimResourceByName,
+  groupsOfUsers,
+  insertScimResource,
+  listScimResources,
+  setMembershipManagedBy,
+  updateScimResource,
+  type ScimNarrowing,
+  type ScimResourceRow,
+} from '../../db/queries/scim-resources';
+import { addUserToTenant, hasMembership } from '../../db/queries/tenants';
+import { findUserByEmail, findUserById, insertUser, updateUser } from '../../db/queries/users';
+import { recordAudit } from '../admin/audit-log';
+import type { EntitlementsService } from '../entitlements';
+import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
+import { scimActor, ScimResourceAuditActions, type ScimCaller, type ScimChange } from './context';
+import { assertIfMatch, etagOf } from './etag';
+import { ScimErrors } from './errors';
+import { parseFilter } from './filter';
+import { matchesFilter, sqlHints, type JsonObject } from './filter-match';
+import { normalizeResource, type ResourceBody } from './normalize';
+import { applyPatch } from './patch';
+import { diffAttributes } from './request-log';
+import { toScimUser, userColumns, type ScimUserRecord, type UserColumns } from './resources';
+import { USER_RESOURCE } from './schemas';
+
+export interface ScimListQuery {
+  filter?: string | null;
+  /** 1-based. */
+  startIndex: number;
+  count: number;
+}
+
+/** One resource as answered, its ETag, and what the write changed (null for reads and no-op writes). */
+export interface ScimResult {
+  resource: JsonObject;
+  etag: string;
+  change: ScimChange | null;
+}
+
+export interface ScimUserService {
+  list(caller: ScimCaller, query: ScimListQuery): Promise<{ resources: JsonObject[]; total: number }>;
+  get(caller: ScimCaller, id: string): Promise<ScimResult>;
+  create(caller: ScimCaller, body: unknown): Promise<ScimResult>;
+  replace(caller: ScimCaller, id: string, body: unknown, ifMatch: string | undefined): Promise<ScimResult>;
+  patch(caller: ScimCaller, id: string, body: unknown, ifMatch: string | undefined): Promise<ScimResult>;
+  remove(caller: ScimCaller, id: string, ifMatch: string | undefined): Promise<ScimChange>;
+}
+
+export interface ScimUserDeps {
+  db: Db;
+  clock: Clock;
+  seats?: Pick<EntitlementsService, 'assertSeatsAvailable'>;
+  emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+}
+
+const notFound = (id: string) => ScimErrors.notFound(`User ${id} not found`);
+
+/** The narrowing a filter's implied equalities allow, on the columns scim_resources has. */
+export function narrowingOf(hints: ReturnType<typeof sqlHints>): ScimNarrowing {
+  for (const h of hints) {
+    if (h.attribute === 'id') return { column: 'resource_id', value: h.value };
+    if (h.attribute === 'userName' || h.attribute === 'displayName') return { column: 'name_key', value: h.value.toLowerCase() };
+    if (h.attribute === 'externalId' && h.caseExact) return { column: 'external_id', value: h.value };
+  }
+  return null;
+}
+
+export function createScimUserService(deps: ScimUserDeps): ScimUserService {
+  const { db, clock } = deps;
+
+  async function recordsOf(tenantId: string, rows: ScimResourceRow[], trx: Db = db): Promise<ScimUserRecord[]> {
+    const ids = rows.map((r) => r.resource_id);
+    const memberships = new Map((await listMemberships(trx, tenantId, ids)).map((m) => [m.user_id, m]));
+    const groups = await groupsOfUsers(trx, tenantId, ids);
+    // A row whose membership is gone (the account was deleted another way) is no longer a SCIM user.
+    return rows.filter((r) => memberships.has(r.resource_id)).map((r) => ({
+      id: r.resource_id,
+      attributes: JSON.parse(r.attributes) as ResourceBody,
+      active: memberships.get(r.resource_id)?.disabled_at === null,
+      groups: groups.get(r.resource_id) ?? [],
+      created: Number(r.created_at),
+      lastModified: Number(r.updated_at),
+      version: r.version,
+    }));
+  }
+
+  async function load(caller: ScimCaller, id: string, trx: Db = db): Promise<ScimUserRecord> {
+    const row = id.length <= 64 ? await findScimResource(trx, caller.tenantId, 'User', id) : undefined;
+    const record = row ? (await recordsOf(caller.tenantId, [row], trx))[0] : undefined;
+    if (!record) throw notFound(id);
+    return record;
+  }
+
+  const result = (caller: ScimCaller, record: ScimUserRecord, change: ScimChange | null): ScimResult => ({ resource: toScimUser(record, caller.baseUrl), etag: etagOf(record.version), change });
+
+  async function assertUnique(trx: Db, caller: ScimCaller, cols: UserColumns, exceptId: string | null): Promise<void> {
+    const byName = await findScimResourceByName(trx, caller.tenantId, 'User', cols.userName);
+    if (byName && byName.resource_id !== exceptId) throw ScimErrors.uniqueness(`userName ${cols.userName} is already taken in this tenant`);
+    if (cols.externalId) {
+      const byExternal = await listScimResources(trx, caller.tenantId, 'User', { column: 'external_id', value: cols.externalId });
+      if (byExternal.some((r) => r.resource_id !== exceptId)) throw ScimErrors.uniqueness(`externalId ${cols.externalId} is already taken in this tenant`);
+    }
+  }
+
+  /** The account's own fields, only while this tenant is its only one; an address another account holds is a uniqueness error. */
+  async function writeAccount(trx: Db, userId: string, cols: UserColumns): Promise<void> {
+    if ((await countMemberships(trx, userId)) !== 1) return;
+    const user = await findUserById(trx, userId);
+    if (!user) return;
+    if (cols.email && cols.email !== user.email) {
+      const holder = await findUserByEmail(trx, cols.email);
+      if (holder && holder.id !== userId) throw ScimErrors.uniqueness(`The email ${cols.email} belongs to another account`);
+    }
+    await updateUser(trx, userId, {
+      ...(cols.name && cols.name !== user.name ? { name: cols.name.slice(0, 200) } : {}),
+      ...(cols.email && cols.email !== user.email ? { email: cols.email, verified: 0 } : {}),
+      ...(cols.jobTitle !== user.job_title ? { job_title: cols.jobTitle?.slice(0, 200) ?? null } : {}),
+    });
+  }
+
+  /** Applies `active` to the membership: off revokes the tenant's sessions at once; on needs a seat. */
+  async function writeActive(trx: Db, caller: ScimCaller, userId: string, was: boolean, active: boolean, now: number): Promise<void> {
+    if (was === active) return;
+    if (active) await deps.seats?.assertSeatsAvailable(caller.tenantId, 1, { joiningUserId: userId, trx });
+    await updateMembershipState(trx, caller.tenantId, userId, { disabled_at: active ? null : now });
+    if (!active) await revokeTenantSessions(trx, caller.tenantId, userId, now);
+  }
+
+  async function write(caller: ScimCaller, current: ScimUserRecord, next: ResourceBody, ifMatch: string | undefined, kind: 'PUT' | 'PATCH'): Promise<ScimResult> {
+    const cols = userColumns(next);
+    const now = clock.now();
+    const updated = await db.transaction().execute(async (trx) => {
+      // Read again inside the transaction: the version If-Match names must be the one written over.
+      const fresh = await load(caller, current.id, trx);
+      assertIfMatch(ifMatch, etagOf(fresh.version));
+      await assertUnique(trx, caller, cols, fresh.id);
+      await writeAccount(trx, fresh.id, cols);
+      await writeActive(trx, caller, fresh.id, fresh.active, cols.active, now);
+      const attributes = { ...next, active: cols.active };
+      await updateScimResource(trx, caller.tenantId, 'User', fresh.id, { attributes: JSON.stringify(attributes), name_key: cols.userName.toLowerCase(), external_id: cols.externalId, version: fresh.version + 1, updated_at: now });
+      const diff = diffAttributes({ ...fresh.attributes, active: fresh.active }, attributes);
+      await recordAudit(
+        trx,
+        scimActor(caller),
+        { action: ScimResourceAuditActions.userUpdated, description: `${cols.userName} updated by SCIM (${caller.connection.source}, ${kind})`, severity: fresh.active && !cols.active ? 'High' : 'Info', json: { connectionId: caller.connection.id, userId: fresh.id, changed: diff ? Object.keys(diff) : [] } },
+        now,
+      );
+      return { record: await load(caller, fresh.id, trx), diff };
+    });
+    return result(caller, updated.record, { resourceType: 'User', resourceId: current.id, diff: updated.diff });
+  }
+
+  return {
+    async list(caller, query) {
+      const filter = query.filter ? parseFilter(query.filter) : null;
+      const rows = await listScimResources(db, caller.tenantId, 'User', filter ? narrowingOf(sqlHints(filter, USER_RESOURCE)) : null);
+      const all = (await recordsOf(caller.tenantId, rows)).map((r) => toScimUser(r, caller.baseUrl));
+      const matched = filter ? all.filter((r) => matchesFilter(filter, r, USER_RESOURCE)) : all;
+      return { resources: matched.slice(query.startIndex - 1, query.startIndex - 1 + query.count), total: matched.length };
+    },
+
+    async get(caller, id) {
+      return result(caller, await load(caller, id), null);
+    },
+
+    async create(caller, body) {
+      const attributes = normalizeResource(body, USER_RESOURCE);
+      const cols = userColumns(attributes);
+      await assertUnique(db, caller, cols, null);
+      const existing = cols.email ? await findUserByEmail(db, cols.email) : undefined;
+      const member = existing ? await hasMembership(db, existing.id, caller.tenantId) : false;
+      if (existing && member && (await findScimResource(db, caller.tenantId, 'User', existing.id))) {
+        throw ScimErrors.uniqueness(`The user with email ${cols.email} is already provisioned in this tenant`);
+      }
+      if (!member) {
+        if (cols.email) await deps.emailDomains?.assertAllowed(caller.tenantId, cols.email);
+        if (cols.active) await deps.seats?.assertSeatsAvailable(caller.tenantId, 1, existing ? { joiningUserId: existing.id } : {});
+      }
+      const now = clock.now();
+      const userId = existing?.id ?? newId();
+      const stored = { ...attributes, active: cols.active };
+      await db.transaction().execute(async (trx) => {
+        await assertUnique(trx, caller, cols, null);
+        if (!existing) {
+          await insertUser(trx, {
+            id: userId, email: cols.email, username: null, name: (cols.name || cols.userName).slice(0, 200), password_hash: null, verified: 0, super_user: 0, disabled: 0,
+            phone_number: null, address: null, job_title: cols.jobTitle?.slice(0, 200) ?? null, profile_picture_id: null, metadata: null, last_tenant_id: caller.tenantId, created_at: now, last_login: null,
+          });
+        }
+        if (!member) {
+          if (cols.active) await deps.seats?.assertSeatsAvailable(caller.tenantId, 1, { joiningUserId: userId, trx });
+          await addUserToTenant(trx, userId, caller.tenantId, now);
+          await replaceUserRoles(trx, caller.tenantId, userId, await defaultRoleIds(trx, caller.tenantId));
+        } else {
+          await writeAccount(trx, userId, cols);
+        }
+        await setMembershipManagedBy(trx, caller.tenantId, userId, 'scim2');
+        const wasActive = member ? (await listMemberships(trx, caller.tenantId, [userId]))[0]?.disabled_at === null : true;
+        await writeActive(trx, caller, userId, wasActive, cols.active, now);
+        await insertScimResource(trx, { connection_id: caller.connection.id, tenant_id: caller.tenantId, resource_type: 'User', resource_id: userId, name_key: cols.userName.toLowerCase(), external_id: cols.externalId, attributes: JSON.stringify(stored), version: 1, created_at: now, updated_at: now });
+        await recordAudit(
+          trx,
+          scimActor(caller),
+          { action: ScimResourceAuditActions.userProvisioned, description: `${cols.userName} provisioned by SCIM (${caller.connection.source})${member ? ': an existing member, now managed by SCIM' : ''}`, json: { connectionId: caller.connection.id, userId, linkedExistingAccount: Boolean(existing), active: cols.active } },
+          now,
+        );
+      });
+      const record = await load(caller, userId);
+      return result(caller, record, { resourceType: 'User', resourceId: userId, diff: diffAttributes(null, stored) });
+    },
+
+    async replace(caller, id, body, ifMatch) {
+      const current = await load(caller, id);
+      assertIfMatch(ifMatch, etagOf(current.version));
+      return write(caller, current, normalizeResource(body, USER_RESOURCE), ifMatch, 'PUT');
+    },
+
+    async patch(caller, id, body, ifMatch) {
+      const current = await load(caller, id);
+      assertIfMatch(ifMatch, etagOf(current.version));
+      const patched = applyPatch(toScimUser(current, caller.baseUrl), body, USER_RESOURCE);
+      if (!patched.changed) return result(caller, current, null);
+      return write(caller, current, normalizeResource(patched.resource, USER_RESOURCE), ifMatch, 'PATCH');
+    },
+
+    async remove(caller, id, ifMatch) {
+      const now = clock.now();
+      return db.transaction().execute(async (trx) => {
+        const current = await load(caller, id, trx);
+        assertIfMatch(ifMatch, etagOf(current.version));
+        await revokeTenantSessions(trx, caller.tenantId, id, now);
+        await removeMembership(trx, caller.tenantId, id);
+        await deleteScimResource(trx, caller.tenantId, 'User', id);
+        const accountDeleted = (await countMemberships(trx, id)) === 0;
+        if (accountDeleted) await deleteUserAccount(trx, id);
+        const userName = String(current.attributes.userName ?? id);
+        await recordAudit(trx, scimActor(caller), { action: ScimResourceAuditActions.userDeprovisioned, description: `${userName} deprovisioned by SCIM (${caller.connection.source})`, severity: 'High', json: { connectionId: caller.connection.id, userId: id, accountDeleted } }, now);
+        return { resourceType: 'User' as const, resourceId: id, diff: diffAttributes({ ...current.attributes, active: current.active }, null) };
+      });
+    },
+  };
+}
