@@ -101,8 +101,9 @@ export async function updateMembershipState(
     .execute();
 }
 
-/** Removes the membership with everything it held in the tenant: roles, groups, invitations. */
+/** Removes the membership with everything it held in the tenant: roles, groups, invitations, application assignments. */
 export async function removeMembership(db: Db, tenantId: string, userId: string): Promise<void> {
+  await db.deleteFrom('application_users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
   await db.deleteFrom('user_roles').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
   await db
     .deleteFrom('group_users')

@@ -1,5 +1,5 @@
 /** Applications for a tenant's admins (issue 15, seed 001 section 7): reading and assigning, per tenant, audited. */
-import { ApplicationPaths } from '@gatehouse/shared/wire';
+import { AdminPaths, ApplicationPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { activeMember, auditsOf, callAs, inviteMember, pathOf, roleIdByKey, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
@@ -82,6 +82,18 @@ describeDialects('applications: assignment by tenant admins', (h) => {
     expect(refused.status).toBe(403);
     expect(refused.body.errorCode).toBe('ER-01005');
     expect(await server.db.selectFrom('application_users').selectAll().where('tenant_id', '=', admin.tenantId).execute()).toEqual([]);
+  });
+
+  it('removes a user\'s assignments in the account when they are removed from it, so being invited again gives none back', async () => {
+    const server = await h.start();
+    const { managed } = await vendorApps(server);
+    const admin = await tenantWithAdmin(server);
+    const member = await inviteMember(server, admin);
+    expect((await assign(server, admin, ApplicationPaths.assign, { userId: member.userId, appIds: [managed], tenantId: admin.tenantId })).status).toBe(200);
+    expect((await callAs(server, admin, 'DELETE', pathOf(AdminPaths.teamMember, { userId: member.userId }))).status).toBe(204);
+    expect(await server.db.selectFrom('application_users').selectAll().where('tenant_id', '=', admin.tenantId).execute()).toEqual([]);
+    const again = await inviteMember(server, admin, {}, member.email);
+    expect((await callAs(server, admin, 'GET', pathOf(ApplicationPaths.userApps, { userId: again.userId }))).body.appIds).toEqual([]);
   });
 
   it("removes an application's assignments with it", async () => {
