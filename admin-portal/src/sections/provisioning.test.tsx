@@ -216,6 +216,8 @@ describe('provisioning section', () => {
     const [patch, post] = within(table).getAllByRole('row').slice(1);
     const patchCells = within(patch!).getAllByRole('cell');
     expect(patchCells.slice(0, 3).map((c) => c.textContent)).toEqual(['PATCH', '/scim/v2/Users/u-1', '200 OK']);
+    // A path reads left to right in a right-to-left language too.
+    expect(within(patchCells[1]!).getByText('/scim/v2/Users/u-1').getAttribute('dir')).toBe('ltr');
     const changes = within(patchCells[3]!).getByText('2 changes');
     expect(changes.closest('details')?.open).toBe(false);
     fireEvent.click(changes);

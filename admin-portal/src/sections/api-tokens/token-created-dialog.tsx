@@ -27,7 +27,7 @@ export function CopyField({ label, copyLabel, value, autofocus = false }: { labe
     <div className="gh-ap-field">
       <label className="gh-ap-label" htmlFor={id}>{label}</label>
       <div className="gh-ap-copy">
-        <input ref={input} id={id} className="gh-ap-input gh-ap-mono" value={value} readOnly spellCheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
+        <input ref={input} id={id} className="gh-ap-input gh-ap-mono" dir="ltr" value={value} readOnly spellCheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
         {/* The name keeps the visible word at its start (WCAG 2.5.3, label in name): "Copy token", then "Copied: Token". */}
         <button type="button" className="gh-ap-button-secondary" aria-label={state === 'copied' ? t.t('common.copiedButton', { what: label }) : copyLabel} onClick={() => void copy()} {...(autofocus ? { 'data-autofocus': true } : {})}>
           {t.t(state === 'copied' ? 'common.copied' : 'common.copy')}

@@ -99,7 +99,7 @@ export function ProvisioningSection({ title, headingId, user, api, options }: Se
                   {connections?.map((connection) => (
                     <tr key={connection.id}>
                       <th scope="row">
-                        <span className="gh-ap-user-text">
+                        <span className="gh-ap-scim-source">
                           <span>{providerOf(connection)}</span>
                           {connection.rotatedAt && <span className="gh-ap-hint">{t.t('provisioning.rotatedOn', { date: shortDate(t, connection.rotatedAt) })}</span>}
                         </span>

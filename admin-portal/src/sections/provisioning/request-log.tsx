@@ -43,7 +43,7 @@ function RequestDetails({ entry }: { entry: ScimRequestLogEntry }) {
         <dl className="gh-ap-scim-diff">
           {changes.map(([attribute, [before, after]]) => (
             <div key={attribute}>
-              <dt><code>{attribute}</code></dt>
+              <dt><code dir="ltr">{attribute}</code></dt>
               <dd>
                 <span className="gh-ap-visually-hidden">{t.t('provisioning.log.before')} </span>
                 <del>{diffValue(t, before)}</del>
@@ -107,8 +107,8 @@ export function RequestLog({ connection, provisioning, onBack }: { connection: S
             {data?.items.map((entry) => (
               <tr key={entry.id}>
                 <th scope="row" className="gh-ap-nowrap">{requestTime(t, entry.createdAt)}</th>
-                <td data-label={col.method}><code className="gh-ap-mono">{entry.method}</code></td>
-                <td data-label={col.path} className="gh-ap-scim-path"><code className="gh-ap-mono">{entry.path}</code></td>
+                <td data-label={col.method}><code className="gh-ap-mono" dir="ltr">{entry.method}</code></td>
+                <td data-label={col.path} className="gh-ap-scim-path"><code className="gh-ap-mono" dir="ltr">{entry.path}</code></td>
                 <td data-label={col.status}>
                   <span className={`gh-ap-badge gh-ap-scim-status gh-ap-scim-status-${statusTone(entry.status)}`}>
                     {entry.status} <span className="gh-ap-scim-status-text">{t.t(STATUS_TEXT[statusTone(entry.status)])}</span>

@@ -29,7 +29,7 @@ export function SetupInstructions({ source, baseUrl }: { source: ScimSource; bas
         <dl className="gh-ap-scim-attributes">
           {ATTRIBUTE_MAP.map((row) => (
             <div key={row.scim}>
-              <dt><code>{row.scim}</code></dt>
+              <dt><code dir="ltr">{row.scim}</code></dt>
               <dd>{t.t(row.meaning)}</dd>
             </div>
           ))}
