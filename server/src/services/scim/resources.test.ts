@@ -77,4 +77,20 @@ describe('groups', () => {
     const b = normalizeResource({ schemas: [SCHEMA_GROUP], displayName: ' Ops ', externalId: 'x', members: [{ value: 'u2' }, { value: 'u1', type: 'User' }, { value: 'u2', type: 'User' }] }, GROUP_RESOURCE);
     expect(groupColumns(b)).toEqual({ displayName: 'Ops', externalId: 'x', memberIds: ['u2', 'u1'] });
   });
+
+  it('reads Okta\'s group push PUT (id echoed, members with display) as the full member list', () => {
+    const put = {
+      schemas: [SCHEMA_GROUP],
+      id: 'grp_1',
+      displayName: 'Field Sales',
+      members: [
+        { value: 'usr_a', display: 'ana@example.com' },
+        { value: 'usr_b', display: 'ben@example.com' },
+      ],
+    };
+    const b = normalizeResource(put, GROUP_RESOURCE);
+    expect(b.id).toBeUndefined();
+    expect(groupColumns(b)).toEqual({ displayName: 'Field Sales', externalId: null, memberIds: ['usr_a', 'usr_b'] });
+    expect(groupColumns(normalizeResource({ ...put, members: [] }, GROUP_RESOURCE)).memberIds).toEqual([]);
+  });
 });
