@@ -62,6 +62,13 @@ describe('normalizeResource (User)', () => {
     expect(refusal(() => normalizeResource({ schemas: [SCHEMA_USER], userName: 'a', [ENT]: 'Ops' }, USER_RESOURCE))).toBe(`400 invalidValue: ${ENT} must be an object`);
   });
 
+  it('refuses an email, phone number or member without its value, naming it', () => {
+    expect(refusal(() => normalizeResource({ schemas: [SCHEMA_USER], userName: 'a', emails: [{ value: 'a@x' }, { type: 'work', primary: true }] }, USER_RESOURCE))).toBe('400 invalidValue: emails[1].value is required');
+    expect(refusal(() => normalizeResource({ schemas: [SCHEMA_USER], userName: 'a', phoneNumbers: [{ value: ' ' }] }, USER_RESOURCE))).toBe('400 invalidValue: phoneNumbers[0].value is required');
+    expect(refusal(() => normalizeResource({ schemas: [SCHEMA_GROUP], displayName: 'g', members: [{ display: 'Kim' }] }, GROUP_RESOURCE))).toBe('400 invalidValue: members[0].value is required');
+    expect(normalizeResource({ schemas: [SCHEMA_USER], userName: 'a', addresses: [{ locality: 'Oslo' }] }, USER_RESOURCE).addresses).toEqual([{ locality: 'Oslo' }]);
+  });
+
   it('refuses two primary values', () => {
     expect(refusal(() => normalizeResource({ schemas: [SCHEMA_USER], userName: 'a', emails: [{ value: 'a@x', primary: true }, { value: 'b@x', primary: true }] }, USER_RESOURCE))).toBe('400 invalidValue: emails has more than one primary value');
   });

@@ -82,6 +82,11 @@ function normalizeAttribute(def: AttributeDefinition, v: unknown, where: string,
   if (list.length > max) throw ScimErrors.invalidValue(`${where} has more than ${max} values`);
   const out = list.filter((x) => x !== null && x !== undefined).map((x, i) => normalizeValue(def, x, `${where}[${i}]`));
   if (def.type === 'complex') {
+    // An email, phone number or member without its value means nothing; refuse it rather than keep it.
+    if (def.subAttributes?.some((s) => s.name === 'value')) {
+      const at = out.findIndex((x) => typeof (x as JsonObject).value !== 'string' || ((x as JsonObject).value as string).trim() === '');
+      if (at >= 0) throw ScimErrors.invalidValue(`${where}[${at}].value is required`);
+    }
     const primaries = out.filter((x) => (x as JsonObject).primary === true).length;
     if (primaries > 1) throw ScimErrors.invalidValue(`${where} has more than one primary value`);
     // Drop exact duplicates (the same value given twice), which IdPs send when they merge lists.
