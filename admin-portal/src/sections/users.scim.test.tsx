@@ -39,13 +39,14 @@ afterEach(() => {
 });
 
 describe('users managed by SCIM', () => {
-  it('are marked read-only, the section says why, and their menu offers no change', async () => {
+  it('are marked read-only, the section says why, and their menu offers no change but their roles', async () => {
     const view = openUsers([ada, grace], WRITER);
     const row = await view.findByRole('row', { name: /Grace Hopper/ });
     expect(within(row).getByRole('rowheader').textContent).toContain('Read-only');
     expect(within(row).getAllByRole('cell')[4]?.textContent).toBe('SCIM');
     expect(view.getByText(/^Users marked Read-only are managed by your identity provider through SCIM/)).toBeTruthy();
-    expect(within(row).queryByRole('button', { name: 'Actions for Grace Hopper' })).toBeNull();
+    // Roles are the account's to give (the admin API grants them); nothing of the user itself changes here.
+    expect(await rowMenuItems(view, 'Actions for Grace Hopper')).toEqual(['Edit roles']);
     // The tenant's own users keep every action.
     expect(await rowMenuItems(view, 'Actions for Ada Byron')).toEqual(['Edit roles', 'Disable', 'Lock', 'Make temporary', 'Remove']);
   });
@@ -53,7 +54,7 @@ describe('users managed by SCIM', () => {
   it('can still be impersonated by an admin who may impersonate, since that changes nothing of the user', async () => {
     const view = openUsers([grace], [...WRITER, 'fe.secure.write.impersonate']);
     await view.findByRole('row', { name: /Grace Hopper/ });
-    expect(await rowMenuItems(view, 'Actions for Grace Hopper')).toEqual(['Impersonate']);
+    expect(await rowMenuItems(view, 'Actions for Grace Hopper')).toEqual(['Edit roles', 'Impersonate']);
   });
 
   it('are not mentioned when the page has none', async () => {

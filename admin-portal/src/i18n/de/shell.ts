@@ -77,6 +77,7 @@ export default {
   'errors.ER-03009': 'Ihr Tarif hat keinen freien Platz für einen weiteren Benutzer. Entfernen Sie einen Benutzer oder wechseln Sie den Tarif.',
   'errors.ER-03010': 'Die Zahlung ist nicht durchgegangen. Versuchen Sie eine andere Karte.',
   'errors.ER-03012': 'Die Grenze Ihres Tarifs für diese Funktion ist erreicht. Wechseln Sie den Tarif, um mehr zu nutzen.',
+  'errors.ER-02502': 'Dieser Benutzer wird von Ihrem Identitätsanbieter über SCIM verwaltet und ist hier schreibgeschützt: Ändern Sie ihn beim Identitätsanbieter.',
   'errors.ER-01004': 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
   'errors.ER-01005': 'Dazu fehlt Ihnen die Berechtigung.',
   'errors.ER-01017': 'Wählen Sie ein PNG-, JPEG-, GIF- oder WebP-Bild.',

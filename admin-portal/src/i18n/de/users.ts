@@ -115,7 +115,7 @@ export default {
   'users.inviteLinkDialog.saveExpiry': 'Ablauf speichern',
   'users.inviteLinkDialog.create': 'Link erstellen',
   'users.inviteLinkDialog.confirmDelete': 'Den Einladungslink löschen? Er funktioniert sofort nicht mehr; wer ihn hat, kann nicht mehr beitreten.',
-  'users.scimNote': 'Als schreibgeschützt markierte Benutzer verwaltet Ihr Identitätsanbieter über SCIM: Er legt sie an, ändert und deaktiviert sie, ändern Sie sie also dort.',
+  'users.scimNote': 'Als schreibgeschützt markierte Benutzer verwaltet Ihr Identitätsanbieter über SCIM: Er legt sie an, ändert und deaktiviert sie, ändern Sie sie also dort. Ihre Rollen vergeben Sie weiterhin hier.',
   'users.column.applications': 'Anwendungen',
   'users.action.editApplications': 'Anwendungen',
   'users.done.applications': 'Anwendungen von {who} gespeichert',

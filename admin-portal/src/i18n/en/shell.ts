@@ -77,6 +77,7 @@ export default {
   'errors.ER-03009': 'Your plan has no seat left for another user. Remove a user or change plan to add more.',
   'errors.ER-03010': 'The payment did not go through. Try another card.',
   'errors.ER-03012': "Your plan's limit for this feature is reached. Change plan to use more.",
+  'errors.ER-02502': 'This user is managed by your identity provider through SCIM and is read-only here: change it in the identity provider.',
   'errors.ER-01004': 'Your session has ended. Sign in again.',
   'errors.ER-01005': 'You do not have permission to do this.',
   'errors.ER-01017': 'Choose a PNG, JPEG, GIF or WebP image.',

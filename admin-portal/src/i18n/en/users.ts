@@ -115,7 +115,7 @@ export default {
   'users.inviteLinkDialog.saveExpiry': 'Save expiry',
   'users.inviteLinkDialog.create': 'Create link',
   'users.inviteLinkDialog.confirmDelete': 'Delete the invite link? It stops working at once; people who have it can no longer join.',
-  'users.scimNote': 'Users marked Read-only are managed by your identity provider through SCIM: it creates, changes and deactivates them, so change them there.',
+  'users.scimNote': 'Users marked Read-only are managed by your identity provider through SCIM: it creates, changes and deactivates them, so change them there. Their roles are still given here.',
   'users.column.applications': 'Applications',
   'users.action.editApplications': 'Applications',
   'users.done.applications': 'Applications of {who} saved',

@@ -77,6 +77,7 @@ export default {
   'errors.ER-03009': 'Tu plan no tiene un puesto libre para otro usuario. Quita un usuario o cambia de plan para añadir más.',
   'errors.ER-03010': 'El pago no se completó. Prueba con otra tarjeta.',
   'errors.ER-03012': 'Se alcanzó el límite de tu plan para esta función. Cambia de plan para usar más.',
+  'errors.ER-02502': 'Este usuario lo gestiona su proveedor de identidad mediante SCIM y aquí es de solo lectura: cámbielo en el proveedor de identidad.',
   'errors.ER-01004': 'Su sesión ha terminado. Vuelva a iniciar sesión.',
   'errors.ER-01005': 'No tiene permiso para hacer esto.',
   'errors.ER-01017': 'Elija una imagen PNG, JPEG, GIF o WebP.',

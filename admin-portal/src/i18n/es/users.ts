@@ -115,7 +115,7 @@ export default {
   'users.inviteLinkDialog.saveExpiry': 'Guardar caducidad',
   'users.inviteLinkDialog.create': 'Crear enlace',
   'users.inviteLinkDialog.confirmDelete': '¿Eliminar el enlace de invitación? Deja de funcionar al instante; quienes lo tengan ya no podrán unirse.',
-  'users.scimNote': 'Los usuarios marcados como de solo lectura los gestiona su proveedor de identidad mediante SCIM: él los crea, los cambia y los desactiva, así que cámbielos allí.',
+  'users.scimNote': 'Los usuarios marcados como de solo lectura los gestiona su proveedor de identidad mediante SCIM: él los crea, los cambia y los desactiva, así que cámbielos allí. Sus roles se siguen asignando aquí.',
   'users.column.applications': 'Aplicaciones',
   'users.action.editApplications': 'Aplicaciones',
   'users.done.applications': 'Aplicaciones de {who} guardadas',

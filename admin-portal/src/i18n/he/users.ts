@@ -115,7 +115,7 @@ export default {
   'users.inviteLinkDialog.saveExpiry': 'שמירת התפוגה',
   'users.inviteLinkDialog.create': 'יצירת קישור',
   'users.inviteLinkDialog.confirmDelete': 'למחוק את קישור ההזמנה? הוא יפסיק לעבוד מיד, ומי שיש לו אותו לא יוכל עוד להצטרף.',
-  'users.scimNote': 'משתמשים שמסומנים „לקריאה בלבד” מנוהלים על ידי ספק הזהויות שלכם באמצעות SCIM: הוא יוצר, משנה ומשבית אותם, ולכן יש לשנות אותם שם.',
+  'users.scimNote': 'משתמשים שמסומנים „לקריאה בלבד” מנוהלים על ידי ספק הזהויות שלכם באמצעות SCIM: הוא יוצר, משנה ומשבית אותם, ולכן יש לשנות אותם שם. את התפקידים שלהם עדיין מקצים כאן.',
   'users.column.applications': 'אפליקציות',
   'users.action.editApplications': 'אפליקציות',
   'users.done.applications': 'האפליקציות של {who} נשמרו',

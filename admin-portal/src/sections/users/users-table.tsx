@@ -60,11 +60,12 @@ export function UsersTable({ page, loading, currentUserId, mode, sortDirection, 
   function itemsOf(u: TenantUser): RowMenuItem[] {
     const items: RowMenuItem[] = [];
     // A user managed by SCIM is changed in the identity provider (issue 15): the portal offers no
-    // change to it (the admin API refuses them too); impersonating changes nothing of the user.
+    // change to it (the admin API refuses them too, ER-02502), except what the account itself grants:
+    // its roles and applications. Impersonating changes nothing of the user.
     const readOnly = isManagedByScim(u);
     const add = (action: UserRowAction, key: string, label: string, onSelect: () => void, danger = false) => {
       // Applications are assigned here, never by the identity provider: offered for SCIM users too.
-      if (readOnly && action !== 'impersonate' && action !== 'editApplications') return;
+      if (readOnly && action !== 'impersonate' && action !== 'editRoles' && action !== 'editApplications') return;
       if (shown(action)) items.push({ key, label, onSelect, danger, disabled: viewOnly(action) });
     };
     add('editRoles', 'roles', t.t('users.action.editRoles'), () => onRoles(u));
