@@ -1,6 +1,6 @@
 /** Deutsch: der Bereich Single Sign-on (geführte Einrichtung, Identitätsanbieter, Domains, Rollen). */
 export default {
-  'sso.intro': 'Lassen Sie Ihre Leute sich mit dem Identitätsanbieter Ihres Unternehmens anmelden. Richten Sie ihn unten Schritt für Schritt ein, testen Sie ihn und schalten Sie ihn dann ein.',
+  'sso.intro': 'Lassen Sie Ihre Leute sich mit dem Identitätsanbieter Ihres Unternehmens anmelden. Richten Sie ihn unten Schritt für Schritt ein und schalten Sie ihn dann ein.',
   'sso.readOnly': 'Sie können diese Konfiguration ansehen. Zum Ändern brauchen Sie die Berechtigung, Single Sign-on zu verwalten.',
   'sso.loading': 'Die Single-Sign-on-Konfiguration wird geladen…',
   'sso.none': 'Für dieses Konto ist kein Single Sign-on eingerichtet.',

@@ -1,6 +1,6 @@
 /** English: the Single sign-on section (guided setup, identity provider, domains, roles). */
 export default {
-  'sso.intro': "Let your people sign in with your company's identity provider. Set it up step by step below, test it, then turn it on.",
+  'sso.intro': "Let your people sign in with your company's identity provider. Set it up step by step below, then turn it on.",
   'sso.readOnly': 'You can view this configuration. Changing it needs the permission to manage single sign-on.',
   'sso.loading': 'Loading the single sign-on configuration…',
   'sso.none': 'Single sign-on is not set up for this account.',

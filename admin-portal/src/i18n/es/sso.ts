@@ -1,6 +1,6 @@
 /** Español: la sección Inicio de sesión único (configuración guiada, proveedor de identidad, dominios, roles). */
 export default {
-  'sso.intro': 'Permite que tu gente inicie sesión con el proveedor de identidad de tu empresa. Configúralo paso a paso a continuación, pruébalo y luego actívalo.',
+  'sso.intro': 'Permite que tu gente inicie sesión con el proveedor de identidad de tu empresa. Configúralo paso a paso a continuación y luego actívalo.',
   'sso.readOnly': 'Puedes ver esta configuración. Para cambiarla necesitas el permiso de gestionar el inicio de sesión único.',
   'sso.loading': 'Cargando la configuración del inicio de sesión único…',
   'sso.none': 'El inicio de sesión único no está configurado para esta cuenta.',
