@@ -156,6 +156,18 @@ describe('applyPatch (RFC 7644 section 3.5.2)', () => {
     expect(out.name).toEqual({ givenName: 'Jo', familyName: 'Smith', middleName: 'Q' });
   });
 
+  it('making a value primary makes the others not primary (RFC 7644 3.5.2), whether added or set through a filter', () => {
+    const added = patchUser(patch({ op: 'add', path: 'emails', value: [{ value: 'jo@new.example', type: 'other', primary: true }] }));
+    expect(added.emails).toEqual([
+      { value: 'jo.smith@example.com', type: 'work', primary: false },
+      { value: 'jo@new.example', type: 'other', primary: true },
+    ]);
+    const withHome = patchUser(patch({ op: 'add', path: 'emails', value: [{ value: 'jo@home.example', type: 'home' }] }));
+    const switched = patchUser(patch({ op: 'replace', path: 'emails[type eq "home"].primary', value: true }), { ...user(), emails: withHome.emails });
+    expect((switched.emails as JsonObject[]).map((e) => [e.type, e.primary])).toEqual([['work', false], ['home', true]]);
+    expect(scimTypeOf(() => patchUser(patch({ op: 'replace', path: 'emails', value: [{ value: 'a@x.io', primary: true }, { value: 'b@x.io', primary: true }] })))).toBe('400 invalidValue');
+  });
+
   it('replace of a multi-valued attribute replaces the whole list', () => {
     const out = patchUser(patch({ op: 'replace', path: 'emails', value: [{ value: 'new@example.com', type: 'home' }] }));
     expect(out.emails).toEqual([{ value: 'new@example.com', type: 'home' }]);

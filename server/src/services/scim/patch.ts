@@ -201,6 +201,29 @@ function mergeComplex(def: AttributeDefinition, target: JsonObject, value: unkno
   }
 }
 
+function isPrimary(item: unknown): boolean {
+  const p = isObject(item) ? getCi(item, 'primary') : undefined;
+  return p === true || (typeof p === 'string' && p.toLowerCase() === 'true');
+}
+
+/** The items of a multi-valued attribute that are primary now (by identity). */
+function primaries(list: unknown): Set<unknown> {
+  return new Set(asList(list).filter(isPrimary));
+}
+
+/**
+ * RFC 7644 section 3.5.2: setting `primary` true on a value sets it false on the others. Items that
+ * were primary before the operation give way to those the operation made primary.
+ */
+function keepOnePrimary(list: unknown, before: Set<unknown>): void {
+  const items = asList(list);
+  const now = items.filter(isPrimary);
+  if (now.length < 2) return;
+  const fresh = now.filter((item) => !before.has(item));
+  if (fresh.length === 0) return;
+  for (const item of now) if (!fresh.includes(item) && isObject(item)) setCi(item, 'primary', false);
+}
+
 /** add / replace at a parsed path. */
 function write(resource: JsonObject, rt: ResourceTypeDefinition, op: 'add' | 'replace', t: Target, value: unknown, raw: string): void {
   const holder = holderOf(resource, t.extension, true)!;
@@ -348,7 +371,12 @@ function applyAt(resource: JsonObject, rt: ResourceTypeDefinition, op: PatchOp, 
   const parsed = parsePatchPath(path);
   const target = resolveTarget(rt, parsed, path);
   if (op === 'remove') remove(resource, rt, target, value);
-  else write(resource, rt, op, target, value, path);
+  else {
+    const holder = holderOf(resource, target.extension, true)!;
+    const before = primaries(getCi(holder, target.def.name));
+    write(resource, rt, op, target, value, path);
+    if (target.def.multiValued) keepOnePrimary(getCi(holder, target.def.name), before);
+  }
 }
 
 /**
