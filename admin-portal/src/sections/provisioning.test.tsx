@@ -239,6 +239,34 @@ describe('provisioning section', () => {
     expect(root.activeElement).toBe(view.getByRole('heading', { name: 'Provisioning' }));
   });
 
+  it('reads the request log again with Refresh, so a push that arrives while it is open shows, a failure marked Failed', async () => {
+    const logs: Record<string, ScimRequestLogEntry[]> = { 'c-okta': [] };
+    const { view, calls } = open([okta], { logs });
+    await chooseRowAction(view, 'Actions for the Okta connection created Mar 2, 2026', 'Request log');
+    await view.findByText(/^No requests yet/);
+    logs['c-okta']!.push(entry(7, { method: 'PUT', path: '/scim/v2/Groups/g-1', status: 500, resourceType: 'Group', error: 'The group could not be saved' }));
+    fireEvent.click(view.getByRole('button', { name: 'Refresh' }));
+    const row = await view.findByRole('row', { name: /PUT/ });
+    expect(calls.filter((c) => c.path === `${LIST}/c-okta/requests`)).toHaveLength(2);
+    const cells = within(row).getAllByRole('cell');
+    expect(cells[2]?.textContent).toBe('500 Failed');
+    expect(within(cells[3]!).getByText('Error')).toBeTruthy();
+    expect(cells[3]?.textContent).toContain('The group could not be saved');
+    expect(view.queryByText(/^No requests yet/)).toBeNull();
+  });
+
+  it('shows the steps for your own SCIM client with the base URL in them', async () => {
+    const { view } = open([connection({ id: 'c-own', source: 'frontegg', createdAt: '2026-03-03T10:00:00.000Z' })]);
+    // The seed's source name for it never shows: the tenant reads "Your own SCIM client".
+    const row = await view.findByRole('row', { name: /Your own SCIM client/ });
+    expect(row.textContent).not.toMatch(/frontegg/i);
+    await chooseRowAction(view, 'Actions for the Your own SCIM client connection created Mar 3, 2026', 'Setup instructions');
+    const dialog = await view.findByRole('dialog', { name: 'Set up Your own SCIM client' });
+    const steps = within(dialog).getAllByRole('listitem').map((li) => li.textContent);
+    expect(steps[0]).toBe(`Send SCIM 2.0 requests to the Users and Groups endpoints under the SCIM base URL, such as ${BASE_URL}/Users.`);
+    expect(steps[1]).toContain('Authorization: Bearer');
+  });
+
   it('explains what the request log will show before the identity provider sent anything', async () => {
     const { view } = open([okta], { logs: { 'c-okta': [] } });
     await chooseRowAction(view, 'Actions for the Okta connection created Mar 2, 2026', 'Request log');
