@@ -1,9 +1,10 @@
 import { fireEvent, render, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { operandProblem } from '@gatehouse/shared/entitlements';
-import { ApplicationBody, FeatureFlagBody, OperatorPlanBody, RulesSchema, type Application, type BillingConfiguration, type Feature, type FeatureFlag, type OperatorPlan } from '@gatehouse/shared/wire';
+import { ApplicationBody, FeatureFlagBody, VendorApplicationBody, VendorApplicationPatch, type VendorApplication, OperatorPlanBody, RulesSchema, type Application, type BillingConfiguration, type Feature, type FeatureFlag, type OperatorPlan } from '@gatehouse/shared/wire';
 import { readAdminPortalOptions } from '../options';
 import { createTestStore, makeUser, shadowMountPoint } from '../test/fake-store';
+import { chooseRowAction } from '../test/row-menu';
 import { recordingApi, type Call } from '../test/section-harness';
 import OperatorSection from './operator';
 
@@ -22,6 +23,10 @@ const APPLICATIONS: Application[] = [
   { clientId: 'file-app', name: 'From file', redirectUris: ['https://file.example.com/cb'], postLogoutRedirectUris: [], confidential: true, source: 'file' },
 ];
 
+const PRODUCTS: VendorApplication[] = [
+  { id: 'app-1', name: 'Payroll', url: 'https://payroll.example.com', logo: 'https://gatehouse.example.com/applications/resources/applications/v1/logos/0123456789abcdef0123456789abcdef', accessType: 'MANAGED_ACCESS', clientId: 'file-app', createdAt: 1, updatedAt: 1 },
+];
+
 function answers(state: { plans: OperatorPlan[]; features: Feature[]; flags: FeatureFlag[] }) {
   return (method: string, path: string) => {
     if (method === 'GET' && path === `${P}/plans/v1`) return state.plans;
@@ -29,6 +34,9 @@ function answers(state: { plans: OperatorPlan[]; features: Feature[]; flags: Fea
     if (method === 'GET' && path === `${P}/feature-flags/v1`) return state.flags;
     if (path === `${P}/billing-configuration/v1`) return CONFIG;
     if (method === 'GET' && path === `${P}/applications/v1`) return APPLICATIONS;
+    if (method === 'GET' && path === '/applications/resources/applications/v1') return PRODUCTS;
+    if (method === 'POST' && path === '/applications/resources/applications/v1') return { ...PRODUCTS[0], id: 'app-new' };
+    if (method === 'PATCH' && path.startsWith('/applications/resources/applications/v1/')) return PRODUCTS[0];
     if (method === 'POST' && path === `${P}/applications/v1`) return { clientId: 'billing-app', name: 'Billing', redirectUris: ['https://billing.example.com/cb'], postLogoutRedirectUris: [], confidential: true, source: 'database', clientSecret: 's3cret-once' };
     return undefined;
   };
@@ -61,7 +69,7 @@ describe('operator section', { timeout: 30_000 }, () => {
     expect(other.calls).toEqual([]);
     document.body.innerHTML = '';
     const { view } = open();
-    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Plans', 'Features', 'Feature flags', 'Billing', 'Applications']);
+    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Plans', 'Features', 'Feature flags', 'Billing', 'Applications', 'Products']);
     expect(await view.findByRole('row', { name: /Premium/ }, LOAD)).toBeTruthy();
   });
 
@@ -263,5 +271,38 @@ describe('operator section', { timeout: 30_000 }, () => {
     fireEvent.click(within(secret).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(view.queryByRole('dialog')).toBeNull(), LOAD);
     expect(view.queryByDisplayValue('s3cret-once')).toBeNull();
+  });
+
+  it('lists the vendor\'s applications as Products, adds one after checking its URL (FREE_ACCESS unless managed, linked to a client), and keeps an uploaded logo when editing', async () => {
+    const { view, calls } = open({ target: 'products' });
+    const row = await view.findByRole('row', { name: /Payroll/ }, LOAD);
+    expect(row.textContent).toContain('Managed access');
+    expect(row.textContent).toContain('file-app');
+    fireEvent.click(view.getByRole('button', { name: 'Add product' }));
+    const dialog = await view.findByRole('dialog', { name: 'Add product' }, LOAD);
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Wiki' } });
+    fireEvent.change(within(dialog).getByLabelText('URL'), { target: { value: 'https://user:pw@wiki.example.com' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add product' }));
+    expect(within(dialog).getByText(/without a user name or password/)).toBeTruthy();
+    expect(sent(calls, 'POST')).toEqual([]);
+    fireEvent.change(within(dialog).getByLabelText('URL'), { target: { value: 'https://wiki.example.com' } });
+    fireEvent.change(within(dialog).getByLabelText('Hosted-login client'), { target: { value: 'file-app' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add product' }));
+    await waitFor(() => expect(sent(calls, 'POST')).toHaveLength(1), LOAD);
+    const body = sent(calls, 'POST')[0]?.body;
+    expect(body).toEqual({ name: 'Wiki', url: 'https://wiki.example.com', accessType: 'FREE_ACCESS', clientId: 'file-app', logo: null });
+    expect(VendorApplicationBody.safeParse(body).success).toBe(true);
+    await waitFor(() => expect(view.queryByRole('dialog')).toBeNull(), LOAD);
+
+    await chooseRowAction(view, 'Actions for product Payroll', 'Edit');
+    const edit = await view.findByRole('dialog', { name: 'Edit product Payroll' }, LOAD);
+    fireEvent.click(within(edit).getByLabelText(/Managed access/));
+    fireEvent.click(within(edit).getByRole('button', { name: 'Save product' }));
+    await waitFor(() => expect(sent(calls, 'PATCH')).toHaveLength(1), LOAD);
+    const patch = sent(calls, 'PATCH')[0]!;
+    expect(patch.path).toBe('/applications/resources/applications/v1/app-1');
+    // The uploaded logo is not sent, so the server keeps it.
+    expect(patch.body).toEqual({ name: 'Payroll', url: 'https://payroll.example.com', accessType: 'FREE_ACCESS', clientId: 'file-app' });
+    expect(VendorApplicationPatch.safeParse(patch.body).success).toBe(true);
   });
 });

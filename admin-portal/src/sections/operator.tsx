@@ -8,12 +8,13 @@ import FeaturesTab from './operator/features-tab';
 import FlagsTab from './operator/flags-tab';
 import { createOperatorApi } from './operator/operator-api';
 import PlansTab from './operator/plans-tab';
+import ProductsTab from './operator/products-tab';
 import type { OperatorTabProps } from './operator/tab-props';
 import type { SectionProps } from './section-props';
 import usersCss from './users/users.css?inline';
 import css from './operator/operator.css?inline';
 
-export const OPERATOR_TABS = ['plans', 'features', 'flags', 'billing', 'applications'] as const;
+export const OPERATOR_TABS = ['plans', 'features', 'flags', 'billing', 'applications', 'products'] as const;
 export type OperatorTab = (typeof OPERATOR_TABS)[number];
 
 const TAB_COMPONENTS: Readonly<Record<OperatorTab, ComponentType<OperatorTabProps>>> = {
@@ -22,14 +23,15 @@ const TAB_COMPONENTS: Readonly<Record<OperatorTab, ComponentType<OperatorTabProp
   flags: FlagsTab,
   billing: BillingTab,
   applications: ApplicationsTab,
+  products: ProductsTab,
 };
 
 const isTab = (value: string | undefined): value is OperatorTab => (OPERATOR_TABS as readonly string[]).includes(value ?? '');
 
 /**
  * The Operator area (issue 13 "Operator (vendor) side"): the vendor's super users manage plans,
- * features, feature flags with targeting rules, the billing configuration and the OAuth
- * applications. The navigation shows it only to super users; the server refuses everyone else.
+ * features, feature flags with targeting rules, the billing configuration, the OAuth
+ * applications and (issue 15) the vendor's applications as Products. The navigation shows it only to super users; the server refuses everyone else.
  */
 export default function OperatorSection(props: SectionProps) {
   const { title, headingId, user, api, target } = props;

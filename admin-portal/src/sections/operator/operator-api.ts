@@ -3,11 +3,11 @@
  * billing configuration and OAuth applications. Every one needs a super user; the server refuses
  * anyone else (403), whatever the portal shows.
  */
-import { OperatorPaths } from '@gatehouse/shared/admin-paths';
-import type { Application, BillingConfiguration, Feature, FeatureFlag, OperatorPlan } from '@gatehouse/shared/wire';
+import { ApplicationPaths, OperatorPaths } from '@gatehouse/shared/admin-paths';
+import type { Application, BillingConfiguration, Feature, FeatureFlag, OperatorPlan, VendorApplication } from '@gatehouse/shared/wire';
 import type { GatehouseApi } from '../../contract';
 
-const at = (path: string, name: 'id' | 'clientId', value: string) => path.replace(`{${name}}`, encodeURIComponent(value));
+const at = (path: string, name: 'id' | 'clientId' | 'appId', value: string) => path.replace(`{${name}}`, encodeURIComponent(value));
 
 /** PUT billing-configuration/v1 (BillingConfigurationBody): a secret left undefined keeps the stored one, '' removes it. */
 export interface BillingConfigurationInput {
@@ -41,6 +41,11 @@ export function createOperatorApi(api: GatehouseApi) {
     updateApplication: (clientId: string, body: Record<string, unknown>) => api.request<Application>('PATCH', at(OperatorPaths.application, 'clientId', clientId), { body }),
     deleteApplication: (clientId: string) => api.request<unknown>('DELETE', at(OperatorPaths.application, 'clientId', clientId)),
     newSecret: (clientId: string) => api.request<Application>('POST', at(OperatorPaths.applicationSecret, 'clientId', clientId)),
+    /** The vendor's applications (issue 15; ApplicationPaths), shown as Products. */
+    products: () => api.request<VendorApplication[]>('GET', ApplicationPaths.applications),
+    createProduct: (body: Record<string, unknown>) => api.request<VendorApplication>('POST', ApplicationPaths.applications, { body }),
+    updateProduct: (id: string, body: Record<string, unknown>) => api.request<VendorApplication>('PATCH', at(ApplicationPaths.application, 'appId', id), { body }),
+    deleteProduct: (id: string) => api.request<unknown>('DELETE', at(ApplicationPaths.application, 'appId', id)),
   };
 }
 
