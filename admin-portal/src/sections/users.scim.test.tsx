@@ -4,7 +4,7 @@ import type { TenantUser, UsersPage } from '@gatehouse/shared/wire';
 import type { GatehouseApi } from '../contract';
 import { readAdminPortalOptions } from '../options';
 import { createTestStore, makeUser, shadowMountPoint } from '../test/fake-store';
-import { rowMenuItems } from '../test/row-menu';
+import { chooseRowAction, rowMenuItems } from '../test/row-menu';
 import UsersSection from './users';
 
 /** A row as the server answers it. */
@@ -23,6 +23,7 @@ function openUsers(items: TenantUser[], permissions: string[]) {
   const api = {
     async request(method: string, path: string) {
       if (method === 'GET' && path === '/team/resources/members/v1') return { items, _metadata: { totalItems: items.length, totalPages: 1 } } satisfies UsersPage;
+      if (method === 'GET' && path === '/team/resources/roles/v1') return { roles: [{ id: 'r-read', key: 'ReadOnly', name: 'Read only', description: null, isDefault: true, permissions: [], tenantId: 'tenant-1', userCount: 1, createdAt: '' }], permissions: [] };
       return {};
     },
   } as unknown as GatehouseApi;
@@ -49,6 +50,14 @@ describe('users managed by SCIM', () => {
     expect(await rowMenuItems(view, 'Actions for Grace Hopper')).toEqual(['Edit roles']);
     // The tenant's own users keep every action.
     expect(await rowMenuItems(view, 'Actions for Ada Byron')).toEqual(['Edit roles', 'Disable', 'Lock', 'Make temporary', 'Remove']);
+  });
+
+  it("say in the roles dialog that only the user's roles change here", async () => {
+    const view = openUsers([grace], WRITER);
+    await view.findByRole('row', { name: /Grace Hopper/ });
+    await chooseRowAction(view, 'Actions for Grace Hopper', 'Edit roles');
+    const dialog = await view.findByRole('dialog', { name: /Grace Hopper/ });
+    expect(within(dialog).getByText('Grace Hopper is managed by your identity provider through SCIM: only their roles change here.')).toBeTruthy();
   });
 
   it('can still be impersonated by an admin who may impersonate, since that changes nothing of the user', async () => {

@@ -79,6 +79,7 @@ export default {
   'users.inviteDialog.phoneInvalid': 'Geben Sie eine Telefonnummer ein, etwa +49 30 901820',
   'users.inviteDialog.openSubscription': 'Tarife unter Abonnement ansehen',
   'users.rolesDialog.title': 'Rollen von {who} bearbeiten',
+  'users.rolesDialog.scimNote': '{who} wird von Ihrem Identitätsanbieter über SCIM verwaltet: Hier ändern sich nur die Rollen.',
   'users.rolesDialog.save': 'Rollen speichern',
   'users.temporary.title': '{who} befristen',
   'users.temporary.text': '{who} verliert den Zugriff auf dieses Konto, wenn die Zeit abgelaufen ist.',

@@ -79,6 +79,7 @@ export default {
   'users.inviteDialog.phoneInvalid': 'Enter a phone number, such as +44 20 7946 0958',
   'users.inviteDialog.openSubscription': 'See plans in Subscription',
   'users.rolesDialog.title': 'Edit roles of {who}',
+  'users.rolesDialog.scimNote': '{who} is managed by your identity provider through SCIM: only their roles change here.',
   'users.rolesDialog.save': 'Save roles',
   'users.temporary.title': 'Make {who} temporary',
   'users.temporary.text': '{who} loses access to this account when the time is up.',

@@ -79,6 +79,7 @@ export default {
   'users.inviteDialog.phoneInvalid': 'Escriba un número de teléfono, como +34 912 345 678',
   'users.inviteDialog.openSubscription': 'Ver planes en Suscripción',
   'users.rolesDialog.title': 'Editar los roles de {who}',
+  'users.rolesDialog.scimNote': '{who} lo gestiona su proveedor de identidad mediante SCIM: aquí solo cambian sus roles.',
   'users.rolesDialog.save': 'Guardar roles',
   'users.temporary.title': 'Hacer temporal a {who}',
   'users.temporary.text': '{who} pierde el acceso a esta cuenta cuando se acabe el tiempo.',

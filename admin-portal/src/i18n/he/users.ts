@@ -79,6 +79,7 @@ export default {
   'users.inviteDialog.phoneInvalid': 'יש להזין מספר טלפון, כמו ‎+972 3 123 4567',
   'users.inviteDialog.openSubscription': 'לתוכניות באזור המינוי',
   'users.rolesDialog.title': 'עריכת התפקידים של {who}',
+  'users.rolesDialog.scimNote': '{who} מנוהל על ידי ספק הזהויות שלכם באמצעות SCIM: כאן משתנים רק התפקידים.',
   'users.rolesDialog.save': 'שמירת התפקידים',
   'users.temporary.title': 'הפיכת {who} לזמני/ת',
   'users.temporary.text': '{who} יאבד/תאבד את הגישה לחשבון הזה כשהזמן ייגמר.',

@@ -5,8 +5,9 @@ import { RolesPicker } from './roles-picker';
 import { userLabel } from '../../format';
 import { errorText } from '../../i18n/errors';
 import { useT } from '../../i18n/i18n-context';
+import { isManagedByScim } from './users-format';
 
-/** Edit user roles (seed 001 section 2): tick the roles; none at all is allowed. */
+/** Edit user roles (seed 001 section 2): tick the roles; none at all is allowed. A user managed by SCIM is told apart: only its roles change here. */
 export function RolesDialog({ user, roles, save, onClose }: { user: TenantUser; roles: Role[]; save: (roleIds: string[]) => Promise<void>; onClose: () => void }) {
   const t = useT();
   const [selected, setSelected] = useState<string[]>(user.roleIds);
@@ -27,6 +28,7 @@ export function RolesDialog({ user, roles, save, onClose }: { user: TenantUser; 
   return (
     <Modal title={t.t('users.rolesDialog.title', { who: userLabel(user, t) })} onClose={onClose} busy={busy}>
       <form className="gh-ap-form" onSubmit={submit} noValidate>
+        {isManagedByScim(user) && <p className="gh-ap-modal-text">{t.t('users.rolesDialog.scimNote', { who: userLabel(user, t) })}</p>}
         <RolesPicker roles={roles} selected={selected} onChange={setSelected} disabled={busy} idPrefix={ids} />
         {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
         <div className="gh-ap-modal-actions">
