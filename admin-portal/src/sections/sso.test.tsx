@@ -72,6 +72,10 @@ function ssoServer(initial: SsoConfiguration[] = []) {
         const domains = current ? config.domains : [{ id: `d${next++}`, domain, validated: false, generatedVerification: `gatehouse-verification=v${next}` }];
         return put({ ...config, domains, ssoEndpoint: (body.ssoEndpoint as string) ?? config.ssoEndpoint, ...(body.publicCertificate ? { publicCertificate: 'PEM', publicCertificateExpiresAt: new Date(Date.now() + 400 * DAY).toISOString() } : {}), idpEntityId: (body.idpEntityId as string) ?? config.idpEntityId });
       }
+      if (rest === '/metadata/url') {
+        if (!String(body.url).startsWith('https://')) throw fail(400, 'url must be an https URL');
+        return put({ ...config, metadataUrl: String(body.url), idpEntityId: 'https://idp.example.com/entity', ssoEndpoint: 'https://idp.example.com/sso', publicCertificate: 'PEM', publicCertificateExpiresAt: new Date(Date.now() + 400 * DAY).toISOString() });
+      }
       if (rest === '/domains' && method === 'POST') {
         const domain = String(body.domain);
         return put({ ...config, domains: [...config.domains, { id: `d${next++}`, domain, validated: false, generatedVerification: `gatehouse-verification=v${next}` }] });
@@ -168,6 +172,23 @@ describe('SSO section', () => {
     await view.findByText('Identity provider saved');
     expect(server.calls.filter((c) => c.path === `${BASE}/c1/saml`).at(-1)!.body).toEqual({ domain: 'acme.com', ssoEndpoint: 'https://idp.example.com/sso', publicCertificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', idpEntityId: '', signRequest: false });
     expect(view.getAllByText('https://idp.example.com/sso').length).toBeGreaterThan(0);
+  });
+
+  it('takes the IdP from its metadata URL: a refused URL shows under the field and stays, a good one fills the IdP details', async () => {
+    const server = ssoServer([samlConfig()]);
+    const view = open(server);
+    fireEvent.click(await view.findByRole('tab', { name: 'Metadata URL' }));
+    const form = within(view.getByRole('form', { name: 'Metadata URL' }));
+    fireEvent.change(form.getByLabelText('Metadata URL'), { target: { value: 'http://idp.example.com/metadata' } });
+    fireEvent.click(form.getByRole('button', { name: 'Fetch metadata' }));
+    expect((await form.findByRole('alert')).textContent).toBe('url must be an https URL');
+    expect(form.getByLabelText('Metadata URL').getAttribute('aria-invalid')).toBe('true');
+    expect((form.getByLabelText('Metadata URL') as HTMLInputElement).value).toBe('http://idp.example.com/metadata');
+    fireEvent.change(form.getByLabelText('Metadata URL'), { target: { value: 'https://idp.example.com/metadata' } });
+    fireEvent.click(form.getByRole('button', { name: 'Fetch metadata' }));
+    await view.findByText('Identity provider saved');
+    expect(view.getByText('https://idp.example.com/entity')).toBeTruthy();
+    expect(server.calls.filter((c) => c.path === `${BASE}/c1/metadata/url`).map((c) => c.body)).toEqual([{ url: 'http://idp.example.com/metadata' }, { url: 'https://idp.example.com/metadata' }]);
   });
 
   it('changing the domain sends it alone, says the endpoint and certificate were cleared, and empties those fields', async () => {
