@@ -61,15 +61,18 @@ export async function groupsOfUsers(db: Db, tenantId: string, userIds: readonly 
   return out;
 }
 
-/** Members of a group with their display name (the SCIM record's name when provisioned, else the user's). */
+/**
+ * Members of a group. `display` is left out (null): it is optional and read-only (RFC 7643 section
+ * 4.2), and a client that PATCHes members compares the members it gets back with those it sent.
+ */
 export async function membersOfGroup(db: Db, groupId: string): Promise<{ id: string; display: string | null }[]> {
   const rows = await db
     .selectFrom('group_users')
     .innerJoin('users', 'users.id', 'group_users.user_id')
-    .select(['users.id as id', 'users.name as name'])
+    .select(['users.id as id'])
     .where('group_users.group_id', '=', groupId)
     .orderBy('group_users.created_at')
     .orderBy('users.id')
     .execute();
-  return rows.map((r) => ({ id: r.id, display: r.name || null }));
+  return rows.map((r) => ({ id: r.id, display: null }));
 }

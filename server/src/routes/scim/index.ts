@@ -8,7 +8,7 @@ import { OpenAPIHono as ScimHono } from '@hono/zod-openapi';
 import { ProvisioningPaths } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
 import { createScimConnectionService, type ScimConnectionService } from '../../services/scim/connections';
-import { ScimErrors } from '../../services/scim/errors';
+import { ScimError, ScimErrors } from '../../services/scim/errors';
 import { createScimGroupService } from '../../services/scim/groups';
 import { createScimRequestLog, type ScimRequestLog } from '../../services/scim/request-log';
 import { createScimUserService } from '../../services/scim/users';
@@ -38,6 +38,8 @@ export function scimArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): ScimArea {
   scim.route('/', scimDiscoveryRoutes());
   scim.route('/', scimResourceRoutes({ users, groups }));
   scim.all(`${ProvisioningPaths.scimBase}/*`, (c) => {
+    // The discovery endpoints exist but only for GET (RFC 7644 section 4): another method is 405.
+    if (/^\/scim\/v2\/(ServiceProviderConfig|ResourceTypes|Schemas)(\/|$)/.test(c.req.path)) throw new ScimError(405, undefined, `${c.req.method} is not supported on ${c.req.path.slice(0, 200)}: only GET`);
     throw ScimErrors.notFound(`No SCIM endpoint at ${c.req.path.slice(0, 200)}`);
   });
   // The SCIM app's variables extend AppEnv's; Hono types a mounted app by its own Env.
