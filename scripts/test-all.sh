@@ -8,8 +8,8 @@
 # Stages run one after the other (each keeps both cores busy on its own), with these exceptions: the
 # build does not wait for the system packages and peers still downloading, nor for better-sqlite3's
 # native build (only the tests need them), and the end-to-end tests, which spend much of their
-# time waiting on pages and leave a core free, have the bundle budgets run beside them; its output
-# is shown once the end-to-end tests are done, and any failure fails the run.
+# time waiting on pages and leave a core free, have the bundle budgets run beside them; its output is shown once the end-to-end
+# tests are done, and any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
