@@ -71,7 +71,8 @@ it('keeps a signed-out browser out, signs in through the proxied login box, answ
   // The host's routes read the sealed session cookie (the page sends no token).
   await page.goto(`${host.url}/`);
   await visible(page, page.getByRole('button', { name: 'Sign out' }));
-  expect(await page.getByTestId('host-session').textContent()).toBe('kept');
+  // The page shows Sign out as soon as it has a token, and 'kept' once the host's POST /session answers.
+  await expect.poll(() => page.getByTestId('host-session').textContent(), { timeout: 10_000 }).toBe('kept');
   const me = await fromPage(page, '/api/me');
   expect(me.status).toBe(200);
   expect(me.body).toMatchObject({ email, roles: expect.arrayContaining(['Admin']), sub: expect.any(String), tenantId: expect.any(String) });

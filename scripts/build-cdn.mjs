@@ -32,11 +32,31 @@ const builds = [
 ];
 const only = process.argv.slice(2);
 
+/**
+ * @module-federation/vite decides which named exports a consumer's `import: false` shares need by
+ * watching the module graph load, and calls the graph complete once 10 ms pass with every started
+ * module parsed. On a machine busy with other work (a fresh CI run compiles SQLite and installs
+ * packages beside the build) that pause can come before the graph is done: the share then lacks
+ * exports the code imports, and the build stops with MISSING_EXPORT on a `__loadShare__` module
+ * (seen twice on fresh clones: react's hooks in the login box, @gatehouse/shared in the checkout).
+ * It never yields a wrong bundle, only a failed one, so that one failure is built again, at most
+ * twice more; any other failure stops the build at once.
+ */
+const SHARE_ANALYSIS_RACE = /MISSING_EXPORT[^\n]*__loadShare__/;
+const ATTEMPTS = 3;
+
 for (const b of builds) {
   if (only.length && !only.includes(b.bundle)) continue;
   const started = Date.now();
-  const run = spawnSync(vite, ['build', '--config', b.config, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env: { ...process.env, ...b.env } });
-  if (run.status !== 0) {
+  for (let attempt = 1; ; attempt++) {
+    const run = spawnSync(vite, ['build', '--config', b.config, '--logLevel', 'warn'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...b.env } });
+    process.stdout.write(run.stdout ?? '');
+    process.stderr.write(run.stderr ?? '');
+    if (run.status === 0) break;
+    if (attempt < ATTEMPTS && SHARE_ANALYSIS_RACE.test(`${run.stdout}${run.stderr}`)) {
+      console.error(`build-cdn: ${b.bundle}: a federation share lacked exports its code imports (the share analysis ended early); building it again (attempt ${attempt + 1} of ${ATTEMPTS}).`);
+      continue;
+    }
     console.error(`build-cdn: building ${b.bundle} failed (exit ${run.status}).`);
     process.exit(1);
   }

@@ -5,11 +5,11 @@
 # peers in .peers/, and npm dependencies. Then it builds, type-checks, checks import boundaries,
 # runs the unit and integration tests (every server suite on SQLite and on PostgreSQL), the bundle
 # budgets, the end-to-end tests in Chromium, and the schemathesis fuzzing of the whole API.
-# Stages run one after the other (each keeps both cores busy on its own), with these exceptions: the
-# build does not wait for the system packages and peers still downloading, nor for better-sqlite3's
-# native build (only the tests need them), and the end-to-end tests, which spend much of their
-# time waiting on pages and leave a core free, have the bundle budgets run beside them; its output
-# is shown once the end-to-end tests are done, and any failure fails the run.
+# Stages run one after the other (each keeps both cores busy on its own), with two exceptions: the
+# build does not wait for the system packages and peers still downloading (only the tests need
+# them), and the end-to-end tests, which spend much of their time waiting on pages and leave a
+# core free, have the bundle budgets run beside them; its output is shown once the end-to-end
+# tests are done, and any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -43,13 +43,7 @@ fi
 bash scripts/test-bench/peers.sh > "$work/peers.log" 2>&1 &
 peers_job=$!
 if [ ! -d node_modules/vitest ] || [ ! -f node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
-  # better-sqlite3's is the only install script: with no prebuilt binary to fetch it compiles SQLite,
-  # about 110 s of one core, which made most of `npm ci`'s two minutes on a fresh clone. Nothing
-  # before the tests loads it (the build bundles around it), so it compiles beside the build and
-  # the type-check, and the tests wait for it.
-  npm ci --no-audit --no-fund --ignore-scripts
-  npm rebuild better-sqlite3 > "$work/sqlite.log" 2>&1 &
-  sqlite_job=$!
+  npm ci --no-audit --no-fund
 fi
 
 # The build and the boundary lint need only npm's packages: apt and pip go on meanwhile.
@@ -62,10 +56,9 @@ npm run lint:boundaries
 step "type-check"
 npm run typecheck
 
-step "test bench: waiting for the system packages, peers and better-sqlite3, starting PostgreSQL"
+step "test bench: waiting for the system packages and peers, starting PostgreSQL"
 if [ -n "${apt_job:-}" ] && ! wait "$apt_job"; then cat "$work/apt.log"; echo "apt-get install ${missing[*]} failed" >&2; exit 1; fi
 if ! wait "$peers_job"; then cat "$work/peers.log"; echo "installing the pinned peers failed" >&2; exit 1; fi
-if [ -n "${sqlite_job:-}" ] && ! wait "$sqlite_job"; then cat "$work/sqlite.log"; echo "building better-sqlite3 failed" >&2; exit 1; fi
 cat "$work/peers.log"
 bash scripts/test-bench/postgres.sh
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
