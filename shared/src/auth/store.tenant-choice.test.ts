@@ -3,20 +3,13 @@ import { createGatehouse } from './create-gatehouse';
 import { createFetchStub, json, type Handler } from '../testing/fetch-stub';
 import { createManualTimers } from '../testing/manual-timers';
 import type { GatehouseStore } from '../core/types';
+import { TENANT_SWITCH_CALLS, TWO_TENANTS, tokenAnswer } from '../testing/tenant-switch';
 
 /** chooseTenantAfterLogin: the login box's account choice holds the navigation after sign-in for a user in several tenants. */
-const P = {
-  login: 'POST /identity/resources/auth/v1/user',
-  me: 'GET /identity/resources/users/v2/me',
-  switchTenant: 'PUT /identity/resources/users/v1/tenant',
-  refresh: 'POST /identity/resources/auth/v1/user/token/refresh',
-};
-const tenants = [
-  { id: 'a', tenantId: 't1', name: 'Analytical Engines', createdAt: '2026-01-01T00:00:00.000Z' },
-  { id: 'b', tenantId: 't2', name: 'Difference Engines', createdAt: '2026-01-01T00:00:00.000Z' },
-];
+const P = TENANT_SWITCH_CALLS;
+const tenants = TWO_TENANTS;
 const me = (tenantId = 't1', inTenants = tenants) => ({ id: 'u1', email: 'ada@example.com', name: 'Ada', username: null, verified: true, tenantId, tenantIds: inTenants.map((t) => t.tenantId), tenants: inTenants, roles: [], permissions: [] });
-const token = (accessToken: string, tenantId: string) => json({ accessToken, expiresIn: 300, expires: '', mfaRequired: false, tenantId, userId: 'u1' });
+const token = tokenAnswer;
 
 let current: GatehouseStore | null = null;
 afterEach(() => {

@@ -7,18 +7,11 @@
 import { fireEvent, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { autoCleanup, json, mountLoginBox, sampleMe, type Routes } from '../../test/harness';
+import { TENANT_SWITCH_CALLS, TWO_TENANTS, tokenAnswer } from '../../../../shared/src/testing/tenant-switch';
 
-const P = {
-  login: 'POST /identity/resources/auth/v1/user',
-  me: 'GET /identity/resources/users/v2/me',
-  switchTenant: 'PUT /identity/resources/users/v1/tenant',
-  refresh: 'POST /identity/resources/auth/v1/user/token/refresh',
-};
-const tenants = [
-  { id: 'a', tenantId: 't1', name: 'Analytical Engines', createdAt: '2026-01-01T00:00:00.000Z' },
-  { id: 'b', tenantId: 't2', name: 'Difference Engines', createdAt: '2026-01-01T00:00:00.000Z' },
-];
-const token = (accessToken: string, tenantId: string) => json({ accessToken, expiresIn: 300, expires: '', mfaRequired: false, tenantId, userId: 'u1' });
+const P = TENANT_SWITCH_CALLS;
+const tenants = TWO_TENANTS;
+const token = tokenAnswer;
 const type = (input: HTMLElement, value: string) => fireEvent.change(input, { target: { value } });
 
 autoCleanup();
