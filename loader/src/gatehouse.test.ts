@@ -7,7 +7,7 @@ vi.mock('./assets', async (original) => ({
   importWithIntegrity: vi.fn(async () => ({ boot })),
 }));
 
-const { initialize, getApp, APP_NOT_FOUND, MISSING_BASE_URL, LOADING_BODY_CLASS } = await import('./gatehouse');
+const { initialize, getApp, APP_NOT_FOUND, MISSING_BASE_URL, LOADING_BODY_CLASS, MULTI_APPS_FLAG_OFF } = await import('./gatehouse');
 const { isFlagOn } = await import('@gatehouse/shared');
 const { CLIENT_ID_HEADER, SDK_HEADER, SDK_MARKER, SOURCE_HEADER } = await import('@gatehouse/shared/constants');
 const { APPLICATION_ID_HEADER, FRAMEWORK_HEADER, LOGIN_ALIAS_HEADER, SCOPED_TENANT_HEADER } = await import('../../shared/src/api/client-headers');
@@ -159,6 +159,37 @@ describe('Gatehouse.initialize', () => {
     expect(isFlagOn(flags, 'show-passkeys-new')).toBe(false); // 'true' is not 'on'
     expect(isFlagOn(flags, 'missing')).toBe(false);
     expect(isFlagOn({ x: 'ON' }, 'x')).toBe(false);
+    app.destroy();
+  });
+
+  it('shows the admin portal in multi-app mode only while the flag multi-apps-admin-portal is on; off, the normal portal opens with a warning naming the flag', async () => {
+    let flags: Record<string, 'on' | 'off'> = { 'multi-apps-admin-portal': 'on' };
+    const showAdminPortal = vi.fn(async () => undefined);
+    boot.mockResolvedValue({ store: { subscribe: () => () => {}, getSnapshot: () => ({}) }, featureFlags: () => flags, showAdminPortal, destroy: vi.fn() });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const app = initialize({ contextOptions: { baseUrl: 'https://id.example.com' }, cdnUrl: 'https://id.example.com/cdn/' }, 'multi-apps');
+    release();
+    await app.showMultiAppsAdminPortal();
+    expect(showAdminPortal).toHaveBeenLastCalledWith({ multiApps: true });
+    expect(warn).not.toHaveBeenCalled();
+
+    // The caller's flags as they are now (a user's flags replace the anonymous ones after sign-in).
+    flags = { 'multi-apps-admin-portal': 'off' };
+    await app.showMultiAppsAdminPortal();
+    expect(showAdminPortal).toHaveBeenLastCalledWith({ multiApps: false });
+    expect(warn).toHaveBeenCalledWith(MULTI_APPS_FLAG_OFF);
+    expect(MULTI_APPS_FLAG_OFF).toContain('multi-apps-admin-portal is off');
+
+    flags = {};
+    await app.showMultiAppsAdminPortal();
+    expect(showAdminPortal).toHaveBeenLastCalledWith({ multiApps: false });
+    expect(warn).toHaveBeenCalledTimes(2);
+
+    // The plain call never asks for multi-app mode.
+    flags = { 'multi-apps-admin-portal': 'on' };
+    await app.showAdminPortal();
+    expect(showAdminPortal).toHaveBeenLastCalledWith();
+    warn.mockRestore();
     app.destroy();
   });
 

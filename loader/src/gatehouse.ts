@@ -9,6 +9,7 @@ import { BootPaths as ApiPaths } from '../../shared/src/wire/paths';
 import { withRefreshLock } from '../../shared/src/api/refresh-lock';
 import { createSessionHint, isNoSessionAnswer, type SessionHint } from '../../shared/src/auth/session-hint';
 import { ENTITLEMENTS_DISABLED_MESSAGE } from '../../shared/src/wire/entitlements/paths';
+import { MULTI_APPS_ADMIN_PORTAL_FLAG } from '../../shared/src/wire/applications/paths';
 import type { CheckOptions, CustomAttributes, EntitlementResult, EntitlementsContext } from '@gatehouse/shared/entitlements';
 import type { BootContext, CdnManifest, EntitlementQuery, GatehouseOptions, LoadedEntitlements, RuntimeHandle } from './types';
 import { addBundleLazyList, importWithIntegrity, withTimeout } from './assets';
@@ -16,6 +17,8 @@ import { addBundleLazyList, importWithIntegrity, withTimeout } from './assets';
 export const LOADING_BODY_CLASS = 'gatehouse-loading';
 export const APP_NOT_FOUND = 'GatehouseApp not found';
 export const MISSING_BASE_URL = 'Please set contextOptions.baseUrl in the Gatehouse provider options';
+/** Warned by showMultiAppsAdminPortal() while the flag is off: the normal portal opens instead. */
+export const MULTI_APPS_FLAG_OFF = `[Gatehouse] The feature flag ${MULTI_APPS_ADMIN_PORTAL_FLAG} is off: the admin portal opens in its normal mode`;
 
 type Listener = () => void;
 
@@ -88,6 +91,18 @@ export class GatehouseApp {
   async showAdminPortal(): Promise<void> {
     await this.ready;
     await this.runtime!.showAdminPortal();
+  }
+
+  /**
+   * The admin portal in multi-app mode (seed 000 section 2.1): it opens on the Applications view, where
+   * admins give the account's users the vendor's applications. Only while the caller's feature flag
+   * `multi-apps-admin-portal` is on; while it is off the normal portal opens and a console warning says why.
+   */
+  async showMultiAppsAdminPortal(): Promise<void> {
+    await this.ready;
+    const multiApps = this.runtime!.featureFlags()[MULTI_APPS_ADMIN_PORTAL_FLAG] === 'on';
+    if (!multiApps) console.warn(MULTI_APPS_FLAG_OFF);
+    await this.runtime!.showAdminPortal({ multiApps });
   }
 
   /** The hosted admin portal (seed 000 section 2.1) at `<baseUrl>/oauth/portal`, in a new tab or this window. */

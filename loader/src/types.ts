@@ -106,7 +106,8 @@ export interface BootContext {
 export interface RuntimeHandle {
   store: GatehouseStore;
   getState(): AuthSnapshot;
-  showAdminPortal(): Promise<void>;
+  /** `multiApps`: in multi-app mode (the caller checked the flag); shown already, the portal switches mode. */
+  showAdminPortal(options?: { multiApps?: boolean }): Promise<void>;
   hideAdminPortal(): void;
   /** Mounts the checkout dialog for a plan; the checkout bundle loads on first use. */
   showCheckoutDialog(options: { planId: string }): Promise<void>;

@@ -181,10 +181,13 @@ export async function boot(ctx: BootContext): Promise<RuntimeHandle> {
     store,
     getState: () => store.getSnapshot(),
     showLoginBox: () => loginBox.mount(propsFor()),
-    async showAdminPortal() {
+    async showAdminPortal(request?: { multiApps?: boolean }) {
       if (!store.getSnapshot().isAuthenticated) return loginWithRedirect();
+      const multiApps = request?.multiApps === true;
+      // Shown already: the same portal switches mode (normal <-> multi-app) in place.
+      if (adminPortal.mounted) return adminPortal.update({ multiApps });
       if (savedSearch === null) savedSearch = window.location.search;
-      await adminPortal.mount(propsFor({ onClose: hideAdminPortal, checkout: { show: showCheckoutDialog, hide: hideCheckoutDialog } } as Partial<MountProps>));
+      await adminPortal.mount(propsFor({ onClose: hideAdminPortal, checkout: { show: showCheckoutDialog, hide: hideCheckoutDialog }, multiApps } as Partial<MountProps>));
     },
     hideAdminPortal,
     showCheckoutDialog,

@@ -418,4 +418,6 @@ export interface MountProps {
   setThemeSetter(setter: (theme: ResolvedTheme) => void): void;
   /** The checkout dialog (`app.showCheckoutDialog`/`hideCheckoutDialog`), so a bundle (the portal's plan cards) opens it without reaching for window. */
   checkout?: { show(options: { planId: string }): Promise<void>; hide(): void };
+  /** The admin portal in multi-app mode (`app.showMultiAppsAdminPortal()`, only while the flag `multi-apps-admin-portal` is on). */
+  multiApps?: boolean;
 }
