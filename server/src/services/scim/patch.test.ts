@@ -150,6 +150,23 @@ describe('Microsoft Entra ID\'s PATCH requests', () => {
 });
 
 describe('applyPatch (RFC 7644 section 3.5.2)', () => {
+  it('add and replace of the whole enterprise extension by its URN accept the value\'s own schemas (scim2-tester, SCIM SDKs) and write only its attributes', () => {
+    const value = { schemas: [ENT], department: 'Research', costCenter: 'CC-7' };
+    const added = patchUser(patch({ op: 'add', path: ENT, value }));
+    expect(added[ENT]).toEqual({ department: 'Research', employeeNumber: '1001', costCenter: 'CC-7' });
+    const replaced = patchUser(patch({ op: 'replace', path: ENT, value: { ...value, schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENT] } }));
+    expect(replaced[ENT]).toEqual({ department: 'Research', employeeNumber: '1001', costCenter: 'CC-7' });
+    const pathless = patchUser(patch({ op: 'replace', value: { [ENT]: value } }));
+    expect(pathless[ENT]).toEqual({ department: 'Research', employeeNumber: '1001', costCenter: 'CC-7' });
+    expect(pathless.schemas).toEqual(['urn:ietf:params:scim:schemas:core:2.0:User', ENT]);
+  });
+
+  it('refuses schemas inside the enterprise extension\'s value that do not name the extension (invalidValue)', () => {
+    expect(scimTypeOf(() => patchUser(patch({ op: 'add', path: ENT, value: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], department: 'X' } })))).toBe('400 invalidValue');
+    expect(scimTypeOf(() => patchUser(patch({ op: 'replace', path: ENT, value: { schemas: 'nope', department: 'X' } })))).toBe('400 invalidValue');
+    expect(scimTypeOf(() => patchUser(patch({ op: 'replace', path: `${ENT}:schemas`, value: [ENT] })))).toBe('400 invalidPath');
+  });
+
   it('add of a single-valued attribute sets it; add of a complex one merges its sub-attributes', () => {
     const out = patchUser(patch({ op: 'add', path: 'nickName', value: 'Jojo' }, { op: 'add', path: 'name', value: { middleName: 'Q' } }));
     expect(out.nickName).toBe('Jojo');

@@ -339,7 +339,7 @@ function writePathless(resource: JsonObject, rt: ResourceTypeDefinition, op: 'ad
     const ext = findExtension(rt, key);
     if (ext) {
       if (!isObject(v)) throw ScimErrors.invalidValue(`${ext.id} must be an object`);
-      for (const [extKey, extValue] of Object.entries(v)) applyAt(resource, rt, op, `${ext.id}:${extKey}`, extValue, index);
+      applyAt(resource, rt, op, ext.id, v, index);
       continue;
     }
     // Entra ID also sends paths as keys: {"name.givenName": "…", "emails[type eq \"work\"].value": "…"}.
@@ -355,6 +355,12 @@ function writePathless(resource: JsonObject, rt: ResourceTypeDefinition, op: 'ad
   }
 }
 
+/** `schemas` inside an extension's value: a list of URNs that includes the extension's (else invalidValue). */
+function assertSchemasOf(value: unknown, extension: string, index: number): void {
+  const ok = Array.isArray(value) && value.every((s) => typeof s === 'string') && value.some((s) => (s as string).toLowerCase() === extension.toLowerCase());
+  if (!ok) throw ScimErrors.invalidValue(`Operations[${index}].value.schemas must be a list of schema URNs that includes "${extension}"`);
+}
+
 function applyAt(resource: JsonObject, rt: ResourceTypeDefinition, op: PatchOp, path: string, value: unknown, index: number): void {
   const ext = findExtension(rt, path);
   if (ext) {
@@ -365,7 +371,15 @@ function applyAt(resource: JsonObject, rt: ResourceTypeDefinition, op: PatchOp, 
       return;
     }
     if (!isObject(value)) throw ScimErrors.invalidValue(`Operations[${index}].value must be an object for ${ext.id}`);
-    for (const [k, v] of Object.entries(value)) applyAt(resource, rt, op, `${ext.id}:${k}`, v, index);
+    for (const [k, v] of Object.entries(value)) {
+      // A value written as a resource carries its `schemas` (scim2-tester, SCIM SDKs): it names the
+      // extension, and is not one of its attributes.
+      if (k.toLowerCase() === 'schemas') {
+        assertSchemasOf(v, ext.id, index);
+        continue;
+      }
+      applyAt(resource, rt, op, `${ext.id}:${k}`, v, index);
+    }
     return;
   }
   const parsed = parsePatchPath(path);
