@@ -32,6 +32,11 @@ export async function setSsoRequestResult(db: Db, id: string, result: string, co
   await db.updateTable('sso_requests').set({ result, result_code_hash: codeHash, expires_at: expiresAt }).where('id', '=', id).execute();
 }
 
+/** A connection test's report (JSON), kept until `expiresAt` for the admin who started it to read once. */
+export async function setSsoTestResult(db: Db, id: string, result: string, expiresAt: number): Promise<void> {
+  await db.updateTable('sso_requests').set({ result, expires_at: expiresAt }).where('id', '=', id).execute();
+}
+
 /** Single use of the ACS result: only the first caller redeems a live code. */
 export async function completeSsoRequest(db: Db, id: string, now: number): Promise<boolean> {
   const res = await db

@@ -1,11 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import {
   CreateSsoConfigurationRequest, Permissions, SamlConfigurationRequest, SamlMetadataFileRequest, SamlMetadataUrlRequest, SsoConfiguration, SsoConfigurationParam, SsoDomainParam, SsoDomainRequest, SsoGroupsRequest,
-  SsoPaths, SsoRolesRequest, UpdateSsoConfigurationRequest,
+  SsoPaths, SsoRolesRequest, SsoTestParam, SsoTestReport, SsoTestStartResponse, UpdateSsoConfigurationRequest,
 } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
 import type { SsoConfigurationService } from '../../services/sso/configurations';
+import type { SsoConnectionTestService } from '../../services/sso/connection-test';
 import { guardFor, TenantQuery } from '../admin/shared';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
@@ -16,7 +17,7 @@ import { body, err, json } from '../openapi';
  * fe.secure.read.samlConfiguration, changes need fe.secure.write.samlConfiguration and are audited.
  * Another tenant's configuration answers 404.
  */
-export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationService): OpenAPIHono<AppEnv> {
+export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationService, tests: Pick<SsoConnectionTestService, 'start' | 'report'>): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const guard = guardFor(deps, deps.clock);
   const read = { tags: ['admin: SSO'], ...guard(Permissions.samlRead, 'read') };
@@ -186,6 +187,35 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       },
     }),
     async (c) => c.json(await sso.saveSaml(c.get('admin'), c.req.valid('param').configId, c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: SsoPaths.test,
+      summary: "Test connection: starts a test sign-in at the IdP (SAML, turned on or not) for this session; open the answered address in a new window, then read the report",
+      ...guarded,
+      request: { params: SsoConfigurationParam, query: TenantQuery },
+      responses: {
+        201: json(SsoTestStartResponse, 'The IdP address carrying a new AuthnRequest, the test id, and until when the test waits for the IdP'),
+        400: err('Not a SAML configuration, or its identity provider is not set yet'),
+        502: err('The identity provider could not be reached'),
+        ...common,
+      },
+    }),
+    async (c) => c.json(await tests.start(c.get('admin'), c.req.valid('param').configId), 201),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: SsoPaths.testReport,
+      summary: "A connection test's report: pending while the IdP has not answered; then, once and only to the session that started it, what the IdP sent and the problems found, or why its answer was refused",
+      ...guarded,
+      request: { params: SsoTestParam, query: TenantQuery },
+      responses: { 200: json(SsoTestReport, 'Pending, passed or failed'), ...common, 404: err('No such test of this session and tenant: unknown, expired, or already read') },
+    }),
+    async (c) => c.json(await tests.report(c.get('admin'), c.req.valid('param').configId, c.req.valid('param').testId), 200),
   );
 
   return app;

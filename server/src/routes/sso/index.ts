@@ -3,6 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/env';
 import type { MfaService } from '../../services/mfa/mfa';
 import { createSsoConfigurationService, type SsoConfigurationService } from '../../services/sso/configurations';
+import { createSsoConnectionTestService } from '../../services/sso/connection-test';
 import { createTxtResolver } from '../../services/sso/dns';
 import { createSsoLoginService, type SsoLoginService } from '../../services/sso/login';
 import { createSsoPublicConfigurationService } from '../../services/sso/public-configuration';
@@ -22,8 +23,9 @@ export function ssoArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { mfa:
   const { mfa } = areas;
   const ssoLogin = createSsoLoginService({ db, clock, auth, limiter, config, emailDomains: deps.security.emailDomains, seats: deps.entitlements, secondFactor: (user, client) => mfa.gateLogin(user, client) });
   const ssoConfigurations = createSsoConfigurationService({ db, clock, config, resolveTxt: createTxtResolver(config.sso.dnsServers) });
-  app.route('/', ssoLoginRoutes(deps, ssoLogin));
-  app.route('/', ssoConfigurationRoutes(deps, ssoConfigurations));
+  const connectionTests = createSsoConnectionTestService({ db, clock, limiter, config });
+  app.route('/', ssoLoginRoutes(deps, ssoLogin, connectionTests));
+  app.route('/', ssoConfigurationRoutes(deps, ssoConfigurations, connectionTests));
   app.route('/', ssoPublicConfigurationRoutes(createSsoPublicConfigurationService({ db })));
   return { ssoLogin, ssoConfigurations };
 }

@@ -5,11 +5,13 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { Config } from '../../config';
 import { sameSite, setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
-import { rateLimitedResponse, validationHook } from '../../http/errors';
+import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http/errors';
 import { readMfaRememberCookie } from '../../http/mfa-cookie';
 import { clientIp, requireAllowedOrigin } from '../../http/middleware';
 import type { IssuedSession } from '../../services/auth/auth';
+import type { SsoConnectionTestService } from '../../services/sso/connection-test';
 import { SSO_REQUEST_TTL_MS, type SsoLoginService } from '../../services/sso/login';
+import { renderMessagePage } from '../oauth/pages';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 
@@ -29,7 +31,7 @@ const AcsForm = z.object({ SAMLResponse: z.string().max(1024 * 1024).optional(),
  * Enterprise SSO sign-in: preLogin's lookup, starting a SAML or OIDC sign-in, the SAML ACS and SP
  * metadata, and the postlogin calls of the login box's samlCallbackUrl and oidcRedirectUrl routes.
  */
-export function ssoLoginRoutes(deps: RouteDeps, sso: SsoLoginService): OpenAPIHono<AppEnv> {
+export function ssoLoginRoutes(deps: RouteDeps, sso: SsoLoginService, tests: Pick<SsoConnectionTestService, 'isTest' | 'answer'>): OpenAPIHono<AppEnv> {
   const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const originGuard = requireAllowedOrigin(config);
@@ -101,13 +103,32 @@ export function ssoLoginRoutes(deps: RouteDeps, sso: SsoLoginService): OpenAPIHo
       summary: "The SAML Assertion Consumer Service (HTTP-POST binding): checks the IdP's response and sends the browser to the login box's samlCallbackUrl with a one-time code",
       request: { params: ConfigIdParam, body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: AcsForm } } } },
       responses: {
+        200: { description: "A connection test's answer (RelayState names a test an admin started): checked as a sign-in, reported to the admin portal, nobody signed in; a page saying the window can be closed", content: { 'text/html': { schema: z.string() } } },
         303: { description: 'To the samlCallbackUrl of the sign-in: `?code=` when accepted, `?error=sso_failed` when refused' },
-        400: err('No SAMLResponse'),
+        400: {
+          description: 'No SAMLResponse (JSON), or a connection test already answered or expired (a page)',
+          content: { 'application/json': { schema: ErrorBodySchema }, 'text/html': { schema: z.string() } },
+        },
         401: err("'Failed to authenticate': refused, and it answers no pending sign-in of ours"),
         429: rateLimitedResponse,
       },
     }),
-    async (c) => c.redirect((await sso.acs(c.req.valid('param').configId, c.req.valid('form'), client(c))).redirect, 303),
+    async (c) => {
+      const { configId } = c.req.valid('param');
+      const form = c.req.valid('form');
+      if (await tests.isTest(configId, form.RelayState)) {
+        // A test signs nobody in: no cookie, no code, only a page; the report waits for the portal.
+        const recorded = (await tests.answer(configId, form, client(c))) === 'recorded';
+        const { html, csp } = renderMessagePage(
+          recorded
+            ? { title: 'Test complete', message: 'Test complete — you can close this window and return to the admin portal to see the report.' }
+            : { title: 'Test no longer valid', message: 'This connection test was already answered or has expired. Start a new test from the admin portal.' },
+          !recorded,
+        );
+        return c.html(html, recorded ? 200 : 400, { 'Content-Security-Policy': csp, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+      }
+      return c.redirect((await sso.acs(configId, form, client(c))).redirect, 303);
+    },
   );
 
   app.openapi(

@@ -40,6 +40,9 @@ export interface VerifiedResponse {
   assertionId: string;
   /** Until when the assertion could be replayed (its latest NotOnOrAfter). */
   validUntil: number;
+  /** The NameID, and every attribute of the signed assertion with its text values (for the connection test's report). */
+  nameId: string | null;
+  attributes: { name: string; values: string[] }[];
 }
 
 /** A refused SAML response; `message` is for the server log only. */
@@ -113,6 +116,23 @@ function identityOf(profile: Profile): SsoIdentity | null {
   return { subject: nameId, email: email.toLowerCase(), name: full ?? (parts || null), groups: values(attributes, GROUP_ATTRIBUTES) };
 }
 
+// Bounds of what a report keeps of an assertion: an IdP may send anything.
+const MAX_ATTRIBUTES = 100;
+const MAX_VALUES = 50;
+const MAX_VALUE_LENGTH = 512;
+
+/** The assertion's attributes as name -> text values, bounded (node-saml hands back a string or a list per name). */
+function attributesOf(profile: Profile): { name: string; values: string[] }[] {
+  const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
+  return Object.keys(attributes)
+    .slice(0, MAX_ATTRIBUTES)
+    .map((name) => {
+      const value = attributes[name];
+      const list = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+      return { name: name.slice(0, MAX_VALUE_LENGTH), values: list.slice(0, MAX_VALUES).map((v) => v.slice(0, MAX_VALUE_LENGTH)) };
+    });
+}
+
 function latest(...times: (string | undefined)[]): number {
   return Math.max(0, ...times.map((t) => (t ? Date.parse(t) : NaN)).filter((t) => Number.isFinite(t)));
 }
@@ -161,5 +181,5 @@ export async function verifySamlResponse(
 
   const conditions = kids(assertion, 'Conditions')[0];
   const validUntil = latest(attr(conditions, 'NotOnOrAfter'), attr(confirmed, 'NotOnOrAfter'));
-  return { identity: identityOf(profile), requestId, assertionId, validUntil: validUntil + SAML_CLOCK_SKEW_MS };
+  return { identity: identityOf(profile), requestId, assertionId, validUntil: validUntil + SAML_CLOCK_SKEW_MS, nameId: profile.nameID?.trim() || null, attributes: attributesOf(profile) };
 }

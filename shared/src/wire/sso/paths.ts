@@ -31,6 +31,9 @@ export const SsoPaths = {
   validateDomain: `${configuration}/domains/{domainId}/validate`,
   roles: `${configuration}/roles`,
   groups: `${configuration}/groups`,
+  /** "Test connection": starts a test sign-in at the IdP (POST), then its report (GET .../test/{testId}). */
+  test: `${configuration}/test`,
+  testReport: `${configuration}/test/{testId}`,
 } as const;
 
 /** The DNS TXT record value that proves control of a domain starts with this. */

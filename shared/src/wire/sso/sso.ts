@@ -156,3 +156,51 @@ export type SsoConfiguration = z.infer<typeof SsoConfiguration>;
 
 export const SsoConfigurationParam = z.object({ configId: id });
 export const SsoDomainParam = z.object({ configId: id, domainId: id });
+
+// ---- "Test connection" -----------------------------------------------------------------------
+
+export const SsoTestParam = z.object({ configId: id, testId: id });
+
+/** POST configurations/{configId}/test: the IdP address to open in a new window, and until when the test waits for its answer. */
+export const SsoTestStartResponse = z.object({ testId: z.string(), address: z.string(), expiresAt: z.string() });
+export type SsoTestStartResponse = z.infer<typeof SsoTestStartResponse>;
+
+/**
+ * What a test sign-in found that would refuse or weaken real sign-ins. Errors refuse them (no email;
+ * an email outside the validated domains; an expired IdP certificate); warnings do not.
+ */
+export const SsoTestProblemCodes = ['noEmail', 'emailDomainNotValidated', 'missingAttributes', 'unknownGroups', 'certificateExpiring', 'certificateExpired'] as const;
+export type SsoTestProblemCode = (typeof SsoTestProblemCodes)[number];
+export const SsoTestProblem = z.object({
+  code: z.enum(SsoTestProblemCodes),
+  severity: z.enum(['error', 'warning']),
+  /** What the problem names: the email's domain, the missing attributes, the unmapped groups, the certificate's expiry (ISO). */
+  values: z.array(z.string()),
+});
+export type SsoTestProblem = z.infer<typeof SsoTestProblem>;
+
+/**
+ * GET configurations/{configId}/test/{testId}: `pending` until the IdP answered; then, once, the
+ * report: `passed` (the response passed every check of a real sign-in) with what it carried, or
+ * `failed` with the reason it was refused (signature, audience, time, InResponseTo...).
+ */
+export const SsoTestReport = z.object({
+  testId: z.string(),
+  status: z.enum(['pending', 'passed', 'failed']),
+  expiresAt: z.string(),
+  /** failed: why the response was refused. */
+  error: z.string().nullable(),
+  /** The SAML NameID. */
+  subject: z.string().nullable(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+  /** Every attribute of the assertion, with its values. */
+  attributes: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+  groups: z.array(z.string()),
+  /** The group mappings these groups hit, with their roles. */
+  roleMappings: z.array(z.object({ group: z.string(), roleIds: z.array(z.string()) })),
+  /** The configuration's default roles everyone signing in gets. */
+  defaultRoleIds: z.array(z.string()),
+  problems: z.array(SsoTestProblem),
+});
+export type SsoTestReport = z.infer<typeof SsoTestReport>;
