@@ -1,4 +1,6 @@
 import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { isFlagOn } from '@gatehouse/shared';
+import { MULTI_APPS_ADMIN_PORTAL_FLAG } from '@gatehouse/shared/admin-paths';
 import type { AdminPortalProps } from './admin-portal-props';
 import type { Locale } from './contract';
 import { trapTab } from './focus';
@@ -26,11 +28,17 @@ export function AdminPortalApp(props: AdminPortalProps) {
     () => ({ ...readAdminPortalOptions(props.options.adminPortal), flags: props.options.flags ?? {} }),
     [props.options.adminPortal, props.options.flags],
   );
+  // Multi-app mode (seed 000 section 2.1) only while the flag is on, whatever the runtime asked.
+  const multiApps = props.multiApps === true && isFlagOn(props.options.flags, MULTI_APPS_ADMIN_PORTAL_FLAG);
   const entries = useMemo(
-    () => visibleEntries({ user, overrides: options.navigation, flags: props.options.flags }),
-    [user, options.navigation, props.options.flags],
+    () => visibleEntries({ user, overrides: options.navigation, flags: props.options.flags, multiApps }),
+    [user, options.navigation, props.options.flags, multiApps],
   );
-  const [selected, setSelected] = useState<SectionId | null>(null);
+  // Multi-app mode opens on the Applications view (and goes there when the shown portal switches to it).
+  const [selected, setSelected] = useState<SectionId | null>(multiApps ? 'applications' : null);
+  useEffect(() => {
+    if (multiApps) setSelected('applications');
+  }, [multiApps]);
   // Where `openSection` asked the opened section to go (a tab, or `<tab>:<setting>`); picking a section from the navigation clears it.
   const [target, setTarget] = useState<{ section: SectionId; target: string } | null>(null);
   const active = entries.find((entry) => entry.section === selected) ?? entries[0];

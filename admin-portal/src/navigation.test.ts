@@ -6,13 +6,14 @@ const entry = (key: NavigationKey) => NAVIGATION.find((candidate) => candidate.k
 const showAll = (key: NavigationKey): NavigationOverrides => ({ [key]: { visibility: 'always' } });
 
 describe('navigation table (seed 001 section 2)', () => {
-  it('lists the sixteen seed entries, and the security center after Security (issue 12) and the super users’ Operator entry last (issue 13), with default visibility and permission', () => {
+  it('lists the sixteen seed entries, and the security center after Security (issue 12) and the super users’ Operator entry last (issue 13), multi-app mode’s Applications after Users (issue 15), with default visibility and permission', () => {
     expect(NAVIGATION.map(({ key, defaultVisibility, permission }) => [key, defaultVisibility, permission ?? null])).toEqual([
       ['profile', 'always', null],
       ['privacy', 'always', null],
       ['personalApiTokens', 'hidden', 'fe.secure.read.userApiTokens'],
       ['account', 'always', 'fe.secure.read.accountSettings'],
       ['users', 'always', 'fe.secure.read.users'],
+      ['applications', 'always', 'fe.secure.read.users'],
       ['groups', 'hidden', 'fe.secure.read.groups'],
       ['roles', 'hidden', 'fe.secure.read.roles'],
       ['security', 'always', 'fe.secure.read.securityPolicy'],
@@ -91,7 +92,17 @@ describe('by-permissions entries', () => {
 describe('visibility rule', () => {
   it('a super user sees every entry, whatever the options and flags', () => {
     const keys = visibleEntries({ user: { superUser: true, permissions: [], roles: [] }, overrides: { users: { visibility: 'hidden' } } }).map((e) => e.key);
-    expect(keys).toEqual(NAVIGATION.map((e) => e.key));
+    expect(keys).toEqual(NAVIGATION.filter((e) => !e.multiAppsOnly).map((e) => e.key));
+  });
+
+  it('Applications (issue 15) is shown only in multi-app mode, to holders of fe.secure.read.users and to super users', () => {
+    expect(isEntryVisible(entry('applications'), { user: user('fe.secure.read.users') })).toBe(false);
+    expect(isEntryVisible(entry('applications'), { user: { superUser: true, permissions: [], roles: [] } })).toBe(false);
+    expect(isEntryVisible(entry('applications'), { user: user('fe.secure.read.users'), multiApps: true })).toBe(true);
+    expect(isEntryVisible(entry('applications'), { user: { superUser: true, permissions: [], roles: [] }, multiApps: true })).toBe(true);
+    expect(isEntryVisible(entry('applications'), { user: user('fe.secure.read.groups'), multiApps: true })).toBe(false);
+    expect(isEntryVisible(entry('applications'), { user: user('fe.secure.read.users'), multiApps: true, overrides: { applications: { visibility: 'hidden' } } })).toBe(false);
+    expect(visibleEntries({ user: user('fe.secure.read.users'), multiApps: true }).map((e) => e.key)).toEqual(['profile', 'privacy', 'users', 'applications']);
   });
 
   it('a user with no permissions sees only profile and privacy', () => {

@@ -8,12 +8,12 @@ import { passesGate, type AccessSubject } from './access';
 /** Navigation keys as the portal options name them (`options.adminPortal.navigation[key]`). */
 export type NavigationKey =
   | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security' | 'securityCenter'
-  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscriptions' | 'allAccounts' | 'operator';
+  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscriptions' | 'allAccounts' | 'operator' | 'applications';
 
 /** Admin portal section names (seed 001 section 2, plus usage and provisioning). */
 export type SectionId =
   | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security' | 'securityCenter'
-  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscription' | 'allAccounts' | 'operator';
+  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscription' | 'allAccounts' | 'operator' | 'applications';
 
 /** `always`: shown when permitted; `hidden`: shown only when the options turn it on; `byPermissions`: shown when permitted. */
 export type NavigationVisibility = 'always' | 'hidden' | 'byPermissions';
@@ -30,6 +30,8 @@ export interface NavigationEntry {
   featureFlag?: string;
   /** Only the vendor's super users see it, whatever the options or permissions say (issue 13: the Operator area). */
   superUserOnly?: boolean;
+  /** Only in multi-app mode (`app.showMultiAppsAdminPortal()` while the flag is on), for everyone, super users too. */
+  multiAppsOnly?: boolean;
 }
 
 /** Flag gating the usage entry (the seed says "also needs a feature flag" without naming it). */
@@ -42,6 +44,8 @@ export const NAVIGATION: readonly NavigationEntry[] = [
   { key: 'personalApiTokens', section: 'personalApiTokens', label: 'Personal API tokens', group: 'personal', defaultVisibility: 'hidden', permission: Permissions.userApiTokensRead },
   { key: 'account', section: 'account', label: 'Account settings', group: 'workspace', defaultVisibility: 'always', permission: Permissions.accountSettingsRead },
   { key: 'users', section: 'users', label: 'Users', group: 'workspace', defaultVisibility: 'always', permission: Permissions.usersRead },
+  // Issue 15: multi-app mode's view of the vendor's applications; the users permissions, as the users table's applications column.
+  { key: 'applications', section: 'applications', label: 'Applications', group: 'workspace', defaultVisibility: 'always', permission: Permissions.usersRead, multiAppsOnly: true },
   { key: 'groups', section: 'groups', label: 'Groups', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.groupsRead },
   { key: 'roles', section: 'roles', label: 'Roles', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.rolesRead },
   { key: 'security', section: 'security', label: 'Security', group: 'workspace', defaultVisibility: 'always', permission: Permissions.securityPolicyRead },
@@ -67,6 +71,8 @@ export interface VisibilityContext {
   overrides?: NavigationOverrides;
   /** Feature flags; a flag is on only when its value is 'on'. */
   flags?: Record<string, string>;
+  /** The portal is shown in multi-app mode (the runtime asked for it and the flag is on). */
+  multiApps?: boolean;
 }
 
 /**
@@ -77,6 +83,7 @@ export interface VisibilityContext {
 export function isEntryVisible(entry: NavigationEntry, context: VisibilityContext): boolean {
   const { user, overrides, flags } = context;
   if (!user) return false;
+  if (entry.multiAppsOnly && !context.multiApps) return false;
   if (user.superUser) return true;
   if (entry.superUserOnly) return false;
   const visibility = overrides?.[entry.key]?.visibility ?? overrides?.[entry.section]?.visibility ?? entry.defaultVisibility;

@@ -38,4 +38,5 @@ export const SECTION_NAMESPACES: Readonly<Record<SectionId, readonly Namespace[]
   allAccounts: ['allAccounts', 'users'],
   securityCenter: ['securityCenter', 'users'],
   operator: ['operator'],
+  applications: ['users'],
 };

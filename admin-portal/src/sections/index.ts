@@ -28,6 +28,7 @@ const loaders: Record<SectionId, () => Promise<SectionModule>> = {
   subscription: () => import('./subscription'),
   allAccounts: () => import('./all-accounts'),
   operator: () => import('./operator'),
+  applications: () => import('./applications'),
 };
 
 const cache = new Map<string, LazyExoticComponent<ComponentType<SectionProps>>>();

@@ -32,6 +32,7 @@ export default {
   'nav.subscriptions': 'Abonnement',
   'nav.allAccounts': 'Alle Konten',
   'nav.operator': 'Betreiber',
+  'nav.applications': 'Anwendungen',
   'common.genericError': 'Es gibt gerade Schwierigkeiten. Bitte versuchen Sie es erneut.',
   'common.tryAgain': 'Erneut versuchen',
   'common.cancel': 'Abbrechen',

@@ -32,6 +32,7 @@ export default {
   'nav.subscriptions': 'Subscription',
   'nav.allAccounts': 'All accounts',
   'nav.operator': 'Operator',
+  'nav.applications': 'Applications',
   'common.genericError': "We're facing some difficulties, Please try again",
   'common.tryAgain': 'Try again',
   'common.cancel': 'Cancel',

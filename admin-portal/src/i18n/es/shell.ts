@@ -32,6 +32,7 @@ export default {
   'nav.subscriptions': 'Suscripción',
   'nav.allAccounts': 'Todas las cuentas',
   'nav.operator': 'Operador',
+  'nav.applications': 'Aplicaciones',
   'common.genericError': 'Estamos teniendo dificultades. Inténtalo de nuevo.',
   'common.tryAgain': 'Reintentar',
   'common.cancel': 'Cancelar',

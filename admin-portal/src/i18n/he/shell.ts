@@ -32,6 +32,7 @@ export default {
   'nav.subscriptions': 'מינוי',
   'nav.allAccounts': 'כל החשבונות',
   'nav.operator': 'מפעיל',
+  'nav.applications': 'אפליקציות',
   'common.genericError': 'אנחנו נתקלים בקשיים. אפשר לנסות שוב.',
   'common.tryAgain': 'ניסיון נוסף',
   'common.cancel': 'ביטול',
