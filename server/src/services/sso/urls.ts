@@ -17,22 +17,70 @@ export const acsUrl = (config: Pick<Config, 'publicUrl'>, configId: string) => `
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-/** True for addresses a tenant admin must not make the server call: loopback, private, link-local. */
+/** The eight 16-bit groups of an IPv6 address (compressed, or with a trailing dotted IPv4); null if it is not one. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
+    if ([a, b, c, d].some((n) => n > 255)) return null;
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const part = (s: string) => (s === '' ? [] : s.split(':'));
+  const head = part(halves[0]!);
+  const tail = halves.length === 2 ? part(halves[1]!) : [];
+  const fill = 8 - head.length - tail.length;
+  if (halves.length === 1 ? head.length !== 8 : fill < 1) return null;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? fill : 0).fill('0'), ...tail];
+  if (groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => parseInt(g, 16));
+}
+
+const v4Of = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * True for addresses a tenant admin must not make the server call: anything not globally routable
+ * (loopback, private, shared, link-local, benchmarking, documentation, reserved, multicast), and
+ * IPv6 forms that carry such an IPv4 address (mapped, compatible, NAT64, 6to4) or any IPv4 (Teredo).
+ */
 export function isPrivateAddress(address: string): boolean {
-  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/i.exec(address);
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
   if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || a >= 224;
+    const [a, b, c] = [Number(v4[1]), Number(v4[2]), Number(v4[3])];
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 192 && b === 0 && (c === 0 || c === 2)) ||
+      (a === 198 && (b === 18 || b === 19)) ||
+      (a === 198 && b === 51 && c === 100) ||
+      (a === 203 && b === 0 && c === 113) ||
+      a >= 224
+    );
   }
-  const v6 = address.toLowerCase();
-  // IPv4 inside IPv6 (mapped ::ffff:, SIIT ::ffff:0:, compatible ::, NAT64 64:ff9b::) reaches that
-  // IPv4 host; URL parsing writes [::ffff:127.0.0.1] as [::ffff:7f00:1], so read the hex form too.
-  const embedded = /^(?:::(?:ffff:(?:0:)?)?|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(v6);
-  if (embedded) {
-    const [hi, lo] = [parseInt(embedded[1]!, 16), parseInt(embedded[2]!, 16)];
-    return isPrivateAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
-  }
-  return v6 === '::' || v6 === '::1' || v6.startsWith('fc') || v6.startsWith('fd') || v6.startsWith('fe8') || v6.startsWith('fe9') || v6.startsWith('fea') || v6.startsWith('feb');
+  const g = ipv6Groups(address);
+  // Neither IPv4 nor IPv6: not an address we can vouch for.
+  if (!g) return true;
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = g as [number, number, number, number, number, number, number, number];
+  const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
+  // ::, ::1, and IPv4 compatible (::a.b.c.d), mapped (::ffff:a.b.c.d), SIIT (::ffff:0:a.b.c.d)
+  if (zeroTo(5) && (g5 === 0 || g5 === 0xffff)) return g5 === 0 && g6 === 0 ? true : isPrivateAddress(v4Of(g6, g7));
+  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return isPrivateAddress(v4Of(g6, g7));
+  // NAT64 (64:ff9b::/96, and the local-use 64:ff9b:1::/48)
+  if (g0 === 0x64 && g1 === 0xff9b) return g2 === 1 ? true : isPrivateAddress(v4Of(g6, g7));
+  // 6to4 (2002::/16) carries its IPv4 in the next 32 bits
+  if (g0 === 0x2002) return isPrivateAddress(v4Of(g1, g2));
+  // Teredo (2001:0::/32, an obfuscated IPv4 inside), documentation (2001:db8::/32), discard (100::/64)
+  if (g0 === 0x2001 && (g1 === 0 || g1 === 0xdb8)) return true;
+  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0) return true;
+  // unique local fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8
+  return (g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0 || (g0 & 0xff00) === 0xff00;
 }
 
 /**
