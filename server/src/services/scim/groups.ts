@@ -8,23 +8,23 @@
 import type { Clock } from '../../clock';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
-import { addGroupUsers, deleteGroup, findGroup, findGroupByName, insertGroup, removeGroupUsers, tenantMemberIds, updateGroup } from '../../db/queries/groups';
-import { deleteScimResource, findScimResource, findScimResourceByName, insertScimResource, listScimResources, membersOfGroup, updateScimResource, type ScimResourceRow } from '../../db/queries/scim-resources';
+import { addGroupUsers, deleteGroup, findGroupByName, listGroups, insertGroup, removeGroupUsers, tenantMemberIds, updateGroup } from '../../db/queries/groups';
+import { deleteScimResource, findScimResource, findScimResourceByName, insertScimResource, membersOfGroups, updateScimResource, type ScimResourceRow } from '../../db/queries/scim-resources';
 import { recordAudit } from '../admin/audit-log';
 import { scimActor, ScimResourceAuditActions, type ScimCaller, type ScimChange } from './context';
 import { assertIfMatch, etagOf } from './etag';
 import { ScimErrors } from './errors';
-import { parseFilter } from './filter';
-import { matchesFilter, sqlHints, type JsonObject } from './filter-match';
+import type { JsonObject } from './filter-match';
+import { listResources, type ScimListPage, type ScimListQuery } from './list-query';
 import { normalizeResource, type ResourceBody } from './normalize';
 import { applyPatch } from './patch';
 import { diffAttributes } from './request-log';
 import { groupColumns, toScimGroup, type GroupColumns, type ScimGroupRecord } from './resources';
 import { GROUP_RESOURCE } from './schemas';
-import { narrowingOf, type ScimListQuery, type ScimResult } from './users';
+import type { ScimResult } from './users';
 
 export interface ScimGroupService {
-  list(caller: ScimCaller, query: ScimListQuery): Promise<{ resources: JsonObject[]; total: number }>;
+  list(caller: ScimCaller, query: ScimListQuery): Promise<ScimListPage>;
   get(caller: ScimCaller, id: string): Promise<ScimResult>;
   create(caller: ScimCaller, body: unknown): Promise<ScimResult>;
   replace(caller: ScimCaller, id: string, body: unknown, ifMatch: string | undefined): Promise<ScimResult>;
@@ -38,18 +38,24 @@ const MAX_NAME = 200;
 /** What the request log shows of a group: its name, externalId and member ids. */
 const logged = (cols: GroupColumns) => ({ displayName: cols.displayName, externalId: cols.externalId, members: cols.memberIds });
 
-export function createScimGroupService(deps: { db: Db; clock: Clock }): ScimGroupService {
+export function createScimGroupService(deps: { db: Db; clock: Clock; /** Most groups a tenant may have for a filter SQL cannot narrow (FILTER_SCAN_LIMIT). */ scanLimit?: number }): ScimGroupService {
   const { db, clock } = deps;
 
-  async function recordOf(tenantId: string, row: ScimResourceRow, trx: Db = db): Promise<ScimGroupRecord | null> {
-    const group = await findGroup(trx, tenantId, row.resource_id);
-    if (!group) return null;
-    return { id: group.id, displayName: group.name, externalId: row.external_id, members: await membersOfGroup(trx, group.id), created: Number(row.created_at), lastModified: Number(row.updated_at), version: row.version };
+  /** The records of these rows, in their order; a row whose group is gone (deleted another way) is no SCIM group. */
+  async function recordsOf(tenantId: string, rows: ScimResourceRow[], trx: Db = db): Promise<ScimGroupRecord[]> {
+    const ids = rows.map((r) => r.resource_id);
+    const groups = new Map((await listGroups(trx, tenantId, ids)).map((g) => [g.id, g]));
+    const members = await membersOfGroups(trx, ids);
+    return rows.flatMap((row) => {
+      const group = groups.get(row.resource_id);
+      if (!group) return [];
+      return [{ id: group.id, displayName: group.name, externalId: row.external_id, members: members.get(group.id) ?? [], created: Number(row.created_at), lastModified: Number(row.updated_at), version: row.version }];
+    });
   }
 
   async function load(caller: ScimCaller, id: string, trx: Db = db): Promise<ScimGroupRecord> {
     const row = id.length <= 64 ? await findScimResource(trx, caller.tenantId, 'Group', id) : undefined;
-    const record = row ? await recordOf(caller.tenantId, row, trx) : null;
+    const record = row ? (await recordsOf(caller.tenantId, [row], trx))[0] : undefined;
     if (!record) throw notFound(id);
     return record;
   }
@@ -95,15 +101,7 @@ export function createScimGroupService(deps: { db: Db; clock: Clock }): ScimGrou
 
   return {
     async list(caller, query) {
-      const filter = query.filter ? parseFilter(query.filter) : null;
-      const rows = await listScimResources(db, caller.tenantId, 'Group', filter ? narrowingOf(sqlHints(filter, GROUP_RESOURCE)) : null);
-      const all: JsonObject[] = [];
-      for (const row of rows) {
-        const record = await recordOf(caller.tenantId, row);
-        if (record) all.push(toScimGroup(record, caller.baseUrl));
-      }
-      const matched = filter ? all.filter((r) => matchesFilter(filter, r, GROUP_RESOURCE)) : all;
-      return { resources: matched.slice(query.startIndex - 1, query.startIndex - 1 + query.count), total: matched.length };
+      return listResources({ db, scanLimit: deps.scanLimit }, caller.tenantId, GROUP_RESOURCE, query, async (rows) => (await recordsOf(caller.tenantId, rows)).map((r) => toScimGroup(r, caller.baseUrl)));
     },
 
     async get(caller, id) {

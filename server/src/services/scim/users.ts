@@ -11,7 +11,11 @@
  *   one: an identity provider of one tenant never edits what other tenants see.
  * - Joining the tenant passes its email-domain restrictions and its plan's seat limit (issue 13).
  * - `active` is the membership: false disables it (no sign-in to the tenant, its sessions there
- *   revoked at once); true enables it again (a seat is needed).
+ *   revoked at once); true enables it again (a seat is needed). Unset (a PUT without it, a PATCH
+ *   removing it) is answered absent and means active.
+ * - An account SCIM creates is activated (verified): the identity provider vouches for the person
+ *   and its address, as an SSO assertion does, and they sign in through the tenant's SSO; the
+ *   portal shows them active, or deactivated while `active` is false.
  * - DELETE removes the membership (the account too when it was in no other tenant).
  * - Every write bumps the version (the ETag) and writes an audit row; If-Match is checked first (412).
  */
@@ -29,7 +33,6 @@ import {
   listScimResources,
   setMembershipManagedBy,
   updateScimResource,
-  type ScimNarrowing,
   type ScimResourceRow,
 } from '../../db/queries/scim-resources';
 import { addUserToTenant, hasMembership } from '../../db/queries/tenants';
@@ -40,20 +43,13 @@ import type { EmailDomainRestrictionService } from '../security/email-domain-res
 import { scimActor, ScimResourceAuditActions, type ScimCaller, type ScimChange } from './context';
 import { assertIfMatch, etagOf } from './etag';
 import { ScimErrors } from './errors';
-import { parseFilter } from './filter';
-import { matchesFilter, sqlHints, type JsonObject } from './filter-match';
+import type { JsonObject } from './filter-match';
+import { listResources, type ScimListPage, type ScimListQuery } from './list-query';
 import { normalizeResource, type ResourceBody } from './normalize';
 import { applyPatch } from './patch';
 import { diffAttributes } from './request-log';
 import { toScimUser, userColumns, type ScimUserRecord, type UserColumns } from './resources';
 import { USER_RESOURCE } from './schemas';
-
-export interface ScimListQuery {
-  filter?: string | null;
-  /** 1-based. */
-  startIndex: number;
-  count: number;
-}
 
 /** One resource as answered, its ETag, and what the write changed (null for reads and no-op writes). */
 export interface ScimResult {
@@ -63,7 +59,7 @@ export interface ScimResult {
 }
 
 export interface ScimUserService {
-  list(caller: ScimCaller, query: ScimListQuery): Promise<{ resources: JsonObject[]; total: number }>;
+  list(caller: ScimCaller, query: ScimListQuery): Promise<ScimListPage>;
   get(caller: ScimCaller, id: string): Promise<ScimResult>;
   create(caller: ScimCaller, body: unknown): Promise<ScimResult>;
   replace(caller: ScimCaller, id: string, body: unknown, ifMatch: string | undefined): Promise<ScimResult>;
@@ -76,19 +72,11 @@ export interface ScimUserDeps {
   clock: Clock;
   seats?: Pick<EntitlementsService, 'assertSeatsAvailable'>;
   emailDomains?: Pick<EmailDomainRestrictionService, 'assertAllowed'>;
+  /** Most users a tenant may have for a filter SQL cannot narrow (FILTER_SCAN_LIMIT). */
+  scanLimit?: number;
 }
 
 const notFound = (id: string) => ScimErrors.notFound(`User ${id} not found`);
-
-/** The narrowing a filter's implied equalities allow, on the columns scim_resources has. */
-export function narrowingOf(hints: ReturnType<typeof sqlHints>): ScimNarrowing {
-  for (const h of hints) {
-    if (h.attribute === 'id') return { column: 'resource_id', value: h.value };
-    if (h.attribute === 'userName' || h.attribute === 'displayName') return { column: 'name_key', value: h.value.toLowerCase() };
-    if (h.attribute === 'externalId' && h.caseExact) return { column: 'external_id', value: h.value };
-  }
-  return null;
-}
 
 export function createScimUserService(deps: ScimUserDeps): ScimUserService {
   const { db, clock } = deps;
@@ -138,7 +126,8 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
     }
     await updateUser(trx, userId, {
       ...(cols.name && cols.name !== user.name ? { name: cols.name.slice(0, 200) } : {}),
-      ...(cols.email && cols.email !== user.email ? { email: cols.email, verified: 0 } : {}),
+      // The identity provider vouches for the address it provisions (as an SSO assertion does).
+      ...(cols.email && cols.email !== user.email ? { email: cols.email, verified: 1 } : {}),
       ...(cols.jobTitle !== user.job_title ? { job_title: cols.jobTitle?.slice(0, 200) ?? null } : {}),
     });
   }
@@ -161,7 +150,8 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
       await assertUnique(trx, caller, cols, fresh.id);
       await writeAccount(trx, fresh.id, cols);
       await writeActive(trx, caller, fresh.id, fresh.active, cols.active, now);
-      const attributes = { ...next, active: cols.active };
+      // An unset `active` (a PUT without it, a PATCH that removed it) stays unset: the membership is active.
+      const attributes = next.active === undefined ? next : { ...next, active: cols.active };
       await updateScimResource(trx, caller.tenantId, 'User', fresh.id, { attributes: JSON.stringify(attributes), name_key: cols.userName.toLowerCase(), external_id: cols.externalId, version: fresh.version + 1, updated_at: now });
       const diff = diffAttributes({ ...fresh.attributes, active: fresh.active }, attributes);
       await recordAudit(
@@ -177,11 +167,7 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
 
   return {
     async list(caller, query) {
-      const filter = query.filter ? parseFilter(query.filter) : null;
-      const rows = await listScimResources(db, caller.tenantId, 'User', filter ? narrowingOf(sqlHints(filter, USER_RESOURCE)) : null);
-      const all = (await recordsOf(caller.tenantId, rows)).map((r) => toScimUser(r, caller.baseUrl));
-      const matched = filter ? all.filter((r) => matchesFilter(filter, r, USER_RESOURCE)) : all;
-      return { resources: matched.slice(query.startIndex - 1, query.startIndex - 1 + query.count), total: matched.length };
+      return listResources({ db, scanLimit: deps.scanLimit }, caller.tenantId, USER_RESOURCE, query, async (rows) => (await recordsOf(caller.tenantId, rows)).map((r) => toScimUser(r, caller.baseUrl)));
     },
 
     async get(caller, id) {
@@ -208,7 +194,7 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
         await assertUnique(trx, caller, cols, null);
         if (!existing) {
           await insertUser(trx, {
-            id: userId, email: cols.email, username: null, name: (cols.name || cols.userName).slice(0, 200), password_hash: null, verified: 0, super_user: 0, disabled: 0,
+            id: userId, email: cols.email, username: null, name: (cols.name || cols.userName).slice(0, 200), password_hash: null, verified: 1, super_user: 0, disabled: 0,
             phone_number: null, address: null, job_title: cols.jobTitle?.slice(0, 200) ?? null, profile_picture_id: null, metadata: null, last_tenant_id: caller.tenantId, created_at: now, last_login: null,
           });
         }
