@@ -69,8 +69,14 @@ describeDialects('SCIM Groups', (harness) => {
     const path = `/Groups/${group.id}`;
     expect((await scim(server, otherToken, 'GET', path)).status).toBe(404);
     expect((await scim(server, otherToken, 'PATCH', path, { schemas: [SCHEMA_PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'x' }] })).status).toBe(404);
+    expect((await scim(server, otherToken, 'PUT', path, { schemas: [SCHEMA_GROUP], displayName: 'Hijacked' })).status).toBe(404);
     expect((await scim(server, otherToken, 'DELETE', path)).status).toBe(404);
     expect((await scim(server, otherToken, 'GET', '/Groups')).body.totalResults).toBe(0);
+    expect((await scim(server, otherToken, 'GET', `/Groups?filter=${encodeURIComponent(`displayName eq "${group.displayName}"`)}`)).body.totalResults).toBe(0);
+    expect((await scim(server, otherToken, 'GET', `/Groups?filter=${encodeURIComponent(`id eq "${group.id}"`)}`)).body.totalResults).toBe(0);
+    expect((await scim(server, otherToken, 'POST', '/.search', { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'] })).body.totalResults).toBe(0);
+    // Unchanged in its own tenant.
+    expect((await scim(server, token, 'GET', path)).body).toMatchObject({ displayName: group.displayName, meta: { version: 'W/"1"' } });
     expect((await scim(server, token, 'DELETE', path)).status).toBe(204);
     expect((await scim(server, token, 'GET', path)).status).toBe(404);
     expect(await server.db.selectFrom('groups').select('id').where('id', '=', group.id).executeTakeFirst()).toBeUndefined();

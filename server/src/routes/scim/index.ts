@@ -15,6 +15,7 @@ import { createScimUserService } from '../../services/scim/users';
 import type { RouteDeps } from '../deps';
 import { scimConnectionRoutes } from './connections';
 import { scimResourceRoutes } from './resources';
+import { scimSearchRoutes } from './search';
 import { scimOnError, scimValidationHook, type ScimEnv } from './scim-http';
 import { scimAuthentication, scimDiscoveryRoutes } from './service-provider';
 
@@ -36,6 +37,7 @@ export function scimArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): ScimArea {
   scim.onError(scimOnError);
   scim.use(`${ProvisioningPaths.scimBase}/*`, scimAuthentication({ connections, requestLog, limiter, clock, config }));
   scim.route('/', scimDiscoveryRoutes());
+  scim.route('/', scimSearchRoutes({ users, groups }));
   scim.route('/', scimResourceRoutes({ users, groups }));
   scim.all(`${ProvisioningPaths.scimBase}/*`, (c) => {
     // The discovery endpoints exist but only for GET (RFC 7644 section 4): another method is 405.

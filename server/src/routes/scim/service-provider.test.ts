@@ -75,6 +75,8 @@ describeDialects('SCIM service provider', (harness) => {
     expect((await scim(server, purge.token, 'GET', '/Users')).status).toBe(401);
 
     expect((await callAs(server, admin, 'DELETE', pathOf(ProvisioningPaths.scim2Configuration, { id: keep.id }))).status).toBe(204);
+    // A deleted connection's token stops at once, deleteAll or not.
+    expect((await scim(server, keep.token, 'GET', '/Users')).status).toBe(401);
     const after = (await listUsers(server, admin)).items.find((u) => u.id === kept.id);
     expect(after).toMatchObject({ managedBy: 'frontegg' });
     expect((await callAs(server, admin, 'POST', pathOf(AdminPaths.tenantUserDisable, { userId: kept.id }))).status).toBe(200);

@@ -81,6 +81,53 @@ describeDialects('SCIM Users', (harness) => {
     expect((await signIn(server, person.email)).status).toBe(200);
   });
 
+  it('remove of active leaves it unset: answered without active while the membership stays active (sign-in works); after active=false, removing it activates again', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    const person = await activeMember(server, admin);
+    const { token } = await scimConnection(server, admin);
+    const path = `/Users/${(await scim(server, token, 'POST', '/Users', oktaUser(person.email))).body.id}`;
+    const removed = await scim(server, token, 'PATCH', path, { schemas: [SCHEMA_PATCH], Operations: [{ op: 'remove', path: 'active' }] });
+    expect(removed.status).toBe(200);
+    expect(removed.body).not.toHaveProperty('active');
+    expect((await scim(server, token, 'GET', path)).body).not.toHaveProperty('active');
+    expect((await signIn(server, person.email)).status).toBe(200);
+
+    expect((await scim(server, token, 'PATCH', path, { schemas: [SCHEMA_PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] })).body.active).toBe(false);
+    expect((await signIn(server, person.email)).status).not.toBe(200);
+    const again = await scim(server, token, 'PATCH', path, { schemas: [SCHEMA_PATCH], Operations: [{ op: 'remove', path: 'active' }] });
+    expect([again.status, 'active' in again.body]).toEqual([200, false]);
+    expect((await listUsers(server, admin)).items.find((u) => u.id === person.userId)).toMatchObject({ isDisabled: false });
+    expect((await signIn(server, person.email)).status).toBe(200);
+    // A PUT without active is a PUT that leaves it unset.
+    const put = await scim(server, token, 'PUT', path, { schemas: [SCHEMA_USER], userName: person.email });
+    expect([put.status, 'active' in put.body]).toEqual([200, false]);
+  });
+
+  it('activates the accounts it creates (the identity provider vouches for them, as SSO does): the portal lists them active, not "Not activated"; active=false lists them disabled', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    const { token } = await scimConnection(server, admin);
+    const on = (await scim(server, token, 'POST', '/Users', oktaUser(uniqueEmail('vouched')))).body;
+    const off = (await scim(server, token, 'POST', '/Users', oktaUser(uniqueEmail('dormant'), { active: false }))).body;
+    const listed = (await listUsers(server, admin)).items;
+    expect(listed.find((u) => u.id === on.id)).toMatchObject({ verified: true, isDisabled: false, managedBy: 'scim2' });
+    expect(listed.find((u) => u.id === off.id)).toMatchObject({ verified: true, isDisabled: true, managedBy: 'scim2' });
+    // A new address written by the identity provider stays vouched for.
+    const moved = uniqueEmail('moved');
+    expect((await scim(server, token, 'PATCH', `/Users/${on.id}`, { schemas: [SCHEMA_PATCH], Operations: [{ op: 'replace', path: 'emails[type eq "work"].value', value: moved }] })).status).toBe(200);
+    expect((await listUsers(server, admin)).items.find((u) => u.id === on.id)).toMatchObject({ email: moved, verified: true });
+  });
+
+  it('finds a user by displayName eq (it was narrowed by the userName index and found nobody)', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    const { token } = await scimConnection(server, admin);
+    const created = (await scim(server, token, 'POST', '/Users', oktaUser(uniqueEmail('grace'), { displayName: 'Grace Hopper' }))).body;
+    const found = await scim(server, token, 'GET', `/Users?filter=${encodeURIComponent('displayName eq "grace hopper"')}`);
+    expect(found.body.Resources.map((r: { id: string }) => r.id)).toEqual([created.id]);
+  });
+
   it('replaces with PUT under If-Match (412 on a stale ETag), answers 304 to If-None-Match, and a PATCH that changes nothing keeps the version', async () => {
     const server = await start();
     const admin = await tenantWithAdmin(server);
@@ -157,6 +204,9 @@ describeDialects('SCIM Users', (harness) => {
     expect((await scim(server, tokenA, 'DELETE', path)).status).toBe(404);
     const listed = await scim(server, tokenA, 'GET', `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`);
     expect(listed.body.totalResults).toBe(0);
+    expect((await scim(server, tokenA, 'GET', `/Users?filter=${encodeURIComponent(`id eq "${inB.id}"`)}`)).body.totalResults).toBe(0);
+    const searched = await scim(server, tokenA, 'POST', '/Users/.search', { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], filter: `userName eq "${userName}"` });
+    expect([searched.status, searched.body.totalResults]).toEqual([200, 0]);
     expect(JSON.stringify((await scim(server, tokenA, 'GET', '/Users')).body)).not.toContain(inB.id);
     // ?tenantId= is not a SCIM parameter: it names nothing.
     expect((await scim(server, tokenA, 'GET', `${path}?tenantId=${b.tenantId}`)).status).toBe(404);

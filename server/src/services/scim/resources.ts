@@ -25,7 +25,7 @@ export interface ScimUserRecord {
   id: string;
   /** The canonical body last written (normalizeResource(…, USER_RESOURCE)). */
   attributes: ResourceBody;
-  /** Whether the user's membership of the tenant is active; overrides `attributes.active`. */
+  /** Whether the user's membership of the tenant is active; overrides `attributes.active` (absent there: unset, answered absent while active). */
   active: boolean;
   /** The tenant's groups the user is a direct member of. */
   groups: { id: string; displayName: string }[];
@@ -98,7 +98,11 @@ export function toScimUser(record: ScimUserRecord, baseUrl: string): JsonObject 
   const { schemas: _schemas, ...attributes } = record.attributes;
   const schemas = [SCHEMA_USER];
   if (getCi(record.attributes, SCHEMA_ENTERPRISE_USER) !== undefined) schemas.push(SCHEMA_ENTERPRISE_USER);
-  const out: JsonObject = { schemas, id: record.id, ...attributes, active: record.active };
+  const out: JsonObject = { schemas, id: record.id, ...attributes };
+  // `active` as last written, the membership's state winning when it is off; a client's `remove` of
+  // `active` leaves it unset (answered absent), which the membership reads as active.
+  if (!record.active) out.active = false;
+  else if (attributes.active !== undefined) out.active = true;
   if (record.groups.length > 0) {
     out.groups = record.groups.map((g) => ({ value: g.id, display: g.displayName, $ref: `${baseUrl}/Groups/${encodeURIComponent(g.id)}`, type: 'direct' }));
   }
