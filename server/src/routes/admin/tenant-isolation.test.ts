@@ -49,6 +49,8 @@ interface Ids {
   ssoConfigId: string;
   ssoDomain: string;
   ssoDomainId: string;
+  /** A test id no session started (a report is answered only to the session that started its test). */
+  ssoTestId: string;
   /** The tenant's id (billing summaries are by tenant), a subscription and an invoice of it, and a plan of the vendor. */
   tenantId: string;
   subscriptionId: string;
@@ -229,6 +231,10 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'PUT', path: (ids) => pathOf(SsoPaths.validateDomain, { configId: ids.ssoConfigId, domainId: ids.ssoDomainId }), superStatus: 400, targetsObjects: true },
   { method: 'PUT', path: (ids) => pathOf(SsoPaths.roles, { configId: ids.ssoConfigId }), body: () => ({ roleIds: [] }), superStatus: 200, targetsObjects: true },
   { method: 'PUT', path: (ids) => pathOf(SsoPaths.groups, { configId: ids.ssoConfigId }), body: () => ({ groups: [] }), superStatus: 200, targetsObjects: true },
+  // Test connection: the IdP is set by now (metadata above), so the super user starts a test (audited);
+  // a report is only ever answered to the session that started the test, so an unknown one is a 404 for everyone.
+  { method: 'POST', path: (ids) => pathOf(SsoPaths.test, { configId: ids.ssoConfigId }), superStatus: 201, targetsObjects: true },
+  { method: 'GET', path: (ids) => pathOf(SsoPaths.testReport, { configId: ids.ssoConfigId, testId: ids.ssoTestId }), superStatus: 404, targetsObjects: true },
   { method: 'DELETE', path: (ids) => pathOf(SsoPaths.domain, { configId: ids.ssoConfigId, domainId: ids.ssoDomainId }), superStatus: 200, targetsObjects: true },
   { method: 'DELETE', path: (ids) => pathOf(SsoPaths.configuration, { configId: ids.ssoConfigId }), superStatus: 204, targetsObjects: true },
   // Billing (issue 13). Stripe is not configured in this file, so the calls that reach Stripe answer
@@ -271,7 +277,7 @@ const ENDPOINTS: Endpoint[] = [
 /** The billing routes' tags whose operations are admin endpoints (plans, the public configuration and Stripe's webhook are not). */
 const BILLING_ADMIN_TAGS = ['billing: subscriptions', 'billing: invoices', 'billing: payment methods', 'billing: overview'];
 
-const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', ssoConfigId: '{configId}', ssoDomain: 'example.com', ssoDomainId: '{domainId}', scimConnectionId: '{id}', appId: '{appId}', assignedAppId: '{appId}' };
+const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', ssoConfigId: '{configId}', ssoDomain: 'example.com', ssoDomainId: '{domainId}', ssoTestId: '{testId}', scimConnectionId: '{id}', appId: '{appId}', assignedAppId: '{appId}' };
 /** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
 const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
 
@@ -332,7 +338,7 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
   const ssoDomainEntry = ssoWithDomain.body.domains[0] as { id: string; generatedVerification: string };
   return {
     admin,
-    ids: { ssoConfigId: sso.body.id, ssoDomain, ssoDomainId: ssoDomainEntry.id, scimConnectionId: scim.body.id, featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation' },
+    ids: { ssoConfigId: sso.body.id, ssoDomain, ssoDomainId: ssoDomainEntry.id, ssoTestId: `_${fresh('test')}`, scimConnectionId: scim.body.id, featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation' },
     // Strings of this tenant that must never appear in an answer to another tenant's admin.
     secrets: [sso.body.id, ssoDomain, ssoDomainEntry.id, ssoDomainEntry.generatedVerification, subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber, scim.body.id, scim.body.token],
   };
