@@ -3,7 +3,9 @@
  * code, tokens, a refresh and silent tokens only to users assigned to it in the tenant they sign in
  * to; FREE_ACCESS (or no application) lets every member in.
  */
-import { ApiPaths, ApplicationErrorCodes, ApplicationPaths, OAuthPaths } from '@gatehouse/shared/wire';
+import { ApiPaths, ApplicationErrorCodes, ApplicationPaths, ME_TOKEN_PATH, OAuthPaths } from '@gatehouse/shared/wire';
+
+import { decodeJwt } from 'jose';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { addUserToTenant } from '../../db/queries/tenants';
@@ -109,5 +111,32 @@ describeDialects('hosted login: MANAGED_ACCESS applications', (h) => {
     expect(redirectQuery(refused.body.redirectUrl).error).toBe('access_denied');
     const allowed = await completeAuthorize(server, member.accessToken, authorizeParams(pkce().challenge, { tenantId: admin.tenantId }));
     expect(redirectQuery(allowed.body.redirectUrl).code).toBeTruthy();
+  });
+
+  it("names the client in a grant's access token (RFC 9068 client_id), never in the login box's, and refuses to exchange it for another tenant's token", async () => {
+    const server = await start();
+    const { appId, admin, member } = await setUp(server, 'MANAGED_ACCESS');
+    expect((await assignment(server, admin, ApplicationPaths.assign, member.userId, appId)).status).toBe(200);
+    expect(decodeJwt(member.accessToken).client_id).toBeUndefined();
+    const { code, verifier } = await codeFor(server, member.accessToken);
+    const tokens = await exchange(server, code, verifier);
+    expect(tokens.status).toBe(200);
+    expect(decodeJwt(tokens.body.access_token).client_id).toBe(PUBLIC_CLIENT.clientId);
+    const refreshed = await tokenCall(server, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: PUBLIC_CLIENT.clientId });
+    expect(decodeJwt(refreshed.body.access_token).client_id).toBe(PUBLIC_CLIENT.clientId);
+
+    // The member's second tenant, where nobody assigned them: the grant's token cannot become one of it.
+    const other = await tenantWithAdmin(server);
+    await addUserToTenant(server.db, member.userId, other.tenantId, Date.now());
+    const switched = await call(server, 'POST', ME_TOKEN_PATH, { token: refreshed.body.access_token, body: { tenantId: other.tenantId } });
+    expect(switched.status).toBe(403);
+    expect((await call(server, 'PUT', ApiPaths.switchTenant, { token: refreshed.body.access_token, body: { tenantId: other.tenantId } })).status).toBe(403);
+    // Its own tenant still gets a fresh token, still naming the client; the login box's token may switch.
+    const same = await call(server, 'POST', ME_TOKEN_PATH, { token: refreshed.body.access_token, body: { tenantId: admin.tenantId } });
+    expect(same.status).toBe(200);
+    expect(decodeJwt(same.body.accessToken).client_id).toBe(PUBLIC_CLIENT.clientId);
+    const browser = await call(server, 'POST', ME_TOKEN_PATH, { token: member.accessToken, body: { tenantId: other.tenantId } });
+    expect(browser.status).toBe(200);
+    expect(decodeJwt(browser.body.accessToken).client_id).toBeUndefined();
   });
 });

@@ -61,7 +61,12 @@ export function meRoutes(deps: RouteDeps, users: UserService): OpenAPIHono<AppEn
       security,
       middleware: authed,
       request: { body: { required: true, content: { 'application/json': { schema: SwitchTenantRequest } } } },
-      responses: { 200: json(LoginResponse, 'Access token for the new tenant'), 401: unauthorized, 404: json(ErrorBodySchema, 'Not a tenant of this user') },
+      responses: {
+        200: json(LoginResponse, 'Access token for the new tenant'),
+        401: unauthorized,
+        403: json(ErrorBodySchema, "The tenant's MFA policy, sessions policy or IP restrictions refuse this session, or an impersonation or a hosted-login application's session asked for another tenant"),
+        404: json(ErrorBodySchema, 'Not a tenant of this user'),
+      },
     }),
     async (c) => c.json(await auth.switchTenant(c.get('auth'), c.req.valid('json').tenantId), 200),
   );
@@ -80,7 +85,7 @@ export function meRoutes(deps: RouteDeps, users: UserService): OpenAPIHono<AppEn
         200: json(MeTokenResponse, 'The new access token'),
         400: json(ErrorBodySchema, 'Invalid body (the message names the field)'),
         401: unauthorized,
-        403: json(ErrorBodySchema, "The tenant's MFA policy or IP restrictions refuse this session, or an impersonation session asked for another tenant"),
+        403: json(ErrorBodySchema, "The tenant's MFA policy or IP restrictions refuse this session, or an impersonation or a hosted-login application's session asked for another tenant"),
         404: json(ErrorBodySchema, 'Not a tenant of this user'),
         429: rateLimitedResponse,
       },

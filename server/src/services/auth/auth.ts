@@ -7,6 +7,7 @@ import { findRefreshToken, findSession, findSessionWithMembership, insertRefresh
 import { hasAnyMembership, isMember, isMembershipExpired, listUserTenants, membershipEnded } from '../../db/queries/tenants';
 import { revokeTenantSessions } from '../../db/queries/admin-users';
 import { findImpersonationBySession } from '../../db/queries/impersonations';
+import { findOAuthGrant } from '../../db/queries/oauth';
 import { findUserByEmail, findUserById, findUserByUsername, updateUser, type UserRow } from '../../db/queries/users';
 import { findLiveUserToken } from '../../db/queries/one-time-tokens';
 import { AppError, Errors, isAppError } from '../../errors';
@@ -164,6 +165,15 @@ export function createAuthService(deps: {
     throw new AppError(ErrorCodes.stepUpRequired, 403, 'This account requires multi-factor authentication: verify with your second factor, or sign in to it again', { tenantId });
   }
 
+  /**
+   * An application's session (a hosted-login grant) stays in the tenant its grant was issued for,
+   * where its access to a MANAGED_ACCESS application was checked: it changes account through its
+   * refresh token, which checks the assignment again.
+   */
+  async function assertNotGrant(sessionId: string): Promise<void> {
+    if (await findOAuthGrant(db, sessionId)) throw Errors.forbidden("An application's session cannot switch to another account here: refresh its token with the account's tenantId");
+  }
+
   async function accessToken(user: UserRow, session: SessionRow, tenantId: string, notAfter = Infinity): Promise<LoginResponse> {
     const tenants = await listUserTenants(db, user.id, clock.now());
     const authz = await loadAuthorization(db, user.id, tenantId);
@@ -171,6 +181,9 @@ export function createAuthService(deps: {
     // tenant, and dies with the (short) session.
     const actor = await findImpersonationBySession(db, session.id);
     const actorEmail = actor ? (await findUserById(db, actor.impersonator_id))?.email : undefined;
+    // A hosted-login grant's session: the token names its client (RFC 9068 client_id), so the API
+    // of a MANAGED_ACCESS application can refuse tokens issued to the login box or to other clients.
+    const grant = await findOAuthGrant(db, session.id);
     const expiresAt = Math.min(clock.now() + config.accessTokenTtl * 1000, actor ? session.expires_at : Infinity, notAfter);
     const capped = expiresAt < clock.now() + config.accessTokenTtl * 1000;
     const claims = {
@@ -190,6 +203,7 @@ export function createAuthService(deps: {
       auth_time: Math.floor(session.auth_time / 1000),
       sid: session.id,
       superUser: user.super_user === 1,
+      ...(grant ? { client_id: grant.client_id } : {}),
     };
     // Evaluated with the token's own claims, so rules on jwt.* see what the token will say; left
     // out when empty to keep tokens small.
@@ -322,6 +336,10 @@ export function createAuthService(deps: {
       const session = await findSession(db, ctx.sessionId);
       const user = await findUserById(db, ctx.userId);
       if (!session || !user || session.revoked_at !== null || session.expires_at <= now || user.disabled === 1) throw Errors.unauthorized();
+      // An application's session stays in the tenant its grant was issued for (where its access to a
+      // MANAGED_ACCESS application was checked): it changes account through its refresh token, which
+      // checks the assignment again.
+      if (ctx.tenantId !== session.tenant_id) await assertNotGrant(session.id);
       // Idle too long, or signed in longer ago than the tenant's forced re-login allows: no new token.
       await deps.sessionPolicy?.checkSession(session, ctx.tenantId);
       return accessToken(user, session, ctx.tenantId, ctx.claims.exp * 1000);
@@ -516,6 +534,7 @@ export function createAuthService(deps: {
       const user = await findUserById(db, ctx.userId);
       const session = await findSession(db, ctx.sessionId);
       if (!user || !session) throw Errors.unauthorized();
+      if (tenantId !== session.tenant_id) await assertNotGrant(session.id);
       // The tenant switched into: its sessions policy must let the session in too.
       await deps.sessionPolicy?.checkSession(session, tenantId);
       try {

@@ -55,6 +55,11 @@ export interface AccessTokenClaims {
   sid?: string;
   /** RFC 8693 actor: set when an admin impersonates this user; `sub` is the impersonator's id. */
   act?: { sub: string; email?: string };
+  /**
+   * RFC 9068: the hosted-login client the token was issued to (an OAuth grant's tokens only; the
+   * login box's tokens have none). An application's API accepts only its own client's tokens.
+   */
+  client_id?: string;
   iss: string;
   aud: string;
   exp: number;
