@@ -9,7 +9,7 @@ import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-c
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
-import { PASSWORD, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signUpThroughApi, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -71,12 +71,12 @@ async function openPortal(page: Page, title: string): Promise<Locator> {
   return portal;
 }
 
-/** A signed-in owner with a few users, a group and a long-named user, shared by the variants through storage state. */
+/** A signed-in owner with a few users, a group and a long-named user, shared by the file's tests through storage state. */
 async function ownerWithData(browser: Browser, serverUrl: string) {
   const context = await browser.newContext({ viewport: WIDE });
   const page = await context.newPage();
   const email = `layout+${Date.now()}@example.com`;
-  await signUpAndActivate(page, serverUrl, serverUrl, email);
+  await signUpThroughApi(page, serverUrl, email);
   const token = await page.evaluate(() => (globalThis as unknown as { Gatehouse: { getApp(): { getState(): { user: { accessToken: string } } } } }).Gatehouse.getApp().getState().user.accessToken);
   const post = (path: string, body: unknown) => fetch(`${serverUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const stamp = Date.now();
@@ -90,7 +90,7 @@ async function ownerWithData(browser: Browser, serverUrl: string) {
 }
 
 describe('admin portal layout and accessibility', () => {
-  // One owner with data for every variant; each variant is a test of its own (its own time budget).
+  // One owner with data for every test; each variant is a test of its own (its own time budget).
   let owner: Awaited<ReturnType<typeof ownerWithData>>;
   beforeAll(async () => {
     owner = await ownerWithData(ctx.browser, ctx.server.url);
@@ -158,8 +158,9 @@ describe('admin portal layout and accessibility', () => {
 
   it('keeps a row’s actions in one ⋯ menu that the keyboard opens, moves through and closes', async () => {
     const { browser, server } = ctx;
-    const { state } = await ownerWithData(browser, server.url);
+    const { email, state } = owner;
     const context = await browser.newContext({ viewport: WIDE, storageState: state });
+    expect((await context.request.post(`${server.url}/identity/resources/auth/v1/user`, { data: { email, password: PASSWORD } })).status()).toBe(200);
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
     await visible(page, page.getByTestId('signed-in-user'));
