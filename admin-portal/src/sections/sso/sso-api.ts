@@ -4,7 +4,7 @@
  * groups"), through the portal's API client. Every change answers the configuration as it is now.
  */
 import { AdminPaths, SsoPaths } from '@gatehouse/shared/admin-paths';
-import type { Role, SsoConfiguration, TeamRolesResponse } from '@gatehouse/shared/wire';
+import type { Role, SsoConfiguration, SsoTestReport, SsoTestStartResponse, TeamRolesResponse } from '@gatehouse/shared/wire';
 import type { GatehouseApi } from '../../contract';
 
 /** Seed 001 section 8: what a call on the SAML configuration says when there is none loaded. */
@@ -76,6 +76,9 @@ export function createSsoApi(api: GatehouseApi) {
     },
     setRoles: (configId: string, roleIds: string[]) => api.request<SsoConfiguration>('PUT', fill(SsoPaths.roles, { configId }), { body: { roleIds } }),
     setGroups: (configId: string, groups: { group: string; roleIds: string[] }[]) => api.request<SsoConfiguration>('PUT', fill(SsoPaths.groups, { configId }), { body: { groups } }),
+    /** Test connection: a test sign-in at the IdP for this session (the address to open), then its report. */
+    startTest: (configId: string) => api.request<SsoTestStartResponse>('POST', fill(SsoPaths.test, { configId })),
+    testReport: (configId: string, testId: string) => api.request<SsoTestReport>('GET', fill(SsoPaths.testReport, { configId, testId })),
     /** The account's roles for the pickers: the roles list, else the team dialogs' list. */
     roles: async (source: 'roles' | 'team'): Promise<Role[]> =>
       source === 'roles' ? api.request<Role[]>('GET', AdminPaths.rolesV1) : (await api.request<TeamRolesResponse>('GET', AdminPaths.teamRoles)).roles,

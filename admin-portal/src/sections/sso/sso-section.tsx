@@ -23,6 +23,7 @@ import { guessProvider, type ProviderId } from './providers';
 import { RolesCard } from './roles-card';
 import { createSsoApi } from './sso-api';
 import { StartSetup } from './start-setup';
+import { TestCard } from './test-card';
 import { useSsoAction } from './use-sso-action';
 
 /** Whether people could sign in through it: the IdP known and at least one validated domain. */
@@ -126,6 +127,7 @@ export function SsoSection({ title, headingId, user, api }: SectionProps) {
               )}
               <DomainsCard config={config} sso={sso} canWrite={canWrite} onSaved={saved} />
               <RolesCard key={config.id} config={config} sso={sso} canWrite={canWrite} roles={roles} onSaved={saved} />
+              {canWrite && <TestCard key={`test-${config.id}`} config={config} sso={sso} roles={roles} />}
             </div>
             {canWrite && (
               <div className="gh-ap-sso-danger-zone">

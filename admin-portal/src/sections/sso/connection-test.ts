@@ -1,0 +1,37 @@
+/** The rules of "Test connection" in the portal, apart from React: waiting for the report, and when a test can run. */
+import type { SsoConfiguration, SsoTestReport } from '@gatehouse/shared/wire';
+
+/** How often the portal asks for the report while the admin signs in at the IdP. */
+export const TEST_POLL_MS = 2000;
+
+/** A test can run once the IdP is known (SAML: its sign-in URL and certificate); being turned on is not needed. */
+export function canTest(config: SsoConfiguration): boolean {
+  return config.type === 'saml' && Boolean(config.ssoEndpoint && config.publicCertificate);
+}
+
+/**
+ * Asks for the report until the IdP answered, and no longer than the test lives: the report, or
+ * 'expired' once `expiresAt` passed (or the server forgot the test), or 'cancelled'.
+ */
+export async function waitForReport(
+  read: () => Promise<SsoTestReport>,
+  options: { expiresAt: number; now?: () => number; wait?: (ms: number) => Promise<void>; intervalMs?: number; cancelled?: () => boolean },
+): Promise<SsoTestReport | 'expired' | 'cancelled'> {
+  const now = options.now ?? Date.now;
+  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const interval = options.intervalMs ?? TEST_POLL_MS;
+  while (now() < options.expiresAt) {
+    if (options.cancelled?.()) return 'cancelled';
+    let report: SsoTestReport;
+    try {
+      report = await read();
+    } catch (error) {
+      // 404: expired or spent on the server; anything else is for the caller to show.
+      if ((error as { statusCode?: unknown } | null)?.statusCode === 404) return 'expired';
+      throw error;
+    }
+    if (report.status !== 'pending') return report;
+    await wait(Math.min(interval, Math.max(0, options.expiresAt - now())));
+  }
+  return options.cancelled?.() ? 'cancelled' : 'expired';
+}

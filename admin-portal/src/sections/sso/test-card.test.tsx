@@ -1,0 +1,156 @@
+import { fireEvent, render, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Role, SsoConfiguration, SsoTestReport } from '@gatehouse/shared/wire';
+import type { GatehouseApi } from '../../contract';
+import { readAdminPortalOptions } from '../../options';
+import { createTestStore, makeUser, shadowMountPoint } from '../../test/fake-store';
+import SsoSection from '../sso';
+import { canTest, waitForReport } from './connection-test';
+
+const BASE = '/identity/resources/sso/v1/configurations';
+const ROLES: Role[] = [
+  { id: 'r-support', key: 'Support', name: 'Support', description: null, isDefault: false, permissions: [], tenantId: 't', userCount: 1, createdAt: '' },
+  { id: 'r-read', key: 'ReadOnly', name: 'Read only', description: null, isDefault: true, permissions: [], tenantId: 't', userCount: 1, createdAt: '' },
+];
+const ADDRESS = 'https://idp.example.com/sso?SAMLRequest=abc&RelayState=_t1';
+
+function config(overrides: Partial<SsoConfiguration> = {}): SsoConfiguration {
+  return {
+    id: 'c1', type: 'saml', enabled: false, domains: [{ id: 'd1', domain: 'acme.test', validated: true, generatedVerification: 'gatehouse-verification=x' }],
+    roleIds: ['r-read'], groups: [{ id: 'g1', group: 'support', roleIds: ['r-support'] }], signRequest: false,
+    acsUrl: 'https://id.example.com/acs', spEntityId: 'https://id.example.com/metadata', spMetadataUrl: 'https://id.example.com/metadata', spCertificate: null,
+    idpEntityId: 'https://idp.example.com', ssoEndpoint: 'https://idp.example.com/sso', publicCertificate: 'PEM', publicCertificateExpiresAt: new Date(Date.now() + 400 * 86_400_000).toISOString(), metadataUrl: null,
+    createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function report(overrides: Partial<SsoTestReport> = {}): SsoTestReport {
+  return {
+    testId: '_t1', status: 'passed', expiresAt: new Date(Date.now() + 60_000).toISOString(), error: null,
+    subject: 'jane@acme.test', email: 'jane@acme.test', name: 'Jane Doe',
+    attributes: [{ name: 'email', values: ['jane@acme.test'] }, { name: 'groups', values: ['support', 'engineering'] }],
+    groups: ['support', 'engineering'], roleMappings: [{ group: 'support', roleIds: ['r-support'] }], defaultRoleIds: ['r-read'],
+    problems: [{ code: 'unknownGroups', severity: 'warning', values: ['engineering'] }],
+    ...overrides,
+  };
+}
+
+/** The section over a fake API whose test report is pending once, then `final`. */
+function open(final: SsoTestReport, initial = config()) {
+  const calls: string[] = [];
+  let reads = 0;
+  const api = {
+    async request(method: string, path: string) {
+      calls.push(`${method} ${path}`);
+      if (path === '/identity/resources/roles/v1') return ROLES;
+      if (path === BASE) return [initial];
+      if (method === 'POST' && path === `${BASE}/c1/test`) return { testId: '_t1', address: ADDRESS, expiresAt: new Date(Date.now() + 600_000).toISOString() };
+      if (method === 'GET' && path === `${BASE}/c1/test/_t1`) return reads++ === 0 ? report({ status: 'pending', email: null, attributes: [], problems: [] }) : final;
+      throw new Error(`unexpected ${method} ${path}`);
+    },
+  } as unknown as GatehouseApi;
+  const { domElement, root } = shadowMountPoint();
+  const permissions = ['fe.secure.read.samlConfiguration', 'fe.secure.write.samlConfiguration', 'fe.secure.read.roles'];
+  const user = makeUser({ id: 'me', permissions: permissions.map((key, i) => ({ id: `p${i}`, key, name: key })) });
+  const store = createTestStore(user);
+  render(<SsoSection title="Single sign-on" headingId="sso-heading" user={user} snapshot={store.getSnapshot()} store={store} api={api} options={readAdminPortalOptions(undefined)} />, { container: domElement });
+  return { view: within(domElement), root, calls };
+}
+
+function fakePopup() {
+  const popup = { opener: {} as unknown, location: { href: '' }, close: vi.fn() };
+  const spy = vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+  return { popup, spy };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  document.body.innerHTML = '';
+});
+
+describe('SSO Test connection', () => {
+  it('before SSO is on: opens the IdP in a new window cut from the portal, waits, then shows the attributes, roles and problems with focus on the result', async () => {
+    const { popup, spy } = fakePopup();
+    const { view, root, calls } = open(report());
+    const card = within(await view.findByRole('region', { name: '5. Test connection' }));
+    expect(card.getByText(/before you turn single sign-on on/)).toBeTruthy();
+    fireEvent.click(card.getByRole('button', { name: 'Test connection' }));
+    // Opened in the click, its opener cut before it is sent to the IdP's address.
+    expect(spy).toHaveBeenCalledWith('', '_blank');
+    await waitFor(() => expect(popup.location.href).toBe(ADDRESS));
+    expect(popup.opener).toBeNull();
+    expect(card.getByRole('status').textContent).toMatch(/Waiting for the sign-in/);
+    expect(card.getByRole('link', { name: 'Open the sign-in window' }).getAttribute('href')).toBe(ADDRESS);
+
+    const heading = await card.findByRole('heading', { name: 'The connection works' }, { timeout: 5000 });
+    await waitFor(() => expect(root.activeElement).toBe(heading));
+    expect(calls.filter((c) => c === `GET ${BASE}/c1/test/_t1`)).toHaveLength(2);
+    expect(calls).toContain(`POST ${BASE}/c1/test`);
+    const table = card.getByRole('table', { name: 'Attributes received' });
+    expect(within(table).getByRole('rowheader', { name: 'groups' })).toBeTruthy();
+    expect(within(table).getByRole('cell', { name: 'support, engineering' })).toBeTruthy();
+    expect(within(card.getByRole('list', { name: 'Problems found' })).getByText(/This group has no role mapping: engineering\./)).toBeTruthy();
+    expect(card.getByText('Read only, Support')).toBeTruthy();
+    expect(card.getByText('Group mappings used: support.')).toBeTruthy();
+  }, 10_000);
+
+  it('shows a refused answer as failed with the reason, and an email outside the validated domains as an error', async () => {
+    fakePopup();
+    const failed = open(report({ status: 'failed', error: 'Invalid signature', subject: null, email: null, name: null, attributes: [], groups: [], roleMappings: [], problems: [] }));
+    const card = within(await failed.view.findByRole('region', { name: '5. Test connection' }));
+    fireEvent.click(card.getByRole('button', { name: 'Test connection' }));
+    await card.findByRole('heading', { name: 'The test failed' }, { timeout: 5000 });
+    expect(card.getByText('Invalid signature')).toBeTruthy();
+    expect(card.queryByRole('table')).toBeNull();
+    document.body.innerHTML = '';
+
+    fakePopup();
+    const outside = open(report({ email: 'jane@elsewhere.test', problems: [{ code: 'emailDomainNotValidated', severity: 'error', values: ['elsewhere.test'] }] }));
+    const card2 = within(await outside.view.findByRole('region', { name: '5. Test connection' }));
+    fireEvent.click(card2.getByRole('button', { name: 'Test connection' }));
+    await card2.findByRole('heading', { name: 'The identity provider answered, but sign-ins would be refused' }, { timeout: 5000 });
+    expect(card2.getByText(/The email domain elsewhere.test is not one of your validated domains/)).toBeTruthy();
+  }, 15_000);
+
+  it('cannot start before the IdP is set, and says why', async () => {
+    const { spy } = fakePopup();
+    const { view } = open(report(), config({ ssoEndpoint: null, publicCertificate: null }));
+    const card = within(await view.findByRole('region', { name: '5. Test connection' }));
+    const button = card.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(card.getByText('Add the identity provider (step 2) to test the connection.').id).toBe(button.getAttribute('aria-describedby'));
+    expect(spy).not.toHaveBeenCalled();
+  });
+});
+
+describe('waiting for the report', () => {
+  it('asks until the report is there, and never past the test’s expiry', async () => {
+    let t = 0;
+    const reads: number[] = [];
+    const pending = report({ status: 'pending' });
+    const result = await waitForReport(async () => { reads.push(t); return pending; }, { expiresAt: 10_000, now: () => t, wait: async (ms) => void (t += ms), intervalMs: 2000 });
+    expect(result).toBe('expired');
+    expect(reads).toEqual([0, 2000, 4000, 6000, 8000]);
+
+    t = 0;
+    let n = 0;
+    expect(await waitForReport(async () => (++n < 3 ? pending : report()), { expiresAt: 10_000, now: () => t, wait: async (ms) => void (t += ms) })).toMatchObject({ status: 'passed' });
+    expect(n).toBe(3);
+  });
+
+  it('ends on a 404 (expired or already read on the server) and when cancelled; other failures are thrown', async () => {
+    const gone = Object.assign(new Error('Connection test not found'), { statusCode: 404 });
+    expect(await waitForReport(async () => { throw gone; }, { expiresAt: Date.now() + 60_000 })).toBe('expired');
+    expect(await waitForReport(async () => report(), { expiresAt: Date.now() + 60_000, cancelled: () => true })).toBe('cancelled');
+    const broken = Object.assign(new Error('boom'), { statusCode: 500 });
+    await expect(waitForReport(async () => { throw broken; }, { expiresAt: Date.now() + 60_000 })).rejects.toThrow('boom');
+  });
+
+  it('tests SAML configurations whose IdP is set, on or off; not OIDC', () => {
+    expect(canTest(config())).toBe(true);
+    expect(canTest(config({ enabled: true }))).toBe(true);
+    expect(canTest(config({ publicCertificate: null }))).toBe(false);
+    expect(canTest(config({ type: 'oidc' }))).toBe(false);
+  });
+});
