@@ -45,7 +45,7 @@ export default {
   'apiTokens.created.onlyOnce': 'הוא לא יוצג שוב: נשמר רק גיבוב שלו. אם הוא אבד, יש למחוק את האסימון הזה ולהוסיף חדש.',
   'apiTokens.created.token': 'אסימון',
   'apiTokens.created.secret': 'סוד',
-  'apiTokens.created.copyClientId': 'העתקת מזהה הלקוח',
-  'apiTokens.created.copyToken': 'העתקת האסימון',
-  'apiTokens.created.copySecret': 'העתקת הסוד',
+  'apiTokens.created.copyClientId': 'העתקה של מזהה הלקוח',
+  'apiTokens.created.copyToken': 'העתקה של האסימון',
+  'apiTokens.created.copySecret': 'העתקה של הסוד',
 };
