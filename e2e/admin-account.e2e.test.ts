@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -50,7 +50,7 @@ it('lets an admin change the company name, time zone, logo and custom login, kep
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await signUpAndActivate(page, server.url, server.url, `owner+${Date.now()}@example.com`);
+  await signUpThroughApi(page, server.url, `owner+${Date.now()}@example.com`);
 
   // Settings tab: company name, time zone and a logo.
   let portal = await openAccount(page);

@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -23,7 +23,7 @@ it('creates a sub-account, adds a user with a role and shows the users count; a 
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const stamp = Date.now();
-  await signUpAndActivate(page, server.url, server.url, `reseller+${stamp}@example.com`);
+  await signUpThroughApi(page, server.url, `reseller+${stamp}@example.com`);
   const token = await accessToken(page);
   const res = await fetch(`${server.url}/identity/resources/users/v1`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: `grace+${stamp}@example.com`, name: 'Grace Hopper' }) });
   expect(res.status).toBe(201);

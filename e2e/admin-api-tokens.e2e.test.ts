@@ -9,7 +9,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -48,7 +48,7 @@ it('adds an account token whose client ID and secret, shown once, get an access 
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const stamp = Date.now();
-  await signUpAndActivate(page, server.url, server.url, `tokens+${stamp}@example.com`);
+  await signUpThroughApi(page, server.url, `tokens+${stamp}@example.com`);
   const session = await accessToken(page);
   // A role for the error path, deleted later while the dialog offers it.
   const temp = await fetch(`${server.url}/identity/resources/roles/v1`, { method: 'POST', headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' }, body: JSON.stringify({ key: 'Contractors', name: 'Contractors' }) });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
-import { PASSWORD, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signUpThroughApi, visible } from './support/journey';
 import { linkIn, waitForMail } from './support/mailbox';
 import { useBrowserAndServer } from './support/server';
 
@@ -27,7 +27,7 @@ it('shows the audit log of a change with its stats, filters it and downloads aud
   page.on('response', (r) => r.url().includes('/audits') && r.status() >= 400 && failedAuditCalls.push(`${r.status()} ${r.url()}`));
   const stamp = Date.now();
   const adminEmail = `auditor+${stamp}@example.com`;
-  await signUpAndActivate(page, server.url, server.url, adminEmail);
+  await signUpThroughApi(page, server.url, adminEmail);
 
   // A change through the API writes an audit record.
   const token = await accessToken(page);
