@@ -1,5 +1,6 @@
 /** Applications for a tenant's admins (issue 15, seed 001 section 7): reading and assigning, per tenant, audited. */
-import { AdminPaths, ApplicationPaths } from '@gatehouse/shared/wire';
+import { AdminErrorCodes, AdminPaths, ApplicationPaths } from '@gatehouse/shared/wire';
+import { findPermissionByKey } from '../../db/queries/admin-roles';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { activeMember, auditsOf, callAs, inviteMember, pathOf, roleIdByKey, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
@@ -82,6 +83,24 @@ describeDialects('applications: assignment by tenant admins', (h) => {
     expect(refused.status).toBe(403);
     expect(refused.body.errorCode).toBe('ER-01005');
     expect(await server.db.selectFrom('application_users').selectAll().where('tenant_id', '=', admin.tenantId).execute()).toEqual([]);
+  });
+
+  it('refuses a users admin who lacks some of a user\'s permissions to assign or unassign that user (403), and lets them change their own applications', async () => {
+    const server = await h.start();
+    const { free, managed } = await vendorApps(server);
+    const admin = await tenantWithAdmin(server);
+    expect((await assign(server, admin, ApplicationPaths.assign, { userId: admin.userId, appIds: [managed], tenantId: admin.tenantId })).status).toBe(200);
+    const permissionIds = await Promise.all(['fe.secure.read.users', 'fe.secure.write.users'].map(async (k) => (await findPermissionByKey(server.db, k))!.id));
+    const role = await callAs(server, admin, 'POST', AdminPaths.rolesV2, { body: { key: 'UsersOnly', name: 'Users only', permissionIds } });
+    expect(role.status).toBe(201);
+    const usersAdmin = await activeMember(server, admin, { roleIds: [role.body.id] });
+    for (const path of [ApplicationPaths.unassign, ApplicationPaths.assign]) {
+      const refused = await assign(server, usersAdmin, path, { userId: admin.userId, appIds: [path === ApplicationPaths.assign ? free : managed], tenantId: admin.tenantId });
+      expect(refused.status).toBe(403);
+      expect(refused.body.errorCode).toBe(AdminErrorCodes.userNotManageable);
+    }
+    expect((await callAs(server, admin, 'GET', pathOf(ApplicationPaths.userApps, { userId: admin.userId }))).body.appIds).toEqual([managed]);
+    expect((await assign(server, usersAdmin, ApplicationPaths.assign, { userId: usersAdmin.userId, appIds: [free], tenantId: admin.tenantId })).status).toBe(200);
   });
 
   it('removes a user\'s assignments in the account when they are removed from it, so being invited again gives none back', async () => {

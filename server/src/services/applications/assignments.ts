@@ -18,7 +18,7 @@ import { listMemberships } from '../../db/queries/admin-users';
 import { deleteAssignments, findApplications, insertAssignments, listApplications, listAssignments, listUserApplicationIds } from '../../db/queries/applications';
 import { hasMembership } from '../../db/queries/tenants';
 import { AppError, Errors } from '../../errors';
-import type { AdminCaller } from '../admin/access';
+import { assertManageable, type AdminCaller } from '../admin/access';
 import { AuditActions, recordAudit } from '../admin/audit-log';
 import type { ApplicationService } from './applications';
 
@@ -50,6 +50,9 @@ export function createAssignmentService(deps: { db: Db; clock: Clock; applicatio
       throw new AppError(ErrorCodes.validation, 400, 'tenantId: must be the account this call acts in (name another account with ?tenantId=)', { field: 'tenantId' });
     }
     await member(caller, body.userId);
+    // Nobody changes the access of a user above them (a super user, or a holder of permissions the
+    // caller lacks); their own applications they may change.
+    if (body.userId !== caller.userId) await assertManageable(db, caller, body.userId, 'change the applications of');
     const found = new Set((await findApplications(db, body.appIds)).map((a) => a.id));
     const missing = body.appIds.filter((id) => !found.has(id));
     if (missing.length) throw new AppError(ErrorCodes.validation, 400, `appIds: no application ${missing.map((id) => JSON.stringify(id)).join(', ')}`, { field: 'appIds', missing });
