@@ -6,7 +6,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { OpenAPIHono as ScimHono } from '@hono/zod-openapi';
 import { ProvisioningPaths } from '@gatehouse/shared/wire';
+import type { Context } from 'hono';
 import type { AppEnv } from '../../http/env';
+import { onError } from '../../http/errors';
 import { createScimConnectionService, type ScimConnectionService } from '../../services/scim/connections';
 import { ScimError, ScimErrors } from '../../services/scim/errors';
 import { createScimGroupService } from '../../services/scim/groups';
@@ -46,6 +48,10 @@ export function scimArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): ScimArea {
   });
   // The SCIM app's variables extend AppEnv's; Hono types a mounted app by its own Env.
   app.route('/', scim as unknown as OpenAPIHono<AppEnv>);
+  // The server's shared layers (body limit, control characters) refuse a request before it reaches
+  // the SCIM app: under /scim/v2 those refusals too are SCIM errors, as identity providers parse them.
+  const scimPrefix = `${ProvisioningPaths.scimBase}/`;
+  app.onError((err, c) => (c.req.path.startsWith(scimPrefix) ? scimOnError(err, c as unknown as Context<ScimEnv>) : onError(err, c)));
   app.openAPIRegistry.registerComponent('securitySchemes', 'ScimBearer', { type: 'http', scheme: 'bearer', description: "A provisioning connection's token (ghscim.…), shown once when the connection is created or its token rotated" });
   return { connections, requestLog };
 }

@@ -7,7 +7,7 @@ import { GROUP_RESOURCE, USER_RESOURCE } from '../../services/scim/schemas';
 import type { ScimResult, ScimUserService } from '../../services/scim/users';
 import type { ScimGroupService } from '../../services/scim/groups';
 import type { Context } from 'hono';
-import { scimBody, scimList, scimResource, scimCommonErrors, scimErr, scimJson, ScimListResponseSchema, ScimResourceSchema, scimValidationHook, type ScimEnv } from './scim-http';
+import { scimBody, scimBodyErrors, scimList, scimResource, scimCommonErrors, scimErr, scimJson, ScimListResponseSchema, ScimResourceSchema, scimValidationHook, type ScimEnv } from './scim-http';
 import { scimSecurity, scimTags } from './service-provider';
 
 const text = (max: number) => z.string().max(max).optional();
@@ -51,7 +51,7 @@ export function scimResourceRoutes(services: { users: ScimUserService; groups: S
       createRoute({
         method: 'post', path: list, tags: scimTags, security: scimSecurity, summary: `Provisions a ${what} (managedBy scim2)`,
         request: { query: SelectQuery, ...scimBody() },
-        responses: { 201: { ...scimJson(ScimResourceSchema, `The ${what}`), headers: { ...etagHeader, Location: { description: 'The resource URL', schema: { type: 'string' as const } } } }, 403: scimErr("The tenant's seat limit or email-domain restrictions refuse the user"), 409: scimErr('uniqueness: the userName / displayName / externalId is taken in the tenant'), ...scimCommonErrors },
+        responses: { 201: { ...scimJson(ScimResourceSchema, `The ${what}`), headers: { ...etagHeader, Location: { description: 'The resource URL', schema: { type: 'string' as const } } } }, 403: scimErr("The tenant's seat limit or email-domain restrictions refuse the user"), 409: scimErr('uniqueness: the userName / displayName / externalId is taken in the tenant'), ...scimBodyErrors, ...scimCommonErrors },
       }),
       async (c) => {
         const r = await service.create(c.get('scim'), c.req.valid('json'));
@@ -85,6 +85,7 @@ export function scimResourceRoutes(services: { users: ScimUserService; groups: S
             404: scimErr('Not found in the tenant'),
             409: scimErr('uniqueness'),
             412: scimErr('If-Match does not match the current version'),
+            ...scimBodyErrors,
             ...scimCommonErrors,
           },
         }),

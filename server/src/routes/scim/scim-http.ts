@@ -47,6 +47,9 @@ export const scimCommonErrors = {
   429: { ...scimErr('Too many requests on this connection; Retry-After says how many seconds to wait'), headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' as const } } } },
 };
 
+/** The refusal of a body over the server's limit (the shared body limit, answered as a SCIM error). */
+export const scimBodyErrors = { 413: scimErr('The request body is larger than the server takes') };
+
 /** A SCIM answer: the body as `application/scim+json`, with its ETag and Location when given. */
 export function scimAnswer(c: Context, status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return c.body(JSON.stringify(body), status as ContentfulStatusCode, { 'Content-Type': SCIM_CONTENT_TYPE, 'Cache-Control': 'no-store', ...headers });

@@ -10,7 +10,7 @@ import { listResponse, parsePagination } from '../../services/scim/list-response
 import { GROUP_RESOURCE, USER_RESOURCE } from '../../services/scim/schemas';
 import { SCHEMA_SEARCH_REQUEST, searchParams, searchTypes } from '../../services/scim/search';
 import type { ScimUserService } from '../../services/scim/users';
-import { SCIM_CONTENT_TYPE, scimCommonErrors, scimJson, scimList, ScimListResponseSchema, scimValidationHook, type ScimEnv } from './scim-http';
+import { SCIM_CONTENT_TYPE, scimBodyErrors, scimCommonErrors, scimJson, scimList, ScimListResponseSchema, scimValidationHook, type ScimEnv } from './scim-http';
 import { scimSecurity, scimTags } from './service-provider';
 
 const names = z.array(z.string().max(200)).max(100);
@@ -42,7 +42,7 @@ export function scimSearchRoutes(services: { users: ScimUserService; groups: Sci
         method: 'post', path: `${ProvisioningPaths.scimBase}/${endpoint}/.search`, tags: scimTags, security: scimSecurity,
         summary: `Searches the tenant's SCIM ${what}s with a SearchRequest body: as GET ${endpoint} with the same filter, attributes/excludedAttributes and startIndex/count`,
         request: searchBody(),
-        responses: { 200: scimJson(ScimListResponseSchema, `A page of ${what}s and the total matching`), ...scimCommonErrors },
+        responses: { 200: scimJson(ScimListResponseSchema, `A page of ${what}s and the total matching`), ...scimBodyErrors, ...scimCommonErrors },
       }),
       async (c) => {
         const q = searchParams(c.req.valid('json'));
@@ -57,7 +57,7 @@ export function scimSearchRoutes(services: { users: ScimUserService; groups: Sci
       method: 'post', path: `${ProvisioningPaths.scimBase}/.search`, tags: scimTags, security: scimSecurity,
       summary: 'Searches all resource types (Users, then Groups) with a SearchRequest body; a filter attribute a type does not have matches none of it',
       request: searchBody(),
-      responses: { 200: scimJson(ScimListResponseSchema, 'A page of users and groups and the total matching'), ...scimCommonErrors },
+      responses: { 200: scimJson(ScimListResponseSchema, 'A page of users and groups and the total matching'), ...scimBodyErrors, ...scimCommonErrors },
     }),
     async (c) => {
       const q = searchParams(c.req.valid('json'));

@@ -94,4 +94,25 @@ describeDialects('SCIM service provider', (harness) => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await scim(server, b.token, 'GET', '/Users')).status).toBe(200);
   });
+
+  it('answers the refusals of the shared layers (control characters in the path, query or body; a body over the limit) as SCIM errors in application/scim+json, and the rest of the API still in its own body', async () => {
+    const server = await start({ MAX_BODY_BYTES: '2048' });
+    const admin = await tenantWithAdmin(server);
+    const { token } = await scimConnection(server, admin);
+    const refusals = [
+      await scim(server, token, 'GET', '/Users/%01x'),
+      await scim(server, token, 'GET', '/Users?filter=%0D'),
+      await scim(server, token, 'POST', '/Users', oktaUser(uniqueEmail('ctl'), { displayName: 'A\u0007B' })),
+      await scim(server, token, 'POST', '/Groups', { schemas: [SCHEMA_GROUP], displayName: 'x'.repeat(4096) }),
+    ];
+    expect(refusals.map((r) => [r.status, r.headers.get('content-type'), r.body.schemas, r.body.status])).toEqual([
+      [400, 'application/scim+json', [SCHEMA_ERROR], '400'],
+      [400, 'application/scim+json', [SCHEMA_ERROR], '400'],
+      [400, 'application/scim+json', [SCHEMA_ERROR], '400'],
+      [413, 'application/scim+json', [SCHEMA_ERROR], '413'],
+    ]);
+    expect(refusals[0]!.body).toMatchObject({ scimType: 'invalidValue', detail: expect.stringContaining('control characters') });
+    const elsewhere = await callAs(server, admin, 'GET', `${ProvisioningPaths.scim2Configurations}?x=%01`);
+    expect([elsewhere.status, elsewhere.headers.get('content-type')?.startsWith('application/json'), elsewhere.body.errorCode]).toEqual([400, true, 'ER-01001']);
+  });
 });
