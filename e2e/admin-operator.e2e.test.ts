@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
-import { PASSWORD, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signUpThroughApi, visible } from './support/journey';
 import { accessToken, screenshotsAtBothWidths } from './support/portal';
 import { useBrowserAndServer, promoteSuperUser } from './support/server';
 
@@ -39,7 +39,7 @@ it('a super user (promoted with the CLI) creates a feature, a plan granting it a
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const email = `vendor+${Date.now()}@example.com`;
-  await signUpAndActivate(page, server.url, server.url, email);
+  await signUpThroughApi(page, server.url, email);
 
   // A tenant admin (owner of the tenant signed up) has no Operator entry, and the API refuses them.
   let portal = await openPortal(page);

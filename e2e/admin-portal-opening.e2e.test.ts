@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { useBrowserAndServer } from './support/server';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 
 const env = useBrowserAndServer();
 
@@ -15,7 +15,7 @@ it('shows a placeholder the moment "Admin portal" is clicked, and the portal in 
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
   const page = await context.newPage();
   try {
-    await signUpAndActivate(page, env.server.url, env.server.url, `opening-${Date.now()}@example.com`);
+    await signUpThroughApi(page, env.server.url, `opening-${Date.now()}@example.com`);
     // Hold the portal's entry back until the placeholder has been checked.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appCode } from '../server/src/test/rfc6238';
 import { screenshotPath } from './support/browser';
-import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -46,7 +46,7 @@ it('lists the sessions of two browsers, signs the other one out for real, shows 
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const email = `privacy+${Date.now()}@example.com`;
 
-  await signUpAndActivate(page, server.url, server.url, email);
+  await signUpThroughApi(page, server.url, email);
   await other.goto(`${server.url}/`);
   await other.waitForURL(/\/account\/login/);
   await signIn(other, email, PASSWORD);

@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
 import { rowAction } from './support/portal';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -34,7 +34,7 @@ it('lets an admin add a role with a permission, refuses a taken key, and add a g
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const stamp = Date.now();
-  await signUpAndActivate(page, server.url, server.url, `admin+${stamp}@example.com`);
+  await signUpThroughApi(page, server.url, `admin+${stamp}@example.com`);
   const token = await accessToken(page);
   const res = await fetch(`${server.url}/identity/resources/users/v1`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: `grace+${stamp}@example.com`, name: 'Grace Hopper' }) });
   expect(res.status).toBe(201);
