@@ -273,6 +273,34 @@ describe('operator section', { timeout: 30_000 }, () => {
     expect(view.queryByDisplayValue('s3cret-once')).toBeNull();
   });
 
+  it('uploads a logo file with a product (a png sent as a data URL the wire schema accepts); an SVG or a file over 512 KB is refused under the field and nothing is sent', async () => {
+    const { view, calls } = open({ target: 'products' });
+    await view.findByRole('row', { name: /Payroll/ }, LOAD);
+    fireEvent.click(view.getByRole('button', { name: 'Add product' }));
+    const dialog = await view.findByRole('dialog', { name: 'Add product' }, LOAD);
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Wiki' } });
+    fireEvent.change(within(dialog).getByLabelText('URL'), { target: { value: 'https://wiki.example.com' } });
+    const picker = within(dialog).getByLabelText('Or upload a logo');
+
+    fireEvent.change(picker, { target: { files: [new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], 'logo.svg', { type: 'image/svg+xml' })] } });
+    expect(within(dialog).getByText('The logo must be a png, jpeg, gif or webp image')).toBeTruthy();
+    fireEvent.change(picker, { target: { files: [new File([new Uint8Array(512 * 1024 + 1)], 'big.png', { type: 'image/png' })] } });
+    expect(within(dialog).getByText('The logo is larger than 512 KB')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add product' }));
+    expect(sent(calls, 'POST')).toEqual([]);
+
+    // A 1x1 png.
+    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+    fireEvent.change(picker, { target: { files: [new File([png], 'logo.png', { type: 'image/png' })] } });
+    await within(dialog).findByRole('img', { name: 'The new logo' }, LOAD);
+    expect(within(dialog).queryByText('The logo is larger than 512 KB')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add product' }));
+    await waitFor(() => expect(sent(calls, 'POST')).toHaveLength(1), LOAD);
+    const body = sent(calls, 'POST')[0]?.body as { logo: string };
+    expect(body.logo).toBe(`data:image/png;base64,${btoa(String.fromCharCode(...png))}`);
+    expect(VendorApplicationBody.safeParse(body).success).toBe(true);
+  });
+
   it('lists the vendor\'s applications as Products, adds one after checking its URL (FREE_ACCESS unless managed, linked to a client), and keeps an uploaded logo when editing', async () => {
     const { view, calls } = open({ target: 'products' });
     const row = await view.findByRole('row', { name: /Payroll/ }, LOAD);
