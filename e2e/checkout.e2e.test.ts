@@ -15,7 +15,7 @@ import { BILLING_CHANGED_EVENT } from '@gatehouse/shared/constants';
 import { OperatorPaths } from '@gatehouse/shared/wire';
 import { LOCALSTRIPE_PUBLISHABLE_KEY, LOCALSTRIPE_SECRET_KEY, localstripeMissing, peersRequired, startLocalstripe, type Localstripe } from '../server/src/test/localstripe';
 import { expectAccessible } from './support/axe';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 import { accessToken, screenshotsAtBothWidths } from './support/portal';
 import { closeContexts, startGatehouse, workerBrowser, type RunningServer, promoteSuperUser } from './support/server';
 
@@ -82,7 +82,7 @@ it.skipIf(skip)('a tenant admin picks Premium, enters a test card in the checkou
   page.on('request', (r) => r.url().includes('/cdn/checkout/') && checkoutFiles.push(r.url()));
 
   const email = `checkout+${Date.now()}@example.com`;
-  await signUpAndActivate(page, server.url, server.url, email);
+  await signUpThroughApi(page, server.url, email);
   await promoteSuperUser(ctx.server, email);
   const token = await accessToken(page);
   const configured = await call(token, 'PUT', OperatorPaths.billingConfiguration, {
@@ -174,7 +174,7 @@ it.skipIf(skip)('speaks Hebrew right to left, and says the seed\'s error for an 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await stripeFromEmulator(context);
   const page = await context.newPage();
-  await signUpAndActivate(page, server.url, server.url, `checkout-he+${Date.now()}@example.com`);
+  await signUpThroughApi(page, server.url, `checkout-he+${Date.now()}@example.com`);
   await page.goto(`${server.url}/?locale=he`);
   await visible(page, page.getByTestId('signed-in-user'));
   await showCheckout(page, 'no-such-plan');
@@ -194,7 +194,7 @@ it.skipIf(skip)("opens from the admin portal's plan card over the portal; Escape
   await stripeFromEmulator(context);
   const page = await context.newPage();
   const email = `checkout-portal+${Date.now()}@example.com`;
-  await signUpAndActivate(page, server.url, server.url, email);
+  await signUpThroughApi(page, server.url, email);
   await promoteSuperUser(ctx.server, email);
   const token = await accessToken(page);
   const configured = await call(token, 'PUT', OperatorPaths.billingConfiguration, {
