@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
 import { linkIn, waitForMail } from './support/mailbox';
 import { useBrowserAndServer } from './support/server';
-import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 
 const WRONG = 'definitely not my password';
 const NEW_PASSWORD = 'a rotated passphrase for ada 8';
@@ -42,7 +42,7 @@ describe('lockout and unlock', () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
     const email = `locked-${Date.now()}@example.com`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     await signOut(page);
 
     await signIn(page, email, WRONG);
@@ -81,7 +81,7 @@ describe('password rotation', () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
     const email = `rotated-${Date.now()}@example.com`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     await signOut(page);
     setPasswordChangedAt(email, Date.now() - 91 * DAY);
 
@@ -101,7 +101,7 @@ describe('password rotation', () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
     const email = `expiring-${Date.now()}@example.com`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     await signOut(page);
     setPasswordChangedAt(email, Date.now() - 85 * DAY);
 
