@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { screenshotPath } from './support/browser';
 import { repoRoot, startGatehouse, useBrowserAndServer, type RunningServer } from './support/server';
-import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 
 const env = useBrowserAndServer();
 
@@ -18,7 +18,7 @@ describe('sign-in errors and session safety', () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
     const email = `grace-${Date.now()}@example.com`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/account\/login/);
     await signIn(page, email, 'not the password');
@@ -34,7 +34,7 @@ describe('sign-in errors and session safety', () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
     const email = `reuse-${Date.now()}@example.com`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     const cookieName = (c: { name: string }) => c.name.startsWith('gatehouse-refresh');
     // The refresh cookie is scoped to the auth API path, so ask for the cookies of that URL.
     const refreshUrl = `${env.server.url}/identity/resources/auth/v1/user/token/refresh`;
@@ -65,7 +65,7 @@ describe('several tabs', () => {
   it('keeps the session when two tabs reload at the same moment (refreshes never race)', async () => {
     const context = await env.browser.newContext();
     const first = await context.newPage();
-    await signUpAndActivate(first, env.server.url, env.server.url, `tabs-${Date.now()}@example.com`);
+    await signUpThroughApi(first, env.server.url, `tabs-${Date.now()}@example.com`);
     const second = await context.newPage();
     for (let round = 0; round < 3; round++) {
       await Promise.all([first.goto(`${env.server.url}/`), second.goto(`${env.server.url}/`)]);
