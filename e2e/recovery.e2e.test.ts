@@ -7,7 +7,7 @@ import { ACTIVATION_REDIRECT_DELAY_MS } from '@gatehouse/shared/constants';
 import { screenshotPath } from './support/browser';
 import { linkIn, waitForMail } from './support/mailbox';
 import { useBrowserAndServer } from './support/server';
-import { installClock, passDelay, PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
+import { installClock, passDelay, PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 
 const NEW_PASSWORD = 'a fresh passphrase for ada 7';
 
@@ -18,7 +18,7 @@ describe('password recovery by email', () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
     const email = `forgot-${Date.now()}@example.com`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/account\/login/);
 
@@ -90,7 +90,7 @@ describe('password recovery by SMS', () => {
     const page = await context.newPage();
     const email = `sms-${Date.now()}@example.com`;
     const phone = `+1 555 ${String(Date.now()).slice(-7)}`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     // The phone number goes on the profile through the API, as the admin portal's profile form would.
     const login = await fetch(`${env.server.url}/identity/resources/auth/v1/user`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
     const { accessToken } = (await login.json()) as { accessToken: string };
