@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { appCode } from '../server/src/test/rfc6238';
 import { screenshotPath } from './support/browser';
 import { useBrowserAndServer } from './support/server';
-import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 
 const env = useBrowserAndServer();
 const STEP_MS = 30_000;
@@ -65,7 +65,7 @@ describe('MFA with an authenticator app', () => {
   it('enrols from the step-up route (noMFAEnrolledStepUp), shows the recovery codes once, then steps up', async () => {
     context = await env.browser.newContext();
     page = await context.newPage();
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
 
     await page.goto(`${env.server.url}/account/step-up?maxAge=300`);
     await visible(page, page.getByRole('heading', { name: 'Verify it’s you' }));
