@@ -6,7 +6,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
 import { useBrowserAndServer } from './support/server';
-import { PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 
 const env = useBrowserAndServer({ GATEHOUSE_FLAGS: '{"show-passkeys-new":"on"}', PASSKEYS_PROMPT: 'on' });
 
@@ -37,7 +37,7 @@ describe('passkeys', () => {
     const context = await env.browser.newContext();
     const { page, cdp, authenticatorId } = await pageWithAuthenticator(context);
     const email = `passkey-${Date.now()}@example.com`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     await signOut(page);
 
     await signIn(page, email, PASSWORD);
@@ -71,7 +71,7 @@ describe('passkeys', () => {
     const context = await env.browser.newContext();
     const { page } = await pageWithAuthenticator(context);
     const email = `no-passkey-${Date.now()}@example.com`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     await signOut(page);
 
     await signIn(page, email, PASSWORD);
