@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { SecurityPaths } from '@gatehouse/shared/admin-paths';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
-import { PASSWORD, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signUpThroughApi, visible } from './support/journey';
 import { screenshotsAtBothWidths } from './support/portal';
 import { useBrowserAndServer } from './support/server';
 
@@ -27,7 +27,7 @@ it('shows score, history, sign-in protection, recommendations, insights and user
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const email = `owner+${Date.now()}@example.com`;
-  await signUpAndActivate(page, server.url, server.url, email);
+  await signUpThroughApi(page, server.url, email);
 
   await page.getByRole('button', { name: 'Admin portal' }).click();
   const portal = page.getByRole('dialog', { name: 'Admin portal' });

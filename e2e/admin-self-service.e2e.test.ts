@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import { appCode } from '../server/src/test/rfc6238';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
-import { PASSWORD, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signUpThroughApi, visible } from './support/journey';
 import { waitForMail, type OutboxMessage } from './support/mailbox';
 import { useBrowserAndServer } from './support/server';
 
@@ -48,7 +48,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     const stamp = `${viewport.width}-${Date.now()}`;
     const email = `self+${stamp}@example.com`;
     const newEmail = `moved+${stamp}@example.org`;
-    await signUpAndActivate(page, server.url, server.url, email);
+    await signUpThroughApi(page, server.url, email);
     let portal = await openPrivacy(page);
 
     // Password: the current one and the new one twice; the new one then signs in.

@@ -16,7 +16,7 @@ import { BillingErrorCodes, BillingPaths } from '@gatehouse/shared/admin-paths';
 import { OperatorPaths } from '@gatehouse/shared/wire';
 import { LOCALSTRIPE_PUBLISHABLE_KEY, LOCALSTRIPE_SECRET_KEY, localstripeMissing, peersRequired, startLocalstripe, type Localstripe } from '../server/src/test/localstripe';
 import { expectAccessible } from './support/axe';
-import { PASSWORD, signUpAndActivate, visible } from './support/journey';
+import { PASSWORD, signUpThroughApi, visible } from './support/journey';
 import { accessToken, screenshotsAtBothWidths } from './support/portal';
 import { closeContexts, repoRoot, startGatehouse, workerBrowser, type RunningServer, promoteSuperUser } from './support/server';
 
@@ -78,7 +78,7 @@ it.skipIf(skip)('downloads an invoice, cancels and renews, and shows why a downg
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const email = `billing+${Date.now()}@example.com`;
-  await signUpAndActivate(page, server.url, server.url, email);
+  await signUpThroughApi(page, server.url, email);
   await promoteSuperUser(ctx.server, email);
   const token = await accessToken(page);
 

@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
 import { rowAction } from './support/portal';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -35,7 +35,7 @@ it('lets an admin manage the invite link, add users in bulk, resend an activatio
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const stamp = Date.now();
   const adminEmail = `admin+${stamp}@example.com`;
-  await signUpAndActivate(page, server.url, server.url, adminEmail);
+  await signUpThroughApi(page, server.url, adminEmail);
   const token = await accessToken(page);
   const get = async (path: string) => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
 

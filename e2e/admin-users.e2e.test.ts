@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
 import { rowAction } from './support/portal';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 import { waitForMail } from './support/mailbox';
 import { useBrowserAndServer } from './support/server';
 
@@ -35,7 +35,7 @@ it('lets an admin invite, search, edit roles of, disable and remove users from t
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const stamp = Date.now();
   const adminEmail = `admin+${stamp}@example.com`;
-  await signUpAndActivate(page, server.url, server.url, adminEmail);
+  await signUpThroughApi(page, server.url, adminEmail);
 
   // Two more users through the API, so the table has rows to search among.
   const token = await accessToken(page);
