@@ -197,16 +197,17 @@ describe('useEntitlements / useFeatureFlag', () => {
 });
 
 describe('useAdminPortal / useCheckout', () => {
-  it('show and hide call the loader', async () => {
+  it('show, showMultiApps (multi-app mode) and hide call the loader', async () => {
     const app = createTestApp();
     const { wrapper } = setup(app);
     const { result } = renderHook(() => ({ portal: useAdminPortal(), checkout: useCheckout() }), { wrapper });
     await act(() => result.current.portal.show());
     await waitFor(() => expect(app.actions).toContain('showAdminPortal'));
     act(() => result.current.portal.hide());
+    await act(() => result.current.portal.showMultiApps());
     await act(() => result.current.checkout.show({ planId: 'premium' }));
     act(() => result.current.checkout.hide());
-    expect(app.actions).toEqual(['showAdminPortal', 'hideAdminPortal', 'showCheckoutDialog:premium', 'hideCheckoutDialog']);
+    expect(app.actions).toEqual(['showAdminPortal', 'hideAdminPortal', 'showMultiAppsAdminPortal', 'showCheckoutDialog:premium', 'hideCheckoutDialog']);
   });
 });
 

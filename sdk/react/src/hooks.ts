@@ -171,10 +171,20 @@ export function useFeatureFlag(key: string): boolean {
   return useGatehouseState('useFeatureFlag').state.flags[key] === 'on';
 }
 
-/** Opens and closes the admin portal. */
-export function useAdminPortal(): { show(): Promise<void>; hide(): void } {
+/**
+ * Opens and closes the admin portal. `showMultiApps` opens it in multi-app mode (the loader's
+ * `showMultiAppsAdminPortal()`): only while the flag multi-apps-admin-portal is on, else the normal portal.
+ */
+export function useAdminPortal(): { show(): Promise<void>; showMultiApps(): Promise<void>; hide(): void } {
   const client = useGatehouseClient('useAdminPortal');
-  return useMemo(() => ({ show: async () => (await client.whenReady()).showAdminPortal(), hide: () => client.app()?.hideAdminPortal() }), [client]);
+  return useMemo(
+    () => ({
+      show: async () => (await client.whenReady()).showAdminPortal(),
+      showMultiApps: async () => (await client.whenReady()).showMultiAppsAdminPortal(),
+      hide: () => client.app()?.hideAdminPortal(),
+    }),
+    [client],
+  );
 }
 
 /** Opens the checkout dialog for a plan, and closes it. */

@@ -83,6 +83,8 @@ export interface LoaderApp {
   logout(): Promise<void>;
   loginWithRedirect(): Promise<void>;
   showAdminPortal(): Promise<void>;
+  /** The admin portal in multi-app mode while the flag multi-apps-admin-portal is on; else the normal portal, with a console warning. */
+  showMultiAppsAdminPortal(): Promise<void>;
   hideAdminPortal(): void;
   showCheckoutDialog(options: { planId: string }): Promise<void>;
   hideCheckoutDialog(): void;

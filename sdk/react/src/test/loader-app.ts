@@ -87,6 +87,7 @@ export function createTestApp(options: { name?: string; signedIn?: Record<string
     logout: () => store.logout(),
     loginWithRedirect: async () => void actions.push('loginWithRedirect'),
     showAdminPortal: async () => void actions.push('showAdminPortal'),
+    showMultiAppsAdminPortal: async () => void actions.push('showMultiAppsAdminPortal'),
     hideAdminPortal: () => void actions.push('hideAdminPortal'),
     showCheckoutDialog: async ({ planId }) => void actions.push(`showCheckoutDialog:${planId}`),
     hideCheckoutDialog: () => void actions.push('hideCheckoutDialog'),
