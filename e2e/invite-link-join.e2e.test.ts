@@ -10,7 +10,7 @@ import { ACTIVATION_REDIRECT_DELAY_MS } from '@gatehouse/shared/constants';
 import type { Browser, Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
 import { linkIn, waitForMail } from './support/mailbox';
-import { installClock, passDelay, PASSWORD, signIn, signUpAndActivate, visible } from './support/journey';
+import { installClock, passDelay, PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 import { useBrowserAndServer } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -39,7 +39,7 @@ it('lets a newcomer sign up and an existing user sign in through the link, joini
   const { browser, server } = ctx;
   const stamp = Date.now();
   const admin = await stranger(browser);
-  await signUpAndActivate(admin, server.url, server.url, `owner+${stamp}@example.com`);
+  await signUpThroughApi(admin, server.url, `owner+${stamp}@example.com`);
   const adminToken = await accessToken(admin);
   const tenantId = claimsOf(adminToken).tenantId;
   const created = await api('POST', `${server.url}/identity/resources/tenants/invites/v1/user`, adminToken, {});

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/axe';
 import { linkIn, waitForMail } from './support/mailbox';
 import { startGatehouse, useBrowserAndServer, type RunningServer } from './support/server';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 
 const env = useBrowserAndServer({ LOGIN_STRATEGY: 'MagicLink' });
 let codeServer: RunningServer;
@@ -57,7 +57,7 @@ describe('the magic link success state', () => {
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const email = `a11y-magic-${Date.now()}@example.com`;
-    await signUpAndActivate(page, env.server.url, env.server.url, email);
+    await signUpThroughApi(page, env.server.url, email);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/account\/login/);
     await requestFor(page, env.server.url, VARIANTS[0]!, email);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
 import { linkIn, waitForMail } from './support/mailbox';
 import { startGatehouse, useBrowserAndServer, type RunningServer } from './support/server';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 
 const env = useBrowserAndServer({ LOGIN_STRATEGY: 'MagicLink' });
 
@@ -17,7 +17,7 @@ describe('MagicLink login strategy', () => {
     const page = await context.newPage();
     const url = env.server.url;
     const email = `magic-${Date.now()}@example.com`;
-    await signUpAndActivate(page, url, url, email);
+    await signUpThroughApi(page, url, email);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/account\/login/);
 
@@ -65,7 +65,7 @@ describe('Code login strategy', () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
     const email = `code-${Date.now()}@example.com`;
-    await signUpAndActivate(page, server.url, server.url, email);
+    await signUpThroughApi(page, server.url, email);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/account\/login/);
 

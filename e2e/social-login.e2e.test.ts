@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { screenshotPath } from './support/browser';
 import { closeContexts, freePort, startGatehouse, workerBrowser, type RunningServer } from './support/server';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 import { IDP_CLIENT_ID, IDP_CLIENT_SECRET, startTestIdp, type TestIdp } from '../server/src/test/social-idp';
 
 let browser: Browser;
@@ -82,7 +82,7 @@ describe('social login with a custom OpenID Connect provider', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const email = `social-link-${Date.now()}@example.com`;
-    await signUpAndActivate(page, server.url, server.url, email);
+    await signUpThroughApi(page, server.url, email);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/account\/login/);
     const { status, body } = await continueWithAcme(page, email);
