@@ -77,7 +77,25 @@ function countsOf(results: AxeResults): AuditCounts {
   };
 }
 
+/**
+ * Lets the finite animations running in the page end first (a toast fading in, a dialog sliding
+ * open; in the document and in every open shadow root), at most 2 s: axe reads colours as they are
+ * at that instant, and a toast caught in its 0.18 s fade-in failed color-contrast against the
+ * settled screen's colours. Endless ones (spinners, skeleton shimmer) are not waited for.
+ */
+async function animationsSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const roots: (Document | ShadowRoot)[] = [document];
+    for (let i = 0; i < roots.length; i++) {
+      for (const el of roots[i]!.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+    }
+    const finite = roots.flatMap((root) => root.getAnimations()).filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    await Promise.race([Promise.all(finite.map((a) => a.finished.catch(() => undefined))), new Promise((resolve) => setTimeout(resolve, 2000))]);
+  });
+}
+
 export async function auditPage(page: Page, label: string): Promise<AxeSummary> {
+  await animationsSettled(page);
   // With only same-origin frames, axe.run in the page reaches every frame itself: the builder's
   // cross-origin mode (axe.runPartial per frame, then finishRun in a new page it opens and loads
   // axe into) would audit the same nodes at about twice the cost. A cross-origin frame keeps it.
