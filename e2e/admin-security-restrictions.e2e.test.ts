@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MY_IP_DESCRIPTION, SecurityPaths } from '@gatehouse/shared/admin-paths';
 import { expectAccessible } from './support/axe';
-import { signUpAndActivate, visible } from './support/journey';
+import { signUpThroughApi, visible } from './support/journey';
 import { accessToken, screenshotsAtBothWidths } from './support/portal';
 import { useBrowserAndServer } from './support/server';
 
@@ -40,7 +40,7 @@ it('IP restrictions: asks before shutting out the admin’s own address, "Add my
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await signUpAndActivate(page, server.url, server.url, `owner+${Date.now()}@example.com`);
+  await signUpThroughApi(page, server.url, `owner+${Date.now()}@example.com`);
   const { portal, panel } = await openSecurityTab(page, 'IP restrictions');
 
   const mine = panel.getByText(/^Your address (.+) is allowed\.$/);
@@ -108,7 +108,7 @@ it('domain restrictions: adds and deletes a domain, saves the config, and refuse
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await signUpAndActivate(page, server.url, server.url, `owner+${Date.now()}@example.com`);
+  await signUpThroughApi(page, server.url, `owner+${Date.now()}@example.com`);
   const { portal, panel } = await openSecurityTab(page, 'Domain restrictions');
 
   await visible(page, panel.getByText('No domains yet.'));
