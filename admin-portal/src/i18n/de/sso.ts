@@ -128,7 +128,7 @@ export default {
   'sso.domains.pending': 'Ausstehend',
   'sso.domains.validate': 'Validieren',
   'sso.domains.validatedNotice': 'Domain {domain} validiert',
-  'sso.domains.remove': 'Domain {domain} entfernen',
+  'sso.domains.remove': 'Domain {domain} löschen',
   'sso.domains.removed': 'Domain {domain} entfernt',
   'sso.domains.txtHint': 'Legen Sie auf {domain} einen TXT-Eintrag mit diesem Wert an. DNS-Änderungen können eine Weile brauchen.',
   'sso.domains.txtValue': 'Wert des TXT-Eintrags',

@@ -128,7 +128,7 @@ export default {
   'sso.domains.pending': 'Pending',
   'sso.domains.validate': 'Validate',
   'sso.domains.validatedNotice': 'Domain {domain} validated',
-  'sso.domains.remove': 'Remove domain {domain}',
+  'sso.domains.remove': 'Delete domain {domain}',
   'sso.domains.removed': 'Domain {domain} removed',
   'sso.domains.txtHint': 'Add a TXT record on {domain} with this value. DNS changes can take a while to appear.',
   'sso.domains.txtValue': 'TXT record value',

@@ -128,7 +128,7 @@ export default {
   'sso.domains.pending': 'Pendiente',
   'sso.domains.validate': 'Validar',
   'sso.domains.validatedNotice': 'Dominio {domain} validado',
-  'sso.domains.remove': 'Quitar el dominio {domain}',
+  'sso.domains.remove': 'Eliminar el dominio {domain}',
   'sso.domains.removed': 'Dominio {domain} quitado',
   'sso.domains.txtHint': 'Añade en {domain} un registro TXT con este valor. Los cambios de DNS pueden tardar en verse.',
   'sso.domains.txtValue': 'Valor del registro TXT',

@@ -128,7 +128,7 @@ export default {
   'sso.domains.pending': 'ממתין',
   'sso.domains.validate': 'אימות',
   'sso.domains.validatedNotice': 'הדומיין {domain} אומת',
-  'sso.domains.remove': 'הסרת הדומיין {domain}',
+  'sso.domains.remove': 'מחיקה של הדומיין {domain}',
   'sso.domains.removed': 'הדומיין {domain} הוסר',
   'sso.domains.txtHint': 'הוסיפו ב־{domain} רשומת TXT עם הערך הזה. שינויי DNS עשויים לקחת זמן.',
   'sso.domains.txtValue': 'ערך רשומת ה־TXT',

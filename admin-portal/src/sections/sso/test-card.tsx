@@ -99,12 +99,13 @@ export function TestCard({ config, sso, roles }: { config: SsoConfiguration; sso
           <p className="gh-ap-banner gh-ap-banner-error">{outcome.message}</p>
         </div>
       )}
-      {outcome.kind === 'report' && <Report report={outcome.report} headingRef={resultRef} problemText={problemText} roleName={roleName} />}
+      {outcome.kind === 'report' && <Report idBase={id} report={outcome.report} headingRef={resultRef} problemText={problemText} roleName={roleName} />}
     </section>
   );
 }
 
-function Report({ report, headingRef, problemText, roleName }: {
+function Report({ idBase, report, headingRef, problemText, roleName }: {
+  idBase: string;
   report: SsoTestReport;
   headingRef: RefObject<HTMLHeadingElement>;
   problemText: (problem: SsoTestProblem) => string;
@@ -126,7 +127,7 @@ function Report({ report, headingRef, problemText, roleName }: {
       {report.status === 'failed' ? (
         <>
           <p>{t.t('sso.test.failedText')}</p>
-          <p className="gh-ap-banner gh-ap-banner-error"><span className="gh-ap-mono" dir="ltr">{report.error}</span></p>
+          <p className="gh-ap-banner gh-ap-banner-error"><span className="gh-ap-mono gh-ap-sso-ltr" dir="ltr">{report.error}</span></p>
         </>
       ) : (
         <>
@@ -143,14 +144,14 @@ function Report({ report, headingRef, problemText, roleName }: {
             <p>{t.t('sso.test.noProblems')}</p>
           )}
           <dl className="gh-ap-sso-facts">
-            <div><dt>{t.t('sso.test.subject')}</dt><dd><span className="gh-ap-mono" dir="ltr">{report.subject ?? '—'}</span></dd></div>
-            <div><dt>{t.t('sso.test.email')}</dt><dd><span dir="ltr">{report.email ?? '—'}</span></dd></div>
+            <div><dt>{t.t('sso.test.subject')}</dt><dd><span className="gh-ap-mono gh-ap-sso-ltr" dir="ltr">{report.subject ?? '—'}</span></dd></div>
+            <div><dt>{t.t('sso.test.email')}</dt><dd><span className="gh-ap-sso-ltr" dir="ltr">{report.email ?? '—'}</span></dd></div>
             <div><dt>{t.t('sso.test.name')}</dt><dd>{report.name ?? '—'}</dd></div>
             <div><dt>{t.t('sso.test.roles')}</dt><dd>{mappedRoles.length ? mappedRoles.map(roleName).join(', ') : '—'}</dd></div>
           </dl>
+          <p id={`${idBase}-attributes`} className="gh-ap-sso-subtitle">{t.t('sso.test.attributes')}</p>
           <div className="gh-ap-table-wrap">
-            <table className="gh-ap-table gh-ap-sso-test-attributes">
-              <caption className="gh-ap-sso-test-caption">{t.t('sso.test.attributes')}</caption>
+            <table className="gh-ap-table gh-ap-sso-test-attributes" aria-labelledby={`${idBase}-attributes`}>
               <thead>
                 <tr><th scope="col">{t.t('sso.test.attribute')}</th><th scope="col">{t.t('sso.test.values')}</th></tr>
               </thead>
@@ -160,8 +161,8 @@ function Report({ report, headingRef, problemText, roleName }: {
                 ) : (
                   report.attributes.map((attribute) => (
                     <tr key={attribute.name}>
-                      <th scope="row"><span className="gh-ap-mono" dir="ltr">{attribute.name}</span></th>
-                      <td><span dir="ltr">{attribute.values.join(', ')}</span></td>
+                      <th scope="row"><span className="gh-ap-mono gh-ap-sso-ltr" dir="ltr">{attribute.name}</span></th>
+                      <td><span className="gh-ap-sso-ltr" dir="ltr">{attribute.values.join(', ')}</span></td>
                     </tr>
                   ))
                 )}
