@@ -4,12 +4,14 @@
  * uploads the IdP's metadata file, adds an email domain and validates it against a real DNS server
  * on loopback (the TXT value copied from the portal), chooses a default role and turns SSO on. A
  * person at that domain then signs in through the IdP (a SAML IdP signing real assertions with
- * xml-crypto behind its own pages) and lands signed in. Screenshots at 1280 and 390 px, light and
+ * xml-crypto behind its own pages) and lands signed in. Before turning it on, the admin tests the
+ * connection: a real sign-in at the IdP in a new window, whose report (attributes, warnings) the
+ * portal shows, signing nobody in. Screenshots at 1280 and 390 px, light and
  * dark, and in Hebrew; axe on each step.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestDns, type TestDns } from '../server/src/test/dns-server';
 import { createTestSamlIdp, type TestSamlIdp } from '../server/src/test/saml-idp';
@@ -67,6 +69,30 @@ afterAll(async () => {
   await new Promise((resolve) => (idpServer ? idpServer.close(resolve) : resolve(null)));
 });
 
+/**
+ * Test connection: the portal opens the IdP in a new window, the admin signs in there, the IdP posts
+ * to our ACS, which answers the 'Test complete' page; the portal then shows the report.
+ */
+async function testConnection(page: Page, portal: Locator, email: string, action: string, done: string): Promise<Locator> {
+  const card = portal.getByRole('region', { name: action === 'Test connection' ? '5. Test connection' : '5. בדיקת החיבור' });
+  const [popup] = await Promise.all([page.waitForEvent('popup'), card.getByRole('button', { name: action, exact: true }).click()]);
+  await popup.waitForURL((url) => url.href.startsWith(`${idpUrl}/sso`), { timeout: 15_000 });
+  // The IdP's page cannot reach the portal's window.
+  expect(await popup.evaluate(() => window.opener)).toBeNull();
+  await popup.getByLabel('Email').fill(email);
+  await popup.getByRole('button', { name: 'Sign in' }).click();
+  await popup.getByRole('button', { name: 'Continue to the application' }).click();
+  await visible(popup, popup.getByRole('heading', { name: 'Test complete' }));
+  // A test signs nobody in: the ACS set no cookie in that window.
+  expect((await popup.context().cookies(server.url)).filter((c) => c.name.startsWith('gatehouse-sso') || c.name.includes('refresh'))).toEqual([]);
+  await popup.close();
+  const heading = card.getByRole('heading', { name: done });
+  await visible(page, heading);
+  // The result takes the focus.
+  expect(await heading.evaluate((el) => el.getRootNode() instanceof ShadowRoot ? (el.getRootNode() as ShadowRoot).activeElement === el : document.activeElement === el)).toBe(true);
+  return card;
+}
+
 async function openSso(page: Page, name = 'Single sign-on', title = 'Admin portal') {
   const portal = page.getByRole('dialog', { name: title });
   if (!(await portal.isVisible())) {
@@ -78,7 +104,7 @@ async function openSso(page: Page, name = 'Single sign-on', title = 'Admin porta
   return portal;
 }
 
-it('a tenant admin sets up SAML with the guided flow, validates a domain by DNS, turns SSO on, and a person of that domain signs in through the IdP', async () => {
+it('a tenant admin sets up SAML with the guided flow, validates a domain by DNS, tests the connection, turns SSO on, and a person of that domain signs in through the IdP', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const errors: string[] = [];
@@ -129,6 +155,20 @@ it('a tenant admin sets up SAML with the guided flow, validates a domain by DNS,
   await roles.getByRole('checkbox').first().check();
   await roles.getByRole('button', { name: 'Save' }).click();
   await visible(page, portal.getByRole('status').getByText('Roles saved'));
+
+  // 6. Test connection while SSO is still off: a real sign-in at the IdP in a new window, reported here.
+  const tester = `jane+test-${stamp}@${domain}`;
+  const card = await testConnection(page, portal, tester, 'Test connection', 'The connection works');
+  const attributes = card.getByRole('table', { name: 'Attributes received' });
+  await visible(page, attributes.getByRole('row', { name: `email ${tester}` }));
+  await visible(page, attributes.getByRole('row', { name: 'groups support' }));
+  // The IdP sends a group nobody mapped, and its certificate is made for 2 days: both said, as warnings.
+  await visible(page, card.getByText('This group has no role mapping: support.'));
+  await visible(page, card.getByText(/signing certificate expires on/));
+  expect(await portal.getByText('Off', { exact: true }).count()).toBe(1);
+  await expectAccessible(page, 'sso: test connection report');
+  await card.scrollIntoViewIfNeeded();
+  await screenshotsAtBothWidths(page, 'admin-sso-test-report', { atWidth: async () => card.scrollIntoViewIfNeeded() });
   await portal.getByRole('button', { name: 'Turn on' }).click();
   await visible(page, portal.getByRole('status').getByText('Single sign-on is on'));
   await expectAccessible(page, 'sso: on');
@@ -141,6 +181,10 @@ it('a tenant admin sets up SAML with the guided flow, validates a domain by DNS,
   await visible(hebrew, hebrew.getByTestId('signed-in-user'));
   const heb = await openSso(hebrew, 'כניסה יחידה (SSO)', 'פורטל הניהול');
   await visible(hebrew, heb.getByText(domain));
+  const hebCard = await testConnection(hebrew, heb, `jane+he-${stamp}@${domain}`, 'בדיקת החיבור', 'החיבור עובד');
+  await expectAccessible(hebrew, 'sso: test connection report, Hebrew');
+  await hebCard.getByRole('table').scrollIntoViewIfNeeded();
+  await hebrew.screenshot({ path: screenshotPath('admin-sso-test-report-hebrew') });
   await hebrew.screenshot({ path: screenshotPath('admin-sso-on-hebrew'), fullPage: true });
   await hebrew.setViewportSize({ width: 390, height: 844 });
   await hebrew.screenshot({ path: screenshotPath('admin-sso-on-hebrew-390'), fullPage: true });
