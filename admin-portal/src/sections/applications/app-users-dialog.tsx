@@ -94,9 +94,9 @@ export function AppUsersDialog({ app, assigned, canWrite, api, tenantId, onChang
           const action = t.t(isAssigned ? 'users.apps.unassign' : 'users.apps.assign');
           return (
             <li key={u.id} className="gh-ap-app-user">
-              <span className="gh-ap-user-text">
-                <span className="gh-ap-user-name">{u.name || u.email}</span>
-                <span className="gh-ap-user-meta">{u.email ?? u.phoneNumber}</span>
+              <span className="gh-ap-app-user-text">
+                <span className="gh-ap-app-user-name">{u.name || u.email}</span>
+                <span className="gh-ap-app-user-meta">{u.email ?? u.phoneNumber}</span>
               </span>
               <span className="gh-ap-app-user-side">
                 <span className="gh-ap-badge">{t.t(isAssigned ? 'users.apps.assigned' : 'users.apps.notAssigned')}</span>
