@@ -26,6 +26,7 @@ import { sessionPolicyMigration } from './027_session_policy';
 import { billingEntitlementsMigration } from './028_billing_entitlements';
 import { scimProvisioningMigration } from './029_scim_provisioning';
 import { applicationsMigration } from './030_applications';
+import { scimExternalIdMigration } from './031_scim_external_id';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -61,6 +62,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '028_billing_entitlements': billingEntitlementsMigration,
         '029_scim_provisioning': scimProvisioningMigration,
         '030_applications': applicationsMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
+        '031_scim_external_id': scimExternalIdMigration,
       };
     },
   };

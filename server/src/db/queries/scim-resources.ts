@@ -48,15 +48,19 @@ export function pageScimResources(db: Db, tenantId: string, type: ScimResourceTy
   return liveResources(db, tenantId, type).selectAll('scim_resources').orderBy('scim_resources.created_at').orderBy('scim_resources.resource_id').limit(limit).offset(offset).execute();
 }
 
-/** The tenant's live resources of a type holding one value in an indexed column, oldest first. */
-export function listScimResources(db: Db, tenantId: string, type: ScimResourceType, narrowing: NonNullable<ScimNarrowing>): Promise<ScimResourceRow[]> {
+/** The query of listScimResources (its plan is checked to use the column's index). */
+export function narrowedScimResources(db: Db, tenantId: string, type: ScimResourceType, narrowing: NonNullable<ScimNarrowing>) {
   return liveResources(db, tenantId, type)
     .selectAll('scim_resources')
     .where(`scim_resources.${narrowing.column}`, '=', narrowing.value)
     .orderBy('scim_resources.created_at')
     .orderBy('scim_resources.resource_id')
-    .limit(NARROWED_LIMIT)
-    .execute();
+    .limit(NARROWED_LIMIT);
+}
+
+/** The tenant's live resources of a type holding one value in an indexed column (primary key, scim_resources_name, scim_resources_external_id), oldest first. */
+export function listScimResources(db: Db, tenantId: string, type: ScimResourceType, narrowing: NonNullable<ScimNarrowing>): Promise<ScimResourceRow[]> {
+  return narrowedScimResources(db, tenantId, type, narrowing).execute();
 }
 
 export async function updateScimResource(db: Db, tenantId: string, type: ScimResourceType, id: string, patch: Updateable<ScimResourcesTable>): Promise<void> {

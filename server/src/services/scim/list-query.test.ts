@@ -7,6 +7,8 @@
  */
 import { expect, it } from 'vitest';
 import { findScimConnectionById } from '../../db/queries/scim-connections';
+import { narrowedScimResources } from '../../db/queries/scim-resources';
+import { queryPlan, refreshStatistics } from '../../test/query-plan';
 import { tenantWithAdmin } from '../../test/admin-helpers';
 import { describeDialects, movableClock, uniqueEmail } from '../../test/harness';
 import { oktaUser, scim, scimConnection, SCHEMA_GROUP } from '../../test/scim-helpers';
@@ -88,5 +90,22 @@ describeDialects('SCIM lists at scale', (harness) => {
     const roomy = createScimUserService({ db: server.db, clock: { now: () => Date.now() } });
     const found = await roomy.list(caller, { filter: 'emails.value co "scale"', ...page });
     expect([found.total, idsOf(found)]).toEqual([5, users.map((u) => u.id)]);
+  });
+
+  it('reads a narrowed list through an index: externalId by scim_resources_external_id (migration 031), userName/displayName by scim_resources_name', async () => {
+    const { server, caller } = await setup();
+    // A tenant of some size (rows only, enough for the planners' statistics to tell the indexes apart).
+    const now = Date.now();
+    for (let batch = 0; batch < 4; batch += 1) {
+      const rows = Array.from({ length: 500 }, (_, i) => {
+        const n = batch * 500 + i;
+        return { connection_id: caller.connection.id, tenant_id: caller.tenantId, resource_type: 'User', resource_id: `bulk-${n}`, name_key: `bulk-${n}@example.com`, external_id: `bulk-ext-${n}`, attributes: '{}', version: 1, created_at: now + n, updated_at: now + n };
+      });
+      await server.db.insertInto('scim_resources').values(rows).execute();
+    }
+    await refreshStatistics(server.db, harness.dialect);
+    const planOf = (narrowing: Parameters<typeof narrowedScimResources>[3]) => queryPlan(server.db, harness.dialect, narrowedScimResources(server.db, caller.tenantId, 'User', narrowing).compile());
+    expect(await planOf({ column: 'external_id', value: 'ext-3' })).toContain('scim_resources_external_id');
+    expect(await planOf({ column: 'name_key', value: 'someone@example.com' })).toContain('scim_resources_name');
   });
 });
