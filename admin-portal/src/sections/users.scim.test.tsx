@@ -66,6 +66,18 @@ describe('users managed by SCIM', () => {
     expect(await rowMenuItems(view, 'Actions for Grace Hopper')).toEqual(['Edit roles', 'Impersonate']);
   });
 
+  it('show as active when the identity provider provisioned them active (the server answers them verified), and as Disabled once it sets active=false', async () => {
+    // As GET /team/resources/members/v1 answers SCIM users (server/src/routes/scim/users.test.ts).
+    const alan = tenantUser({ id: 'u-alan', name: 'Alan Turing', email: 'alan@example.com', provider: 'scim2', managedBy: 'scim2', isDisabled: true });
+    const view = openUsers([grace, alan], WRITER);
+    const active = within(await view.findByRole('row', { name: /Grace Hopper/ })).getByRole('rowheader').textContent;
+    expect(active).not.toContain('Not activated');
+    expect(active).not.toContain('Disabled');
+    const off = within(view.getByRole('row', { name: /Alan Turing/ })).getByRole('rowheader').textContent;
+    expect(off).toContain('Disabled');
+    expect(off).not.toContain('Not activated');
+  });
+
   it('are not mentioned when the page has none', async () => {
     const view = openUsers([ada], WRITER);
     await view.findByRole('row', { name: /Ada Byron/ });
