@@ -97,16 +97,16 @@ describe('admin portal shell', () => {
   });
 
   it('opens a not-yet-built section as a labelled Coming soon panel, from the list or the compact select', async () => {
-    // Security is built now (issue 12); single sign-on is not yet.
-    const user = makeUser({ permissions: [{ id: '1', key: 'fe.secure.read.samlConfiguration', name: 'Read SSO' }] });
+    // Security (issue 12) and single sign-on (issue 15) are built now; webhooks are not yet.
+    const user = makeUser({ permissions: [{ id: '1', key: 'fe.connectivity.read.webhooks', name: 'Read webhooks' }] });
     const { domElement } = shadowMountPoint();
-    await mountPortal(portalProps(domElement, createTestStore(user), { adminPortal: { navigation: { sso: { visibility: 'always' } } } }));
+    await mountPortal(portalProps(domElement, createTestStore(user), { adminPortal: { navigation: { webhooks: { visibility: 'always' } } } }));
     const view = within(domElement);
-    fireEvent.click(view.getByRole('button', { name: 'Single sign-on' }));
-    const panel = await view.findByRole('region', { name: 'Single sign-on' });
+    fireEvent.click(view.getByRole('button', { name: 'Webhooks' }));
+    const panel = await view.findByRole('region', { name: 'Webhooks' });
     expect(within(panel).getByText('Coming soon')).toBeTruthy();
-    expect(within(panel).getByText(/^Single sign-on is not available in this version of Gatehouse yet\. Ask the team/)).toBeTruthy();
-    expect(view.getByRole('button', { name: 'Single sign-on' }).getAttribute('aria-current')).toBe('page');
+    expect(within(panel).getByText(/^Webhooks is not available in this version of Gatehouse yet\. Ask the team/)).toBeTruthy();
+    expect(view.getByRole('button', { name: 'Webhooks' }).getAttribute('aria-current')).toBe('page');
     fireEvent.change(view.getByLabelText('Section'), { target: { value: 'privacy' } });
     // The Privacy chunk loads first: on a loaded machine that takes more than the default second.
     expect(await view.findByRole('region', { name: 'Privacy' }, { timeout: 5000 })).toBeTruthy();
