@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /** The tables of migration 029 (SCIM provisioning), merged into `Database` (schema.ts); see the migration. */
 
 export interface ScimConnectionsTable {
@@ -27,6 +29,8 @@ export interface ScimResourcesTable {
   version: number;
   created_at: number;
   updated_at: number;
+  /** 1 when SCIM created the account (a User it may edit and delete), 0 for a linked existing account or a Group (migration 032). */
+  created_account: ColumnType<number, number | undefined, number>;
 }
 
 export interface ScimRequestsTable {

@@ -27,6 +27,7 @@ import { billingEntitlementsMigration } from './028_billing_entitlements';
 import { scimProvisioningMigration } from './029_scim_provisioning';
 import { applicationsMigration } from './030_applications';
 import { scimExternalIdMigration } from './031_scim_external_id';
+import { scimCreatedAccountMigration } from './032_scim_created_account';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -63,6 +64,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '029_scim_provisioning': scimProvisioningMigration,
         '030_applications': applicationsMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
         '031_scim_external_id': scimExternalIdMigration,
+        '032_scim_created_account': scimCreatedAccountMigration,
       };
     },
   };

@@ -111,6 +111,9 @@ export async function removeMembership(db: Db, tenantId: string, userId: string)
     .where('group_id', 'in', (eb) => eb.selectFrom('groups').select('id').where('tenant_id', '=', tenantId))
     .execute();
   await db.deleteFrom('invitations').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+  // The SCIM record of the membership goes with it (it has no foreign key: resource_id is a user or a
+  // group): a member who left and was invited again is not SCIM's, and its userName is free again.
+  await db.deleteFrom('scim_resources').where('tenant_id', '=', tenantId).where('resource_type', '=', 'User').where('resource_id', '=', userId).execute();
   await db.deleteFrom('user_tenants').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
 }
 
@@ -191,5 +194,6 @@ export async function countMemberships(db: Db, userId: string): Promise<number> 
 }
 
 export async function deleteUserAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('scim_resources').where('resource_type', '=', 'User').where('resource_id', '=', userId).execute();
   await db.deleteFrom('users').where('id', '=', userId).execute();
 }

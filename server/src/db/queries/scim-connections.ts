@@ -56,6 +56,12 @@ export async function scimResourceIdsOfConnection(db: Db, connectionId: string, 
   return rows.map((r) => r.resource_id);
 }
 
+/** The users a connection provisioned, with whether SCIM created their account (only those accounts may SCIM delete). */
+export async function scimUsersOfConnection(db: Db, connectionId: string): Promise<{ userId: string; createdAccount: boolean }[]> {
+  const rows = await db.selectFrom('scim_resources').select(['resource_id', 'created_account']).where('connection_id', '=', connectionId).where('resource_type', '=', 'User').execute();
+  return rows.map((r) => ({ userId: r.resource_id, createdAccount: Number(r.created_account) === 1 }));
+}
+
 /** Hands a connection's users and groups back to the portal (managed by Gatehouse again), before the connection goes without them. */
 export async function releaseScimResources(db: Db, tenantId: string, connectionId: string): Promise<void> {
   await db

@@ -53,7 +53,7 @@ export function scimConnectionRoutes(deps: RouteDeps, connections: ScimConnectio
       summary: 'Creates a SCIM provisioning connection for a source (frontegg, okta, azure-ad, other); the answer carries its bearer token, shown this once',
       ...write,
       request: { query: TenantQuery, ...body(CreateScimConnectionRequest) },
-      responses: { 201: json(CreatedScimConnection, 'The connection and its token'), 400: err('Invalid body (the field is named)'), ...adminErrors },
+      responses: { 201: json(CreatedScimConnection, 'The connection and its token'), 400: err('Invalid body (the field is named)'), 409: err('The tenant already has the most provisioning connections it may have (ER-02503)'), ...adminErrors },
     }),
     async (c) => c.json(await connections.create(c.get('admin'), c.req.valid('json')), 201),
   );

@@ -104,19 +104,15 @@ describeDialects('SCIM Users', (harness) => {
     expect([put.status, 'active' in put.body]).toEqual([200, false]);
   });
 
-  it('activates the accounts it creates (the identity provider vouches for them, as SSO does): the portal lists them active, not "Not activated"; active=false lists them disabled', async () => {
+  it('lists the accounts it creates outside a validated SSO domain as not yet activated (unverified: SCIM does not vouch for the address), active=false disabled', async () => {
     const server = await start();
     const admin = await tenantWithAdmin(server);
     const { token } = await scimConnection(server, admin);
-    const on = (await scim(server, token, 'POST', '/Users', oktaUser(uniqueEmail('vouched')))).body;
+    const on = (await scim(server, token, 'POST', '/Users', oktaUser(uniqueEmail('unvouched')))).body;
     const off = (await scim(server, token, 'POST', '/Users', oktaUser(uniqueEmail('dormant'), { active: false }))).body;
     const listed = (await listUsers(server, admin)).items;
-    expect(listed.find((u) => u.id === on.id)).toMatchObject({ verified: true, isDisabled: false, managedBy: 'scim2' });
-    expect(listed.find((u) => u.id === off.id)).toMatchObject({ verified: true, isDisabled: true, managedBy: 'scim2' });
-    // A new address written by the identity provider stays vouched for.
-    const moved = uniqueEmail('moved');
-    expect((await scim(server, token, 'PATCH', `/Users/${on.id}`, { schemas: [SCHEMA_PATCH], Operations: [{ op: 'replace', path: 'emails[type eq "work"].value', value: moved }] })).status).toBe(200);
-    expect((await listUsers(server, admin)).items.find((u) => u.id === on.id)).toMatchObject({ email: moved, verified: true });
+    expect(listed.find((u) => u.id === on.id)).toMatchObject({ verified: false, isDisabled: false, managedBy: 'scim2' });
+    expect(listed.find((u) => u.id === off.id)).toMatchObject({ verified: false, isDisabled: true, managedBy: 'scim2' });
   });
 
   it('finds a user by displayName eq (it was narrowed by the userName index and found nobody)', async () => {
@@ -211,9 +207,10 @@ describeDialects('SCIM Users', (harness) => {
     // ?tenantId= is not a SCIM parameter: it names nothing.
     expect((await scim(server, tokenA, 'GET', `${path}?tenantId=${b.tenantId}`)).status).toBe(404);
     expect((await scim(server, tokenB, 'GET', path)).body).toMatchObject({ displayName: inB.displayName, active: true, meta: { version: 'W/"1"' } });
-    // The same address provisioned in A joins A too, without touching what B wrote.
+    // The same address provisioned in A (no validated SSO domain of A) is refused, naming no tenant; B's user is untouched.
     const inA = await scim(server, tokenA, 'POST', '/Users', oktaUser(userName, { displayName: 'Other Name' }));
-    expect([inA.status, inA.body.id]).toEqual([201, inB.id]);
+    expect([inA.status, inA.body.scimType]).toEqual([409, 'uniqueness']);
+    expect(inA.body.detail).not.toContain(b.tenantId);
     expect((await server.db.selectFrom('users').select('name').where('id', '=', inB.id).executeTakeFirstOrThrow()).name).toBe(inB.displayName);
   });
 

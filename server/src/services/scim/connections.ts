@@ -4,9 +4,12 @@
  * source (frontegg, okta, azure-ad, other) and gets its bearer token once:
  * `ghscim.<connectionId>.<secret>`, the secret 256 random bits of which only the SHA-256 is stored,
  * compared in constant time. Rotating answers a new token and the old one stops working at once.
- * Deleting removes the connection; with `deleteAll` the users it provisioned leave the tenant (their
- * account goes when it was in no other tenant) and its groups are deleted, otherwise they are handed
+ * Deleting removes the connection; with `deleteAll` the users it provisioned leave the tenant (the
+ * account goes only when SCIM created it and it was in no other tenant) and its groups are deleted, otherwise they are handed
  * back to the portal (no longer managedBy scim2). Every change is audited, never with a token.
+ *
+ * A tenant has at most MAX_SCIM_CONNECTIONS connections (each is a token to guard and a directory
+ * to keep in step; more is a mistake or an abuse).
  *
  * The token alone decides the tenant of a SCIM call (`authenticate`): nothing in a SCIM request can
  * name another tenant.
@@ -27,6 +30,7 @@ import {
   releaseScimResources,
   scimResourceCounts,
   scimResourceIdsOfConnection,
+  scimUsersOfConnection,
   updateScimConnectionToken,
   type ScimConnectionRow,
 } from '../../db/queries/scim-connections';
@@ -50,6 +54,9 @@ export interface ScimConnectionService {
   /** The connection a SCIM call's `Authorization: Bearer ghscim.…` proves, else null. */
   authenticate(authorization: string | undefined): Promise<ScimConnectionRow | null>;
 }
+
+/** Most provisioning connections a tenant may have. */
+export const MAX_SCIM_CONNECTIONS = 10;
 
 const notFound = () => new AppError(ProvisioningErrorCodes.connectionNotFound, 404, 'Provisioning connection not found');
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -86,6 +93,9 @@ export function createScimConnectionService(deps: { db: Db; clock: Clock; config
     },
 
     async create(caller, body) {
+      if ((await listScimConnections(db, caller.tenantId)).length >= MAX_SCIM_CONNECTIONS) {
+        throw new AppError(ProvisioningErrorCodes.tooManyConnections, 409, `A tenant can have at most ${MAX_SCIM_CONNECTIONS} provisioning connections: delete one first`);
+      }
       const id = newId();
       const now = clock.now();
       const { token, hash } = newToken(id);
@@ -118,10 +128,11 @@ export function createScimConnectionService(deps: { db: Db; clock: Clock; config
             await deleteGroup(trx, caller.tenantId, groupId);
             removedGroups += 1;
           }
-          for (const userId of await scimResourceIdsOfConnection(trx, row.id, 'User')) {
+          for (const { userId, createdAccount } of await scimUsersOfConnection(trx, row.id)) {
             await revokeTenantSessions(trx, caller.tenantId, userId, now);
             await removeMembership(trx, caller.tenantId, userId);
-            if ((await countMemberships(trx, userId)) === 0) await deleteUserAccount(trx, userId);
+            // A linked account (it existed before SCIM) loses this membership only.
+            if (createdAccount && (await countMemberships(trx, userId)) === 0) await deleteUserAccount(trx, userId);
             removedUsers += 1;
           }
         } else {

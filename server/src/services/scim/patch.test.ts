@@ -28,7 +28,7 @@ function user(): JsonObject {
     },
     USER_RESOURCE,
   );
-  return toScimUser({ id: 'usr_1', attributes, active: true, groups: [{ id: 'grp_1', displayName: 'Sales' }], created: Date.UTC(2026, 0, 1), lastModified: Date.UTC(2026, 0, 2), version: 4 }, BASE);
+  return toScimUser({ id: 'usr_1', attributes, active: true, groups: [{ id: 'grp_1', displayName: 'Sales' }], created: Date.UTC(2026, 0, 1), lastModified: Date.UTC(2026, 0, 2), version: 4, createdAccount: true }, BASE);
 }
 
 function group(members: string[] = ['usr_1', 'usr_2']): JsonObject {

@@ -37,6 +37,7 @@ describe('toScimUser', () => {
     created: Date.UTC(2026, 0, 1),
     lastModified: Date.UTC(2026, 1, 2, 3, 4, 5),
     version: 7,
+    createdAccount: true,
   };
 
   it('answers the stored attributes with id, the membership\'s active, groups and meta (location, weak ETag version)', () => {

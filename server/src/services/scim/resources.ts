@@ -34,6 +34,8 @@ export interface ScimUserRecord {
   lastModified: number;
   /** Raised on every write; the ETag is `W/"<version>"`. */
   version: number;
+  /** Whether SCIM created the account (it may then write the account's own fields and delete it). */
+  createdAccount: boolean;
 }
 
 /** A group as the SCIM store holds it. */

@@ -36,5 +36,7 @@ export const ProvisioningErrorCodes = {
   connectionNotFound: 'ER-02501',
   /** The user or group is managed by SCIM (managedBy: scim2) and is read-only in the admin API. */
   managedByScim: 'ER-02502',
+  /** The tenant already has the most provisioning connections it may have (MAX_SCIM_CONNECTIONS). */
+  tooManyConnections: 'ER-02503',
 } as const;
 export type ProvisioningErrorCode = (typeof ProvisioningErrorCodes)[keyof typeof ProvisioningErrorCodes];
