@@ -90,6 +90,7 @@ export const RATE_LIMIT_BUCKETS = {
   oauthAuthorizePerIp: { env: 'RATE_LIMIT_OAUTH_AUTHORIZE_PER_IP', default: '120/600', counts: 'Hosted-login authorization requests per client IP (GET /oauth/authorize, its completion by the hosted page, and silent authorization)' },
   oauthTokenPerIp: { env: 'RATE_LIMIT_OAUTH_TOKEN_PER_IP', default: '120/600', counts: 'Calls to the OAuth token endpoint per client IP (code exchanges and refreshes, right or wrong)' },
   scimPerConnection: { env: 'RATE_LIMIT_SCIM_PER_CONNECTION', default: '600/60', counts: 'SCIM 2.0 requests (/scim/v2) per provisioning connection; over it the call gets 429 in the SCIM error schema with Retry-After' },
+  scimBadTokenPerIp: { env: 'RATE_LIMIT_SCIM_BAD_TOKEN_PER_IP', default: '30/600', counts: 'SCIM 2.0 requests (/scim/v2) with a missing or wrong bearer token per client IP; past it they get 429 in the SCIM error schema with Retry-After instead of 401' },
 } as const satisfies Record<string, { env: string; default: string; counts: string }>;
 
 export type RateLimitBucket = keyof typeof RATE_LIMIT_BUCKETS;

@@ -1,4 +1,4 @@
-import { Permissions, ProvisioningPaths } from '@gatehouse/shared/wire';
+import { Permissions, ProvisioningErrorCodes, ProvisioningPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import { sha256 } from '../../crypto';
 import { auditsOf, callAs, memberWithoutPermissions, pathOf, superUser, tenantWithAdmin } from '../../test/admin-helpers';
@@ -41,6 +41,18 @@ describeDialects('SCIM provisioning connections', (harness) => {
     }
     for (const source of ['frontegg', 'azure-ad', 'other']) expect((await callAs(server, admin, 'POST', ProvisioningPaths.scim2Configurations, { body: { source } })).status).toBe(201);
     expect((await callAs(server, admin, 'GET', ProvisioningPaths.scim2Configurations)).body.items.map((c: { source: string }) => c.source).sort()).toEqual(['azure-ad', 'frontegg', 'other']);
+  });
+
+  it('refuses an 11th connection of a tenant with 409 ER-02503 and creates nothing; another tenant is not counted', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    for (let i = 0; i < 10; i += 1) expect((await callAs(server, admin, 'POST', ProvisioningPaths.scim2Configurations, { body: { source: 'other' } })).status).toBe(201);
+    const refused = await callAs(server, admin, 'POST', ProvisioningPaths.scim2Configurations, { body: { source: 'okta' } });
+    expect([refused.status, refused.body.errorCode]).toEqual([409, ProvisioningErrorCodes.tooManyConnections]);
+    expect(refused.body.errors[0]).toContain('at most 10 provisioning connections');
+    expect((await callAs(server, admin, 'GET', ProvisioningPaths.scim2Configurations)).body.items).toHaveLength(10);
+    const other = await tenantWithAdmin(server, 'other');
+    expect((await callAs(server, other, 'POST', ProvisioningPaths.scim2Configurations, { body: { source: 'okta' } })).status).toBe(201);
   });
 
   it('rotates the token: a new one answered once, rotatedAt set, the stored hash replaced; audited without either token', async () => {

@@ -44,7 +44,7 @@ export const scimBody = () => ({ body: { required: true, content: { [SCIM_CONTEN
 export const scimCommonErrors = {
   400: scimErr('Invalid request (scimType and detail say what)'),
   401: scimErr('No valid provisioning connection token'),
-  429: { ...scimErr('Too many requests on this connection; Retry-After says how many seconds to wait'), headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' as const } } } },
+  429: { ...scimErr('Too many requests on this connection, or with a wrong token from this client; Retry-After says how many seconds to wait'), headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' as const } } } },
 };
 
 /** The refusal of a body over the server's limit (the shared body limit, answered as a SCIM error). */

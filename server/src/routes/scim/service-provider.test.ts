@@ -95,6 +95,23 @@ describeDialects('SCIM service provider', (harness) => {
     expect((await scim(server, b.token, 'GET', '/Users')).status).toBe(200);
   });
 
+  it('limits requests with a missing or wrong token per client IP (429 with Retry-After instead of 401), while a good token from elsewhere still works', async () => {
+    const clock = movableClock();
+    const server = await harness.start({ RATE_LIMIT_SIGNUP_PER_IP: '1000/60', RATE_LIMIT_SCIM_BAD_TOKEN_PER_IP: '3/600' }, { clock });
+    const admin = await tenantWithAdmin(server);
+    const { token } = await scimConnection(server, admin);
+    // A window of its own: the database (and the counters of the client, "unknown" here) may be shared with earlier tests.
+    clock.advance(3_600_000);
+    const guessed = `${token.slice(0, -4)}abcd`;
+    for (const t of [null, 'nope', guessed]) expect((await scim(server, t, 'GET', '/Users')).status, String(t)).toBe(401);
+    const limited = await scim(server, guessed, 'GET', '/Users');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ schemas: [SCHEMA_ERROR], status: '429' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Only failures count: the connection's own calls are limited per connection, not here.
+    expect((await scim(server, token, 'GET', '/Users')).status).toBe(200);
+  });
+
   it('answers the refusals of the shared layers (control characters in the path, query or body; a body over the limit) as SCIM errors in application/scim+json, and the rest of the API still in its own body', async () => {
     const server = await start({ MAX_BODY_BYTES: '2048' });
     const admin = await tenantWithAdmin(server);

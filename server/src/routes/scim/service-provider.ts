@@ -10,7 +10,7 @@ import { ScimErrors } from '../../services/scim/errors';
 import { listResponse } from '../../services/scim/list-response';
 import { ALL_SCHEMAS } from '../../services/scim/schemas';
 import { loggablePath, type ScimRequestLog } from '../../services/scim/request-log';
-import type { RateLimiter } from '../../services/platform/rate-limit';
+import { UNKNOWN_CLIENT, type RateLimiter } from '../../services/platform/rate-limit';
 import { scimCommonErrors, scimList, scimResource, scimErr, scimJson, ScimListResponseSchema, ScimResourceSchema, scimValidationHook, type ScimEnv } from './scim-http';
 
 const base = ProvisioningPaths.scimBase;
@@ -27,7 +27,11 @@ export function scimAuthentication(deps: { connections: ScimConnectionService; r
   const baseUrl = `${deps.config.publicUrl.replace(/\/+$/, '')}${base}`;
   return async (c, next) => {
     const connection = await deps.connections.authenticate(c.req.header('authorization'));
-    if (!connection) throw ScimErrors.unauthorized();
+    if (!connection) {
+      // Guessing tokens is counted per client: past the limit the answer is 429, not 401.
+      await deps.limiter.consume('scimBadTokenPerIp', clientIp(c, deps.config) ?? UNKNOWN_CLIENT);
+      throw ScimErrors.unauthorized();
+    }
     const startedAt = deps.clock.now();
     const started = performance.now();
     c.set('scim', { connection, tenantId: connection.tenant_id, ip: clientIp(c, deps.config), userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null, baseUrl });

@@ -274,3 +274,47 @@ describe('applyPatch against hostile input', () => {
     expect(({} as Record<string, unknown>).title).toBeUndefined();
   });
 });
+
+describe('applyPatch work bounded by the request (security review finding 3)', () => {
+  /** Members whose `value` counts its reads: every comparison of an incoming member reads it. */
+  function countedMembers(ids: string[]): { members: JsonObject[]; reads: () => number } {
+    let reads = 0;
+    const members = ids.map((id) => {
+      const m = { type: 'User' } as JsonObject;
+      Object.defineProperty(m, 'value', { enumerable: true, get: () => ((reads += 1), id) });
+      return m;
+    });
+    return { members, reads: () => reads };
+  }
+  const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+  it('adds members to a large group reading each incoming member a few times, not once per member already there', () => {
+    const big = group(ids('usr_', 2000));
+    const incoming = countedMembers([...ids('new_', 50), 'usr_7']);
+    const out = applyPatch(big, patch({ op: 'add', path: 'members', value: incoming.members }), GROUP_RESOURCE).resource;
+    expect((out.members as JsonObject[]).length).toBe(2050);
+    // Before: one read per comparison with the list, about 51 × 2,000.
+    expect(incoming.reads()).toBeLessThanOrEqual(4 * 51);
+  });
+
+  it("removes Entra's value list from a large group reading each listed member a few times", () => {
+    const big = group(ids('usr_', 2000));
+    const drop = countedMembers(ids('usr_', 50));
+    const out = applyPatch(big, patch({ op: 'remove', path: 'members', value: drop.members }), GROUP_RESOURCE).resource;
+    expect(memberIds(out)).toEqual(ids('usr_', 2000).slice(50));
+    expect(drop.reads()).toBeLessThanOrEqual(4 * 50);
+  });
+
+  it('refuses an operation whose list is longer than the resource may hold, and more values than that across operations, before applying any', () => {
+    const members = (prefix: string, n: number) => ids(prefix, n).map((value) => ({ value }));
+    const over = countedMembers(ids('m', 10_001));
+    expect(scimTypeOf(() => applyPatch(group(), patch({ op: 'add', path: 'members', value: over.members }), GROUP_RESOURCE))).toBe('400 invalidValue');
+    // Only the depth check walked the list (one read each); no member was compared or copied.
+    expect(over.reads()).toBeLessThanOrEqual(10_001);
+    expect(scimTypeOf(() => applyPatch(group(), patch({ op: 'add', path: 'members', value: members('a', 6000) }, { op: 'add', value: { members: members('b', 6000) } }), GROUP_RESOURCE))).toBe('400 invalidValue');
+    const emails = ids('e', 101).map((e) => ({ value: `${e}@example.com` }));
+    expect(scimTypeOf(() => applyPatch(user(), patch({ op: 'add', value: { emails } }), USER_RESOURCE))).toBe('400 invalidValue');
+    // At the limits, accepted.
+    expect(memberIds(patchGroup(patch({ op: 'replace', path: 'members', value: members('c', 10_000) }))).length).toBe(10_000);
+  });
+});

@@ -21,12 +21,29 @@
 import { isScimError, ScimErrors } from './errors';
 import { parsePatchPath, type Filter, type PatchPath } from './filter';
 import { formatPath, getCi, matchesValueFilter, type JsonObject } from './filter-match';
+import { MAX_GROUP_MEMBERS, MAX_MULTI_VALUES } from './normalize';
 import { findExtension, resolveAttribute, SCHEMA_PATCH_OP, type AttributeDefinition, type ResourceTypeDefinition } from './schemas';
 
 /** Most operations in one PATCH request. */
 export const MAX_PATCH_OPERATIONS = 1000;
 /** Deepest nesting of an operation's value: a pathless value > attribute > list > complex item > sub-attribute. */
 const MAX_VALUE_DEPTH = 6;
+
+/**
+ * Most values all the operations of one PATCH may carry in lists together: as many as the largest
+ * list a resource may hold (a group's members), so no request makes the engine work on more before
+ * normalizeResource refuses the result.
+ */
+export const MAX_PATCH_VALUES = MAX_GROUP_MEMBERS;
+
+/** Values in the lists of an operation's value: the value itself when a list, else the lists among its attributes (and an extension's). */
+function listedValues(value: unknown, depth = 0): number {
+  if (Array.isArray(value)) return value.length;
+  if (typeof value !== 'object' || value === null || depth > 1) return 0;
+  let n = 0;
+  for (const v of Object.values(value)) n += Array.isArray(v) ? v.length : listedValues(v, depth + 1);
+  return n;
+}
 
 /** True when `v` nests no deeper than `depth` (arrays and objects); stops at the first level too deep. */
 function shallow(v: unknown, depth: number): boolean {
@@ -50,15 +67,22 @@ export interface PatchResult {
   changed: boolean;
 }
 
-/** Validates a PATCH body (schemas, Operations, each op) and answers its operations. */
-export function parsePatchBody(body: unknown): PatchOperation[] {
+/**
+ * Validates a PATCH body (schemas, Operations, each op) and answers its operations. The lists the
+ * operations carry are counted before any work: one longer than a resource of `rt` may hold
+ * (members of a Group: MAX_GROUP_MEMBERS, else MAX_MULTI_VALUES), or more than MAX_PATCH_VALUES in
+ * all, is invalidValue.
+ */
+export function parsePatchBody(body: unknown, rt?: ResourceTypeDefinition): PatchOperation[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ScimErrors.invalidSyntax('The PATCH body must be a JSON object');
   const schemas = getCi(body, 'schemas');
   if (!Array.isArray(schemas) || !schemas.includes(SCHEMA_PATCH_OP)) throw ScimErrors.invalidSyntax(`schemas must be ["${SCHEMA_PATCH_OP}"]`);
   const ops = getCi(body, 'Operations');
   if (!Array.isArray(ops) || ops.length === 0) throw ScimErrors.invalidSyntax('Operations must be a non-empty array');
   if (ops.length > MAX_PATCH_OPERATIONS) throw ScimErrors.tooMany(`Operations has more than ${MAX_PATCH_OPERATIONS} operations`);
-  return ops.map((raw, i) => {
+  const perList = rt?.name === 'Group' ? MAX_GROUP_MEMBERS : MAX_MULTI_VALUES;
+  let total = 0;
+  const parsed = ops.map((raw, i) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw ScimErrors.invalidSyntax(`Operations[${i}] must be an object`);
     const opRaw = getCi(raw, 'op');
     const op = typeof opRaw === 'string' ? opRaw.toLowerCase() : '';
@@ -69,8 +93,22 @@ export function parsePatchBody(body: unknown): PatchOperation[] {
     if (!shallow(value, MAX_VALUE_DEPTH)) throw ScimErrors.invalidValue(`Operations[${i}].value is nested deeper than any SCIM attribute`);
     if (op !== 'remove' && value === undefined) throw ScimErrors.invalidValue(`Operations[${i}].value is required for "${op}"`);
     if (op === 'remove' && (path === undefined || path === null || path === '')) throw ScimErrors.noTarget(`Operations[${i}]: "remove" needs a path`);
-    return { op, path: path === undefined || path === null || path === '' ? null : path, value };
+    const longest = longestList(value);
+    if (longest > perList) throw ScimErrors.invalidValue(`Operations[${i}].value has a list of more than ${perList} values`);
+    total += listedValues(value);
+    if (total > MAX_PATCH_VALUES) throw ScimErrors.invalidValue(`Operations carry more than ${MAX_PATCH_VALUES} values in all`);
+    return { op: op as PatchOp, path: path === undefined || path === null || path === '' ? null : (path as string), value };
   });
+  return parsed;
+}
+
+/** The longest list in an operation's value (the value itself, its attributes', an extension's). */
+function longestList(value: unknown, depth = 0): number {
+  if (Array.isArray(value)) return value.length;
+  if (typeof value !== 'object' || value === null || depth > 1) return 0;
+  let n = 0;
+  for (const v of Object.values(value)) n = Math.max(n, longestList(v, depth + 1));
+  return n;
 }
 
 function clone<T>(v: T): T {
@@ -166,14 +204,23 @@ function asList(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [v];
 }
 
-/** Identity of a multi-valued item for duplicates and for Entra's remove-by-value: its `value`, else the whole item. */
-function sameItem(a: unknown, b: unknown): boolean {
-  if (isObject(a) && isObject(b)) {
-    const va = getCi(a, 'value');
-    const vb = getCi(b, 'value');
-    if (va !== undefined && vb !== undefined) return jsonEqual(va, vb);
+/** JSON with object keys sorted and undefined members left out: equal for values jsonEqual deems equal. */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (typeof v === 'object' && v !== null) {
+    const keys = Object.keys(v).filter((k) => (v as JsonObject)[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as JsonObject)[k])}`).join(',')}}`;
   }
-  return jsonEqual(a, b);
+  return JSON.stringify(v) ?? 'undefined';
+}
+
+/**
+ * Identity of a multi-valued item for duplicates and for Entra's remove-by-value: its `value`, else
+ * the whole item. A key, so an add or a remove of m items over a list of n is O(n + m), not O(n × m).
+ */
+function itemKey(item: unknown): string {
+  const value = isObject(item) ? getCi(item, 'value') : undefined;
+  return value !== undefined ? `v${canonicalJson(value)}` : `w${canonicalJson(item)}`;
 }
 
 /** The item a value filter implies (`type eq "work" and primary eq true` gives `{type:"work",primary:true}`), or null if it is not a conjunction of equalities. */
@@ -219,9 +266,9 @@ function keepOnePrimary(list: unknown, before: Set<unknown>): void {
   const items = asList(list);
   const now = items.filter(isPrimary);
   if (now.length < 2) return;
-  const fresh = now.filter((item) => !before.has(item));
-  if (fresh.length === 0) return;
-  for (const item of now) if (!fresh.includes(item) && isObject(item)) setCi(item, 'primary', false);
+  const fresh = new Set(now.filter((item) => !before.has(item)));
+  if (fresh.size === 0) return;
+  for (const item of now) if (!fresh.has(item) && isObject(item)) setCi(item, 'primary', false);
 }
 
 /** add / replace at a parsed path. */
@@ -282,10 +329,20 @@ function write(resource: JsonObject, rt: ResourceTypeDefinition, op: 'add' | 're
       return;
     }
     const list = asList(current).slice();
+    // Where each identity first is in the list.
+    const at = new Map<string, number>();
+    list.forEach((x, i) => {
+      const key = itemKey(x);
+      if (!at.has(key)) at.set(key, i);
+    });
     for (const item of incoming) {
-      const at = list.findIndex((x) => sameItem(x, item));
-      if (at >= 0) list[at] = clone(item);
-      else list.push(clone(item));
+      const key = itemKey(item);
+      const i = at.get(key);
+      if (i !== undefined) list[i] = clone(item);
+      else {
+        at.set(key, list.length);
+        list.push(clone(item));
+      }
     }
     setCi(holder, t.def.name, list);
     return;
@@ -322,8 +379,8 @@ function remove(resource: JsonObject, rt: ResourceTypeDefinition, t: Target, val
   }
   if (t.def.multiValued && value !== undefined && value !== null) {
     // Entra ID: {"op":"Remove","path":"members","value":[{"value":"<id>"}]} removes those members only.
-    const drop = asList(value);
-    const kept = asList(current).filter((item) => !drop.some((d) => sameItem(item, d)));
+    const drop = new Set(asList(value).map(itemKey));
+    const kept = asList(current).filter((item) => !drop.has(itemKey(item)));
     if (kept.length === 0) deleteCi(holder, t.def.name);
     else setCi(holder, t.def.name, kept);
     return;
@@ -398,7 +455,7 @@ function applyAt(resource: JsonObject, rt: ResourceTypeDefinition, op: PatchOp, 
  * Operations apply in order and all-or-nothing: the first error throws and nothing is kept.
  */
 export function applyPatch(resource: JsonObject, body: unknown, rt: ResourceTypeDefinition): PatchResult {
-  const operations = parsePatchBody(body);
+  const operations = parsePatchBody(body, rt);
   return applyOperations(resource, operations, rt);
 }
 
