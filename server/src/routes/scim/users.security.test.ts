@@ -5,7 +5,7 @@
  * the tenant), writes the account's own fields and deletes the account only when SCIM created it,
  * never vouches for an address outside those domains, and loses its record of a membership removed another way.
  */
-import { AdminPaths, ApiPaths, Permissions } from '@gatehouse/shared/wire';
+import { AdminPaths, ApiPaths, Permissions, ProvisioningPaths } from '@gatehouse/shared/wire';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { deleteUserAccount, removeMembership } from '../../db/queries/admin-users';
@@ -80,6 +80,20 @@ describeDialects('SCIM Users: no account takeover', (harness) => {
     expect((await scim(server, token, 'DELETE', `/Users/${plain.userId}`)).status).toBe(204);
     expect(await accountOf(server, plain.userId)).toEqual(before);
     expect(await server.db.selectFrom('user_tenants').select('user_id').where('user_id', '=', plain.userId).where('tenant_id', '=', admin.tenantId).executeTakeFirst()).toBeUndefined();
+  });
+
+  it('deleteAll of a connection takes the linked member out of the tenant but keeps its account; an account SCIM created goes', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    const conn = await scimConnection(server, admin);
+    // Invited: this tenant is the account's only one, so only the linked/created distinction keeps it.
+    const plain = await activeMember(server, admin);
+    expect((await scim(server, conn.token, 'POST', '/Users', oktaUser(plain.email))).status).toBe(201);
+    const created = (await scim(server, conn.token, 'POST', '/Users', oktaUser(uniqueEmail('made')))).body;
+    expect((await callAs(server, admin, 'DELETE', `${pathOf(ProvisioningPaths.scim2Configuration, { id: conn.id })}?deleteAll=true`)).status).toBeLessThan(300);
+    expect(await accountOf(server, plain.userId)).toBeDefined();
+    expect(await server.db.selectFrom('user_tenants').select('user_id').where('user_id', '=', plain.userId).where('tenant_id', '=', admin.tenantId).executeTakeFirst()).toBeUndefined();
+    expect(await accountOf(server, created.id)).toBeUndefined();
   });
 
   it('refuses to link any account once the connection creator is gone from the tenant', async () => {
