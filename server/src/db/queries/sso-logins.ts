@@ -13,8 +13,9 @@ export function findSsoRequest(db: Db, id: string): Promise<SsoRequestRow | unde
   return db.selectFrom('sso_requests').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function findSsoRequestByState(db: Db, stateHash: string): Promise<SsoRequestRow | undefined> {
-  return db.selectFrom('sso_requests').selectAll().where('state_hash', '=', stateHash).where('kind', '=', 'oidc').executeTakeFirst();
+/** An OIDC request by its state's hash: a sign-in (`oidc`) or a connection test (`oidc-test`), never the one for the other. */
+export function findSsoRequestByState(db: Db, stateHash: string, kind: 'oidc' | 'oidc-test' = 'oidc'): Promise<SsoRequestRow | undefined> {
+  return db.selectFrom('sso_requests').selectAll().where('state_hash', '=', stateHash).where('kind', '=', kind).executeTakeFirst();
 }
 
 export function findSsoRequestByResultCode(db: Db, codeHash: string): Promise<SsoRequestRow | undefined> {

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import {
   CreateSsoConfigurationRequest, Permissions, SamlConfigurationRequest, SamlMetadataFileRequest, SamlMetadataUrlRequest, SsoConfiguration, SsoConfigurationParam, SsoDomainParam, SsoDomainRequest, SsoGroupsRequest,
-  SsoPaths, SsoRolesRequest, SsoTestParam, SsoTestReport, SsoTestStartResponse, UpdateSsoConfigurationRequest,
+  SsoPaths, SsoRolesRequest, SsoTestParam, SsoTestReport, SsoTestStartRequest, SsoTestStartResponse, UpdateSsoConfigurationRequest,
 } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
@@ -193,17 +193,22 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
     createRoute({
       method: 'post',
       path: SsoPaths.test,
-      summary: "Test connection: starts a test sign-in at the IdP (SAML, turned on or not) for this session; open the answered address in a new window, then read the report",
+      summary:
+        "Test connection: starts a test sign-in at the IdP (SAML or OIDC, turned on or not) for this session; open the answered address in a new window, then read the report. OIDC: the body's redirectUri is the login box's oidcRedirectUrl",
       ...guarded,
-      request: { params: SsoConfigurationParam, query: TenantQuery },
+      request: {
+        params: SsoConfigurationParam,
+        query: TenantQuery,
+        body: { required: false, content: { 'application/json': { schema: SsoTestStartRequest } } },
+      },
       responses: {
-        201: json(SsoTestStartResponse, 'The IdP address carrying a new AuthnRequest, the test id, and until when the test waits for the IdP'),
-        400: err('Not a SAML configuration, or its identity provider is not set yet'),
+        201: json(SsoTestStartResponse, "The IdP address carrying a new AuthnRequest (SAML) or authorization request (OIDC: PKCE, state, nonce), the test id, and until when the test waits for the IdP"),
+        400: err("The identity provider is not set yet, or (OIDC) redirectUri is missing or not a page of an allowed origin"),
         502: err('The identity provider could not be reached'),
         ...common,
       },
     }),
-    async (c) => c.json(await tests.start(c.get('admin'), c.req.valid('param').configId), 201),
+    async (c) => c.json(await tests.start(c.get('admin'), c.req.valid('param').configId, c.req.valid('json')), 201),
   );
 
   app.openapi(

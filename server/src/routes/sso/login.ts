@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { LoginResponse, OidcPostLoginRequest, SamlPostLoginRequest, SsoPaths, SsoPreLoginRequest, SsoPreLoginResponse, SsoStartRequest, SsoStartResponse, type SsoType } from '@gatehouse/shared/wire';
+import { LoginResponse, OidcPostLoginRequest, SamlPostLoginRequest, SsoPaths, SsoPreLoginRequest, SsoPreLoginResponse, SsoStartRequest, SsoStartResponse, SsoTestCompleteResponse, type SsoType } from '@gatehouse/shared/wire';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Config } from '../../config';
@@ -10,7 +10,7 @@ import { readMfaRememberCookie } from '../../http/mfa-cookie';
 import { clientIp, requireAllowedOrigin } from '../../http/middleware';
 import type { IssuedSession } from '../../services/auth/auth';
 import type { SsoConnectionTestService } from '../../services/sso/connection-test';
-import { SSO_REQUEST_TTL_MS, type SsoLoginService } from '../../services/sso/login';
+import { SSO_REQUEST_TTL_MS, ssoFailed, type SsoLoginService } from '../../services/sso/login';
 import { renderMessagePage } from '../oauth/pages';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
@@ -31,7 +31,7 @@ const AcsForm = z.object({ SAMLResponse: z.string().max(1024 * 1024).optional(),
  * Enterprise SSO sign-in: preLogin's lookup, starting a SAML or OIDC sign-in, the SAML ACS and SP
  * metadata, and the postlogin calls of the login box's samlCallbackUrl and oidcRedirectUrl routes.
  */
-export function ssoLoginRoutes(deps: RouteDeps, sso: SsoLoginService, tests: Pick<SsoConnectionTestService, 'isTest' | 'answer'>): OpenAPIHono<AppEnv> {
+export function ssoLoginRoutes(deps: RouteDeps, sso: SsoLoginService, tests: Pick<SsoConnectionTestService, 'isTest' | 'answer' | 'isOidcTest' | 'answerOidc'>): OpenAPIHono<AppEnv> {
   const { config } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const originGuard = requireAllowedOrigin(config);
@@ -176,9 +176,21 @@ export function ssoLoginRoutes(deps: RouteDeps, sso: SsoLoginService, tests: Pic
       summary: "Finishes an OIDC sign-in on the oidcRedirectUrl route: code, redirectUri and RelayState (the state) of the IdP's answer; PKCE, state, nonce and the ID token are checked",
       middleware: [originGuard] as const,
       request: body(OidcPostLoginRequest),
-      responses: postLoginResponses,
+      responses: {
+        ...postLoginResponses,
+        202: json(SsoTestCompleteResponse, "The state names a connection test an admin started: the IdP's answer was checked as a sign-in's and reported to the admin portal; nobody is signed in (no cookie, no token)"),
+      },
     }),
-    async (c) => c.json(answer(c, await sso.oidcPostLogin(c.req.valid('json'), binding(c), client(c))), 200),
+    async (c) => {
+      const input = c.req.valid('json');
+      if (await tests.isOidcTest(input.RelayState)) {
+        // A test signs nobody in: no cookie, no token; the report waits for the portal.
+        if ((await tests.answerOidc(input, client(c))) !== 'recorded') throw ssoFailed();
+        c.header('Cache-Control', 'no-store');
+        return c.json({ connectionTest: 'complete' as const }, 202);
+      }
+      return c.json(answer(c, await sso.oidcPostLogin(input, binding(c), client(c))), 200);
+    },
   );
 
   return app;

@@ -25,9 +25,32 @@ export class OidcRejected extends Error {
 }
 
 export interface OidcRelyingParty {
-  authorizationUrl(row: SsoConfigurationRow, redirectUri: string, loginHint: string): Promise<{ url: string; secrets: OidcRequestSecrets }>;
+  /** The authorization request; `loginHint` is left out when there is none (a connection test). */
+  authorizationUrl(row: SsoConfigurationRow, redirectUri: string, loginHint?: string): Promise<{ url: string; secrets: OidcRequestSecrets }>;
   /** Exchanges the code (PKCE verifier, state, nonce and ID token checked) and reads the identity. */
-  finish(row: SsoConfigurationRow, callback: { redirectUri: string; code: string; state: string; iss?: string }, secrets: OidcRequestSecrets): Promise<SsoIdentity>;
+  finish(row: SsoConfigurationRow, callback: OidcCallback, secrets: OidcRequestSecrets): Promise<SsoIdentity>;
+  /** The same exchange and checks as `finish`, answering the ID token's claims merged over UserInfo's (the connection test reports them). */
+  exchange(row: SsoConfigurationRow, callback: OidcCallback, secrets: OidcRequestSecrets): Promise<Record<string, unknown>>;
+}
+
+export interface OidcCallback {
+  redirectUri: string;
+  code: string;
+  state: string;
+  iss?: string;
+}
+
+/**
+ * The identity real sign-ins take from the claims: the email (lowercased; refused when missing or
+ * when the IdP says it is not verified), the name, and the groups.
+ */
+export function identityFromClaims(claims: Record<string, unknown>): SsoIdentity {
+  const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+  if (!email) throw new OidcRejected('the IdP returned no email claim');
+  if (claims.email_verified === false) throw new OidcRejected('the IdP says the email is not verified');
+  const groups = Array.isArray(claims.groups) ? claims.groups.filter((g): g is string => typeof g === 'string') : [];
+  const name = typeof claims.name === 'string' ? claims.name : [claims.given_name, claims.family_name].filter((p) => typeof p === 'string').join(' ') || null;
+  return { subject: String(claims.sub), email, name, groups };
 }
 
 export function createOidcRelyingParty(config: Pick<Config, 'keyEncryptionKey' | 'sso'>): OidcRelyingParty {
@@ -70,47 +93,47 @@ export function createOidcRelyingParty(config: Pick<Config, 'keyEncryptionKey' |
         nonce: secrets.nonce,
         code_challenge: await client.calculatePKCECodeChallenge(secrets.codeVerifier),
         code_challenge_method: 'S256',
-        login_hint: loginHint,
+        ...(loginHint ? { login_hint: loginHint } : {}),
       });
       return { url: url.href, secrets };
     },
 
     async finish(row, callback, secrets) {
-      let claims: Record<string, unknown>;
-      try {
-        const configuration = await configurationFor(row);
-        const current = new URL(callback.redirectUri);
-        current.search = '';
-        current.searchParams.set('code', callback.code);
-        current.searchParams.set('state', callback.state);
-        if (callback.iss) current.searchParams.set('iss', callback.iss);
-        const tokens = await client.authorizationCodeGrant(configuration, current, {
-          pkceCodeVerifier: secrets.codeVerifier,
-          expectedState: secrets.state,
-          expectedNonce: secrets.nonce,
-          idTokenExpected: true,
-        });
-        claims = { ...(tokens.claims() ?? {}) };
-        // Providers that follow OIDC's default put profile claims in userinfo only when an access token is issued.
-        if ((typeof claims.email !== 'string' || !('groups' in claims)) && tokens.access_token) {
-          const info = await client.fetchUserInfo(configuration, tokens.access_token, String(claims.sub));
-          claims = { ...info, ...claims };
-        }
-      } catch (err) {
-        if (err instanceof OidcRejected) throw err;
-        // The IdP's OAuth error (e.g. invalid_grant for a wrong PKCE verifier) says the most.
-        const oauth = err as { error?: unknown; error_description?: unknown };
-        const detail = typeof oauth.error === 'string' ? ` (${oauth.error}${typeof oauth.error_description === 'string' ? `: ${oauth.error_description}` : ''})` : '';
-        // openid-client wraps a refused call ("something went wrong"); its cause says which.
-        const cause = err instanceof Error && err.cause instanceof Error ? ` [${err.cause.message}]` : '';
-        throw new OidcRejected(err instanceof Error ? `${err.name}: ${err.message}${detail}${cause}` : String(err));
-      }
-      const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-      if (!email) throw new OidcRejected('the IdP returned no email claim');
-      if (claims.email_verified === false) throw new OidcRejected('the IdP says the email is not verified');
-      const groups = Array.isArray(claims.groups) ? claims.groups.filter((g): g is string => typeof g === 'string') : [];
-      const name = typeof claims.name === 'string' ? claims.name : [claims.given_name, claims.family_name].filter((p) => typeof p === 'string').join(' ') || null;
-      return { subject: String(claims.sub), email, name, groups };
+      return identityFromClaims(await exchange(row, callback, secrets));
     },
+    exchange,
   };
+
+  async function exchange(row: SsoConfigurationRow, callback: OidcCallback, secrets: OidcRequestSecrets): Promise<Record<string, unknown>> {
+    let claims: Record<string, unknown>;
+    try {
+      const configuration = await configurationFor(row);
+      const current = new URL(callback.redirectUri);
+      current.search = '';
+      current.searchParams.set('code', callback.code);
+      current.searchParams.set('state', callback.state);
+      if (callback.iss) current.searchParams.set('iss', callback.iss);
+      const tokens = await client.authorizationCodeGrant(configuration, current, {
+        pkceCodeVerifier: secrets.codeVerifier,
+        expectedState: secrets.state,
+        expectedNonce: secrets.nonce,
+        idTokenExpected: true,
+      });
+      claims = { ...(tokens.claims() ?? {}) };
+      // Providers that follow OIDC's default put profile claims in userinfo only when an access token is issued.
+      if ((typeof claims.email !== 'string' || !('groups' in claims)) && tokens.access_token) {
+        const info = await client.fetchUserInfo(configuration, tokens.access_token, String(claims.sub));
+        claims = { ...info, ...claims };
+      }
+    } catch (err) {
+      if (err instanceof OidcRejected) throw err;
+      // The IdP's OAuth error (e.g. invalid_grant for a wrong PKCE verifier) says the most.
+      const oauth = err as { error?: unknown; error_description?: unknown };
+      const detail = typeof oauth.error === 'string' ? ` (${oauth.error}${typeof oauth.error_description === 'string' ? `: ${oauth.error_description}` : ''})` : '';
+      // openid-client wraps a refused call ("something went wrong"); its cause says which.
+      const cause = err instanceof Error && err.cause instanceof Error ? ` [${err.cause.message}]` : '';
+      throw new OidcRejected(err instanceof Error ? `${err.name}: ${err.message}${detail}${cause}` : String(err));
+    }
+    return claims;
+  }
 }

@@ -163,13 +163,24 @@ export const SsoTestParam = z.object({ configId: id, testId: id });
 
 /** POST configurations/{configId}/test: the IdP address to open in a new window, and until when the test waits for its answer. */
 export const SsoTestStartResponse = z.object({ testId: z.string(), address: z.string(), expiresAt: z.string() });
+/**
+ * POST configurations/{configId}/test's body (optional): for an OIDC configuration, `redirectUri` is
+ * the login box's oidcRedirectUrl (absolute, on an allowed origin): the redirect URI real sign-ins
+ * use, the one registered at the IdP. A SAML test needs no body (its answer goes to our ACS).
+ */
+export const SsoTestStartRequest = z.object({ redirectUri: z.string().trim().min(1).max(2048).optional() });
+export type SsoTestStartRequest = z.infer<typeof SsoTestStartRequest>;
+/** oidc/postlogin's answer when its state names a connection test: checked as a sign-in, reported to the admin portal, nobody signed in. */
+export const SsoTestCompleteResponse = z.object({ connectionTest: z.literal('complete') });
+export type SsoTestCompleteResponse = z.infer<typeof SsoTestCompleteResponse>;
 export type SsoTestStartResponse = z.infer<typeof SsoTestStartResponse>;
 
 /**
  * What a test sign-in found that would refuse or weaken real sign-ins. Errors refuse them (no email;
- * an email outside the validated domains; an expired IdP certificate); warnings do not.
+ * an email the OIDC IdP says is not verified; an email outside the validated domains; an expired IdP
+ * certificate); warnings do not.
  */
-export const SsoTestProblemCodes = ['noEmail', 'emailDomainNotValidated', 'missingAttributes', 'unknownGroups', 'certificateExpiring', 'certificateExpired'] as const;
+export const SsoTestProblemCodes = ['noEmail', 'emailNotVerified', 'emailDomainNotValidated', 'missingAttributes', 'unknownGroups', 'certificateExpiring', 'certificateExpired'] as const;
 export type SsoTestProblemCode = (typeof SsoTestProblemCodes)[number];
 export const SsoTestProblem = z.object({
   code: z.enum(SsoTestProblemCodes),
@@ -190,11 +201,11 @@ export const SsoTestReport = z.object({
   expiresAt: z.string(),
   /** failed: why the response was refused. */
   error: z.string().nullable(),
-  /** The SAML NameID. */
+  /** The SAML NameID, or the OIDC `sub`. */
   subject: z.string().nullable(),
   email: z.string().nullable(),
   name: z.string().nullable(),
-  /** Every attribute of the assertion, with its values. */
+  /** Every attribute of the assertion (OIDC: every claim of the ID token and UserInfo), with its values. */
   attributes: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
   groups: z.array(z.string()),
   /** The group mappings these groups hit, with their roles. */
