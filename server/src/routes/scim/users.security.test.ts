@@ -13,7 +13,7 @@ import { findPermissionByKey } from '../../db/queries/admin-roles';
 import { updateUser } from '../../db/queries/users';
 import { activeMember, auditsOf, callAs, inviteMember, memberWithoutPermissions, pathOf, signIn, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { startTestDns, type TestDns } from '../../test/dns-server';
-import { call, describeDialects, mailbox, movableClock, signUpAndActivate, uniqueEmail } from '../../test/harness';
+import { activationLinkFor, call, describeDialects, mailbox, movableClock, PASSWORD, signUpAndActivate, uniqueEmail } from '../../test/harness';
 import { tenantWithSso } from '../../test/sso-helpers';
 import { oktaUser, scim, scimConnection, SCHEMA_ERROR, SCHEMA_PATCH } from '../../test/scim-helpers';
 
@@ -146,6 +146,12 @@ describeDialects('SCIM Users: no account takeover', (harness) => {
     expect((await accountOf(server, vouched.id))?.verified).toBe(1);
     expect((await accountOf(server, outside.id))?.verified).toBe(0);
     expect((await scimRowOf(server, sso.tenantId, vouched.id))?.created_account).toBe(1);
+    // The person behind an unverified address activates through the activation email, choosing a password.
+    expect((await call(server, 'POST', ApiPaths.activateResend, { body: { email: outside.userName } })).status).toBe(200);
+    const link = await activationLinkFor(server, outside.userName);
+    expect(link.userId).toBe(outside.id);
+    expect((await call(server, 'POST', ApiPaths.activate, { body: { userId: link.userId, token: link.token, password: PASSWORD } })).status).toBe(200);
+    expect((await signIn(server, outside.userName)).status).toBe(200);
     // An address moved out of the domain is no longer vouched for.
     const moved = uniqueEmail('moved');
     expect((await scim(server, token, 'PATCH', `/Users/${vouched.id}`, { schemas: [SCHEMA_PATCH], Operations: [{ op: 'replace', path: 'emails[type eq "work"].value', value: moved }] })).status).toBe(200);
