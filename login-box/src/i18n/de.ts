@@ -280,6 +280,8 @@ const de: Readonly<Record<MessageKey, string>> = {
   'sso.redirecting': 'Sie werden dorthin weitergeleitet…',
   'sso.failed': 'Single Sign-on fehlgeschlagen',
   'sso.completing': 'Single Sign-on wird abgeschlossen…',
+  'sso.testComplete': 'Test abgeschlossen – Sie können dieses Fenster schließen',
+  'sso.testCompleteText': 'Niemand wurde angemeldet. Der Bericht wartet im Admin-Portal.',
   'social.group': 'Mit einem anderen Konto anmelden',
   'social.continueWith': 'Weiter mit {provider}',
   'social.opening': '{provider} wird geöffnet…',

@@ -278,6 +278,8 @@ export const en = {
   'sso.redirecting': 'Redirecting you there…',
   'sso.failed': 'Single sign-on failed',
   'sso.completing': 'Completing single sign-on…',
+  'sso.testComplete': 'Test complete — you can close this window',
+  'sso.testCompleteText': 'Nobody was signed in. The report is waiting in the admin portal.',
   'social.group': 'Sign in with another account',
   'social.continueWith': 'Continue with {provider}',
   'social.opening': 'Opening {provider}…',

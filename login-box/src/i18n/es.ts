@@ -280,6 +280,8 @@ const es: Readonly<Record<MessageKey, string>> = {
   'sso.redirecting': 'Te estamos redirigiendo…',
   'sso.failed': 'Falló el inicio de sesión único',
   'sso.completing': 'Completando el inicio de sesión único…',
+  'sso.testComplete': 'Prueba completada: puede cerrar esta ventana',
+  'sso.testCompleteText': 'No se ha iniciado la sesión de nadie. El informe le espera en el portal de administración.',
   'social.group': 'Iniciar sesión con otra cuenta',
   'social.continueWith': 'Continuar con {provider}',
   'social.opening': 'Abriendo {provider}…',

@@ -283,6 +283,8 @@ const he: Readonly<Record<MessageKey, string>> = {
   'sso.redirecting': 'מעבירים אותך לשם…',
   'sso.failed': 'הכניסה היחידה נכשלה',
   'sso.completing': 'משלימים את הכניסה היחידה…',
+  'sso.testComplete': 'הבדיקה הושלמה — אפשר לסגור את החלון הזה',
+  'sso.testCompleteText': 'אף אחד לא נכנס. הדוח ממתין בפורטל הניהול.',
   'social.group': 'כניסה עם חשבון אחר',
   'social.continueWith': 'המשך עם {provider}',
   'social.opening': 'פותחים את {provider}…',

@@ -52,7 +52,9 @@ export type LoginStep =
   | 'preLogin' | 'magicLinkPreLoginSuccess' | 'loginWithSmsOtc' | 'loginWithQuickSmsOtc' | 'loginWithOtc'
   | 'loginWithPassword' | 'loginWithTwoFactor' | 'redirectToSSO' | 'loginWithSSOFailed' | 'success'
   | 'forceTwoFactor' | 'recoverTwoFactor' | 'promptPasskeys' | 'breachedPassword' | 'breachedPasswordSuccess'
-  | 'passwordRotationExpired' | 'passwordRotationNotification' | 'magicLinkPostLoginSuccess';
+  | 'passwordRotationExpired' | 'passwordRotationNotification' | 'magicLinkPostLoginSuccess'
+  /** The oidcRedirectUrl route answered an SSO connection test an admin started (issue 15): nobody signed in, the window can be closed. */
+  | 'ssoTestComplete';
 
 export type SignUpStage = 'SignUp' | 'SignUpSuccess' | 'VerifyPhone';
 /** Login modes (seed 000 section 2.2): registerQuickLogin is the SMS code login that finishes a phone sign-up. */

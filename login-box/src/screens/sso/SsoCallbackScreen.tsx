@@ -11,7 +11,8 @@ const SignedInStep = lazy(() => import('../SignedInStep'));
 /**
  * The samlCallbackUrl and oidcRedirectUrl routes (seed 000 section 2.1): the identity provider sends
  * the browser back here, the store finishes the SSO sign-in, and on failure loginWithSSOFailed shows
- * ('Failed to authenticate') until the authenticated URL follows after 1 s (seed 4.2). Loaded
+ * ('Failed to authenticate') until the authenticated URL follows after 1 s (seed 4.2). An admin's
+ * connection test answered on the OIDC route shows 'Test complete — you can close this window'. Loaded
  * lazily: only SSO sign-ins land here.
  */
 export default function SsoCallbackScreen({ type }: { type: 'saml' | 'oidc' }) {
@@ -29,6 +30,16 @@ export default function SsoCallbackScreen({ type }: { type: 'saml' | 'oidc' }) {
       <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
         <SignedInStep />
       </Suspense>
+    );
+  }
+
+  // An admin's connection test (issue 15) came back here: nobody is signed in, the window has done its job.
+  if (login.step === 'ssoTestComplete') {
+    return (
+      <>
+        <h1>{t('sso.testComplete')}</h1>
+        <p role="status">{t('sso.testCompleteText')}</p>
+      </>
     );
   }
 

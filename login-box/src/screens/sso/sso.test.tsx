@@ -52,4 +52,15 @@ describe('SSO screens', () => {
     expect((await view.findByRole('alert')).textContent).toBe('Failed to authenticate');
     expect(calls.find((c) => c.key === P.oidcPost)!.body).toMatchObject({ code: 'c', RelayState: 's' });
   });
+
+  it("the OIDC callback route of an admin's connection test says 'Test complete — you can close this window' (announced), signs nobody in and goes nowhere", async () => {
+    const { view, calls, navigate } = await mountLoginBox('/account/oidc/callback?code=c&state=test-state', { [P.oidcPost]: () => json({ connectionTest: 'complete' }, 202) });
+    expect(await view.findByRole('heading', { name: 'Test complete — you can close this window' })).toBeTruthy();
+    expect((await view.findByRole('status')).textContent).toBe('Nobody was signed in. The report is waiting in the admin portal.');
+    expect(calls.filter((c) => c.key === P.oidcPost)).toHaveLength(1);
+    expect(calls.some((c) => c.key === ME_ROUTE)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(navigate).not.toHaveBeenCalled();
+    expect(view.queryByRole('alert')).toBeNull();
+  });
 });

@@ -159,6 +159,16 @@ describe('SSO flow', () => {
     expect(snap().isAuthenticated).toBe(true);
   });
 
+  it("an admin's connection test answered on the OIDC callback route (202 connectionTest) shows ssoTestComplete: no session, no navigation, nothing stored", async () => {
+    const { store, stub, snap, clock, navigate } = await setup({ [P.oidcPost]: () => json({ connectionTest: 'complete' }, { status: 202 }) });
+    await store.ssoPostLogin('oidc', '?code=c0de&state=t3st');
+    expect(stub.callsTo(P.oidcPost)).toHaveLength(1);
+    expect(snap().login).toMatchObject({ step: 'ssoTestComplete', loading: false, error: null });
+    expect(snap().isAuthenticated).toBe(false);
+    await clock.advance(5000);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it("a refused sign-in shows loginWithSSOFailed ('Failed to authenticate'), then the authenticated URL after 1000 ms", async () => {
     const { store, snap, clock, navigate } = await setup({ [P.samlPost]: () => json({ errors: ['Failed to authenticate'] }, { status: 401 }) });
     await store.ssoPostLogin('saml', '?code=stolen');

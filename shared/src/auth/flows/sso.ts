@@ -9,7 +9,7 @@ import type { GatehouseStore } from '../../core/types';
 import { SSO_FAILURE_REDIRECT_DELAY_MS, SSO_REDIRECT_DELAY_MS } from '../../constants';
 import { toGatehouseError } from '../../errors';
 import type { LoginResponse } from '../../wire/auth/auth';
-import type { SsoFound, SsoStartResponse } from '../../wire/sso/sso';
+import type { SsoFound, SsoStartResponse, SsoTestCompleteResponse } from '../../wire/sso/sso';
 import { SsoPaths } from '../../wire/sso/paths';
 import type { FlowContext } from '../flow-context';
 import { initialLogin } from '../state';
@@ -75,9 +75,14 @@ export function createSsoFlow(ctx: FlowContext): SsoFlow {
         const response =
           type === 'saml'
             ? await api.request<LoginResponse>('POST', SsoPaths.samlPostLogin, { body: { code } })
-            : await api.request<LoginResponse>('POST', SsoPaths.oidcPostLogin, {
+            : await api.request<LoginResponse | SsoTestCompleteResponse>('POST', SsoPaths.oidcPostLogin, {
                 body: { code, redirectUri: absolute(routes.oidcRedirectUrl), RelayState: params.get('state') ?? '', ...(params.get('iss') ? { iss: params.get('iss') } : {}) },
               });
+        // An admin's connection test (issue 15): reported to the admin portal, nobody signed in, nowhere to go.
+        if ('connectionTest' in response) {
+          set(atoms.login, { ...initialLogin, step: 'ssoTestComplete' });
+          return;
+        }
         if (response.mfaRequired) {
           // Seed 4.2: no session until the second factor; it is asked on the login route.
           await ctx.beginMfa(response, '');
