@@ -109,9 +109,11 @@ async function assertLinkable(db: Db, caller: ScimCaller, userId: string, email:
   const target = await grantsOf(db, userId, caller.tenantId);
   if (target.superUser) throw ScimErrors.forbidden(`The account with email ${email ?? userId} is an operator account and cannot be provisioned by SCIM`);
   const creatorId = caller.connection.created_by;
-  const creatorLive = creatorId !== null && (await findUserById(db, creatorId)) !== undefined && (await hasMembership(db, creatorId, caller.tenantId));
+  const creatorUser = creatorId !== null ? await findUserById(db, creatorId) : undefined;
+  // An operator (super user) may have made it without being a member; anyone else must still be one.
+  const creatorLive = creatorUser !== undefined && creatorUser.disabled !== 1 && (creatorUser.super_user === 1 || (await hasMembership(db, creatorUser.id, caller.tenantId)));
   // A creator gone holds nothing: no account is linked any more, and a linked one holding any permission is no longer SCIM's to change.
-  const creator = creatorLive ? await grantsOf(db, creatorId, caller.tenantId) : { superUser: false, keys: [] as string[] };
+  const creator = creatorLive ? await grantsOf(db, creatorUser.id, caller.tenantId) : { superUser: false, keys: [] as string[] };
   if (!creatorLive && linking) throw ScimErrors.forbidden('The admin who created this provisioning connection is no longer in the tenant: an existing account cannot be linked; create a new connection');
   if (creator.superUser) return;
   if (target.keys.some((key) => !covers(creator.keys, key))) {
