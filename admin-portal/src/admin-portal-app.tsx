@@ -147,7 +147,7 @@ export function AdminPortalApp(props: AdminPortalProps) {
                   const Section = sectionComponent(active.section, t.locale as Locale, SECTION_NAMESPACES[active.section]);
                   return (
                     <Suspense fallback={<SectionSkeleton label={t.t('shell.loadingSection', { section: label(active) })} />}>
-                      <Section title={label(active)} headingId={headingId} user={user} snapshot={snapshot} store={store} api={api} options={options} stepUpUrl={props.routes?.stepUpUrl} navigate={props.navigate} openSection={openSection} target={target?.section === active.section ? target.target : undefined} checkout={props.checkout} />
+                      <Section title={label(active)} headingId={headingId} user={user} snapshot={snapshot} store={store} api={api} options={options} stepUpUrl={props.routes?.stepUpUrl} oidcRedirectUrl={props.routes?.oidcRedirectUrl} navigate={props.navigate} openSection={openSection} target={target?.section === active.section ? target.target : undefined} checkout={props.checkout} />
                     </Suspense>
                   );
                 }}

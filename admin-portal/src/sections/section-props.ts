@@ -14,6 +14,8 @@ export interface SectionProps {
   options: AdminPortalOptions;
   /** The login box's step-up route (the shell passes the host's routes; sections asking for a step-up go there). */
   stepUpUrl?: string;
+  /** The login box's oidcRedirectUrl route (the host's routes): where an OIDC SSO connection test comes back to, as real sign-ins do. */
+  oidcRedirectUrl?: string;
   /** Navigates the host page (the shell passes the runtime's navigate). */
   navigate?: (url: string) => void;
   /**

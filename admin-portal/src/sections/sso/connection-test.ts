@@ -4,9 +4,22 @@ import type { SsoConfiguration, SsoTestReport } from '@gatehouse/shared/wire';
 /** How often the portal asks for the report while the admin signs in at the IdP. */
 export const TEST_POLL_MS = 2000;
 
-/** A test can run once the IdP is known (SAML: its sign-in URL and certificate); being turned on is not needed. */
+/**
+ * A test can run once the IdP is known (SAML: its sign-in URL and certificate; OIDC: its issuer,
+ * client id and client secret); being turned on is not needed.
+ */
 export function canTest(config: SsoConfiguration): boolean {
+  if (config.type === 'oidc') return Boolean(config.oidc?.issuer && config.oidc.clientId && config.oidc.hasClientSecret);
   return config.type === 'saml' && Boolean(config.ssoEndpoint && config.publicCertificate);
+}
+
+/**
+ * The redirect URI of an OIDC test: the login box's oidcRedirectUrl route on this page's origin, as
+ * real sign-ins send it (the one registered at the IdP), so the IdP's answer comes back to the login box.
+ */
+export function oidcRedirectUri(route: string, here: string): string {
+  const url = new URL(route, here);
+  return `${url.origin}${url.pathname}`;
 }
 
 /**

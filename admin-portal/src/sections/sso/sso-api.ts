@@ -77,7 +77,8 @@ export function createSsoApi(api: GatehouseApi) {
     setRoles: (configId: string, roleIds: string[]) => api.request<SsoConfiguration>('PUT', fill(SsoPaths.roles, { configId }), { body: { roleIds } }),
     setGroups: (configId: string, groups: { group: string; roleIds: string[] }[]) => api.request<SsoConfiguration>('PUT', fill(SsoPaths.groups, { configId }), { body: { groups } }),
     /** Test connection: a test sign-in at the IdP for this session (the address to open), then its report. */
-    startTest: (configId: string) => api.request<SsoTestStartResponse>('POST', fill(SsoPaths.test, { configId })),
+    /** OIDC: `redirectUri` is the login box's oidcRedirectUrl (absolute); SAML sends no body. */
+    startTest: (configId: string, redirectUri?: string) => api.request<SsoTestStartResponse>('POST', fill(SsoPaths.test, { configId }), redirectUri ? { body: { redirectUri } } : undefined),
     testReport: (configId: string, testId: string) => api.request<SsoTestReport>('GET', fill(SsoPaths.testReport, { configId, testId })),
     /** The account's roles for the pickers: the roles list, else the team dialogs' list. */
     roles: async (source: 'roles' | 'team'): Promise<Role[]> =>

@@ -40,7 +40,7 @@ export function isComplete(config: SsoConfiguration): boolean {
  * certificate expires. Readers (fe.secure.read.samlConfiguration) see it all; changes need
  * fe.secure.write.samlConfiguration.
  */
-export function SsoSection({ title, headingId, user, api }: SectionProps) {
+export function SsoSection({ title, headingId, user, api, oidcRedirectUrl }: SectionProps) {
   const t = useT();
   const toError = useErrorText();
   const sso = useMemo(() => createSsoApi(api), [api]);
@@ -127,7 +127,7 @@ export function SsoSection({ title, headingId, user, api }: SectionProps) {
               )}
               <DomainsCard config={config} sso={sso} canWrite={canWrite} onSaved={saved} />
               <RolesCard key={config.id} config={config} sso={sso} canWrite={canWrite} roles={roles} onSaved={saved} />
-              {canWrite && <TestCard key={`test-${config.id}`} config={config} sso={sso} roles={roles} />}
+              {canWrite && <TestCard key={`test-${config.id}`} config={config} sso={sso} roles={roles} oidcRedirectUrl={oidcRedirectUrl} />}
             </div>
             {canWrite && (
               <div className="gh-ap-sso-danger-zone">

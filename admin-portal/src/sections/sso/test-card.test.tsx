@@ -5,7 +5,7 @@ import type { GatehouseApi } from '../../contract';
 import { readAdminPortalOptions } from '../../options';
 import { createTestStore, makeUser, shadowMountPoint } from '../../test/fake-store';
 import SsoSection from '../sso';
-import { canTest, waitForReport } from './connection-test';
+import { canTest, oidcRedirectUri, waitForReport } from './connection-test';
 
 const BASE = '/identity/resources/sso/v1/configurations';
 const ROLES: Role[] = [
@@ -37,12 +37,14 @@ function report(overrides: Partial<SsoTestReport> = {}): SsoTestReport {
 }
 
 /** The section over a fake API whose test report is pending once, then `final`. */
-function open(final: SsoTestReport, initial = config()) {
+function open(final: SsoTestReport, initial = config(), extra: { oidcRedirectUrl?: string } = {}) {
   const calls: string[] = [];
+  const bodies: unknown[] = [];
   let reads = 0;
   const api = {
-    async request(method: string, path: string) {
+    async request(method: string, path: string, options?: { body?: unknown }) {
       calls.push(`${method} ${path}`);
+      if (method === 'POST') bodies.push(options?.body);
       if (path === '/identity/resources/roles/v1') return ROLES;
       if (path === BASE) return [initial];
       if (method === 'POST' && path === `${BASE}/c1/test`) return { testId: '_t1', address: ADDRESS, expiresAt: new Date(Date.now() + 600_000).toISOString() };
@@ -54,8 +56,8 @@ function open(final: SsoTestReport, initial = config()) {
   const permissions = ['fe.secure.read.samlConfiguration', 'fe.secure.write.samlConfiguration', 'fe.secure.read.roles'];
   const user = makeUser({ id: 'me', permissions: permissions.map((key, i) => ({ id: `p${i}`, key, name: key })) });
   const store = createTestStore(user);
-  render(<SsoSection title="Single sign-on" headingId="sso-heading" user={user} snapshot={store.getSnapshot()} store={store} api={api} options={readAdminPortalOptions(undefined)} />, { container: domElement });
-  return { view: within(domElement), root, calls };
+  render(<SsoSection title="Single sign-on" headingId="sso-heading" user={user} snapshot={store.getSnapshot()} store={store} api={api} options={readAdminPortalOptions(undefined)} {...extra} />, { container: domElement });
+  return { view: within(domElement), root, calls, bodies };
 }
 
 function fakePopup() {
@@ -113,6 +115,39 @@ describe('SSO Test connection', () => {
     expect(card2.getByText(/The email domain elsewhere.test is not one of your validated domains/)).toBeTruthy();
   }, 15_000);
 
+  it("OIDC: starts with the login box's callback route as redirect URI (the host's route on this origin), and shows the claims and the subject; an unverified email is an error", async () => {
+    const { popup } = fakePopup();
+    const oidc = config({ type: 'oidc', idpEntityId: null, ssoEndpoint: null, publicCertificate: null, oidc: { issuer: 'https://idp.example.com', clientId: 'gatehouse', scopes: 'openid email profile', hasClientSecret: true } });
+    const claims = report({
+      subject: '00u1abc', email: null, name: 'Jane Doe', attributes: [{ name: 'sub', values: ['00u1abc'] }, { name: 'email_verified', values: ['false'] }], groups: [], roleMappings: [],
+      problems: [{ code: 'emailNotVerified', severity: 'error', values: ['jane@acme.test'] }],
+    });
+    const { view, calls, bodies } = open(claims, oidc, { oidcRedirectUrl: '/sso/oidc-back' });
+    const card = within(await view.findByRole('region', { name: '5. Test connection' }));
+    fireEvent.click(card.getByRole('button', { name: 'Test connection' }));
+    await waitFor(() => expect(popup.location.href).toBe(ADDRESS));
+    expect(calls).toContain(`POST ${BASE}/c1/test`);
+    expect(bodies).toEqual([{ redirectUri: `${window.location.origin}/sso/oidc-back` }]);
+    await card.findByRole('heading', { name: 'The identity provider answered, but sign-ins would be refused' }, { timeout: 5000 });
+    const table = card.getByRole('table', { name: 'Claims received' });
+    expect(within(table).getByRole('columnheader', { name: 'Claim' })).toBeTruthy();
+    expect(within(table).getByRole('rowheader', { name: 'email_verified' })).toBeTruthy();
+    expect(card.getByText('Subject (sub)')).toBeTruthy();
+    expect(card.getByText(/says the email jane@acme\.test is not verified/)).toBeTruthy();
+  }, 10_000);
+
+  it('SAML starts without a body; OIDC without the host route uses the default callback route', async () => {
+    fakePopup();
+    const saml = open(report());
+    fireEvent.click(within(await saml.view.findByRole('region', { name: '5. Test connection' })).getByRole('button', { name: 'Test connection' }));
+    await waitFor(() => expect(saml.bodies).toEqual([undefined]));
+    document.body.innerHTML = '';
+    fakePopup();
+    const oidc = open(report(), config({ type: 'oidc', oidc: { issuer: 'https://idp.example.com', clientId: 'gatehouse', scopes: 'openid email', hasClientSecret: true } }));
+    fireEvent.click(within(await oidc.view.findByRole('region', { name: '5. Test connection' })).getByRole('button', { name: 'Test connection' }));
+    await waitFor(() => expect(oidc.bodies).toEqual([{ redirectUri: `${window.location.origin}/account/oidc/callback` }]));
+  });
+
   it('cannot start before the IdP is set, and says why', async () => {
     const { spy } = fakePopup();
     const { view } = open(report(), config({ ssoEndpoint: null, publicCertificate: null }));
@@ -147,10 +182,19 @@ describe('waiting for the report', () => {
     await expect(waitForReport(async () => { throw broken; }, { expiresAt: Date.now() + 60_000 })).rejects.toThrow('boom');
   });
 
-  it('tests SAML configurations whose IdP is set, on or off; not OIDC', () => {
+  it('tests SAML configurations whose IdP is set and OIDC ones with issuer, client id and secret, on or off', () => {
     expect(canTest(config())).toBe(true);
     expect(canTest(config({ enabled: true }))).toBe(true);
     expect(canTest(config({ publicCertificate: null }))).toBe(false);
+    const oidc = { issuer: 'https://idp.example.com', clientId: 'gatehouse', scopes: 'openid', hasClientSecret: true };
+    expect(canTest(config({ type: 'oidc', oidc }))).toBe(true);
+    expect(canTest(config({ type: 'oidc', enabled: true, oidc }))).toBe(true);
+    expect(canTest(config({ type: 'oidc', oidc: { ...oidc, hasClientSecret: false } }))).toBe(false);
     expect(canTest(config({ type: 'oidc' }))).toBe(false);
+  });
+
+  it("an OIDC test's redirect URI is the route on the page's origin, without query or fragment", () => {
+    expect(oidcRedirectUri('/account/oidc/callback', 'https://app.acme.test/admin?x=1#y')).toBe('https://app.acme.test/account/oidc/callback');
+    expect(oidcRedirectUri('https://login.acme.test/cb?z=1', 'https://app.acme.test/')).toBe('https://login.acme.test/cb');
   });
 });

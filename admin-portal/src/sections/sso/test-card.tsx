@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { defaultRoutes } from '@gatehouse/shared';
 import type { Role, SsoConfiguration, SsoTestProblem, SsoTestReport } from '@gatehouse/shared/wire';
 import { shortDate } from '../../format';
 import { useErrorText } from '../../i18n/errors';
 import { useT } from '../../i18n/i18n-context';
-import { canTest, waitForReport } from './connection-test';
+import { canTest, oidcRedirectUri, waitForReport } from './connection-test';
 import type { SsoApi } from './sso-api';
 
 type Outcome = { kind: 'idle' } | { kind: 'waiting'; address: string } | { kind: 'report'; report: SsoTestReport } | { kind: 'expired' } | { kind: 'error'; message: string };
@@ -14,7 +15,7 @@ type Outcome = { kind: 'idle' } | { kind: 'waiting'; address: string } | { kind:
  * signs nobody in; this card waits for the report (no longer than the test lives) and shows what the
  * IdP sent (the attributes), the roles it would give, and any problem, with focus on the result.
  */
-export function TestCard({ config, sso, roles }: { config: SsoConfiguration; sso: SsoApi; roles: Role[] | 'loading' | null }) {
+export function TestCard({ config, sso, roles, oidcRedirectUrl = defaultRoutes.oidcRedirectUrl }: { config: SsoConfiguration; sso: SsoApi; roles: Role[] | 'loading' | null; oidcRedirectUrl?: string }) {
   const t = useT();
   const toError = useErrorText();
   const id = `gh-sso-test-${useId().replace(/:/g, '')}`;
@@ -37,7 +38,8 @@ export function TestCard({ config, sso, roles }: { config: SsoConfiguration; sso
     if (popup) popup.opener = null;
     setOutcome({ kind: 'waiting', address: '' });
     try {
-      const test = await sso.startTest(config.id);
+      // OIDC: the IdP answers the login box's callback route, as at a real sign-in; it finishes the test there.
+      const test = await sso.startTest(config.id, config.type === 'oidc' ? oidcRedirectUri(oidcRedirectUrl, window.location.href) : undefined);
       if (popup) popup.location.href = test.address;
       setOutcome({ kind: 'waiting', address: test.address });
       const result = await waitForReport(() => sso.testReport(config.id, test.testId), { expiresAt: Date.parse(test.expiresAt), cancelled: () => run.current !== mine });
@@ -53,6 +55,7 @@ export function TestCard({ config, sso, roles }: { config: SsoConfiguration; sso
   const problemText = (problem: SsoTestProblem) => {
     const values = problem.values.join(', ');
     if (problem.code === 'certificateExpiring' || problem.code === 'certificateExpired') return t.t(`sso.test.problem.${problem.code}`, { date: problem.values[0] ? shortDate(t, problem.values[0]) : '' });
+    if (problem.code === 'noEmail' && config.type === 'oidc') return t.t('sso.test.problem.noEmailOidc');
     return t.t(`sso.test.problem.${problem.code}`, { values, count: problem.values.length });
   };
   const waiting = outcome.kind === 'waiting';
@@ -99,14 +102,16 @@ export function TestCard({ config, sso, roles }: { config: SsoConfiguration; sso
           <p className="gh-ap-banner gh-ap-banner-error">{outcome.message}</p>
         </div>
       )}
-      {outcome.kind === 'report' && <Report idBase={id} report={outcome.report} headingRef={resultRef} problemText={problemText} roleName={roleName} />}
+      {outcome.kind === 'report' && <Report idBase={id} report={outcome.report} oidc={config.type === 'oidc'} headingRef={resultRef} problemText={problemText} roleName={roleName} />}
     </section>
   );
 }
 
-function Report({ idBase, report, headingRef, problemText, roleName }: {
+function Report({ idBase, report, oidc, headingRef, problemText, roleName }: {
   idBase: string;
   report: SsoTestReport;
+  /** OIDC: the subject is `sub` and the attributes are the ID token's and UserInfo's claims. */
+  oidc: boolean;
   headingRef: RefObject<HTMLHeadingElement>;
   problemText: (problem: SsoTestProblem) => string;
   roleName: (roleId: string) => string;
@@ -144,20 +149,20 @@ function Report({ idBase, report, headingRef, problemText, roleName }: {
             <p>{t.t('sso.test.noProblems')}</p>
           )}
           <dl className="gh-ap-sso-facts">
-            <div><dt>{t.t('sso.test.subject')}</dt><dd><span className="gh-ap-mono gh-ap-sso-ltr" dir="ltr">{report.subject ?? '—'}</span></dd></div>
+            <div><dt>{t.t(oidc ? 'sso.test.subjectOidc' : 'sso.test.subject')}</dt><dd><span className="gh-ap-mono gh-ap-sso-ltr" dir="ltr">{report.subject ?? '—'}</span></dd></div>
             <div><dt>{t.t('sso.test.email')}</dt><dd><span className="gh-ap-sso-ltr" dir="ltr">{report.email ?? '—'}</span></dd></div>
             <div><dt>{t.t('sso.test.name')}</dt><dd>{report.name ?? '—'}</dd></div>
             <div><dt>{t.t('sso.test.roles')}</dt><dd>{mappedRoles.length ? mappedRoles.map(roleName).join(', ') : '—'}</dd></div>
           </dl>
-          <p id={`${idBase}-attributes`} className="gh-ap-sso-subtitle">{t.t('sso.test.attributes')}</p>
+          <p id={`${idBase}-attributes`} className="gh-ap-sso-subtitle">{t.t(oidc ? 'sso.test.claims' : 'sso.test.attributes')}</p>
           <div className="gh-ap-table-wrap">
             <table className="gh-ap-table gh-ap-sso-test-attributes" aria-labelledby={`${idBase}-attributes`}>
               <thead>
-                <tr><th scope="col">{t.t('sso.test.attribute')}</th><th scope="col">{t.t('sso.test.values')}</th></tr>
+                <tr><th scope="col">{t.t(oidc ? 'sso.test.claim' : 'sso.test.attribute')}</th><th scope="col">{t.t('sso.test.values')}</th></tr>
               </thead>
               <tbody>
                 {report.attributes.length === 0 ? (
-                  <tr><td colSpan={2}>{t.t('sso.test.noAttributes')}</td></tr>
+                  <tr><td colSpan={2}>{t.t(oidc ? 'sso.test.noClaims' : 'sso.test.noAttributes')}</td></tr>
                 ) : (
                   report.attributes.map((attribute) => (
                     <tr key={attribute.name}>
