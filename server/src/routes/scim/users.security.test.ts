@@ -11,7 +11,7 @@ import type { GatehouseServer } from '../../app';
 import { deleteUserAccount, removeMembership } from '../../db/queries/admin-users';
 import { findPermissionByKey } from '../../db/queries/admin-roles';
 import { updateUser } from '../../db/queries/users';
-import { activeMember, auditsOf, callAs, inviteMember, memberWithoutPermissions, pathOf, signIn, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { activeMember, auditsOf, callAs, inviteMember, memberWithoutPermissions, pathOf, signIn, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { startTestDns, type TestDns } from '../../test/dns-server';
 import { activationLinkFor, call, describeDialects, mailbox, movableClock, PASSWORD, signUpAndActivate, uniqueEmail } from '../../test/harness';
 import { tenantWithSso } from '../../test/sso-helpers';
@@ -105,6 +105,17 @@ describeDialects('SCIM Users: no account takeover', (harness) => {
     const plain = await memberWithoutPermissions(server, admin.tenantId);
     const res = await scim(server, token, 'POST', '/Users', oktaUser(plain.email));
     expect([res.status, res.body.detail]).toEqual([403, expect.stringContaining('no longer in the tenant')]);
+  });
+
+  it('links through a connection an operator (super user, not a member) made for the tenant', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    const operator = await superUser(server);
+    const made = await callAs(server, operator, 'POST', ProvisioningPaths.scim2Configurations, { body: { source: 'okta' }, tenantId: admin.tenantId });
+    expect(made.status).toBe(201);
+    const person = await activeMember(server, admin);
+    const linked = await scim(server, made.body.token, 'POST', '/Users', oktaUser(person.email));
+    expect([linked.status, linked.body.id]).toEqual([201, person.userId]);
   });
 
   it("does not enable a member an admin disabled when SCIM takes it over (the admin's disable wins until SCIM sets active=true)", async () => {
