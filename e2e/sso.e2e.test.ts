@@ -5,19 +5,22 @@
  * the API (metadata, an email domain proven by a DNS TXT record served by a real DNS server on
  * loopback, default roles, group mappings); then a user at that domain types their email in the
  * login box, sees redirectToSSO, signs in at the IdP and comes back signed in, through JIT
- * provisioning. A tampered SAML answer shows loginWithSSOFailed instead.
+ * provisioning. A tampered SAML answer shows loginWithSSOFailed instead. An admin's OIDC connection
+ * test comes back to the same login box callback, which says the test is complete and signs nobody in.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SsoPaths, type SsoConfiguration } from '@gatehouse/shared/wire';
+import { SsoPaths, type SsoConfiguration, type SsoTestReport, type SsoTestStartResponse } from '@gatehouse/shared/wire';
 import { startTestDns, type TestDns } from '../server/src/test/dns-server';
 import { SSO_IDP_CLIENT_ID, SSO_IDP_CLIENT_SECRET, startTestOidcIdp, type TestOidcIdp } from '../server/src/test/oidc-idp';
 import { createTestSamlIdp, type TestSamlIdp } from '../server/src/test/saml-idp';
 import { linkIn, waitForMail } from './support/mailbox';
 import { closeContexts, startGatehouse, workerBrowser, type RunningServer } from './support/server';
 import { PASSWORD, visible } from './support/journey';
+import { expectAccessible } from './support/axe';
+import { screenshotPath } from './support/browser';
 
 const shot = (name: string) => `/tmp/h7-${name}.png`;
 const path = (template: string, params: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, k: string) => params[k]!);
@@ -160,6 +163,44 @@ describe('OIDC SSO', () => {
 
     await expectSignedInHome(page, email);
     await context.close();
+  });
+});
+
+describe('OIDC SSO Test connection', () => {
+  it("the admin's test comes back to the login box's OIDC callback: 'Test complete — you can close this window', nobody signed in, the report has the claims", async () => {
+    const created = await api<SsoConfiguration>('POST', SsoPaths.configurations, { type: 'oidc', oidc: { issuer: oidcIdp.issuer, clientId: SSO_IDP_CLIENT_ID, clientSecret: SSO_IDP_CLIENT_SECRET, scopes: 'openid email profile groups' } });
+    const email = `tess@oidc-test-${Date.now()}.test`;
+    oidcIdp.groups.set(email, ['support']);
+    // What the portal sends: the login box's oidcRedirectUrl on the page's origin.
+    const test = await api<SsoTestStartResponse>('POST', path(SsoPaths.test, { configId: created.id }), { redirectUri: `${server.url}/account/oidc/callback` });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(test.address);
+    await page.locator('input[name="login"]').fill(email);
+    await page.locator('input[name="password"]').fill('any password');
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL(/\/interaction\//);
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL(/\/account\/oidc\/callback\?/, { timeout: 15_000 });
+    await visible(page, page.getByRole('heading', { name: 'Test complete — you can close this window' }));
+    expect(await page.getByRole('status').textContent()).toBe('Nobody was signed in. The report is waiting in the admin portal.');
+    // It stays: no redirect to the authenticated URL, no session.
+    await page.waitForTimeout(1500);
+    expect(new URL(page.url()).pathname).toBe('/account/oidc/callback');
+    expect((await context.cookies()).filter((c) => /refresh/i.test(c.name))).toEqual([]);
+    await expectAccessible(page, 'OIDC test complete');
+    for (const [width, scheme] of [[1280, 'light'], [390, 'light'], [1280, 'dark'], [390, 'dark']] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: screenshotPath(`sso-oidc-test-complete-${width}-${scheme}`) });
+    }
+    await context.close();
+
+    const report = await api<SsoTestReport>('GET', path(SsoPaths.testReport, { configId: created.id, testId: test.testId }));
+    expect(report).toMatchObject({ status: 'passed', subject: email, email, groups: ['support'] });
+    expect(report.attributes.map((a) => a.name)).toContain('email_verified');
+    // Its domain is not validated here: real sign-ins would be refused, and the report says so.
+    expect(report.problems.map((p) => p.code)).toContain('emailDomainNotValidated');
   });
 });
 
