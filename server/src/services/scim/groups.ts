@@ -81,8 +81,10 @@ export function createScimGroupService(deps: { db: Db; clock: Clock; /** Most gr
       assertIfMatch(ifMatch, etagOf(fresh.version));
       const cols = await checked(trx, caller, next, fresh.id);
       const before = fresh.members.map((m) => m.id);
-      const added = cols.memberIds.filter((m) => !before.includes(m));
-      const removed = before.filter((m) => !cols.memberIds.includes(m));
+      const had = new Set(before);
+      const has = new Set(cols.memberIds);
+      const added = cols.memberIds.filter((m) => !had.has(m));
+      const removed = before.filter((m) => !has.has(m));
       if (cols.displayName !== fresh.displayName) await updateGroup(trx, caller.tenantId, fresh.id, { name: cols.displayName, updated_at: now });
       await addGroupUsers(trx, fresh.id, added, now);
       await removeGroupUsers(trx, fresh.id, removed);
