@@ -3,18 +3,20 @@
  * signed up sets up SAML with the guided flow: picks the IdP, copies the ACS URL and entity id,
  * uploads the IdP's metadata file, adds an email domain and validates it against a real DNS server
  * on loopback (the TXT value copied from the portal), chooses a default role and turns SSO on. A
- * person at that domain then signs in through the IdP (a SAML IdP signing real assertions with
- * xml-crypto behind its own pages) and lands signed in. Before turning it on, the admin tests the
+ * person at that domain then signs in through the IdP (the samlify IdP of the server's tests, behind
+ * its own pages: samlify reads our SP metadata and our AuthnRequest and builds and signs the
+ * assertion) and lands signed in. Before turning it on, the admin tests the
  * connection: a real sign-in at the IdP in a new window, whose report (attributes, warnings) the
  * portal shows, signing nobody in. Screenshots at 1280 and 390 px, light and
  * dark, and in Hebrew; axe on each step.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inflateRawSync } from 'node:zlib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestDns, type TestDns } from '../server/src/test/dns-server';
-import { createTestSamlIdp, type TestSamlIdp } from '../server/src/test/saml-idp';
+import { createSamlifyIdp, type SamlifyIdp } from '../server/src/test/samlify-idp';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
 import { signUpAndActivate, visible } from './support/journey';
@@ -26,7 +28,7 @@ let browser: Browser;
 let server: RunningServer;
 let idpServer: Server;
 let idpUrl = '';
-let idp: TestSamlIdp;
+let idp: SamlifyIdp;
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
@@ -44,15 +46,20 @@ async function startIdp(): Promise<void> {
     if (req.method === 'GET' && url.pathname === '/sso') return void page('Test SAML IdP', `<form method="post" action="/login"><input type="hidden" name="request" value="${escape(url.search)}"><label>Email <input name="email" type="email"></label> <button>Sign in</button></form>`);
     if (req.method === 'POST' && url.pathname === '/login') {
       const form = await formOf(req);
-      const request = idp.readRequest(`${idpUrl}/sso${form.get('request') ?? ''}`);
-      const answer = idp.answer(request, request.issuer, { email: form.get('email') ?? '', name: 'Jane Doe', groups: ['support'] });
+      const redirect = `${idpUrl}/sso${form.get('request') ?? ''}`;
+      // Our SP entity id is the URL of its metadata: the IdP reads the metadata from there, as an IdP
+      // admin would load it, then lets samlify parse the AuthnRequest against it.
+      const requestXml = inflateRawSync(Buffer.from(new URL(redirect).searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
+      const spEntityId = /<(?:\w+:)?Issuer[^>]*>([^<]+)</.exec(requestXml)?.[1] ?? '';
+      const request = await idp.readRequest(redirect, await (await fetch(spEntityId)).text());
+      const answer = await idp.answer(request, { email: form.get('email') ?? '', name: 'Jane Doe', groups: ['support'] });
       return void page('Signed in at the IdP', `<form method="post" action="${escape(request.acsUrl)}"><input type="hidden" name="SAMLResponse" value="${answer}"><input type="hidden" name="RelayState" value="${escape(request.relayState ?? '')}"><button>Continue to the application</button></form>`);
     }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => idpServer.listen(0, '127.0.0.1', resolve));
   idpUrl = `http://127.0.0.1:${(idpServer.address() as AddressInfo).port}`;
-  idp = createTestSamlIdp({ ssoUrl: `${idpUrl}/sso` });
+  idp = createSamlifyIdp({ ssoUrl: `${idpUrl}/sso` });
 }
 
 beforeAll(async () => {
