@@ -5,12 +5,12 @@ import type { SsoConfiguration, SsoTestReport } from '@gatehouse/shared/wire';
 export const TEST_POLL_MS = 2000;
 
 /**
- * A test can run once the IdP is known (SAML: its sign-in URL and certificate; OIDC: its issuer,
+ * A test can run once the IdP is known (SAML: its entity id, sign-in URL and certificate; OIDC: its issuer,
  * client id and client secret); being turned on is not needed.
  */
 export function canTest(config: SsoConfiguration): boolean {
   if (config.type === 'oidc') return Boolean(config.oidc?.issuer && config.oidc.clientId && config.oidc.hasClientSecret);
-  return config.type === 'saml' && Boolean(config.ssoEndpoint && config.publicCertificate);
+  return config.type === 'saml' && Boolean(config.idpEntityId && config.ssoEndpoint && config.publicCertificate);
 }
 
 /**

@@ -148,6 +148,16 @@ describe('SSO Test connection', () => {
     await waitFor(() => expect(oidc.bodies).toEqual([{ redirectUri: `${window.location.origin}/account/oidc/callback` }]));
   });
 
+  it('cannot start while the IdP entity id is missing (sign-in URL and certificate entered by hand)', async () => {
+    const { spy } = fakePopup();
+    const { view } = open(report(), config({ idpEntityId: null }));
+    const card = within(await view.findByRole('region', { name: '5. Test connection' }));
+    const button = card.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    fireEvent.click(button);
+    expect(spy).not.toHaveBeenCalled();
+  });
+
   it('cannot start before the IdP is set, and says why', async () => {
     const { spy } = fakePopup();
     const { view } = open(report(), config({ ssoEndpoint: null, publicCertificate: null }));
@@ -186,6 +196,9 @@ describe('waiting for the report', () => {
     expect(canTest(config())).toBe(true);
     expect(canTest(config({ enabled: true }))).toBe(true);
     expect(canTest(config({ publicCertificate: null }))).toBe(false);
+    expect(canTest(config({ ssoEndpoint: null }))).toBe(false);
+    // Entered by hand without the entity id: the server would refuse the test.
+    expect(canTest(config({ idpEntityId: null }))).toBe(false);
     const oidc = { issuer: 'https://idp.example.com', clientId: 'gatehouse', scopes: 'openid', hasClientSecret: true };
     expect(canTest(config({ type: 'oidc', oidc }))).toBe(true);
     expect(canTest(config({ type: 'oidc', enabled: true, oidc }))).toBe(true);

@@ -235,13 +235,27 @@ describeDialects('SSO Test connection', (h) => {
     expect(await counts(server, tenant)).toMatchObject({ users: 0 });
   });
 
-  it('is refused before the IdP is set (naming the field); starting is audited in the tenant', async () => {
+  it('is refused before the IdP is set, naming the field that is missing (entity id, sign-in URL or certificate); starting is audited in the tenant', async () => {
     const server = await h.start(env());
     const admin = await signUpAndActivate(server);
     const created = await call<SsoConfiguration>(server, 'POST', SsoPaths.configurations, { token: admin.accessToken, body: { type: 'saml' } });
     const bare = await startTest(server, { token: admin.accessToken, configId: created.body.id });
     expect(bare.status).toBe(400);
-    expect(bare.body.errors?.[0]).toMatch(/^ssoEndpoint/);
+    expect(bare.body.errors?.[0]).toBe('idpEntityId: the identity provider (sign-in URL, entity id and certificate) is not set yet');
+    // Entered by hand, each field the IdP lacks is the one named.
+    const entered: [Record<string, unknown>, string][] = [
+      [{ ssoEndpoint: idp.ssoUrl, publicCertificate: idp.keys.cert }, 'idpEntityId'],
+      [{ idpEntityId: idp.entityId, publicCertificate: idp.keys.cert }, 'ssoEndpoint'],
+      [{ idpEntityId: idp.entityId, ssoEndpoint: idp.ssoUrl }, 'publicCertificate'],
+    ];
+    for (const [i, [fields, missing]] of entered.entries()) {
+      const config = await call<SsoConfiguration>(server, 'POST', SsoPaths.configurations, { token: admin.accessToken, body: { type: 'saml' } });
+      const saved = await call(server, 'PUT', path(SsoPaths.saml, { configId: config.body.id }), { token: admin.accessToken, body: { domain: `manual${i}.example.test`, ...fields } });
+      expect(saved.status, missing).toBe(200);
+      const refused = await startTest(server, { token: admin.accessToken, configId: config.body.id });
+      expect(refused.status, missing).toBe(400);
+      expect(refused.body.errors?.[0]).toBe(`${missing}: the identity provider (sign-in URL, entity id and certificate) is not set yet`);
+    }
 
     const tenant = await samlTenant(server);
     const { started } = await runTest(server, tenant);

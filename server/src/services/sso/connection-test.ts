@@ -75,6 +75,14 @@ type Stored = Omit<SsoTestReport, 'testId' | 'status' | 'expiresAt'> & { status:
 const EMPTY: Omit<Stored, 'status'> = { error: null, subject: null, email: null, name: null, attributes: [], groups: [], roleMappings: [], defaultRoleIds: [], problems: [] };
 
 /** A session's binding: the hash of its id and the tenant acted in (a super user testing tenant B from A binds to B). */
+/** The wire name of the first SAML IdP field a test needs that is not set (null once all are). */
+export function samlIdpMissing(row: Pick<SsoConfigurationRow, 'idp_entity_id' | 'idp_sso_url' | 'idp_certificates'>): 'idpEntityId' | 'ssoEndpoint' | 'publicCertificate' | null {
+  if (!row.idp_entity_id) return 'idpEntityId';
+  if (!row.idp_sso_url) return 'ssoEndpoint';
+  if (!parseIds(row.idp_certificates).length) return 'publicCertificate';
+  return null;
+}
+
 const bindingOf = (ctx: AdminCaller) => sha256(`sso-test\n${ctx.auth.sessionId}\n${ctx.tenantId}`);
 
 /**
@@ -197,9 +205,8 @@ export function createSsoConnectionTestService(deps: {
       const row = await findSsoConfiguration(db, configId);
       if (!row || row.tenant_id !== ctx.tenantId) throw Errors.notFound('SSO configuration not found');
       if (row.type === 'oidc') return startOidc(ctx, row, body);
-      if (!row.idp_sso_url || !row.idp_entity_id || !parseIds(row.idp_certificates).length) {
-        throw new AppError(ErrorCodes.ssoConfigurationInvalid, 400, 'ssoEndpoint: the identity provider (sign-in URL, entity id and certificate) is not set yet');
-      }
+      const missing = samlIdpMissing(row);
+      if (missing) throw new AppError(ErrorCodes.ssoConfigurationInvalid, 400, `${missing}: the identity provider (sign-in URL, entity id and certificate) is not set yet`);
       const now = clock.now();
       await deleteExpiredSsoRows(db, now).catch((err: unknown) => log.error('SSO cleanup failed:', reasonOf(err)));
       // An xs:ID must not start with a digit; the same value is the RelayState the ACS recognises.
