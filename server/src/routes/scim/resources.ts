@@ -81,7 +81,7 @@ export function scimResourceRoutes(services: { users: ScimUserService; groups: S
           request: { params: IdParam, query: SelectQuery, ...scimBody() },
           responses: {
             200: { ...scimJson(ScimResourceSchema, `The ${what} after the change`), headers: etagHeader },
-            403: scimErr("The tenant's seat limit refuses re-activating the user, or the linked account holds permissions the connection's creator does not hold"),
+            403: scimErr("Re-activating the user (active from false to true): the tenant's seat limit refuses it, or the linked account holds permissions the connection's creator does not hold"),
             404: scimErr('Not found in the tenant'),
             409: scimErr('uniqueness'),
             412: scimErr('If-Match does not match the current version'),
@@ -105,7 +105,7 @@ export function scimResourceRoutes(services: { users: ScimUserService; groups: S
         method: 'delete', path: one, tags: scimTags, security: scimSecurity,
         summary: what === 'user' ? 'Deprovisions the user: removed from the tenant (the account too when it is in no other), its sessions there revoked' : 'Deletes the group',
         request: { params: IdParam },
-        responses: { 204: { description: 'Deleted' }, 403: scimErr("The linked account holds permissions the connection's creator does not hold"), 404: scimErr('Not found in the tenant'), 412: scimErr('If-Match does not match the current version'), ...scimCommonErrors },
+        responses: { 204: { description: 'Deleted' }, 404: scimErr('Not found in the tenant'), 412: scimErr('If-Match does not match the current version'), ...scimCommonErrors },
       }),
       async (c) => {
         c.set('scimChange', await service.remove(c.get('scim'), c.req.valid('param').id, c.req.header('if-match')));

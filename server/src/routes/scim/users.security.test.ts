@@ -11,7 +11,7 @@ import type { GatehouseServer } from '../../app';
 import { deleteUserAccount, removeMembership } from '../../db/queries/admin-users';
 import { findPermissionByKey } from '../../db/queries/admin-roles';
 import { updateUser } from '../../db/queries/users';
-import { activeMember, auditsOf, callAs, inviteMember, memberWithoutPermissions, pathOf, signIn, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { activeMember, auditsOf, callAs, inviteMember, memberWithoutPermissions, pathOf, roleIdByKey, signIn, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { startTestDns, type TestDns } from '../../test/dns-server';
 import { activationLinkFor, call, describeDialects, mailbox, movableClock, PASSWORD, signUpAndActivate, uniqueEmail } from '../../test/harness';
 import { tenantWithSso } from '../../test/sso-helpers';
@@ -105,6 +105,41 @@ describeDialects('SCIM Users: no account takeover', (harness) => {
     const plain = await memberWithoutPermissions(server, admin.tenantId);
     const res = await scim(server, token, 'POST', '/Users', oktaUser(plain.email));
     expect([res.status, res.body.detail]).toEqual([403, expect.stringContaining('no longer in the tenant')]);
+  });
+
+  it("offboards a linked member whatever happened since: after the connection's creator left, PATCH active=false disables and DELETE removes a linked ReadOnly member; enabling it again (PATCH or PUT active=true) is 403", async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    const creator = await activeMember(server, admin, { roleIds: [await roleIdByKey(server, admin, 'Admin')] });
+    const { token } = await scimConnection(server, creator);
+    const person = await activeMember(server, admin, { roleIds: [await roleIdByKey(server, admin, 'ReadOnly')] });
+    const linked = await scim(server, token, 'POST', '/Users', oktaUser(person.email));
+    expect([linked.status, linked.body.id, linked.body.active]).toEqual([201, person.userId, true]);
+    const before = await accountOf(server, person.userId);
+    // The creator leaves: it holds nothing in the tenant now, less than the ReadOnly member.
+    await removeMembership(server.db, admin.tenantId, creator.userId);
+    const membership = () => server.db.selectFrom('user_tenants').select('disabled_at').where('user_id', '=', person.userId).where('tenant_id', '=', admin.tenantId).executeTakeFirst();
+
+    const off = await scim(server, token, 'PATCH', `/Users/${person.userId}`, { schemas: [SCHEMA_PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] });
+    expect([off.status, off.body.active]).toEqual([200, false]);
+    expect((await membership())?.disabled_at).not.toBeNull();
+    const updated = (await auditsOf(server, admin.tenantId)).find((a) => a.action === 'User updated by SCIM');
+    expect(updated).toMatchObject({ severity: 'High' });
+
+    // Enabling it again grants access: refused by PATCH and by PUT, the membership stays disabled.
+    const refusal = [403, expect.stringContaining('permissions the creator of this provisioning connection does not hold')];
+    const on = await scim(server, token, 'PATCH', `/Users/${person.userId}`, { schemas: [SCHEMA_PATCH], Operations: [{ op: 'replace', path: 'active', value: true }] });
+    expect([on.status, on.body.detail]).toEqual(refusal);
+    const put = await scim(server, token, 'PUT', `/Users/${person.userId}`, oktaUser(person.email, { active: true }));
+    expect([put.status, put.body.detail]).toEqual(refusal);
+    expect((await membership())?.disabled_at).not.toBeNull();
+    expect((await scim(server, token, 'GET', `/Users/${person.userId}`)).body.active).toBe(false);
+
+    const removed = await scim(server, token, 'DELETE', `/Users/${person.userId}`);
+    expect(removed.status).toBe(204);
+    expect(await membership()).toBeUndefined();
+    expect(await accountOf(server, person.userId)).toEqual(before);
+    expect((await auditsOf(server, admin.tenantId)).find((a) => a.action === 'User deprovisioned by SCIM')).toMatchObject({ severity: 'High' });
   });
 
   it('links through a connection an operator (super user, not a member) made for the tenant', async () => {

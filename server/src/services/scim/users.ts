@@ -12,6 +12,9 @@
  *   Never a super user, nor a member holding a permission the connection's creator does not hold
  *   (checked against the creator's permissions now; a creator gone refuses). Taking over a member an
  *   admin disabled does not enable it (the admin's disable wins until SCIM sets active=true).
+ * - Of a linked member, only what grants access again is checked by that rule: active going from
+ *   false to true (403 when refused). Disabling it (active=false), DELETE, and changes of SCIM's own
+ *   record are never refused, whatever the member or the creator became since: offboarding always works.
  * - SCIM writes the account's own fields (name, email, job title) only of accounts it created, and
  *   only while this tenant is their only one; of a linked account it manages the membership alone
  *   (active, groups), and keeps the attributes the identity provider wrote in its own record.
@@ -47,7 +50,7 @@ import { cancelEmailChanges } from '../../db/queries/email-changes';
 import { invalidateUserTokens } from '../../db/queries/one-time-tokens';
 import { revokeUserSessions } from '../../db/queries/sessions';
 import { findConfigurationForDomain } from '../../db/queries/sso-configurations';
-import { addUserToTenant, hasMembership } from '../../db/queries/tenants';
+import { addUserToTenant, hasMembership, isMember } from '../../db/queries/tenants';
 import { findUserByEmail, findUserById, insertUser, updateUser } from '../../db/queries/users';
 import { recordAudit } from '../admin/audit-log';
 import { covers, grantsOf } from '../admin/permissions';
@@ -102,17 +105,20 @@ async function vouchedFor(db: Db, tenantId: string, email: string | null): Promi
 }
 
 /**
- * The rule of assertManageable for a SCIM link: never a super user, never someone holding a
- * permission the connection's creator does not hold in the tenant now (a creator gone refuses).
+ * The rule of assertManageable for a SCIM write that grants access (linking an account, or enabling
+ * a linked member again): never a super user, never someone holding a permission the connection's
+ * creator does not hold in the tenant now (a creator gone refuses linking). Taking access away
+ * (active=false, DELETE) is never refused: the identity provider's offboarding must always work.
  */
-async function assertLinkable(db: Db, caller: ScimCaller, userId: string, email: string | null, linking: boolean): Promise<void> {
+async function assertLinkable(db: Db, caller: ScimCaller, userId: string, email: string | null, linking: boolean, now: number): Promise<void> {
   const target = await grantsOf(db, userId, caller.tenantId);
   if (target.superUser) throw ScimErrors.forbidden(`The account with email ${email ?? userId} is an operator account and cannot be provisioned by SCIM`);
   const creatorId = caller.connection.created_by;
   const creatorUser = creatorId !== null ? await findUserById(db, creatorId) : undefined;
-  // An operator (super user) may have made it without being a member; anyone else must still be one.
+  // An operator (super user) may have made it without being a member; anyone else must still be one
+  // as the admin guard counts it (enabled, not expired): a membership an admin disabled is gone.
   const creatorLive = creatorUser !== undefined && creatorUser.disabled !== 1 && (creatorUser.super_user === 1 || (await hasMembership(db, creatorUser.id, caller.tenantId)));
-  // A creator gone holds nothing: no account is linked any more, and a linked one holding any permission is no longer SCIM's to change.
+  // A creator gone holds nothing: no account is linked any more, and a linked one holding any permission is no longer SCIM's to enable again.
   const creator = creatorLive ? await grantsOf(db, creatorUser.id, caller.tenantId) : { superUser: false, keys: [] as string[] };
   if (!creatorLive && linking) throw ScimErrors.forbidden('The admin who created this provisioning connection is no longer in the tenant: an existing account cannot be linked; create a new connection');
   if (creator.superUser) return;
@@ -209,7 +215,9 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
       assertIfMatch(ifMatch, etagOf(fresh.version));
       await assertUnique(trx, caller, cols, fresh.id);
       if (fresh.createdAccount) await writeAccount(trx, caller, fresh.id, cols, now);
-      else await assertLinkable(trx, caller, fresh.id, cols.email, false);
+      // Of a linked account only enabling it again grants access: checked then; disabling it, or a
+      // change of SCIM's own record, never is (offboarding must work whoever the member became).
+      else if (!fresh.active && cols.active) await assertLinkable(trx, caller, fresh.id, cols.email, false, now);
       await writeActive(trx, caller, fresh.id, fresh.active, cols.active, now);
       // An unset `active` (a PUT without it, a PATCH that removed it) stays unset: the membership is active.
       const attributes = next.active === undefined ? next : { ...next, active: cols.active };
@@ -248,7 +256,7 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
       if (existing) {
         // Another tenant's account joins this one only when this tenant's identity provider owns its domain; which tenant holds it is not said.
         if (!member && !vouched) throw ScimErrors.uniqueness(`An account with the email ${cols.email} already exists: invite the user from the portal, or validate the email's domain for SSO`);
-        await assertLinkable(db, caller, existing.id, cols.email, true);
+        await assertLinkable(db, caller, existing.id, cols.email, true, clock.now());
       }
       if (!member) {
         if (cols.email) await deps.emailDomains?.assertAllowed(caller.tenantId, cols.email);
@@ -258,7 +266,7 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
       const userId = existing?.id ?? newId();
       const stored = await db.transaction().execute(async (trx) => {
         await assertUnique(trx, caller, cols, null);
-        if (existing) await assertLinkable(trx, caller, existing.id, cols.email, true);
+        if (existing) await assertLinkable(trx, caller, existing.id, cols.email, true, now);
         else {
           await insertUser(trx, {
             id: userId, email: cols.email, username: null, name: (cols.name || cols.userName).slice(0, 200), password_hash: null, verified: vouched ? 1 : 0, super_user: 0, disabled: 0,
@@ -314,7 +322,6 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
       return db.transaction().execute(async (trx) => {
         const current = await load(caller, id, trx);
         assertIfMatch(ifMatch, etagOf(current.version));
-        if (!current.createdAccount) await assertLinkable(trx, caller, id, null, false);
         await revokeTenantSessions(trx, caller.tenantId, id, now);
         await removeMembership(trx, caller.tenantId, id);
         await deleteScimResource(trx, caller.tenantId, 'User', id);
