@@ -73,7 +73,6 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(authorize.searchParams.get('nonce')).toBeTruthy();
     expect(authorize.searchParams.get('login_hint')).toBeNull();
-    expect(Date.parse(started.body.expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
     // The state, nonce and verifier stay on the server, the state only as its hash.
     const row = await server.db.selectFrom('sso_requests').selectAll().where('id', '=', started.body.testId).executeTakeFirstOrThrow();
     expect(row.kind).toBe('oidc-test');
@@ -125,6 +124,8 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
     expect(failed.body.error).toMatch(/nonce/);
 
     const second = await startTest(server, tenant);
+    // The server's clock, not the test machine's: exactly 10 minutes from the start.
+    expect(second.body.expiresAt).toBe(new Date(clock.now() + 10 * 60_000).toISOString());
     expect((await postLogin(server, await signInAt(second.body.address, 'boss@other-company.test'))).status).toBe(202);
     const outside = await readReport(server, tenant.configId, second.body.testId, tenant.token);
     expect(outside.body).toMatchObject({ status: 'passed', email: 'boss@other-company.test' });
@@ -174,6 +175,8 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
     expect(report.body.error).toMatch(/redirect URI/);
 
     const second = await startTest(server, tenant);
+    // The server's clock, not the test machine's: exactly 10 minutes from the start.
+    expect(second.body.expiresAt).toBe(new Date(clock.now() + 10 * 60_000).toISOString());
     const late = await signInAt(second.body.address, `olga@${tenant.domain}`);
     clock.advance(10 * 60_000 + 1);
     expect((await postLogin(server, late)).status).toBe(401);
