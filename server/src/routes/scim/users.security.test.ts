@@ -107,6 +107,18 @@ describeDialects('SCIM Users: no account takeover', (harness) => {
     expect([res.status, res.body.detail]).toEqual([403, expect.stringContaining('no longer in the tenant')]);
   });
 
+  it('counts a connection creator whose membership an admin disabled as gone: linking is refused', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    const creator = await activeMember(server, admin, { roleIds: [await roleIdByKey(server, admin, 'Admin')] });
+    const { token } = await scimConnection(server, creator);
+    expect((await callAs(server, admin, 'POST', pathOf(AdminPaths.tenantUserDisable, { userId: creator.userId }))).status).toBe(200);
+    const plain = await memberWithoutPermissions(server, admin.tenantId);
+    const res = await scim(server, token, 'POST', '/Users', oktaUser(plain.email));
+    expect([res.status, res.body.detail]).toEqual([403, expect.stringContaining('no longer in the tenant')]);
+    expect(await scimRowOf(server, admin.tenantId, plain.userId)).toBeUndefined();
+  });
+
   it("offboards a linked member whatever happened since: after the connection's creator left, PATCH active=false disables and DELETE removes a linked ReadOnly member; enabling it again (PATCH or PUT active=true) is 403", async () => {
     const server = await start();
     const admin = await tenantWithAdmin(server);

@@ -117,7 +117,7 @@ async function assertLinkable(db: Db, caller: ScimCaller, userId: string, email:
   const creatorUser = creatorId !== null ? await findUserById(db, creatorId) : undefined;
   // An operator (super user) may have made it without being a member; anyone else must still be one
   // as the admin guard counts it (enabled, not expired): a membership an admin disabled is gone.
-  const creatorLive = creatorUser !== undefined && creatorUser.disabled !== 1 && (creatorUser.super_user === 1 || (await hasMembership(db, creatorUser.id, caller.tenantId)));
+  const creatorLive = creatorUser !== undefined && creatorUser.disabled !== 1 && (creatorUser.super_user === 1 || (await isMember(db, creatorUser.id, caller.tenantId, now)));
   // A creator gone holds nothing: no account is linked any more, and a linked one holding any permission is no longer SCIM's to enable again.
   const creator = creatorLive ? await grantsOf(db, creatorUser.id, caller.tenantId) : { superUser: false, keys: [] as string[] };
   if (!creatorLive && linking) throw ScimErrors.forbidden('The admin who created this provisioning connection is no longer in the tenant: an existing account cannot be linked; create a new connection');
