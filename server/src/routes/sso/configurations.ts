@@ -218,7 +218,7 @@ export function ssoConfigurationRoutes(deps: RouteDeps, sso: SsoConfigurationSer
       summary: "A connection test's report: pending while the IdP has not answered; then, once and only to the session that started it, what the IdP sent and the problems found, or why its answer was refused",
       ...guarded,
       request: { params: SsoTestParam, query: TenantQuery },
-      responses: { 200: json(SsoTestReport, 'Pending, passed or failed'), ...common, 404: err('No such test of this session and tenant: unknown, expired, or already read') },
+      responses: { 200: json(SsoTestReport, 'Pending, passed or failed'), 400: err('A blank or too long configId, testId or tenantId'), ...common, 404: err('No such test of this session and tenant: unknown, expired, or already read') },
     }),
     async (c) => c.json(await tests.report(c.get('admin'), c.req.valid('param').configId, c.req.valid('param').testId), 200),
   );

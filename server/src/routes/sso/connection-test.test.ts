@@ -167,6 +167,21 @@ describeDialects('SSO Test connection', (h) => {
     expect((await readReport(server, tenant.configId, started.testId, tenant.token)).body.status).toBe('passed');
   });
 
+  it('answers 400 with the error body to a too long or blank test id, as its OpenAPI operation declares', async () => {
+    const server = await h.start(env());
+    const tenant = await samlTenant(server);
+    const long = await readReport(server, tenant.configId, `_${'a'.repeat(64)}`, tenant.token);
+    expect(long.status).toBe(400);
+    expect((long.body as unknown as { errors: string[] }).errors[0]).toMatch(/^testId/);
+    const blank = await readReport(server, tenant.configId, ' ', tenant.token);
+    expect(blank.status).toBe(400);
+    expect((blank.body as unknown as { errors: string[] }).errors[0]).toMatch(/^testId/);
+    const doc = (await call(server, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+    const operation = doc.paths[SsoPaths.testReport]?.get;
+    expect(operation?.responses['400']?.content?.['application/json']?.schema).toEqual(operation?.responses['404']?.content?.['application/json']?.schema);
+    expect(operation?.responses['400']?.content?.['application/json']?.schema).toBeDefined();
+  });
+
   it('is single use: a second answer to the same test, or the same response again, gets the no-longer-valid page and changes nothing', async () => {
     const server = await h.start(env());
     const tenant = await samlTenant(server);
