@@ -10,7 +10,7 @@ import { SsoPaths, type LoginResponse, type SsoTestReport, type SsoTestStartResp
 import type { GatehouseServer } from '../../app';
 import { auditsOf } from '../../test/admin-helpers';
 import { startTestDns, type TestDns } from '../../test/dns-server';
-import { call, describeDialects, movableClock } from '../../test/harness';
+import { call, describeDialects, movableClock, PASSWORD } from '../../test/harness';
 import { signInAt, SSO_IDP_CLIENT_ID, SSO_IDP_CLIENT_SECRET, startTestOidcIdp, type TestOidcIdp } from '../../test/oidc-idp';
 import { bindingHeader, OIDC_CALLBACK, path, startSso, tenantWithSso, type SsoTenant } from '../../test/sso-helpers';
 
@@ -55,7 +55,33 @@ async function counts(server: GatehouseServer, tenant: SsoTenant) {
   return { users: users.length, sessions: sessions.length };
 }
 
+/** A second session of the same account, signed in with its password. */
+async function passwordSession(server: GatehouseServer, email: string): Promise<string> {
+  const res = await call<{ accessToken: string }>(server, 'POST', '/identity/resources/auth/v1/user', { body: { email, password: PASSWORD } });
+  expect(res.status).toBe(200);
+  return res.body.accessToken;
+}
+
 describeDialects('SSO Test connection (OIDC)', (h) => {
+  it('answers the report only to the session that started it: another session of the same admin, another tenant or an unknown test get 404', async () => {
+    const server = await h.start(env());
+    const tenant = await oidcTenant(server);
+    const other = await oidcTenant(server);
+    const started = await startTest(server, tenant);
+    expect(started.status).toBe(201);
+    expect((await postLogin(server, await signInAt(started.body.address, `olga@${tenant.domain}`))).status).toBe(202);
+    const secondSession = await passwordSession(server, tenant.adminEmail);
+    expect((await readReport(server, tenant.configId, started.body.testId, secondSession)).status).toBe(404);
+    expect((await readReport(server, tenant.configId, started.body.testId, other.token)).status).toBe(404);
+    expect((await readReport(server, other.configId, started.body.testId, other.token)).status).toBe(404);
+    expect((await readReport(server, tenant.configId, '_unknown', tenant.token)).status).toBe(404);
+    // The refusals spent nothing: the session that started it still reads it, once.
+    const report = await readReport(server, tenant.configId, started.body.testId, tenant.token);
+    expect(report.status).toBe(200);
+    expect(report.body).toMatchObject({ testId: started.body.testId, status: 'passed', email: `olga@${tenant.domain}` });
+    expect((await readReport(server, tenant.configId, started.body.testId, tenant.token)).status).toBe(404);
+  });
+
   it("reports the claims of a real sign-in at the IdP while the configuration is off: the login box's callback, PKCE, state and nonce; nobody signed in; read once", async () => {
     const server = await h.start(env());
     const tenant = await oidcTenant(server);
