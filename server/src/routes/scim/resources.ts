@@ -103,7 +103,7 @@ export function scimResourceRoutes(services: { users: ScimUserService; groups: S
     app.openapi(
       createRoute({
         method: 'delete', path: one, tags: scimTags, security: scimSecurity,
-        summary: what === 'user' ? 'Deprovisions the user: removed from the tenant (the account too when it is in no other), its sessions there revoked' : 'Deletes the group',
+        summary: what === 'user' ? 'Deprovisions the user: removed from the tenant, its sessions there revoked (the account too only when SCIM created it and it is in no other tenant)' : 'Deletes the group',
         request: { params: IdParam },
         responses: { 204: { description: 'Deleted' }, 404: scimErr('Not found in the tenant'), 412: scimErr('If-Match does not match the current version'), ...scimCommonErrors },
       }),
