@@ -1,5 +1,5 @@
 /** The rules of "Test connection" in the portal, apart from React: waiting for the report, and when a test can run. */
-import type { SsoConfiguration, SsoTestReport } from '@gatehouse/shared/wire';
+import type { SsoConfiguration, SsoTestReport, SsoTestStartResponse } from '@gatehouse/shared/wire';
 
 /** How often the portal asks for the report while the admin signs in at the IdP. */
 export const TEST_POLL_MS = 2000;
@@ -23,17 +23,27 @@ export function oidcRedirectUri(route: string, here: string): string {
 }
 
 /**
- * Asks for the report until the IdP answered, and no longer than the test lives: the report, or
- * 'expired' once `expiresAt` passed (or the server forgot the test), or 'cancelled'.
+ * The local time until which the portal waits for a test's report: this browser's time when the start
+ * was answered plus the test's life from that answer (`expiresInMs`), never the server's `expiresAt`
+ * compared with this browser's clock, which may be ahead of or behind the server's.
+ */
+export function localDeadline(started: Pick<SsoTestStartResponse, 'expiresInMs'>, answeredAt: number): number {
+  return answeredAt + started.expiresInMs;
+}
+
+/**
+ * Asks for the report while the server answers pending: the report, 'expired' once the server forgot
+ * the test (404: expired or spent) or, should it still say pending, once the local `deadline` passed
+ * (asked at the deadline itself too), or 'cancelled'.
  */
 export async function waitForReport(
   read: () => Promise<SsoTestReport>,
-  options: { expiresAt: number; now?: () => number; wait?: (ms: number) => Promise<void>; intervalMs?: number; cancelled?: () => boolean },
+  options: { deadline: number; now?: () => number; wait?: (ms: number) => Promise<void>; intervalMs?: number; cancelled?: () => boolean },
 ): Promise<SsoTestReport | 'expired' | 'cancelled'> {
   const now = options.now ?? Date.now;
   const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const interval = options.intervalMs ?? TEST_POLL_MS;
-  while (now() < options.expiresAt) {
+  for (;;) {
     if (options.cancelled?.()) return 'cancelled';
     let report: SsoTestReport;
     try {
@@ -44,7 +54,7 @@ export async function waitForReport(
       throw error;
     }
     if (report.status !== 'pending') return report;
-    await wait(Math.min(interval, Math.max(0, options.expiresAt - now())));
+    if (now() >= options.deadline) return options.cancelled?.() ? 'cancelled' : 'expired';
+    await wait(Math.min(interval, Math.max(0, options.deadline - now())));
   }
-  return options.cancelled?.() ? 'cancelled' : 'expired';
 }

@@ -5,7 +5,7 @@ import type { GatehouseApi } from '../../contract';
 import { readAdminPortalOptions } from '../../options';
 import { createTestStore, makeUser, shadowMountPoint } from '../../test/fake-store';
 import SsoSection from '../sso';
-import { canTest, oidcRedirectUri, waitForReport } from './connection-test';
+import { canTest, localDeadline, oidcRedirectUri, waitForReport } from './connection-test';
 
 const BASE = '/identity/resources/sso/v1/configurations';
 const ROLES: Role[] = [
@@ -37,7 +37,7 @@ function report(overrides: Partial<SsoTestReport> = {}): SsoTestReport {
 }
 
 /** The section over a fake API whose test report is pending once, then `final`. */
-function open(final: SsoTestReport, initial = config(), extra: { oidcRedirectUrl?: string } = {}) {
+function open(final: SsoTestReport, initial = config(), extra: { oidcRedirectUrl?: string } = {}, serverNow = () => Date.now()) {
   const calls: string[] = [];
   const bodies: unknown[] = [];
   let reads = 0;
@@ -47,7 +47,7 @@ function open(final: SsoTestReport, initial = config(), extra: { oidcRedirectUrl
       if (method === 'POST') bodies.push(options?.body);
       if (path === '/identity/resources/roles/v1') return ROLES;
       if (path === BASE) return [initial];
-      if (method === 'POST' && path === `${BASE}/c1/test`) return { testId: '_t1', address: ADDRESS, expiresAt: new Date(Date.now() + 600_000).toISOString() };
+      if (method === 'POST' && path === `${BASE}/c1/test`) return { testId: '_t1', address: ADDRESS, expiresAt: new Date(serverNow() + 600_000).toISOString(), expiresInMs: 600_000 };
       if (method === 'GET' && path === `${BASE}/c1/test/_t1`) return reads++ === 0 ? report({ status: 'pending', email: null, attributes: [], problems: [] }) : final;
       throw new Error(`unexpected ${method} ${path}`);
     },
@@ -95,6 +95,16 @@ describe('SSO Test connection', () => {
     expect(within(card.getByRole('list', { name: 'Problems found' })).getByText(/This group has no role mapping: engineering\./)).toBeTruthy();
     expect(card.getByText('Read only, Support')).toBeTruthy();
     expect(card.getByText('Group mappings used: support.')).toBeTruthy();
+  }, 10_000);
+
+  it("waits for the report when the browser's clock is an hour ahead of the server's (the deadline counts from the start's answer)", async () => {
+    fakePopup();
+    const { view, calls } = open(report(), config(), {}, () => Date.now() - 3_600_000);
+    const card = within(await view.findByRole('region', { name: '5. Test connection' }));
+    fireEvent.click(card.getByRole('button', { name: 'Test connection' }));
+    await card.findByRole('heading', { name: 'The connection works' }, { timeout: 5000 });
+    expect(card.queryByRole('heading', { name: 'No answer from the identity provider' })).toBeNull();
+    expect(calls.filter((c) => c === `GET ${BASE}/c1/test/_t1`)).toHaveLength(2);
   }, 10_000);
 
   it('shows a refused answer as failed with the reason, and an email outside the validated domains as an error', async () => {
@@ -174,22 +184,35 @@ describe('waiting for the report', () => {
     let t = 0;
     const reads: number[] = [];
     const pending = report({ status: 'pending' });
-    const result = await waitForReport(async () => { reads.push(t); return pending; }, { expiresAt: 10_000, now: () => t, wait: async (ms) => void (t += ms), intervalMs: 2000 });
+    const result = await waitForReport(async () => { reads.push(t); return pending; }, { deadline: 10_000, now: () => t, wait: async (ms) => void (t += ms), intervalMs: 2000 });
     expect(result).toBe('expired');
-    expect(reads).toEqual([0, 2000, 4000, 6000, 8000]);
+    // Asked at the deadline too: the server, not this clock, says whether the test still lives.
+    expect(reads).toEqual([0, 2000, 4000, 6000, 8000, 10_000]);
 
     t = 0;
     let n = 0;
-    expect(await waitForReport(async () => (++n < 3 ? pending : report()), { expiresAt: 10_000, now: () => t, wait: async (ms) => void (t += ms) })).toMatchObject({ status: 'passed' });
+    expect(await waitForReport(async () => (++n < 3 ? pending : report()), { deadline: 10_000, now: () => t, wait: async (ms) => void (t += ms) })).toMatchObject({ status: 'passed' });
     expect(n).toBe(3);
+  });
+
+  it("counts the deadline from the start's answer on the local clock, whatever the server's clock says", async () => {
+    // The server's clock an hour behind or ahead of this browser's: the same 10 minutes from the answer.
+    const answeredAt = Date.parse('2026-11-27T10:00:00.000Z');
+    expect(localDeadline({ expiresInMs: 600_000 }, answeredAt)).toBe(answeredAt + 600_000);
+    let t = answeredAt;
+    let n = 0;
+    const pending = report({ status: 'pending', expiresAt: new Date(answeredAt - 3_600_000).toISOString() });
+    const result = await waitForReport(async () => (++n < 4 ? pending : report()), { deadline: localDeadline({ expiresInMs: 600_000 }, answeredAt), now: () => t, wait: async (ms) => void (t += ms) });
+    expect(result).toMatchObject({ status: 'passed' });
+    expect(n).toBe(4);
   });
 
   it('ends on a 404 (expired or already read on the server) and when cancelled; other failures are thrown', async () => {
     const gone = Object.assign(new Error('Connection test not found'), { statusCode: 404 });
-    expect(await waitForReport(async () => { throw gone; }, { expiresAt: Date.now() + 60_000 })).toBe('expired');
-    expect(await waitForReport(async () => report(), { expiresAt: Date.now() + 60_000, cancelled: () => true })).toBe('cancelled');
+    expect(await waitForReport(async () => { throw gone; }, { deadline: Date.now() + 60_000 })).toBe('expired');
+    expect(await waitForReport(async () => report(), { deadline: Date.now() + 60_000, cancelled: () => true })).toBe('cancelled');
     const broken = Object.assign(new Error('boom'), { statusCode: 500 });
-    await expect(waitForReport(async () => { throw broken; }, { expiresAt: Date.now() + 60_000 })).rejects.toThrow('boom');
+    await expect(waitForReport(async () => { throw broken; }, { deadline: Date.now() + 60_000 })).rejects.toThrow('boom');
   });
 
   it('tests SAML configurations whose IdP is set and OIDC ones with issuer, client id and secret, on or off', () => {

@@ -4,7 +4,7 @@ import type { Role, SsoConfiguration, SsoTestProblem, SsoTestReport } from '@gat
 import { shortDate } from '../../format';
 import { useErrorText } from '../../i18n/errors';
 import { useT } from '../../i18n/i18n-context';
-import { canTest, oidcRedirectUri, waitForReport } from './connection-test';
+import { canTest, localDeadline, oidcRedirectUri, waitForReport } from './connection-test';
 import type { SsoApi } from './sso-api';
 
 type Outcome = { kind: 'idle' } | { kind: 'waiting'; address: string } | { kind: 'report'; report: SsoTestReport } | { kind: 'expired' } | { kind: 'error'; message: string };
@@ -40,9 +40,11 @@ export function TestCard({ config, sso, roles, oidcRedirectUrl = defaultRoutes.o
     try {
       // OIDC: the IdP answers the login box's callback route, as at a real sign-in; it finishes the test there.
       const test = await sso.startTest(config.id, config.type === 'oidc' ? oidcRedirectUri(oidcRedirectUrl, window.location.href) : undefined);
+      // Counted on this browser's clock from the answer: the server's clock may differ from it.
+      const deadline = localDeadline(test, Date.now());
       if (popup) popup.location.href = test.address;
       setOutcome({ kind: 'waiting', address: test.address });
-      const result = await waitForReport(() => sso.testReport(config.id, test.testId), { expiresAt: Date.parse(test.expiresAt), cancelled: () => run.current !== mine });
+      const result = await waitForReport(() => sso.testReport(config.id, test.testId), { deadline, cancelled: () => run.current !== mine });
       if (result === 'cancelled') return;
       setOutcome(result === 'expired' ? { kind: 'expired' } : { kind: 'report', report: result });
     } catch (error) {

@@ -201,6 +201,8 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
     const second = await startTest(server, tenant);
     // The server's clock, not the test machine's: exactly 10 minutes from the start.
     expect(second.body.expiresAt).toBe(new Date(clock.now() + 10 * 60_000).toISOString());
+    // And the same 10 minutes from the answer, for a browser whose clock is not the server's.
+    expect(second.body.expiresInMs).toBe(10 * 60_000);
     const late = await signInAt(second.body.address, `olga@${tenant.domain}`);
     clock.advance(10 * 60_000 + 1);
     expect((await postLogin(server, late)).status).toBe(401);

@@ -203,6 +203,8 @@ describeDialects('SSO Test connection', (h) => {
     const started = await startTest(server, tenant);
     // The server's clock, not the test machine's: exactly 10 minutes from the start.
     expect(started.body.expiresAt).toBe(new Date(clock.now() + 10 * 60_000).toISOString());
+    // And the same 10 minutes from the answer, for a browser whose clock is not the server's.
+    expect(started.body.expiresInMs).toBe(10 * 60_000);
     clock.advance(10 * 60_000 + 1);
     const request = idp.readRequest(started.body.address);
     const acs = await postToAcs(server, tenant.configId, idp.answer(request, request.issuer, { email: `jane@${tenant.domain}` }), request.relayState!);

@@ -193,7 +193,7 @@ export function createSsoConnectionTestService(deps: {
       binding_hash: bindingOf(ctx), redirect_uri: redirectUri, result: null, result_code_hash: null, created_at: now, expires_at: expiresAt, used_at: null, completed_at: null,
     });
     await recordAudit(db, ctx, { action: SsoTestAuditActions.started, description: `Connection test of SSO configuration ${row.id} started`, json: { configId: row.id, testId: id, enabled: row.enabled === 1 } }, now);
-    return { testId: id, address: started.url, expiresAt: new Date(expiresAt).toISOString() };
+    return { testId: id, address: started.url, expiresAt: new Date(expiresAt).toISOString(), expiresInMs: SSO_TEST_TTL_MS };
   }
 
   async function record(id: string, stored: Stored, now: number): Promise<void> {
@@ -224,7 +224,7 @@ export function createSsoConnectionTestService(deps: {
         throw new AppError(ErrorCodes.ssoFailed, 502, 'The identity provider could not be reached');
       }
       await recordAudit(db, ctx, { action: SsoTestAuditActions.started, description: `Connection test of SSO configuration ${row.id} started`, json: { configId: row.id, testId: id, enabled: row.enabled === 1 } }, now);
-      return { testId: id, address, expiresAt: new Date(expiresAt).toISOString() };
+      return { testId: id, address, expiresAt: new Date(expiresAt).toISOString(), expiresInMs: SSO_TEST_TTL_MS };
     },
 
     async report(ctx, configId, testId) {

@@ -161,8 +161,12 @@ export const SsoDomainParam = z.object({ configId: id, domainId: id });
 
 export const SsoTestParam = z.object({ configId: id, testId: id });
 
-/** POST configurations/{configId}/test: the IdP address to open in a new window, and until when the test waits for its answer. */
-export const SsoTestStartResponse = z.object({ testId: z.string(), address: z.string(), expiresAt: z.string() });
+/**
+ * POST configurations/{configId}/test: the IdP address to open in a new window, and until when the
+ * test waits for its answer: `expiresAt` by the server's clock, `expiresInMs` from this answer (for
+ * a client whose clock differs from the server's: its deadline is its own time at the answer plus it).
+ */
+export const SsoTestStartResponse = z.object({ testId: z.string(), address: z.string(), expiresAt: z.string(), expiresInMs: z.number().int().nonnegative() });
 /**
  * POST configurations/{configId}/test's body (optional): for an OIDC configuration, `redirectUri` is
  * the login box's oidcRedirectUrl (absolute, on an allowed origin): the redirect URI real sign-ins
