@@ -98,6 +98,9 @@ export interface MessagePage {
   form?: { action: string; fields: Record<string, string>; confirm: string; cancelHref?: string; cancel?: string };
   /** Where that form's answer may redirect (CSP form-action covers redirects after a submit). */
   formTargets?: string[];
+  /** The language of the words (`lang` on <html>; English by default) and its direction. */
+  lang?: string;
+  dir?: 'ltr' | 'rtl';
 }
 
 /** An error or message page: no script, strict CSP, errors in role=alert. */
@@ -115,7 +118,7 @@ export function renderMessagePage(page: MessagePage, alert: boolean): { html: st
         </form>`
     : '';
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(page.lang ?? 'en')}"${page.dir ? ` dir="${page.dir}"` : ''}>
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -195,6 +195,41 @@ describeDialects('SSO Test connection', (h) => {
     expect(report.body).toMatchObject({ status: 'passed', email: `jane@${tenant.domain}` });
   });
 
+  it("answers the IdP's post with a page in the admin's language (Accept-Language among en, de, es, he; Hebrew right to left), English otherwise", async () => {
+    const server = await h.start(env());
+    const tenant = await samlTenant(server);
+    const acsIn = async (acceptLanguage: string) => {
+      const started = await startTest(server, tenant);
+      const request = idp.readRequest(started.body.address);
+      const form = new URLSearchParams({ SAMLResponse: idp.answer(request, request.issuer, { email: `jane@${tenant.domain}` }), RelayState: request.relayState! });
+      const post = () => call(server, 'POST', path(SsoPaths.samlAcs, { configId: tenant.configId }), {
+        rawBody: form.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://idp.example.test', 'accept-language': acceptLanguage },
+      });
+      const first = await post();
+      expect(first.status).toBe(200);
+      const again = await post();
+      expect(again.status).toBe(400);
+      await readReport(server, tenant.configId, started.body.testId, tenant.token);
+      return { complete: String(first.body), invalid: String(again.body) };
+    };
+    const cases: [string, string, string, string][] = [
+      ['en-US,en;q=0.9', '<html lang="en" dir="ltr">', 'Test complete', 'Test no longer valid'],
+      ['de-DE,de;q=0.9,en;q=0.8', '<html lang="de" dir="ltr">', 'Test abgeschlossen', 'Test nicht mehr gültig'],
+      ['fr-FR,es;q=0.8', '<html lang="es" dir="ltr">', 'Prueba completada', 'La prueba ya no es válida'],
+      ['he-IL', '<html lang="he" dir="rtl">', 'הבדיקה הושלמה', 'הבדיקה כבר אינה תקפה'],
+      // None of ours: English.
+      ['fr-FR,ja;q=0.5', '<html lang="en" dir="ltr">', 'Test complete', 'Test no longer valid'],
+    ];
+    for (const [acceptLanguage, html, completeTitle, invalidTitle] of cases) {
+      const page = await acsIn(acceptLanguage);
+      expect(page.complete, acceptLanguage).toContain(html);
+      expect(page.complete, acceptLanguage).toContain(`<h1>${completeTitle}</h1>`);
+      expect(page.invalid, acceptLanguage).toContain(html);
+      expect(page.invalid, acceptLanguage).toContain(`<h1>${invalidTitle}</h1>`);
+    }
+  });
+
   it('expires after 10 minutes: the IdP answer then finds no test, and the report is gone', async () => {
     const clock = movableClock();
     // Access tokens outlive the test here, so the same session asks after it expired.

@@ -7,13 +7,14 @@ import { sameSite, setRefreshCookie } from '../../http/cookies';
 import type { AppEnv } from '../../http/env';
 import { ErrorBodySchema, rateLimitedResponse, validationHook } from '../../http/errors';
 import { readMfaRememberCookie } from '../../http/mfa-cookie';
-import { clientIp, requireAllowedOrigin } from '../../http/middleware';
+import { clientIp, requestLocale, requireAllowedOrigin } from '../../http/middleware';
 import type { IssuedSession } from '../../services/auth/auth';
 import type { SsoConnectionTestService } from '../../services/sso/connection-test';
 import { SSO_REQUEST_TTL_MS, ssoFailed, type SsoLoginService } from '../../services/sso/login';
 import { renderMessagePage } from '../oauth/pages';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
+import { testPageCopy } from './test-page-copy';
 
 type CookieConfig = Pick<Config, 'clientId' | 'cookieSameSite' | 'cookieSecure'>;
 
@@ -119,10 +120,10 @@ export function ssoLoginRoutes(deps: RouteDeps, sso: SsoLoginService, tests: Pic
       if (await tests.isTest(configId, form.RelayState)) {
         // A test signs nobody in: no cookie, no code, only a page; the report waits for the portal.
         const recorded = (await tests.answer(configId, form, client(c))) === 'recorded';
+        // In the admin's language (the browser's Accept-Language), English when none is spoken here.
+        const copy = testPageCopy(requestLocale(c));
         const { html, csp } = renderMessagePage(
-          recorded
-            ? { title: 'Test complete', message: 'Test complete — you can close this window and return to the admin portal to see the report.' }
-            : { title: 'Test no longer valid', message: 'This connection test was already answered or has expired. Start a new test from the admin portal.' },
+          { title: recorded ? copy.completeTitle : copy.invalidTitle, message: recorded ? copy.complete : copy.invalid, lang: copy.lang, dir: copy.dir },
           !recorded,
         );
         return c.html(html, recorded ? 200 : 400, { 'Content-Security-Policy': csp, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
