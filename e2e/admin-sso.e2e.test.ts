@@ -80,7 +80,7 @@ afterAll(async () => {
  * Test connection: the portal opens the IdP in a new window, the admin signs in there, the IdP posts
  * to our ACS, which answers the 'Test complete' page; the portal then shows the report.
  */
-async function testConnection(page: Page, portal: Locator, email: string, action: string, done: string): Promise<Locator> {
+async function testConnection(page: Page, portal: Locator, email: string, action: string, done: string, complete = 'Test complete'): Promise<Locator> {
   const card = portal.getByRole('region', { name: action === 'Test connection' ? '5. Test connection' : '5. בדיקת החיבור' });
   const [popup] = await Promise.all([page.waitForEvent('popup'), card.getByRole('button', { name: action, exact: true }).click()]);
   await popup.waitForURL((url) => url.href.startsWith(`${idpUrl}/sso`), { timeout: 15_000 });
@@ -89,7 +89,8 @@ async function testConnection(page: Page, portal: Locator, email: string, action
   await popup.getByLabel('Email').fill(email);
   await popup.getByRole('button', { name: 'Sign in' }).click();
   await popup.getByRole('button', { name: 'Continue to the application' }).click();
-  await visible(popup, popup.getByRole('heading', { name: 'Test complete' }));
+  // The ACS's page speaks the browser's language (Accept-Language).
+  await visible(popup, popup.getByRole('heading', { name: complete }));
   // A test signs nobody in: the ACS set no cookie in that window.
   expect((await popup.context().cookies(server.url)).filter((c) => c.name.startsWith('gatehouse-sso') || c.name.includes('refresh'))).toEqual([]);
   await popup.close();
@@ -188,7 +189,7 @@ it('a tenant admin sets up SAML with the guided flow, validates a domain by DNS,
   await visible(hebrew, hebrew.getByTestId('signed-in-user'));
   const heb = await openSso(hebrew, 'כניסה יחידה (SSO)', 'פורטל הניהול');
   await visible(hebrew, heb.getByText(domain));
-  const hebCard = await testConnection(hebrew, heb, `jane+he-${stamp}@${domain}`, 'בדיקת החיבור', 'החיבור עובד');
+  const hebCard = await testConnection(hebrew, heb, `jane+he-${stamp}@${domain}`, 'בדיקת החיבור', 'החיבור עובד', 'הבדיקה הושלמה');
   await expectAccessible(hebrew, 'sso: test connection report, Hebrew');
   await hebCard.getByRole('table').scrollIntoViewIfNeeded();
   await hebrew.screenshot({ path: screenshotPath('admin-sso-test-report-hebrew') });
