@@ -30,6 +30,8 @@ export const Permissions = {
   groupsRead: 'fe.secure.read.groups',
   groupsWrite: 'fe.secure.write.groups',
   impersonate: 'fe.secure.write.impersonate',
+  reportsRead: 'fe.reports.read.reports',
+  reportsWrite: 'fe.reports.write.reports',
 } as const;
 
 export type PermissionKey = (typeof Permissions)[keyof typeof Permissions];
