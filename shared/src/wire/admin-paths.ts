@@ -39,3 +39,5 @@ export * from './provisioning/paths';
 export * from './applications/paths';
 /** Enterprise SSO configuration: paths and the TXT prefix (the portal's SSO section). */
 export { SsoPaths, SSO_DOMAIN_TXT_PREFIX } from './sso/paths';
+/** Webhooks: paths and delivery constants (the portal's Connectivity section, Webhooks tab). */
+export * from './connectivity/webhook-paths';
