@@ -41,3 +41,5 @@ export * from './applications/paths';
 export { SsoPaths, SSO_DOMAIN_TXT_PREFIX } from './sso/paths';
 /** Webhooks: paths and delivery constants (the portal's Connectivity section, Webhooks tab). */
 export * from './connectivity/webhook-paths';
+/** Notification channels (email, Slack, SMS): paths, limits, Slack scopes and error codes (the portal's Connectivity section). */
+export * from './connectivity/channel-paths';
