@@ -73,6 +73,8 @@ export interface Config {
   invitation: { tokenTtl: number; strategy: 'link' | 'code' };
   /** Impersonation (seed 000 section 4.7): token and session lifetimes (s). */
   impersonation: { tokenTtl: number; sessionTtl: number };
+  /** The Slack app of the notification channel (SLACK_*; docs/connectivity.md). clientId and clientSecret are null until the operator sets both. */
+  slack: SlackAppConfig;
   /**
    * The vendor's session policy (SESSION_*), the floor every tenant's sessions policy tightens: idle
    * timeout and forced re-login in seconds, and concurrent sessions per user; 0 turns each off.
@@ -89,6 +91,17 @@ export interface Config {
 }
 
 /** Enterprise SSO settings; the IdPs themselves are configured per tenant through the API. */
+/** The operator's Slack app: its OAuth credentials and where Slack's Web API and authorize page are. */
+export interface SlackAppConfig {
+  clientId: string | null;
+  clientSecret: string | null;
+  /** SLACK_API_BASE_URL without a trailing slash, e.g. https://slack.com/api. */
+  apiBaseUrl: string;
+  authorizeUrl: string;
+  /** SLACK_REDIRECT_URL: sent as redirect_uri on both legs of the OAuth flow when set. */
+  redirectUrl: string | null;
+}
+
 export interface SsoConfig {
   /** PEM private key and certificate that sign SAML AuthnRequests of configurations with signRequest on. */
   spSigningKey: string | null;
@@ -228,6 +241,17 @@ function mfaStrategyList(src: Source): MfaStrategy[] {
       }),
     ),
   ];
+}
+
+/** SLACK_*: both credentials or neither (half a Slack app can never connect). */
+function slackAppConfig(src: Source): SlackAppConfig {
+  const clientId = src.SLACK_CLIENT_ID?.trim() || null;
+  const clientSecret = src.SLACK_CLIENT_SECRET?.trim() || null;
+  if ((clientId === null) !== (clientSecret === null)) throw new ConfigError(`SLACK_${clientId ? 'CLIENT_SECRET' : 'CLIENT_ID'} is not set but SLACK_${clientId ? 'CLIENT_ID' : 'CLIENT_SECRET'} is; set both (from the Slack app's Basic Information page), or neither.`);
+  const apiBaseUrl = url('SLACK_API_BASE_URL', src.SLACK_API_BASE_URL?.trim() || 'https://slack.com/api').href.replace(/\/+$/, '');
+  const authorizeUrl = url('SLACK_OAUTH_AUTHORIZE_URL', src.SLACK_OAUTH_AUTHORIZE_URL?.trim() || 'https://slack.com/oauth/v2/authorize').href;
+  const redirectUrl = src.SLACK_REDIRECT_URL?.trim() ? url('SLACK_REDIRECT_URL', src.SLACK_REDIRECT_URL.trim()).href : null;
+  return { clientId, clientSecret, apiBaseUrl, authorizeUrl, redirectUrl };
 }
 
 function url(name: string, raw: string): URL {
@@ -454,6 +478,7 @@ export function loadConfig(env: Source = process.env): Config {
     captcha: captchaConfig(src, production),
     invitation: { tokenTtl: int(src, 'INVITATION_TOKEN_TTL', 604800, 60), strategy: oneOf(src, 'INVITATION_STRATEGY', ['link', 'code'] as const, 'link', (s) => s.toLowerCase()) },
     impersonation: { tokenTtl: int(src, 'IMPERSONATION_TOKEN_TTL', 120, 10), sessionTtl: int(src, 'IMPERSONATION_SESSION_TTL', 1800, 60) },
+    slack: slackAppConfig(src),
     sessionPolicy: sessionPolicyConfig(src),
     temporaryUsers: bool(src, 'TEMPORARY_USERS', true),
     socialLogin: socialLoginConfig(
