@@ -10,6 +10,7 @@ import type { SelfServiceTables } from './schema-self-service';
 import type { BillingTables } from './schema-billing';
 import type { ApplicationTables } from './schema-applications';
 import type { ScimTables } from './schema-scim';
+import type { ChannelTables } from './schema-channels';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -362,7 +363,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables, ChannelTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;
