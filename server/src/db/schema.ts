@@ -11,6 +11,7 @@ import type { BillingTables } from './schema-billing';
 import type { ApplicationTables } from './schema-applications';
 import type { ScimTables } from './schema-scim';
 import type { ChannelTables } from './schema-channels';
+import type { NotificationTables } from './schema-notifications';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -363,7 +364,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables, ChannelTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables, ChannelTables, NotificationTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

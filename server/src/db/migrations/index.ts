@@ -29,6 +29,7 @@ import { applicationsMigration } from './030_applications';
 import { scimExternalIdMigration } from './031_scim_external_id';
 import { scimCreatedAccountMigration } from './032_scim_created_account';
 import { channelsMigration } from './035_channels';
+import { notificationsMigration } from './036_notifications';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -67,6 +68,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '031_scim_external_id': scimExternalIdMigration,
         '032_scim_created_account': scimCreatedAccountMigration,
         '035_channels': channelsMigration,
+        '036_notifications': notificationsMigration,
       };
     },
   };
