@@ -49,20 +49,22 @@ export function renderTemplate<N extends EmailTemplateName>(template: N, data: E
   return { to: input.to, fromName: input.brand.name, ...renderEmail(content, input.brand, input.locale, directionOf(input.locale)) };
 }
 
+/** The tenant's name, logo and (with custom login on) login colour; the product's name and default colour without a tenant. */
+export async function loadEmailBrand(db: Db, config: Pick<Config, 'publicUrl' | 'appName'>, tenantId: string | null): Promise<EmailBrand> {
+  const tenant = tenantId ? await findTenant(db, tenantId) : undefined;
+  if (!tenant) return { name: config.appName, logoUrl: null, color: DEFAULT_BRAND_COLOR };
+  const settings = await findAccountSettings(db, tenant.id);
+  return {
+    name: tenant.name.trim() || config.appName,
+    logoUrl: settings?.logo_id ? `${config.publicUrl}${AccountPaths.accountLogo.replace('{logoId}', encodeURIComponent(settings.logo_id))}` : null,
+    color: settings?.has_custom_login === 1 ? safeColor(settings.login_color) : DEFAULT_BRAND_COLOR,
+  };
+}
+
 export function createEmailService(deps: { db: Db; config: Pick<Config, 'publicUrl' | 'appName'> }): EmailService {
   const { db, config } = deps;
 
-  /** The tenant's name, logo and (with custom login on) login colour; the product's name and default colour without a tenant. */
-  async function brandOf(tenantId: string | null): Promise<EmailBrand> {
-    const tenant = tenantId ? await findTenant(db, tenantId) : undefined;
-    if (!tenant) return { name: config.appName, logoUrl: null, color: DEFAULT_BRAND_COLOR };
-    const settings = await findAccountSettings(db, tenant.id);
-    return {
-      name: tenant.name.trim() || config.appName,
-      logoUrl: settings?.logo_id ? `${config.publicUrl}${AccountPaths.accountLogo.replace('{logoId}', encodeURIComponent(settings.logo_id))}` : null,
-      color: settings?.has_custom_login === 1 ? safeColor(settings.login_color) : DEFAULT_BRAND_COLOR,
-    };
-  }
+  const brandOf = (tenantId: string | null) => loadEmailBrand(db, config, tenantId);
 
   async function tenantOf(recipient: EmailRecipient, options: EmailOptions): Promise<string | null> {
     if (options.tenantId) return options.tenantId;
