@@ -29,6 +29,7 @@ import { entitlementsArea } from './routes/entitlements';
 import { operatorArea } from './routes/operator';
 import { usersArea } from './routes/users';
 import { scimArea } from './routes/scim';
+import { connectivityArea, type ConnectivityArea } from './routes/connectivity';
 import { createTenantSecurity } from './services/security';
 import { createEntitlements } from './services/entitlements';
 import { AMR_PASSWORD, type AuthService } from './services/auth/auth';
@@ -66,6 +67,8 @@ export interface GatehouseServer {
   invitations: InvitationService;
   /** Hosted login (OAuth 2.0 / OIDC authorization server) and its client registry. */
   oauth: OAuthService;
+  /** Events, webhooks, channels, notifications and reports; `worker` delivers (main.ts starts it, tests call `runDue()`). */
+  connectivity: ConnectivityArea;
   /** Makes a new signing key; older keys stay in the JWKS until their tokens expire. */
   rotateKeys(): Promise<string>;
   close(): Promise<void>;
@@ -110,6 +113,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const { oauth } = oauthArea(app, deps, { apiTokens: admin.apiTokens, applicationAccess: applications.access });
   const platformRoutes = platformArea(app, deps, { signUp });
   messagingArea(app, ctx);
+  const connectivity = connectivityArea(app, deps);
 
   try {
     await admin.ensureDefaults();
@@ -141,10 +145,12 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
     smsLogin,
     invitations,
     oauth,
+    connectivity,
     rotateKeys: () => keys.rotateKeys(),
     async close() {
       if (closed) return;
       closed = true;
+      await connectivity.worker.stop();
       await recovery.idle();
       await passwordless.idle();
       await phoneChange.idle();

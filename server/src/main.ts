@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const server = await createServer(config);
+  // Every serving process delivers: the worker claims due events and jobs from the database.
+  server.connectivity.worker.start();
   const listener = serve({ fetch: server.fetch, port: config.port, hostname: config.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, () => {
     console.log(`Gatehouse listening on ${config.publicUrl}`);
     if (config.dev) {

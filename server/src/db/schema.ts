@@ -10,6 +10,7 @@ import type { SelfServiceTables } from './schema-self-service';
 import type { BillingTables } from './schema-billing';
 import type { ApplicationTables } from './schema-applications';
 import type { ScimTables } from './schema-scim';
+import type { ConnectivityTables } from './schema-connectivity';
 import type { WebhookTables } from './schema-webhooks';
 import type { ChannelTables } from './schema-channels';
 import type { NotificationTables } from './schema-notifications';
@@ -365,7 +366,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables, ChannelTables, NotificationTables, WebhookTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables, ConnectivityTables, ChannelTables, NotificationTables, WebhookTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

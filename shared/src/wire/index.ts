@@ -83,3 +83,5 @@ export * from './provisioning/provisioning';
 export * from './operator/operator';
 export * from './applications/paths';
 export * from './applications/applications';
+
+export * from './connectivity/index';

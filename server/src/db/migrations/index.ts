@@ -28,6 +28,7 @@ import { scimProvisioningMigration } from './029_scim_provisioning';
 import { applicationsMigration } from './030_applications';
 import { scimExternalIdMigration } from './031_scim_external_id';
 import { scimCreatedAccountMigration } from './032_scim_created_account';
+import { connectivityEventsMigration } from './033_connectivity_events';
 import { webhooksMigration } from './034_webhooks';
 import { channelsMigration } from './035_channels';
 import { notificationsMigration } from './036_notifications';
@@ -68,6 +69,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '030_applications': applicationsMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
         '031_scim_external_id': scimExternalIdMigration,
         '032_scim_created_account': scimCreatedAccountMigration,
+        '033_connectivity_events': connectivityEventsMigration,
         '034_webhooks': webhooksMigration,
         '035_channels': channelsMigration,
         '036_notifications': notificationsMigration,

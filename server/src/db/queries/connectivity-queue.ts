@@ -1,0 +1,150 @@
+import { PostgresAdapter, type Selectable } from 'kysely';
+import type { Db } from '../index';
+import type { EventsTable, JobsTable } from '../schema-connectivity';
+
+export type EventRow = Selectable<EventsTable>;
+export type JobRow = Selectable<JobsTable>;
+
+/** True on PostgreSQL: the claims lock rows with FOR UPDATE SKIP LOCKED there. */
+function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+export async function insertEvent(db: Db, row: { id: string; tenant_id: string; event_key: string; data: string; actor: string | null; occurred_at: number }): Promise<void> {
+  await db.insertInto('events').values({ ...row, dispatched_at: null, dispatch_error: null, lease_until: null, lease_token: null }).execute();
+}
+
+/**
+ * Claims up to `limit` undispatched events whose lease is free or expired, oldest first, for
+ * `leaseMs`, in one statement. On PostgreSQL the subquery locks the rows it picks and skips rows
+ * another process holds (FOR UPDATE SKIP LOCKED); on SQLite a write statement takes the database's
+ * write lock before it reads, so two processes' statements run one after the other and the second
+ * sees the first's lease.
+ */
+export async function claimEvents(db: Db, now: number, leaseMs: number, token: string, limit: number): Promise<EventRow[]> {
+  const pg = isPostgres(db);
+  return db
+    .updateTable('events')
+    .set((eb) => ({ lease_until: now + leaseMs, lease_token: token, dispatch_attempts: eb('dispatch_attempts', '+', 1) }))
+    .where('id', 'in', (eb) => {
+      const pick = eb
+        .selectFrom('events')
+        .select('id')
+        .where('dispatched_at', 'is', null)
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
+        .orderBy('occurred_at')
+        .orderBy('id')
+        .limit(limit);
+      return pg ? pick.forUpdate().skipLocked() : pick;
+    })
+    .returningAll()
+    .execute();
+}
+
+/** Marks a claimed event dispatched; false when the claim was lost (its lease expired and another process took it). */
+export async function markEventDispatched(db: Db, id: string, token: string, now: number, error: string | null): Promise<boolean> {
+  const result = await db
+    .updateTable('events')
+    .set({ dispatched_at: now, dispatch_error: error, lease_until: null, lease_token: null })
+    .where('id', '=', id)
+    .where('lease_token', '=', token)
+    .where('dispatched_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** After a failed dispatch: the event waits until `retryAt`, with the failure kept. */
+export async function deferEvent(db: Db, id: string, token: string, retryAt: number, error: string): Promise<void> {
+  await db.updateTable('events').set({ lease_until: retryAt, lease_token: null, dispatch_error: error }).where('id', '=', id).where('lease_token', '=', token).execute();
+}
+
+export async function insertJob(db: Db, row: { id: string; kind: string; tenant_id: string; target_id: string; event_id: string | null; payload: string; next_attempt_at: number; created_at: number }): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({ ...row, status: 'pending', attempt: 0, lease_until: null, lease_token: null, last_error: null, updated_at: row.created_at })
+    .execute();
+}
+
+/**
+ * Claims up to `limit` jobs of `kinds` that are due (pending with next_attempt_at <= now) or whose
+ * claimant's lease expired (running with lease_until <= now: that process died or hung), earliest
+ * first, in one statement (see claimEvents for how each dialect keeps two claims disjoint). The
+ * claim counts an attempt and takes a lease of `leaseMs` under `token`.
+ */
+export async function claimJobs(db: Db, kinds: readonly string[], now: number, leaseMs: number, token: string, limit: number): Promise<JobRow[]> {
+  if (kinds.length === 0) return [];
+  const pg = isPostgres(db);
+  return db
+    .updateTable('jobs')
+    .set((eb) => ({ status: 'running', attempt: eb('attempt', '+', 1), lease_until: now + leaseMs, lease_token: token, updated_at: now }))
+    .where('id', 'in', (eb) => {
+      const pick = eb
+        .selectFrom('jobs')
+        .select('id')
+        .where('kind', 'in', [...kinds])
+        .where((w) =>
+          w.or([
+            w.and([w('status', '=', 'pending'), w('next_attempt_at', '<=', now)]),
+            w.and([w('status', '=', 'running'), w('lease_until', '<=', now)]),
+          ]),
+        )
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(limit);
+      return pg ? pick.forUpdate().skipLocked() : pick;
+    })
+    .returningAll()
+    .execute();
+}
+
+/** Records a claimed job's outcome; false when the claim was lost meanwhile (nothing is written then). */
+export async function finishJob(
+  db: Db,
+  id: string,
+  token: string,
+  outcome: { status: 'succeeded' | 'failed' | 'pending'; nextAttemptAt?: number; error: string | null },
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({
+      status: outcome.status,
+      last_error: outcome.error,
+      lease_until: null,
+      lease_token: null,
+      updated_at: now,
+      ...(outcome.nextAttemptAt !== undefined ? { next_attempt_at: outcome.nextAttemptAt } : {}),
+    })
+    .where('id', '=', id)
+    .where('lease_token', '=', token)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A finished job (succeeded or failed) back to pending, due at `now`; false when the job is missing, running, pending or cancelled. */
+export async function requeueJob(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ status: 'pending', next_attempt_at: now, lease_until: null, lease_token: null, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['succeeded', 'failed'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Cancels the pending jobs of one target (a deleted endpoint or subscription); running ones finish. Answers how many. */
+export async function cancelPendingJobs(db: Db, kind: string, targetId: string, now: number): Promise<number> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ status: 'cancelled', updated_at: now, lease_until: null, lease_token: null })
+    .where('kind', '=', kind)
+    .where('target_id', '=', targetId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export function findJob(db: Db, id: string): Promise<JobRow | undefined> {
+  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,23 @@
+/**
+ * The connectivity area (issue 16): the event catalogue, webhooks, notification channels (email,
+ * Slack, SMS), notifications and reports. It builds the process's worker, which dispatches raised
+ * events to the parts' consumers and runs their delivery jobs; each part registers its routes,
+ * handlers and consumers here with one line.
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../http/env';
+import { createConnectivityWorker, type ConnectivityWorker } from '../../services/connectivity/worker';
+import type { RouteDeps } from '../deps';
+import { eventCatalogueRoutes } from './events';
+
+export interface ConnectivityArea {
+  /** The worker of this process: main.ts starts it, tests call `runDue()` with a moved clock. */
+  worker: ConnectivityWorker;
+}
+
+/** Builds the connectivity services and worker and registers their routes. */
+export function connectivityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): ConnectivityArea {
+  const worker = createConnectivityWorker({ db: deps.db, clock: deps.clock });
+  app.route('/', eventCatalogueRoutes(deps));
+  return { worker };
+}
