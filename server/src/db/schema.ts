@@ -14,6 +14,7 @@ import type { ConnectivityTables } from './schema-connectivity';
 import type { WebhookTables } from './schema-webhooks';
 import type { ChannelTables } from './schema-channels';
 import type { NotificationTables } from './schema-notifications';
+import type { ReportTables } from './schema-reports';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -366,7 +367,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables, ConnectivityTables, ChannelTables, NotificationTables, WebhookTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables, ConnectivityTables, ChannelTables, NotificationTables, WebhookTables, ReportTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

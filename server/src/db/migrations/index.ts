@@ -32,6 +32,7 @@ import { connectivityEventsMigration } from './033_connectivity_events';
 import { webhooksMigration } from './034_webhooks';
 import { channelsMigration } from './035_channels';
 import { notificationsMigration } from './036_notifications';
+import { reportsMigration } from './037_reports';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -73,6 +74,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '034_webhooks': webhooksMigration,
         '035_channels': channelsMigration,
         '036_notifications': notificationsMigration,
+        '037_reports': reportsMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
       };
     },
   };
