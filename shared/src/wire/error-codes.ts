@@ -11,6 +11,7 @@ import type { BillingErrorCode } from './billing/paths';
 import type { OperatorErrorCode } from './operator/paths';
 import type { ApplicationErrorCode } from './applications/paths';
 import type { ProvisioningErrorCode } from './provisioning/paths';
+import type { ChannelErrorCode } from './connectivity/channel-paths';
 
 export const ErrorCodes = {
   generic: 'ER-ADMIN-PORTAL-GENERIC-ERROR',
@@ -121,7 +122,7 @@ export const ErrorCodes = {
 } as const;
 
 /** Every code: the ones above, and the admin codes of admin/error-codes.ts and recovery/error-codes.ts (kept apart so the login box does not carry them). */
-export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes] | AdminErrorCode | PhoneErrorCode | SelfServiceErrorCode | SecurityErrorCode | BillingErrorCode | OperatorErrorCode | ProvisioningErrorCode | ApplicationErrorCode;
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes] | AdminErrorCode | PhoneErrorCode | SelfServiceErrorCode | SecurityErrorCode | BillingErrorCode | OperatorErrorCode | ProvisioningErrorCode | ApplicationErrorCode | ChannelErrorCode;
 
 /** The error body every failed API call returns (DESIGN.md "Contracts"). */
 export interface ErrorBody {
