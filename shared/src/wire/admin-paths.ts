@@ -43,3 +43,5 @@ export { SsoPaths, SSO_DOMAIN_TXT_PREFIX } from './sso/paths';
 export * from './connectivity/webhook-paths';
 /** Notification channels (email, Slack, SMS): paths, limits, Slack scopes and error codes (the portal's Connectivity section). */
 export * from './connectivity/channel-paths';
+/** Reports: paths, templates' filters and their validation, dataFilters encoding (the portal's Reports section). */
+export * from './connectivity/report-paths';

@@ -3,3 +3,5 @@ export * from './paths';
 export * from './events';
 export * from './webhooks';
 export * from './notifications';
+export * from './report-paths';
+export * from './reports';
