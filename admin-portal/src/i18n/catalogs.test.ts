@@ -49,7 +49,7 @@ describe('admin portal catalogs', () => {
     for (const file of sourceFiles(root)) {
       const text = readFileSync(file, 'utf8');
       // Every quoted string shaped like a key of a known file: t('users.invite'), and keys kept in tables.
-      for (const match of text.matchAll(/['"`]((?:shell|common|errors|nav|profile|privacy|account|users|groups|roles|audits|apiTokens|allAccounts|security|restrictions|securityCenter|operator|subscription|usage|provisioning|sso)\.[\w-]+(?:\.[\w-]+)*)['"`]/g)) used.set(match[1]!, file.slice(root.length));
+      for (const match of text.matchAll(/['"`]((?:shell|common|errors|nav|profile|privacy|account|users|groups|roles|audits|apiTokens|allAccounts|security|restrictions|securityCenter|operator|subscription|usage|provisioning|sso|connectivity)\.[\w-]+(?:\.[\w-]+)*)['"`]/g)) used.set(match[1]!, file.slice(root.length));
     }
     // Keys built at run time: the navigation labels and groups.
     for (const entry of NAVIGATION) used.set(`nav.${entry.key}`, 'navigation.ts');

@@ -39,6 +39,8 @@ export * from './provisioning/paths';
 export * from './applications/paths';
 /** Enterprise SSO configuration: paths and the TXT prefix (the portal's SSO section). */
 export { SsoPaths, SSO_DOMAIN_TXT_PREFIX } from './sso/paths';
+/** The connectivity area's own paths: the event catalogue (the portal's Connectivity section). */
+export { ConnectivityPaths } from './connectivity/paths';
 /** Webhooks: paths and delivery constants (the portal's Connectivity section, Webhooks tab). */
 export * from './connectivity/webhook-paths';
 /** Notification channels (email, Slack, SMS): paths, limits, Slack scopes and error codes (the portal's Connectivity section). */
