@@ -96,17 +96,16 @@ describe('admin portal shell', () => {
     expect(navButtons(domElement).at(-1)).toBe('Operator');
   });
 
-  it('opens a not-yet-built section as a labelled Coming soon panel, from the list or the compact select', async () => {
-    // Security (issue 12) and single sign-on (issue 15) are built now; webhooks are not yet.
+  it('opens the Connectivity section (the webhooks entry) with only the tabs its reader may read, from the list or the compact select', async () => {
     const user = makeUser({ permissions: [{ id: '1', key: 'fe.connectivity.read.webhooks', name: 'Read webhooks' }] });
     const { domElement } = shadowMountPoint();
     await mountPortal(portalProps(domElement, createTestStore(user), { adminPortal: { navigation: { webhooks: { visibility: 'always' } } } }));
     const view = within(domElement);
-    fireEvent.click(view.getByRole('button', { name: 'Webhooks' }));
-    const panel = await view.findByRole('region', { name: 'Webhooks' });
-    expect(within(panel).getByText('Coming soon')).toBeTruthy();
-    expect(within(panel).getByText(/^Webhooks is not available in this version of Gatehouse yet\. Ask the team/)).toBeTruthy();
-    expect(view.getByRole('button', { name: 'Webhooks' }).getAttribute('aria-current')).toBe('page');
+    fireEvent.click(view.getByRole('button', { name: 'Connectivity' }));
+    const panel = await view.findByRole('region', { name: 'Connectivity' }, { timeout: 5000 });
+    expect(within(panel).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Webhooks']);
+    expect(within(panel).queryByText('Coming soon')).toBeNull();
+    expect(view.getByRole('button', { name: 'Connectivity' }).getAttribute('aria-current')).toBe('page');
     fireEvent.change(view.getByLabelText('Section'), { target: { value: 'privacy' } });
     // The Privacy chunk loads first: on a loaded machine that takes more than the default second.
     expect(await view.findByRole('region', { name: 'Privacy' }, { timeout: 5000 })).toBeTruthy();

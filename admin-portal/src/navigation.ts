@@ -54,7 +54,7 @@ export const NAVIGATION: readonly NavigationEntry[] = [
   { key: 'sso', section: 'sso', label: 'Single sign-on', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.samlRead },
   { key: 'provisioning', section: 'provisioning', label: 'Provisioning', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.provisioningRead },
   { key: 'audits', section: 'audits', label: 'Audit logs', group: 'workspace', defaultVisibility: 'always', permission: Permissions.auditsRead },
-  { key: 'webhooks', section: 'webhooks', label: 'Webhooks', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.webhooksRead },
+  { key: 'webhooks', section: 'webhooks', label: 'Connectivity', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.webhooksRead },
   { key: 'apiTokens', section: 'apiTokens', label: 'API tokens', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.tenantApiTokensRead },
   { key: 'usage', section: 'usage', label: 'Usage', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.usageRead, featureFlag: USAGE_FEATURE_FLAG },
   { key: 'subscriptions', section: 'subscription', label: 'Subscription', group: 'workspace', defaultVisibility: 'hidden', permission: 'fe.subscriptions.*' },

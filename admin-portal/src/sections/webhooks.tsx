@@ -1,7 +1,10 @@
-import { ComingSoon } from './coming-soon';
+import { ConnectivitySection } from './connectivity/connectivity-section';
 import type { SectionProps } from './section-props';
 
-/** Not implemented in this version: an honest empty state. */
+/**
+ * The navigation's `webhooks` entry (seed 001 section 2: fe.connectivity.read.webhooks), shown as
+ * Connectivity: the email, Slack, SMS and webhook channels of the account (issue 16).
+ */
 export default function WebhooksSection(props: SectionProps) {
-  return <ComingSoon title={props.title} headingId={props.headingId} />;
+  return <ConnectivitySection {...props} />;
 }

@@ -26,7 +26,7 @@ export default {
   'nav.sso': 'Single Sign-on',
   'nav.provisioning': 'Bereitstellung',
   'nav.audits': 'Prüfprotokolle',
-  'nav.webhooks': 'Webhooks',
+  'nav.webhooks': 'Konnektivität',
   'nav.apiTokens': 'API-Tokens',
   'nav.usage': 'Nutzung',
   'nav.subscriptions': 'Abonnement',

@@ -26,7 +26,7 @@ export default {
   'nav.sso': 'Single sign-on',
   'nav.provisioning': 'Provisioning',
   'nav.audits': 'Audit logs',
-  'nav.webhooks': 'Webhooks',
+  'nav.webhooks': 'Connectivity',
   'nav.apiTokens': 'API tokens',
   'nav.usage': 'Usage',
   'nav.subscriptions': 'Subscription',

@@ -26,7 +26,7 @@ export default {
   'nav.sso': 'Inicio de sesión único',
   'nav.provisioning': 'Aprovisionamiento',
   'nav.audits': 'Registros de auditoría',
-  'nav.webhooks': 'Webhooks',
+  'nav.webhooks': 'Conectividad',
   'nav.apiTokens': 'Tokens de API',
   'nav.usage': 'Uso',
   'nav.subscriptions': 'Suscripción',

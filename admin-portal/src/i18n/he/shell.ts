@@ -26,7 +26,7 @@ export default {
   'nav.sso': 'כניסה יחידה (SSO)',
   'nav.provisioning': 'הקצאה',
   'nav.audits': 'יומני ביקורת',
-  'nav.webhooks': 'Webhooks',
+  'nav.webhooks': 'קישוריות',
   'nav.apiTokens': 'אסימוני API',
   'nav.usage': 'שימוש',
   'nav.subscriptions': 'מינוי',
