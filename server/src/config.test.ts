@@ -35,6 +35,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ STRIPE_API_URL: 'ftp://stripe.local' })).toThrow(/STRIPE_API_URL must be an http\(s\) URL/);
   });
 
+  it('reads CONNECTIVITY_LEASE_MS, the claim lease of the connectivity worker (default 60 s), and refuses less than 1 s', () => {
+    expect(loadConfig({}).connectivity.leaseMs).toBe(60_000);
+    expect(loadConfig({ CONNECTIVITY_LEASE_MS: '3000' }).connectivity.leaseMs).toBe(3000);
+    expect(() => loadConfig({ CONNECTIVITY_LEASE_MS: '500' })).toThrow(/CONNECTIVITY_LEASE_MS must be a whole number of at least 1000/);
+  });
+
   it('turns dev mode off under NODE_ENV=production and forces Secure for SameSite=None', () => {
     expect(loadConfig({ GATEHOUSE_DEV: '1', NODE_ENV: 'production' }).dev).toBe(false);
     expect(loadConfig({ GATEHOUSE_PUBLIC_URL: 'http://gatehouse.internal', COOKIE_SAMESITE: 'none' }).cookieSecure).toBe(true);

@@ -75,6 +75,8 @@ export interface Config {
   impersonation: { tokenTtl: number; sessionTtl: number };
   /** The Slack app of the notification channel (SLACK_*; docs/connectivity.md). clientId and clientSecret are null until the operator sets both. */
   slack: SlackAppConfig;
+  /** The connectivity worker (CONNECTIVITY_*; docs/connectivity.md): how long a claim of an event or delivery job holds before another process may take it over. */
+  connectivity: { leaseMs: number };
   /**
    * The vendor's session policy (SESSION_*), the floor every tenant's sessions policy tightens: idle
    * timeout and forced re-login in seconds, and concurrent sessions per user; 0 turns each off.
@@ -479,6 +481,7 @@ export function loadConfig(env: Source = process.env): Config {
     invitation: { tokenTtl: int(src, 'INVITATION_TOKEN_TTL', 604800, 60), strategy: oneOf(src, 'INVITATION_STRATEGY', ['link', 'code'] as const, 'link', (s) => s.toLowerCase()) },
     impersonation: { tokenTtl: int(src, 'IMPERSONATION_TOKEN_TTL', 120, 10), sessionTtl: int(src, 'IMPERSONATION_SESSION_TTL', 1800, 60) },
     slack: slackAppConfig(src),
+    connectivity: { leaseMs: int(src, 'CONNECTIVITY_LEASE_MS', 60_000, 1_000) },
     sessionPolicy: sessionPolicyConfig(src),
     temporaryUsers: bool(src, 'TEMPORARY_USERS', true),
     socialLogin: socialLoginConfig(
