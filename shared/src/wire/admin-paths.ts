@@ -45,5 +45,7 @@ export { ConnectivityPaths } from './connectivity/paths';
 export * from './connectivity/webhook-paths';
 /** Notification channels (email, Slack, SMS): paths, limits, Slack scopes and error codes (the portal's Connectivity section). */
 export * from './connectivity/channel-paths';
+/** The portal's notifications: paths, categories, states and the stream's limits (the notification bell). */
+export * from './connectivity/notification-paths';
 /** Reports: paths, templates' filters and their validation, dataFilters encoding (the portal's Reports section). */
 export * from './connectivity/report-paths';

@@ -113,3 +113,16 @@ export async function markAllNotificationsRead(db: Db, scope: ReaderScope, now: 
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) + Number(inserted.numInsertedOrUpdatedRows ?? 0);
 }
+
+/** Events of one key raised in the tenant within [from, to] (the `events` outbox of migration 033). */
+export async function countTenantEvents(db: Db, q: { tenantId: string; eventKey: string; from: number; to: number }): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('tenant_id', '=', q.tenantId)
+    .where('event_key', '=', q.eventKey)
+    .where('occurred_at', '>=', q.from)
+    .where('occurred_at', '<=', q.to)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

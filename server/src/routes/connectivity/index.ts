@@ -9,6 +9,8 @@ import type { AppEnv } from '../../http/env';
 import { createConnectivityWorker, type ConnectivityWorker } from '../../services/connectivity/worker';
 import type { RouteDeps } from '../deps';
 import { eventCatalogueRoutes } from './events';
+import { notificationConsumer } from '../../services/connectivity/notification-rules';
+import { notificationRoutes } from './notifications';
 
 export interface ConnectivityArea {
   /** The worker of this process: main.ts starts it, tests call `runDue()` with a moved clock. */
@@ -19,5 +21,7 @@ export interface ConnectivityArea {
 export function connectivityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): ConnectivityArea {
   const worker = createConnectivityWorker({ db: deps.db, clock: deps.clock });
   app.route('/', eventCatalogueRoutes(deps));
+  worker.addConsumer(notificationConsumer());
+  app.route('/', notificationRoutes(deps));
   return { worker };
 }
