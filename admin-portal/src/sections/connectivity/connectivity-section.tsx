@@ -23,9 +23,9 @@ export type ConnectivityTab = (typeof CONNECTIVITY_TABS)[number];
 
 /** The read and write permission of each tab (seed 001 section 2; issue 16). */
 export const TAB_PERMISSIONS: Readonly<Record<ConnectivityTab, { read: string; write: string }>> = {
-  email: { read: 'fe.connectivity.read.emailConfig', write: 'fe.connectivity.write.emailConfig' },
-  slack: { read: 'fe.connectivity.read.slackApp', write: 'fe.connectivity.write.slackApp' },
-  sms: { read: 'fe.connectivity.read.smsConfig', write: 'fe.connectivity.write.smsConfig' },
+  email: { read: Permissions.emailConfigRead, write: Permissions.emailConfigWrite },
+  slack: { read: Permissions.slackAppRead, write: Permissions.slackAppWrite },
+  sms: { read: Permissions.smsConfigRead, write: Permissions.smsConfigWrite },
   webhooks: { read: Permissions.webhooksRead, write: Permissions.webhooksWrite },
 };
 
