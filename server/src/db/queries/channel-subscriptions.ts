@@ -71,3 +71,8 @@ export async function listDeliverableChannelSubscriptions(db: Db, tenantId: stri
     .orderBy('s.id')
     .execute();
 }
+
+/** One subscription by id in a tenant (the delivery re-reads it before sending). */
+export async function findChannelSubscriptionById(db: Db, tenantId: string, id: string): Promise<ChannelSubscriptionRow | undefined> {
+  return db.selectFrom('channel_subscriptions').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+}

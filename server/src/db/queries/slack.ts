@@ -66,12 +66,13 @@ export async function insertSlackOauthState(db: Db, row: SlackOauthStatesTable):
 }
 
 /**
- * Spends a state: deletes its row and answers it, so two concurrent uses cannot both succeed (the
- * delete that removed the row wins). Unknown or already spent: undefined.
+ * Spends a state that `accept` accepts: deletes its row and answers it, so of two concurrent uses only
+ * the one whose delete removed the row succeeds. Unknown, refused or already spent: undefined (a
+ * refused state stays, so another tenant's attempt cannot burn it).
  */
-export async function takeSlackOauthState(db: Db, stateHash: string): Promise<SlackOauthStatesTable | undefined> {
+export async function takeSlackOauthState(db: Db, stateHash: string, accept: (row: SlackOauthStatesTable) => boolean): Promise<SlackOauthStatesTable | undefined> {
   const row = await db.selectFrom('slack_oauth_states').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
-  if (!row) return undefined;
+  if (!row || !accept(row)) return undefined;
   const result = await db.deleteFrom('slack_oauth_states').where('state_hash', '=', stateHash).executeTakeFirst();
   return Number(result.numDeletedRows) === 1 ? row : undefined;
 }

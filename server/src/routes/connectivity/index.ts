@@ -9,6 +9,7 @@ import type { AppEnv } from '../../http/env';
 import { createConnectivityWorker, type ConnectivityWorker } from '../../services/connectivity/worker';
 import type { RouteDeps } from '../deps';
 import { eventCatalogueRoutes } from './events';
+import { channelsPart } from './slack-part';
 import { notificationConsumer } from '../../services/connectivity/notification-rules';
 import { notificationRoutes } from './notifications';
 
@@ -21,6 +22,7 @@ export interface ConnectivityArea {
 export function connectivityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): ConnectivityArea {
   const worker = createConnectivityWorker({ db: deps.db, clock: deps.clock });
   app.route('/', eventCatalogueRoutes(deps));
+  channelsPart(app, deps, worker);
   worker.addConsumer(notificationConsumer());
   app.route('/', notificationRoutes(deps));
   return { worker };

@@ -2,6 +2,7 @@
 export * from './paths';
 export * from './events';
 export * from './webhooks';
+export * from './channels';
 export * from './notifications';
 export * from './report-paths';
 export * from './reports';
