@@ -104,7 +104,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   ssoArea(app, deps, { mfa });
   const admin = adminArea(app, deps, { invitations, signUp });
   accountArea(app, deps);
-  securityArea(app, deps, { recovery });
+  const { securityCenter } = securityArea(app, deps, { recovery });
   entitlementsArea(app, deps);
   billingArea(app, deps);
   operatorArea(app, deps);
@@ -113,7 +113,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
   const { oauth } = oauthArea(app, deps, { apiTokens: admin.apiTokens, applicationAccess: applications.access });
   const platformRoutes = platformArea(app, deps, { signUp });
   messagingArea(app, ctx);
-  const connectivity = connectivityArea(app, deps);
+  const connectivity = connectivityArea(app, deps, { securityCenter });
 
   try {
     await admin.ensureDefaults();

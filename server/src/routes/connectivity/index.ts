@@ -6,10 +6,12 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/env';
+import type { SecurityCenterService } from '../../services/security/security-center';
 import { createConnectivityWorker, type ConnectivityWorker } from '../../services/connectivity/worker';
 import type { RouteDeps } from '../deps';
 import { eventCatalogueRoutes } from './events';
 import { channelsPart } from './slack-part';
+import { reportsPart } from './reports-part';
 import { notificationConsumer } from '../../services/connectivity/notification-rules';
 import { notificationRoutes } from './notifications';
 
@@ -18,11 +20,18 @@ export interface ConnectivityArea {
   worker: ConnectivityWorker;
 }
 
+/** What the connectivity area takes from earlier areas. */
+export interface ConnectivityAreas {
+  /** Reports' security posture template reads the security center. */
+  securityCenter: Pick<SecurityCenterService, 'recommendations' | 'insights'>;
+}
+
 /** Builds the connectivity services and worker and registers their routes. */
-export function connectivityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): ConnectivityArea {
+export function connectivityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: ConnectivityAreas): ConnectivityArea {
   const worker = createConnectivityWorker({ db: deps.db, clock: deps.clock });
   app.route('/', eventCatalogueRoutes(deps));
   channelsPart(app, deps, worker);
+  reportsPart(app, deps, worker, areas);
   worker.addConsumer(notificationConsumer());
   app.route('/', notificationRoutes(deps));
   return { worker };

@@ -6,7 +6,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/env';
 import type { RecoveryService } from '../../services/recovery/recovery';
-import { createSecurityCenterService } from '../../services/security/security-center';
+import { createSecurityCenterService, type SecurityCenterService } from '../../services/security/security-center';
 import type { RouteDeps } from '../deps';
 import { emailDomainRestrictionRoutes } from './email-domain-restrictions';
 import { ipRestrictionRoutes } from './ip-restrictions';
@@ -14,13 +14,13 @@ import { securityPolicyRoutes } from './policies';
 import { securityCenterRoutes } from './security-center';
 import { sessionsPolicyRoutes } from './sessions-policy';
 
-/** Registers the security routes; the security center's breached-password reset emails links through `recovery`. */
-export function securityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { recovery: Pick<RecoveryService, 'emailResetLinkTo'> }): void {
-  void app;
-  void deps;
+/** Registers the security routes; the security center's breached-password reset emails links through `recovery`. Answers the security center for later areas (reports). */
+export function securityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: { recovery: Pick<RecoveryService, 'emailResetLinkTo'> }): { securityCenter: SecurityCenterService } {
   app.route('/', securityPolicyRoutes(deps, deps.security.policies));
   app.route('/', ipRestrictionRoutes(deps, deps.security.ipRestrictions));
   app.route('/', emailDomainRestrictionRoutes(deps, deps.security.emailDomains));
   app.route('/', sessionsPolicyRoutes(deps, deps.security.sessions));
-  app.route('/', securityCenterRoutes(deps, createSecurityCenterService({ db: deps.db, clock: deps.clock, policies: deps.security.policies, sessions: deps.security.sessions, recovery: areas.recovery })));
+  const securityCenter = createSecurityCenterService({ db: deps.db, clock: deps.clock, policies: deps.security.policies, sessions: deps.security.sessions, recovery: areas.recovery });
+  app.route('/', securityCenterRoutes(deps, securityCenter));
+  return { securityCenter };
 }

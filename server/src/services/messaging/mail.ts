@@ -3,7 +3,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
-import { insertOutbox } from '../../db/queries/outbox';
+import { insertOutbox, insertOutboxAttachments } from '../../db/queries/outbox';
 
 export interface MailMessage {
   to: string;
@@ -12,6 +12,14 @@ export interface MailMessage {
   html: string;
   /** The sender name shown to the recipient (the tenant's); MAIL_FROM's address is always the sender address. */
   fromName?: string;
+  /** Files sent with the message (a report's PDF): MIME parts over SMTP, `outbox_attachments` rows in the dev outbox. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /** MAIL_FROM with the sender name replaced by `name` (line breaks and angle brackets dropped), or MAIL_FROM as it is. */
@@ -34,7 +42,14 @@ export function createMailer(deps: { db: Db; clock: Clock; config: Pick<Config, 
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
       async send(m) {
-        await transport.sendMail({ from: senderOf(config.mailFrom, m.fromName), to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transport.sendMail({
+          from: senderOf(config.mailFrom, m.fromName),
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          ...(m.attachments?.length ? { attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })) } : {}),
+        });
       },
       async close() {
         transport.close();
@@ -43,7 +58,14 @@ export function createMailer(deps: { db: Db; clock: Clock; config: Pick<Config, 
   }
   return {
     async send(m) {
-      await insertOutbox(db, { id: newId(), to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html, created_at: clock.now() });
+      const id = newId();
+      const row = { id, to_address: m.to, subject: m.subject, text_body: m.text, html_body: m.html, created_at: clock.now() };
+      if (!m.attachments?.length) return insertOutbox(db, row);
+      const attachments = m.attachments;
+      await db.transaction().execute(async (trx) => {
+        await insertOutbox(trx, row);
+        await insertOutboxAttachments(trx, attachments.map((a) => ({ id: newId(), outbox_id: id, filename: a.filename, content_type: a.contentType, bytes: a.content })));
+      });
     },
     async close() {},
   };
