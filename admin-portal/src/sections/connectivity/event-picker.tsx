@@ -52,19 +52,21 @@ export function EventPicker({ catalogue, selected, onChange, disabled, problem }
       <div className="gh-ap-cx-event-groups">
         {groups.length === 0 && <p className="gh-ap-hint">{t.t('connectivity.events.noMatch')}</p>}
         {groups.map(([category, entries]) => {
-          const ticked = entries.filter((entry) => chosen.has(entry.key)).length;
+          // The category's box speaks for the whole category, whatever the filter shows of it.
+          const whole = catalogue.filter((entry) => entry.category === category);
+          const ticked = whole.filter((entry) => chosen.has(entry.key)).length;
           return (
             <fieldset key={category} className="gh-ap-fieldset gh-ap-cx-event-group">
               <legend className="gh-ap-cx-category">
                 <label className="gh-ap-check">
                   <input
                     type="checkbox"
-                    checked={ticked === entries.length}
+                    checked={ticked === whole.length}
                     ref={(node) => {
-                      if (node) node.indeterminate = ticked > 0 && ticked < entries.length;
+                      if (node) node.indeterminate = ticked > 0 && ticked < whole.length;
                     }}
                     disabled={disabled}
-                    onChange={(e) => toggleCategory(entries, e.target.checked)}
+                    onChange={(e) => toggleCategory(whole, e.target.checked)}
                   />
                   <span>{t.t('connectivity.events.category', { category: categoryLabel(t, category as EventCategory) })}</span>
                 </label>

@@ -22,7 +22,8 @@ export function TestDialog({ endpoint, send, onShowLog, onClose }: {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<WebhookTestResult | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // Seed 001 section 4, whatever the server called it: success is a 200 or a 201.
+  // Seed 001 section 4, whatever the server called it: success is a 200 or a 201. The status code is
+  // said in its own words only when the server's message does not already say it.
   const succeeded = result !== null && result.status === 'success' && (result.statusCode === 200 || result.statusCode === 201);
 
   async function run() {
@@ -53,7 +54,7 @@ export function TestDialog({ endpoint, send, onShowLog, onClose }: {
         {result && (
           <p className={`gh-ap-banner ${succeeded ? 'gh-ap-banner-success' : 'gh-ap-banner-error'}`}>
             <strong>{t.t(succeeded ? 'connectivity.webhooks.test.success' : 'connectivity.webhooks.test.failed')}</strong>{' '}
-            {result.statusCode !== null && <span>{t.t('connectivity.webhooks.test.statusCode', { code: result.statusCode })} </span>}
+            {result.statusCode !== null && !result.message.includes(String(result.statusCode)) && <span>{t.t('connectivity.webhooks.test.statusCode', { code: result.statusCode })} </span>}
             {result.message}
           </p>
         )}
