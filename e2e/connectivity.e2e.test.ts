@@ -244,3 +244,32 @@ it('subscribes an email recipient to sign-in failures; a failed sign-in mails th
   await expectAccessible(page, 'connectivity: SMS');
   await screenshotsAtBothWidths(page, 'admin-connectivity-sms');
 }, 120_000);
+
+it('reads right to left in Hebrew, at 1280 and 390 px, with the endpoint and its log', async () => {
+  const { browser, server } = ctx;
+  const context = await browser.newContext({ locale: 'he-IL', viewport: { width: 1280, height: 900 }, storageState: await page.context().storageState() });
+  // A session of its own: refresh tokens rotate, so the first page's cookie serves that page only.
+  expect((await context.request.post(`${server.url}/identity/resources/auth/v1/user`, { data: { email: adminEmail, password: PASSWORD } })).status()).toBe(200);
+  const hebrew = await context.newPage();
+  await hebrew.goto(`${server.url}/`);
+  await visible(hebrew, hebrew.getByTestId('signed-in-user'));
+  await hebrew.getByRole('button', { name: 'Admin portal' }).click();
+  const portal = hebrew.getByRole('dialog', { name: 'פורטל הניהול' });
+  await visible(hebrew, portal);
+  expect(await portal.locator('xpath=..').getAttribute('dir')).toBe('rtl');
+  await portal.getByRole('navigation').getByRole('button', { name: 'קישוריות', exact: true }).click();
+  await visible(hebrew, portal.getByRole('heading', { name: 'קישוריות', level: 2 }));
+  expect(await portal.getByRole('tab').allTextContents()).toEqual(['דוא״ל', 'Slack', 'SMS', 'Webhooks']);
+  await portal.getByRole('tab', { name: 'Webhooks' }).click();
+  await visible(hebrew, portal.getByRole('row', { name: /CRM sync/ }));
+  await expectAccessible(hebrew, 'connectivity: webhooks in Hebrew');
+  await screenshotsAtBothWidths(hebrew, 'admin-connectivity-webhooks-hebrew', {
+    atWidth: async (width) => expect(await hebrew.evaluate(() => document.documentElement.scrollWidth), `page width at ${width}`).toBeLessThanOrEqual(width),
+  });
+  await rowAction(hebrew, portal, `פעולות עבור ${hook.url()}`, 'יומן מסירות');
+  await visible(hebrew, portal.getByRole('heading', { name: 'יומן מסירות' }));
+  await visible(hebrew, portal.getByRole('row', { name: /הצליח/ }));
+  await expectAccessible(hebrew, 'connectivity: delivery log in Hebrew');
+  await screenshotsAtBothWidths(hebrew, 'admin-connectivity-log-hebrew');
+  await context.close();
+}, 90_000);

@@ -190,6 +190,11 @@ describe('connectivity: webhooks tab', () => {
     await waitFor(() => expect(view.getAllByRole('row')).toHaveLength(3));
     expect(calls.filter((c) => c.path.endsWith('/logs')).at(-1)).toEqual({ method: 'GET', path: `${WEBHOOKS}/wh1/logs`, query: { offset: 10, limit: 10 } });
     expect(view.getByText('Page 2 of 2')).toBeTruthy();
+
+    // Back to the list, focus is on the menu of the endpoint whose log it was.
+    fireEvent.click(view.getByRole('button', { name: /All endpoints/ }));
+    const menu = await view.findByRole('button', { name: MENU });
+    await waitFor(() => expect((menu.getRootNode() as ShadowRoot).activeElement).toBe(menu));
   });
 
   it('rotates the secret after confirmation and shows the new one once, saying both sign for 24 hours', async () => {

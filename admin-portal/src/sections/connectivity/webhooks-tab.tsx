@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useErrorText } from '../../i18n/errors';
 import { useT } from '../../i18n/i18n-context';
 import { Toast } from '../../toast';
@@ -78,8 +78,27 @@ export function WebhooksTab({ connectivity, catalogue, catalogueError, canWrite 
     return items;
   };
 
+  // Back from a log: focus returns to that endpoint's menu button, where the admin left the list.
+  const backFrom = useRef<string | null>(null);
+  useEffect(() => {
+    if (logOf || !backFrom.current) return;
+    const label = t.t('connectivity.webhooks.actionsFor', { url: backFrom.current });
+    backFrom.current = null;
+    [...(behindRef.current?.querySelectorAll<HTMLButtonElement>('button[aria-label]') ?? [])].find((b) => b.getAttribute('aria-label') === label)?.focus();
+  }, [logOf, t]);
+
   if (logOf) {
-    return <WebhookLog endpoint={logOf} connectivity={connectivity} canWrite={canWrite} onBack={() => { setLogOf(null); }} />;
+    return (
+      <WebhookLog
+        endpoint={logOf}
+        connectivity={connectivity}
+        canWrite={canWrite}
+        onBack={() => {
+          backFrom.current = logOf.url;
+          setLogOf(null);
+        }}
+      />
+    );
   }
 
   const col = { url: t.t('connectivity.webhooks.column.url'), events: t.t('connectivity.webhooks.column.events'), active: t.t('connectivity.webhooks.column.active') };
