@@ -65,7 +65,7 @@ function channelRoutes(deps: RouteDeps, service: ChannelSubscriptionService, spe
   const guard = guardFor(deps, deps.clock);
   const read = guard(spec.read, 'read');
   const write = guard(spec.write, 'write');
-  const tags = [`connectivity: ${spec.label}`];
+  const tags = [`admin: connectivity ${spec.label}`];
   const badBody = err(`Invalid body: an unknown eventKey, a recipient that is not one of ${spec.recipients}, more than 20 recipients or 10 subscriptions; the message names the field`);
 
   app.openapi(

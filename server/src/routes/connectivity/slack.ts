@@ -13,7 +13,7 @@ import { adminErrors, guardFor, TenantQuery } from '../admin/shared';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 
-const tags = ['connectivity: Slack'];
+const tags = ['admin: connectivity Slack'];
 const notConfigured = { 503: err('ER-16301: the operator has not set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET') };
 const slackFailed = { 502: err("ER-16303: Slack refused the call or could not be reached; Slack's error code is in the message") };
 const notConnected = { 409: err('ER-16304: no Slack workspace is connected to the account') };
