@@ -9,6 +9,7 @@
  * - a super user, naming tenant B, is allowed on every endpoint.
  */
 import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, ApplicationPaths, AuditPaths, BillingPaths, Permissions, ProvisioningPaths, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
+import { ReportPaths } from '@gatehouse/shared/wire';
 import { SsoPaths } from '@gatehouse/shared/wire';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
@@ -63,6 +64,9 @@ interface Ids {
   /** Two applications of the vendor (issue 15): the walk assigns the first; each tenant's member is assigned the second. */
   appId: string;
   assignedAppId: string;
+  /** A saved report of the tenant and a trigger of it (issue 16). */
+  reportId: string;
+  reportTriggerId: string;
 }
 
 interface Endpoint {
@@ -272,12 +276,24 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => ApplicationPaths.appsUsers, superStatus: 200, targetsObjects: false },
   { method: 'POST', path: () => ApplicationPaths.assign, body: (ids) => ({ userId: ids.userId, appIds: [ids.appId], tenantId: ids.tenantId }), superStatus: 200, targetsObjects: true, crossStatuses: [400] },
   { method: 'POST', path: () => ApplicationPaths.unassign, body: (ids) => ({ userId: ids.userId, appIds: [ids.appId], tenantId: ids.tenantId }), superStatus: 200, targetsObjects: true, crossStatuses: [400] },
+  // Reports (issue 16): a trigger naming B's report from A gets the 400 that names reportId; the trigger and report deleted last.
+  { method: 'GET', path: () => ReportPaths.templates, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => ReportPaths.tenantReports, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ReportPaths.tenantReports, body: () => ({ templateId: 'users-mfa', name: fresh('report'), dataFilters: {} }), superStatus: 201, targetsObjects: false },
+  { method: 'POST', path: () => ReportPaths.tenantReports, body: (ids) => ({ id: ids.reportId, templateId: 'audit-summary', name: fresh('renamed'), dataFilters: { severity: 'High' } }), superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: () => `${ReportPaths.previewReport}?templateId=users-mfa&responseType=html`, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: (ids) => `${pathOf(ReportPaths.tenantReportDownload, { id: ids.reportId })}?type=html`, superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: () => ReportPaths.reportTriggers, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ReportPaths.reportTriggers, body: (ids) => ({ reportId: ids.reportId, schedule: 'weekly', recipients: [uniqueEmail('report')], enabled: true }), superStatus: 201, targetsObjects: true, crossStatuses: [400] },
+  { method: 'POST', path: () => ReportPaths.reportTriggers, body: (ids) => ({ id: ids.reportTriggerId, reportId: ids.reportId, schedule: 'monthly', recipients: [uniqueEmail('report')], enabled: false }), superStatus: 200, targetsObjects: true, crossStatuses: [400] },
+  { method: 'DELETE', path: (ids) => pathOf(ReportPaths.reportTrigger, { id: ids.reportTriggerId }), superStatus: 204, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => pathOf(ReportPaths.tenantReport, { id: ids.reportId }), superStatus: 204, targetsObjects: true },
 ];
 
 /** The billing routes' tags whose operations are admin endpoints (plans, the public configuration and Stripe's webhook are not). */
 const BILLING_ADMIN_TAGS = ['billing: subscriptions', 'billing: invoices', 'billing: payment methods', 'billing: overview'];
 
-const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', ssoConfigId: '{configId}', ssoDomain: 'example.com', ssoDomainId: '{domainId}', ssoTestId: '{testId}', scimConnectionId: '{id}', appId: '{appId}', assignedAppId: '{appId}' };
+const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', ssoConfigId: '{configId}', ssoDomain: 'example.com', ssoDomainId: '{domainId}', ssoTestId: '{testId}', scimConnectionId: '{id}', appId: '{appId}', assignedAppId: '{appId}', reportId: '{id}', reportTriggerId: '{id}' };
 /** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
 const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
 
@@ -336,11 +352,16 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
   const ssoWithDomain = await callAs(server, admin, 'POST', pathOf(SsoPaths.domains, { configId: sso.body.id }), { body: { domain: ssoDomain } });
   expect([sso.status, ssoWithDomain.status]).toEqual([201, 201]);
   const ssoDomainEntry = ssoWithDomain.body.domains[0] as { id: string; generatedVerification: string };
+  const reportName = fresh('secret-report');
+  const report = await callAs(server, admin, 'POST', ReportPaths.tenantReports, { body: { templateId: 'users-mfa', name: reportName, dataFilters: { mfaEnrolled: false } } });
+  const reportRecipient = uniqueEmail('secret-recipient');
+  const reportTrigger = await callAs(server, admin, 'POST', ReportPaths.reportTriggers, { body: { reportId: report.body.id, schedule: 'weekly', recipients: [reportRecipient], enabled: true } });
+  expect([report.status, reportTrigger.status]).toEqual([201, 201]);
   return {
     admin,
-    ids: { ssoConfigId: sso.body.id, ssoDomain, ssoDomainId: ssoDomainEntry.id, ssoTestId: `_${fresh('test')}`, scimConnectionId: scim.body.id, featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation' },
+    ids: { ssoConfigId: sso.body.id, ssoDomain, ssoDomainId: ssoDomainEntry.id, ssoTestId: `_${fresh('test')}`, scimConnectionId: scim.body.id, featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation', reportId: report.body.id, reportTriggerId: reportTrigger.body.id },
     // Strings of this tenant that must never appear in an answer to another tenant's admin.
-    secrets: [sso.body.id, ssoDomain, ssoDomainEntry.id, ssoDomainEntry.generatedVerification, subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber, scim.body.id, scim.body.token],
+    secrets: [sso.body.id, ssoDomain, ssoDomainEntry.id, ssoDomainEntry.generatedVerification, subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber, scim.body.id, scim.body.token, report.body.id, reportName, reportTrigger.body.id, reportRecipient],
   };
 }
 
@@ -369,6 +390,8 @@ async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
     usage: await read(BillingPaths.usage),
     scimConnections: await read(ProvisioningPaths.scim2Configurations),
     applicationUsers: await read(ApplicationPaths.appsUsers),
+    reports: await read(ReportPaths.tenantReports),
+    reportTriggers: await read(ReportPaths.reportTriggers),
   };
 }
 
