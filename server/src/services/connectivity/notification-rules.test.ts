@@ -74,7 +74,7 @@ describeDialects('notification rules: events that become notifications', (harnes
     const other = await newTenant(server, clock.now());
     for (let i = 0; i < SIGN_IN_FAILURE_BURST * 2; i++) {
       await raiseEvent(server.db, { tenantId: other, key: 'user.sign_in_failed', data: { userId: null, email: 'x@example.com', reason: 'wrong_password' }, actor: null }, clock.now());
-      clock.advance(SIGN_IN_FAILURE_WINDOW_MS / (SIGN_IN_FAILURE_BURST - 1) + 1_000);
+      clock.advance(Math.ceil(SIGN_IN_FAILURE_WINDOW_MS / (SIGN_IN_FAILURE_BURST - 1)) + 1_000);
     }
     await server.connectivity.worker.runDue();
     expect(await notificationsOf(server, other)).toEqual([]);
