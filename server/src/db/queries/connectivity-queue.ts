@@ -148,3 +148,15 @@ export async function cancelPendingJobs(db: Db, kind: string, targetId: string, 
 export function findJob(db: Db, id: string): Promise<JobRow | undefined> {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** Every tenant the user is a member of (in any state), for events about the user. */
+export async function tenantIdsOfUser(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('user_tenants').select('tenant_id').where('user_id', '=', userId).orderBy('tenant_id').execute();
+  return rows.map((r) => r.tenant_id);
+}
+
+/** The role ids the user holds directly in the tenant. */
+export async function roleIdsOfUser(db: Db, tenantId: string, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('user_roles').select('role_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId).orderBy('role_id').execute();
+  return rows.map((r) => r.role_id);
+}

@@ -200,7 +200,7 @@ export function createApiTokenService(deps: {
           {
             action: ApiTokenAuditActions.created,
             description: `${kind === 'user' ? 'Personal' : 'Account'} API token "${body.description}" created`,
-            json: { tokenId: id, clientId: row.client_id, kind, type, roleIds: wanted, expiresInMinutes: body.expiresInMinutes ?? null },
+            json: { tokenId: id, clientId: row.client_id, kind, type, description: body.description, roleIds: wanted, expiresInMinutes: body.expiresInMinutes ?? null },
           },
           now,
         );

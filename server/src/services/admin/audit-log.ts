@@ -5,11 +5,13 @@
  * phone changes, impersonation), writes its record through `recordAudit` (or `recordUserAudit`,
  * which finds the user's tenant), the only writers of the `audits` table; the audits list and CSV
  * export read it. Records hold ids, names and the fields changed, never a secret (no tokens, codes
- * or passwords).
+ * or passwords). A record whose action stands for a catalogue event also raises that event
+ * (services/connectivity/audit-events.ts), through the same transaction.
  */
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
 import { auditTenantOf, insertAudit } from '../../db/queries/audits';
+import { raiseAuditEvents } from '../connectivity/audit-events';
 import type { AdminCaller } from './access';
 
 /** Seed 001: severities seen in the audit log. */
@@ -125,6 +127,8 @@ export async function recordAudit(db: Db, actor: AuditActor | AdminCaller, event
     json: event.json ? JSON.stringify(event.json) : null,
     created_at: now,
   });
+  // The catalogue events this change raises (issue 16), in the same transaction as the record.
+  await raiseAuditEvents(db, { tenantId: who.tenantId, actor: { userId: who.userId, email: who.email }, action: event.action, json: event.json ?? {} }, now);
 }
 
 /** The user an authentication event is about. */

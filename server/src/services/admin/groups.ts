@@ -181,7 +181,7 @@ export function createAdminGroupService(deps: { db: Db; clock: Clock }): AdminGr
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await deleteGroup(trx, caller.tenantId, group.id);
-        await recordAudit(trx, caller, { action: AuditActions.groupDeleted, description: `Group ${group.name} deleted`, severity: 'High', json: { groupId: group.id } }, now);
+        await recordAudit(trx, caller, { action: AuditActions.groupDeleted, description: `Group ${group.name} deleted`, severity: 'High', json: { groupId: group.id, name: group.name } }, now);
       });
     },
 

@@ -210,7 +210,7 @@ export function createAdminRoleService(deps: { db: Db; clock: Clock }): AdminRol
       await db.transaction().execute(async (trx) => {
         // Users and groups holding it lose it with the row (foreign keys cascade).
         await deleteTenantRole(trx, caller.tenantId, role.id);
-        await recordAudit(trx, caller, { action: AuditActions.roleDeleted, description: `Role ${role.key} deleted`, severity: 'High', json: { roleId: role.id, key: role.key } }, now);
+        await recordAudit(trx, caller, { action: AuditActions.roleDeleted, description: `Role ${role.key} deleted`, severity: 'High', json: { roleId: role.id, key: role.key, name: role.name } }, now);
       });
     },
 

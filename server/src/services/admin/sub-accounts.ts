@@ -300,8 +300,8 @@ export function createSubAccountService(deps: {
         // Memberships, roles, groups, invite links and tokens go with it (ON DELETE CASCADE); its audit log stays.
         await trx.deleteFrom('tenants').where('id', '=', account.id).execute();
         // ...and this row in it marks the id as used: it is never given to a new account (tenantIdHasHistory).
-        await recordAudit(trx, { ...actorOf(caller), tenantId: account.id }, { action: AuditActions.subAccountDeleted, description: `Sub-account ${account.name} deleted`, severity: 'High', json: { tenantId: account.id } }, now);
-        await audit(trx, caller, account.parent_tenant_id !== caller.tenantId ? account.parent_tenant_id : null, { action: AuditActions.subAccountDeleted, description: `Sub-account ${account.name} deleted`, severity: 'High', json: { tenantId: account.id } }, now);
+        await recordAudit(trx, { ...actorOf(caller), tenantId: account.id }, { action: AuditActions.subAccountDeleted, description: `Sub-account ${account.name} deleted`, severity: 'High', json: { tenantId: account.id, name: account.name } }, now);
+        await audit(trx, caller, account.parent_tenant_id !== caller.tenantId ? account.parent_tenant_id : null, { action: AuditActions.subAccountDeleted, description: `Sub-account ${account.name} deleted`, severity: 'High', json: { tenantId: account.id, name: account.name } }, now);
       });
     },
 

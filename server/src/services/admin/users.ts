@@ -199,7 +199,7 @@ export function createAdminUserService(deps: {
         // Nothing left to sign in to: the account goes too, and its address is free again.
         const rest = await countMemberships(trx, userId);
         if (rest === 0) await deleteUserAccount(trx, userId);
-        await recordAudit(trx, caller, { action: AuditActions.userRemoved, description: `${label(user)} removed from the account`, severity: 'High', json: { userId, accountDeleted: rest === 0 } }, now);
+        await recordAudit(trx, caller, { action: AuditActions.userRemoved, description: `${label(user)} removed from the account`, severity: 'High', json: { userId, email: user.email, accountDeleted: rest === 0 } }, now);
       });
     },
 

@@ -146,7 +146,7 @@ export function createScimGroupService(deps: { db: Db; clock: Clock; /** Most gr
         assertIfMatch(ifMatch, etagOf(current.version));
         await deleteGroup(trx, caller.tenantId, id);
         await deleteScimResource(trx, caller.tenantId, 'Group', id);
-        await recordAudit(trx, scimActor(caller), { action: ScimResourceAuditActions.groupDeprovisioned, description: `Group ${current.displayName} deprovisioned by SCIM (${caller.connection.source})`, severity: 'High', json: { connectionId: caller.connection.id, groupId: id } }, now);
+        await recordAudit(trx, scimActor(caller), { action: ScimResourceAuditActions.groupDeprovisioned, description: `Group ${current.displayName} deprovisioned by SCIM (${caller.connection.source})`, severity: 'High', json: { connectionId: caller.connection.id, groupId: id, name: current.displayName } }, now);
         return { resourceType: 'Group' as const, resourceId: id, diff: diffAttributes({ displayName: current.displayName, externalId: current.externalId, members: current.members.map((m) => m.id) }, null) };
       });
     },

@@ -22,6 +22,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId, newSecret, safeEqual, sha256 } from '../../crypto';
 import type { Db } from '../../db';
+import { raiseUserCreated } from '../connectivity/user-events';
 import { invalidateUserTokens } from '../../db/queries/one-time-tokens';
 import { assignRole } from '../../db/queries/roles';
 import {
@@ -204,6 +205,7 @@ export function createSocialLoginService(deps: {
         });
         await addUserToTenant(trx, userId, created.tenantId, now);
         await assignRole(trx, userId, created.tenantId, created.roleIds.Admin!);
+        await raiseUserCreated(trx, { tenantId: created.tenantId, user: { id: userId, email: profile.email, name: (profile.name ?? local).slice(0, 200) }, source: 'social', actor: { userId, email: profile.email } }, now);
       });
     } catch (err) {
       // Two first sign-ins with one address raced (or a sign-up did): the loser links to the winner.

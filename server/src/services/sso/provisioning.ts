@@ -6,6 +6,7 @@
 import type { Clock } from '../../clock';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
+import { raiseUserCreated } from '../connectivity/user-events';
 import { listSsoDomains, listSsoGroupMappings, tenantRoleIds, type SsoConfigurationRow } from '../../db/queries/sso-configurations';
 import { changeUserRoles, findSsoIdentity, saveSsoIdentity } from '../../db/queries/sso-logins';
 import { addUserToTenant, hasMembership } from '../../db/queries/tenants';
@@ -67,6 +68,7 @@ export async function provisionSsoUser(
           phone_number: null, address: null, job_title: null, profile_picture_id: null, metadata: null, last_tenant_id: row.tenant_id, created_at: now, last_login: null,
         });
         await addUserToTenant(trx, id, row.tenant_id, now);
+        await raiseUserCreated(trx, { tenantId: row.tenant_id, user: { id, email: identity.email, name: identity.name || identity.email.split('@')[0]! }, source: 'sso', actor: { userId: id, email: identity.email } }, now);
       });
     } catch (err) {
       // A parallel first sign-in of the same person created the account a moment ago.
@@ -82,7 +84,10 @@ export async function provisionSsoUser(
       // accounts signing in at once cannot take the last seat together.
       await db.transaction().execute(async (trx) => {
         await deps.seats?.assertSeatsAvailable(row.tenant_id, 1, { joiningUserId: joining.id, trx });
-        if (!(await hasMembership(trx, joining.id, row.tenant_id))) await addUserToTenant(trx, joining.id, row.tenant_id, now);
+        if (!(await hasMembership(trx, joining.id, row.tenant_id))) {
+          await addUserToTenant(trx, joining.id, row.tenant_id, now);
+          await raiseUserCreated(trx, { tenantId: row.tenant_id, user: joining, source: 'sso', actor: { userId: joining.id, email: joining.email } }, now);
+        }
       });
     } catch (err) {
       if (!(await hasMembership(db, user.id, row.tenant_id))) throw err;

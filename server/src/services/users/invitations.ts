@@ -30,6 +30,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId, newSecret, safeEqual, sha256 } from '../../crypto';
 import type { Db } from '../../db';
+import { raiseInUserTenants } from '../connectivity/user-events';
 import {
   defaultRoleIds,
   findInvitation,
@@ -343,6 +344,7 @@ export function createInvitationService(deps: {
         // The next sign-in lands in the tenant just joined.
         await updateUser(trx, user.id, { last_tenant_id: row.tenant_id, ...(passwordHash ? { verified: 1, password_hash: passwordHash, password_changed_at: now } : {}) });
         if (passwordHash) await deps.security.rememberPassword(trx, user.id, passwordHash);
+        await raiseInUserTenants(trx, user, { key: 'user.activated' }, { userId: user.id, email: user.email }, now, row.tenant_id);
       });
       if (!passwordHash) return { response: { outcome: 'joined', tenantId: row.tenant_id } };
       // The mailbox owner chose the password: links of earlier, unfinished sign-ups die with their pending passwords.

@@ -18,6 +18,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
+import { raiseUserCreated } from '../connectivity/user-events';
 import { findPendingPhoneSignUp, findUserByVerifiedPhone } from '../../db/queries/phone-users';
 import { assignRole } from '../../db/queries/roles';
 import { addUserToTenant } from '../../db/queries/tenants';
@@ -98,6 +99,7 @@ export function createPhoneSignUpService(deps: { db: Db; clock: Clock; limiter: 
           });
           await addUserToTenant(trx, userId, tenantId, now);
           await assignRole(trx, userId, tenantId, created.roleIds.Admin!);
+          await raiseUserCreated(trx, { tenantId, user: { id: userId, email: null, name }, source: 'signup', actor: { userId, email: null } }, now);
         });
       } catch (err) {
         if (await findUserByVerifiedPhone(db, phone)) throw userAlreadyExists();

@@ -23,6 +23,7 @@ import { createTenantWithRoles } from '../admin/tenants';
 import type { SecurityPolicyService } from '../security/policies';
 import { signUpPhoneNumber } from './phone-signup';
 import { findLiveInviteLink, joinByInviteLink, unverifiedInviteLink } from '../admin/invite-links';
+import { raiseInUserTenants, raiseUserCreated } from '../connectivity/user-events';
 import type { EmailDomainRestrictionService } from '../security/email-domain-restrictions';
 import type { EntitlementsService } from '../entitlements';
 import { BillingErrorCodes } from '@gatehouse/shared/wire';
@@ -217,9 +218,15 @@ export function createSignUpService(deps: {
       ...(profile.metadata !== undefined ? { metadata: profile.metadata } : {}),
       ...(invite ? { last_tenant_id: invite.tenantId } : {}),
     };
+    const actor = { userId: user.id, email: user.email };
     await db.transaction().execute(async (trx) => {
       await updateUser(trx, user.id, patch);
       await security.rememberPassword(trx, user.id, passwordHash);
+      await settleMembership(trx);
+      // Every tenant the account is in now hears of it (issue 16), with the change.
+      await raiseInUserTenants(trx, user, { key: 'user.activated' }, actor, now);
+    });
+    async function settleMembership(trx: Db): Promise<void> {
       if (invite) {
         // Already in (say, invited by an admin with other roles): the link changes nothing.
         if (!(await hasMembership(trx, user.id, invite.tenantId))) await joinByInviteLink(trx, user, invite.tenantId, client, now);
@@ -231,6 +238,7 @@ export function createSignUpService(deps: {
         await addUserToTenant(trx, user.id, created.tenantId, now);
         await assignRole(trx, user.id, created.tenantId, created.roleIds.Admin!);
         await updateUser(trx, user.id, { last_tenant_id: created.tenantId });
+        await raiseUserCreated(trx, { tenantId: created.tenantId, user: { id: user.id, email: user.email, name: patch.name ?? user.name }, source: 'signup', actor }, now);
         return;
       }
       if (profile.companyName) {
@@ -238,7 +246,7 @@ export function createSignUpService(deps: {
         const tenants = await listUserTenants(trx, user.id);
         if (tenants.length === 1 && tenants[0]!.id === user.last_tenant_id) await trx.updateTable('tenants').set({ name: profile.companyName }).where('id', '=', tenants[0]!.id).execute();
       }
-    });
+    }
     // last_tenant_id is the link's tenant: the session starts there (unless that membership is disabled).
     const issued = await auth.startSession({ ...user, ...patch }, client);
     return invitationFailed ? { ...issued, response: { ...issued.response, invitationFailed: true } } : issued;
@@ -329,6 +337,7 @@ export function createSignUpService(deps: {
           if (!created) return;
           await addUserToTenant(trx, userId, tenantId, now);
           await assignRole(trx, userId, tenantId, created.roleIds.Admin!);
+          await raiseUserCreated(trx, { tenantId, user: { id: userId, email: body.email, name: local }, source: 'signup', actor: { userId, email: body.email } }, now);
         });
       } catch (err) {
         // Two sign-ups for one email raced; the loser hits the unique index.

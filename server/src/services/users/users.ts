@@ -11,6 +11,7 @@ import { normalizePhoneNumber } from '../platform/phone';
 import { AppError, Errors } from '../../errors';
 import type { AuthContext } from '../auth/auth';
 import { loadAuthorization, toTenantSummary } from '../admin/tenants';
+import { raiseInUserTenants } from '../connectivity/user-events';
 
 /** Decoded profile pictures may be at most 1 MiB. */
 export const MAX_PROFILE_IMAGE_BYTES = 1024 * 1024;
@@ -98,13 +99,19 @@ export function createUserService(deps: { db: Db; clock: Clock; config: Pick<Con
         } else throw Errors.validation('profilePictureUrl: must be an image uploaded with the profile image call');
       }
       const keepPhone = patch.phoneNumber !== undefined && (await isVerifiedPhone(ctx.userId, patch.phoneNumber));
-      await updateUser(db, ctx.userId, {
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.phoneNumber !== undefined && !keepPhone ? { phone_number: patch.phoneNumber || null } : {}),
-        ...(patch.address !== undefined ? { address: patch.address || null } : {}),
-        ...(patch.jobTitle !== undefined ? { job_title: patch.jobTitle || null } : {}),
-        ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
-        ...(pictureId !== undefined ? { profile_picture_id: pictureId } : {}),
+      const changedFields = Object.entries(patch).filter(([, value]) => value !== undefined).map(([field]) => field);
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, ctx.userId, {
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.phoneNumber !== undefined && !keepPhone ? { phone_number: patch.phoneNumber || null } : {}),
+          ...(patch.address !== undefined ? { address: patch.address || null } : {}),
+          ...(patch.jobTitle !== undefined ? { job_title: patch.jobTitle || null } : {}),
+          ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
+          ...(pictureId !== undefined ? { profile_picture_id: pictureId } : {}),
+        });
+        // user.updated in each of the user's tenants (issue 16), with the change.
+        const me = await findUserById(trx, ctx.userId);
+        if (me && changedFields.length > 0) await raiseInUserTenants(trx, me, { key: 'user.updated', changedFields }, { userId: me.id, email: me.email }, clock.now());
       });
       return getMe(ctx);
     },
