@@ -101,7 +101,7 @@ export function normaliseRecipients(channel: SubscriptionChannel, field: string,
 export function createChannelSubscriptionService(deps: { db: Db; clock: Clock }): ChannelSubscriptionService {
   const { db, clock } = deps;
 
-  const notFound = (eventKey: string, id: string) => Errors.notFound(`No subscription ${id.slice(0, 64)} of ${eventKey} on this channel`);
+  const notFound = (eventKey: string) => Errors.notFound(`No such subscription of ${eventKey} on this channel in this account`);
 
   async function current(trx: Db, tenantId: string, channel: SubscriptionChannel, eventKey: string): Promise<ChannelEventConfig> {
     return toWire(eventKey, await findChannelEventConfig(trx, tenantId, channel, eventKey), await listChannelSubscriptions(trx, tenantId, channel, eventKey));
@@ -141,7 +141,7 @@ export function createChannelSubscriptionService(deps: { db: Db; clock: Clock })
         for (const input of inputs) {
           if (input.id !== undefined) {
             const existing = await findChannelSubscription(trx, caller.tenantId, channel, body.eventKey, input.id);
-            if (!existing) throw notFound(body.eventKey, input.id);
+            if (!existing) throw notFound(body.eventKey);
             if (input.recipients.length === 0) {
               await deleteChannelSubscription(trx, caller.tenantId, existing.id);
               deleted++;
@@ -185,7 +185,7 @@ export function createChannelSubscriptionService(deps: { db: Db; clock: Clock })
       return db.transaction().execute(async (trx) => {
         const now = clock.now();
         const existing = await findChannelSubscription(trx, caller.tenantId, channel, eventKey, id);
-        if (!existing) throw notFound(eventKey, id);
+        if (!existing) throw notFound(eventKey);
         const old = await current(trx, caller.tenantId, channel, eventKey);
         if (recipients.length === 0) await deleteChannelSubscription(trx, caller.tenantId, id);
         else await updateChannelSubscription(trx, caller.tenantId, id, { enabled: body.enabled ? 1 : 0, recipients: JSON.stringify(recipients), updated_at: now });
@@ -198,7 +198,7 @@ export function createChannelSubscriptionService(deps: { db: Db; clock: Clock })
       await db.transaction().execute(async (trx) => {
         const now = clock.now();
         const existing = await findChannelSubscription(trx, caller.tenantId, channel, eventKey, id);
-        if (!existing) throw notFound(eventKey, id);
+        if (!existing) throw notFound(eventKey);
         const old = await current(trx, caller.tenantId, channel, eventKey);
         await deleteChannelSubscription(trx, caller.tenantId, id);
         await audit(trx, caller, channel, eventKey, `subscription ${id} deleted`, old, now);

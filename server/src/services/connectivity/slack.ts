@@ -143,7 +143,7 @@ export function createSlackService(deps: { db: Db; clock: Clock; config: Pick<Co
           const channelIds = [...new Set(event.channelIds)].slice(0, MAX_SLACK_CHANNELS_PER_EVENT);
           if (event.id !== undefined) {
             const existing = await findSlackSubscription(trx, caller.tenantId, event.id);
-            if (!existing) throw Errors.notFound(`slackEvents.${i}.id: no Slack subscription ${event.id.slice(0, 64)} in this account`);
+            if (!existing) throw Errors.notFound(`slackEvents.${i}.id: no such Slack subscription in this account`);
             if (channelIds.length === 0) await deleteSlackSubscription(trx, caller.tenantId, existing.id);
             else await updateSlackSubscription(trx, caller.tenantId, existing.id, { event_key: event.eventKey, channel_ids: JSON.stringify(channelIds), enabled: event.enabled ? 1 : 0, updated_at: now });
           } else if (channelIds.length > 0) {
