@@ -10,6 +10,9 @@
  */
 import { AccountPaths, AdminPaths, ApiPaths, ApiTokenPaths, ApplicationPaths, AuditPaths, BillingPaths, Permissions, ProvisioningPaths, SecurityPaths, SubAccountPaths } from '@gatehouse/shared/wire';
 import { ReportPaths } from '@gatehouse/shared/wire';
+import { NotificationPaths } from '@gatehouse/shared/wire';
+import { notifyTenantAdmins } from '../../services/connectivity/notifications';
+import { ChannelPaths } from '@gatehouse/shared/wire';
 import { SsoPaths } from '@gatehouse/shared/wire';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
@@ -67,6 +70,13 @@ interface Ids {
   /** A saved report of the tenant and a trigger of it (issue 16). */
   reportId: string;
   reportTriggerId: string;
+  /** A notification of the tenant's admins (issue 16). */
+  notificationId: string;
+  /** An email and an SMS subscription of user.sign_in_failed, and a Slack subscription (issue 16). */
+  eventKey: string;
+  emailSubscriptionId: string;
+  smsSubscriptionId: string;
+  slackEventId: string;
 }
 
 interface Endpoint {
@@ -288,12 +298,39 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => ReportPaths.reportTriggers, body: (ids) => ({ id: ids.reportTriggerId, reportId: ids.reportId, schedule: 'monthly', recipients: [uniqueEmail('report')], enabled: false }), superStatus: 200, targetsObjects: true, crossStatuses: [400] },
   { method: 'DELETE', path: (ids) => pathOf(ReportPaths.reportTrigger, { id: ids.reportTriggerId }), superStatus: 204, targetsObjects: true },
   { method: 'DELETE', path: (ids) => pathOf(ReportPaths.tenantReport, { id: ids.reportId }), superStatus: 204, targetsObjects: true },
+  // Notifications (issue 16): the caller's own read and pin state; B's notification from A is not found.
+  { method: 'GET', path: () => NotificationPaths.list, superStatus: 200, targetsObjects: false },
+  { method: 'GET', path: () => NotificationPaths.stream, superStatus: 200, targetsObjects: false },
+  { method: 'PUT', path: () => NotificationPaths.status, body: (ids) => ({ notificationId: ids.notificationId, status: 'read' }), superStatus: 200, targetsObjects: true },
+  { method: 'PUT', path: () => NotificationPaths.pin, body: (ids) => ({ notificationId: ids.notificationId, status: 'pinned' }), superStatus: 200, targetsObjects: true },
+  { method: 'POST', path: () => NotificationPaths.markAllRead, superStatus: 200, targetsObjects: false },
+  // Channels (issue 16): email and SMS subscriptions by id, Slack subscriptions; scope needs the Slack app (set in the walk's env);
+  // a made-up OAuth state is a 400 and channels a 409 (nothing connected) even for a super user; each subscription deleted last.
+  { method: 'GET', path: () => ChannelPaths.email, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ChannelPaths.email, body: (ids) => ({ eventKey: ids.eventKey, enabled: true, subscriptions: [{ enabled: true, recipients: [uniqueEmail('notify')] }] }), superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ChannelPaths.email, body: (ids) => ({ eventKey: ids.eventKey, enabled: true, subscriptions: [{ id: ids.emailSubscriptionId, enabled: true, recipients: [uniqueEmail('notify')] }] }), superStatus: 200, targetsObjects: true },
+  { method: 'PATCH', path: u(ChannelPaths.emailEvent), body: () => ({ enabled: false }), superStatus: 200, targetsObjects: false },
+  { method: 'PUT', path: (ids) => pathOf(ChannelPaths.emailSubscription, { eventKey: ids.eventKey, id: ids.emailSubscriptionId }), body: () => ({ enabled: true, recipients: [uniqueEmail('notify')] }), superStatus: 200, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => pathOf(ChannelPaths.emailSubscription, { eventKey: ids.eventKey, id: ids.emailSubscriptionId }), superStatus: 204, targetsObjects: true },
+  { method: 'GET', path: () => ChannelPaths.sms, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ChannelPaths.sms, body: (ids) => ({ eventKey: ids.eventKey, enabled: true, subscriptions: [{ enabled: true, recipients: ['+14155550100'] }] }), superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ChannelPaths.sms, body: (ids) => ({ eventKey: ids.eventKey, enabled: true, subscriptions: [{ id: ids.smsSubscriptionId, enabled: true, recipients: ['+14155550101'] }] }), superStatus: 200, targetsObjects: true },
+  { method: 'PATCH', path: u(ChannelPaths.smsEvent), body: () => ({ enabled: false }), superStatus: 200, targetsObjects: false },
+  { method: 'PUT', path: (ids) => pathOf(ChannelPaths.smsSubscription, { eventKey: ids.eventKey, id: ids.smsSubscriptionId }), body: () => ({ enabled: true, recipients: ['+14155550102'] }), superStatus: 200, targetsObjects: true },
+  { method: 'DELETE', path: (ids) => pathOf(ChannelPaths.smsSubscription, { eventKey: ids.eventKey, id: ids.smsSubscriptionId }), superStatus: 204, targetsObjects: true },
+  { method: 'GET', path: () => ChannelPaths.slack, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ChannelPaths.slack, body: (ids) => ({ slackEvents: [{ eventKey: ids.eventKey, channelIds: ['C0WALK'], enabled: true }] }), superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ChannelPaths.slack, body: (ids) => ({ slackEvents: [{ id: ids.slackEventId, eventKey: ids.eventKey, channelIds: ['C0WALKED'], enabled: false }] }), superStatus: 200, targetsObjects: true },
+  { method: 'GET', path: () => ChannelPaths.slackScope, superStatus: 200, targetsObjects: false },
+  { method: 'POST', path: () => ChannelPaths.slackCode, body: () => ({ code: 'walk-code', state: 'walk-state-nobody-issued' }), superStatus: 400, targetsObjects: false },
+  { method: 'GET', path: () => ChannelPaths.slackChannels, superStatus: 409, targetsObjects: false },
+  { method: 'DELETE', path: () => ChannelPaths.slack, superStatus: 204, targetsObjects: false },
 ];
 
 /** The billing routes' tags whose operations are admin endpoints (plans, the public configuration and Stripe's webhook are not). */
 const BILLING_ADMIN_TAGS = ['billing: subscriptions', 'billing: invoices', 'billing: payment methods', 'billing: overview'];
 
-const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', ssoConfigId: '{configId}', ssoDomain: 'example.com', ssoDomainId: '{domainId}', ssoTestId: '{testId}', scimConnectionId: '{id}', appId: '{appId}', assignedAppId: '{appId}', reportId: '{id}', reportTriggerId: '{id}' };
+const PLACEHOLDERS: Ids = { tenantId: '{tenantId}', subscriptionId: '{id}', invoiceId: '{id}', planId: '{planId}', paymentMethodId: '{id}', userId: '{userId}', otherUserId: '{userId}', roleId: '{roleId}', groupId: '{groupId}', permissionId: '{permissionId}', customPermissionId: '{permissionId}', categoryId: '{categoryId}', emptyCategoryId: '{categoryId}', tenantTokenId: '{tokenId}', tenantAccessTokenId: '{tokenId}', userTokenId: '{tokenId}', userAccessTokenId: '{tokenId}', subTenantId: '{subTenantId}', subRoleId: '{roleId}', ipRestrictionId: '{id}', emailDomainRestrictionId: '{id}', featureKey: '{featureKey}', ssoConfigId: '{configId}', ssoDomain: 'example.com', ssoDomainId: '{domainId}', ssoTestId: '{testId}', scimConnectionId: '{id}', appId: '{appId}', assignedAppId: '{appId}', reportId: '{id}', reportTriggerId: '{id}', notificationId: '{id}', eventKey: '{eventKey}', emailSubscriptionId: '{id}', smsSubscriptionId: '{id}', slackEventId: '{id}' };
 /** `PUT /identity/resources/roles/v1/{roleId}/permissions`: the route as the OpenAPI document names it. */
 const label = (e: Endpoint) => `${e.method} ${decodeURIComponent(e.path(PLACEHOLDERS).replace(/%2F/g, '/')).split('?')[0]}`;
 
@@ -357,11 +394,23 @@ async function populatedTenant(server: GatehouseServer, catalogue: { permissionI
   const reportRecipient = uniqueEmail('secret-recipient');
   const reportTrigger = await callAs(server, admin, 'POST', ReportPaths.reportTriggers, { body: { reportId: report.body.id, schedule: 'weekly', recipients: [reportRecipient], enabled: true } });
   expect([report.status, reportTrigger.status]).toEqual([201, 201]);
+  const notificationTitle = fresh('secret-notification');
+  await notifyTenantAdmins(server.db, { tenantId: admin.tenantId, category: 'security', severity: 'warning', title: notificationTitle, body: 'isolation' }, Date.now());
+  const notificationId = (await callAs(server, admin, 'GET', NotificationPaths.list)).body.rows[0].id as string;
+  const eventKey = 'user.sign_in_failed';
+  const notifyRecipient = uniqueEmail('secret-notify');
+  const emailConfig = await callAs(server, admin, 'POST', ChannelPaths.email, { body: { eventKey, enabled: true, subscriptions: [{ enabled: true, recipients: [notifyRecipient] }] } });
+  const smsConfig = await callAs(server, admin, 'POST', ChannelPaths.sms, { body: { eventKey, enabled: true, subscriptions: [{ enabled: true, recipients: ['+14155550199'] }] } });
+  const slackConfig = await callAs(server, admin, 'POST', ChannelPaths.slack, { body: { slackEvents: [{ eventKey, channelIds: ['C0SECRET'], enabled: true }] } });
+  expect([emailConfig.status, smsConfig.status, slackConfig.status]).toEqual([200, 200, 200]);
+  const emailSubscriptionId = emailConfig.body.subscriptions[0].id as string;
+  const smsSubscriptionId = smsConfig.body.subscriptions[0].id as string;
+  const slackEventId = slackConfig.body.slackEvents[0].id as string;
   return {
     admin,
-    ids: { ssoConfigId: sso.body.id, ssoDomain, ssoDomainId: ssoDomainEntry.id, ssoTestId: `_${fresh('test')}`, scimConnectionId: scim.body.id, featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation', reportId: report.body.id, reportTriggerId: reportTrigger.body.id },
+    ids: { ssoConfigId: sso.body.id, ssoDomain, ssoDomainId: ssoDomainEntry.id, ssoTestId: `_${fresh('test')}`, scimConnectionId: scim.body.id, featureKey, subTenantId: subAccount.body.tenantId, subRoleId, userId: member.userId, otherUserId: other.userId, roleId: role.body.id, groupId: group.body.id, ...catalogue, tenantTokenId: tokens[0]!.id, tenantAccessTokenId: tokens[1]!.id, userTokenId: tokens[2]!.id, userAccessTokenId: tokens[3]!.id, ipRestrictionId: ipEntry.body.id, emailDomainRestrictionId: domainEntry.body.id, tenantId: admin.tenantId, subscriptionId, invoiceId, paymentMethodId: 'pm_isolation', reportId: report.body.id, reportTriggerId: reportTrigger.body.id, notificationId, eventKey, emailSubscriptionId, smsSubscriptionId, slackEventId },
     // Strings of this tenant that must never appear in an answer to another tenant's admin.
-    secrets: [sso.body.id, ssoDomain, ssoDomainEntry.id, ssoDomainEntry.generatedVerification, subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber, scim.body.id, scim.body.token, report.body.id, reportName, reportTrigger.body.id, reportRecipient],
+    secrets: [sso.body.id, ssoDomain, ssoDomainEntry.id, ssoDomainEntry.generatedVerification, subAccount.body.tenantId, subName, subRoleId, member.userId, other.userId, member.email, other.email, role.body.id, roleKey, group.body.id, groupName, link.body.token, address, ...tokens.flatMap((t) => [t.id, t.clientId, t.secret]), ipEntry.body.id, secretIp, domainEntry.body.id, secretDomain, subscriptionId, invoiceId, invoiceNumber, scim.body.id, scim.body.token, report.body.id, reportName, reportTrigger.body.id, reportRecipient, notificationId, notificationTitle, emailSubscriptionId, notifyRecipient, smsSubscriptionId, '+14155550199', slackEventId, 'C0SECRET', slackConfig.body.id],
   };
 }
 
@@ -392,6 +441,10 @@ async function snapshot(server: GatehouseServer, admin: TenantAdmin) {
     applicationUsers: await read(ApplicationPaths.appsUsers),
     reports: await read(ReportPaths.tenantReports),
     reportTriggers: await read(ReportPaths.reportTriggers),
+    notifications: await read(NotificationPaths.list),
+    emailNotifications: await read(ChannelPaths.email),
+    smsNotifications: await read(ChannelPaths.sms),
+    slack: await read(ChannelPaths.slack),
   };
 }
 
@@ -414,7 +467,7 @@ describeDialects('admin tenant isolation', (h) => {
 
   beforeEach(async () => {
     // A clock that stands still: the snapshots compare minutes left on the invite link.
-    server = await h.start({ SSO_DNS_SERVERS: dns.address }, { clock: movableClock() });
+    server = await h.start({ SSO_DNS_SERVERS: dns.address, SLACK_CLIENT_ID: 'walk.client', SLACK_CLIENT_SECRET: 'walk-secret' }, { clock: movableClock() });
     root = await superUser(server);
     // The shared catalogue: a custom permission in a custom category, and an empty category.
     const category = await callAs(server, root, 'POST', AdminPaths.permissionCategories, { body: { name: fresh('reports') } });
@@ -491,7 +544,7 @@ describeDialects('admin tenant isolation', (h) => {
     for (const endpoint of ENDPOINTS) {
       const res = await callAs(server, root, endpoint.method, endpoint.path(b.ids), { tenantId: b.admin.tenantId, ...(endpoint.body ? { body: endpoint.body(b.ids) } : {}) });
       expect(res.status, `${label(endpoint)}: ${JSON.stringify(res.body)}`).toBe(endpoint.superStatus);
-      if (endpoint.method !== 'GET' && endpoint.superStatus < 400 && !([AdminPaths.groupsBulkGet, AuditPaths.exportCsv, SubAccountPaths.usersCount, SecurityPaths.ipRestrictionsVerify, SecurityPaths.emailDomainRestrictionsVerify] as string[]).includes(endpoint.path(b.ids))) changes += 1;
+      if (endpoint.method !== 'GET' && endpoint.superStatus < 400 && !([AdminPaths.groupsBulkGet, AuditPaths.exportCsv, SubAccountPaths.usersCount, SecurityPaths.ipRestrictionsVerify, SecurityPaths.emailDomainRestrictionsVerify, NotificationPaths.status, NotificationPaths.pin, NotificationPaths.markAllRead] as string[]).includes(endpoint.path(b.ids))) changes += 1;
     }
     const audits = await auditsOf(server, b.admin.tenantId);
     expect(audits.length - auditsBefore).toBe(changes);
