@@ -10,6 +10,7 @@ import type { SecurityCenterService } from '../../services/security/security-cen
 import { createConnectivityWorker, type ConnectivityWorker } from '../../services/connectivity/worker';
 import type { RouteDeps } from '../deps';
 import { eventCatalogueRoutes } from './events';
+import { webhooksPart } from './webhooks-part';
 import { channelsPart } from './slack-part';
 import { reportsPart } from './reports-part';
 import { notificationConsumer } from '../../services/connectivity/notification-rules';
@@ -28,8 +29,9 @@ export interface ConnectivityAreas {
 
 /** Builds the connectivity services and worker and registers their routes. */
 export function connectivityArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: ConnectivityAreas): ConnectivityArea {
-  const worker = createConnectivityWorker({ db: deps.db, clock: deps.clock });
+  const worker = createConnectivityWorker({ db: deps.db, clock: deps.clock, leaseMs: deps.config.connectivity.leaseMs });
   app.route('/', eventCatalogueRoutes(deps));
+  webhooksPart(app, deps, worker);
   channelsPart(app, deps, worker);
   reportsPart(app, deps, worker, areas);
   worker.addConsumer(notificationConsumer());
