@@ -123,6 +123,15 @@ describe('createApiClient requests', () => {
     await expect(api.logout()).resolves.toBeUndefined();
   });
 
+  it('asks for server-sent events with a stream response, and for JSON or anything otherwise', async () => {
+    const stub = createFetchStub({ 'GET /t': () => new Response('data: 1\n\n') });
+    const api = client(stub);
+    await api.request<ReadableStream>('GET', '/t', { responseType: 'stream' });
+    await api.request('GET', '/t', { responseType: 'text' });
+    await api.request('GET', '/t', { responseType: 'json' }).catch(() => undefined);
+    expect(stub.calls.map((c) => c.headers.get('accept'))).toEqual(['text/event-stream', '*/*', 'application/json']);
+  });
+
   it('sends the refresh body empty or with the tenant, and reads metadata rows[0].configuration', async () => {
     const stub = createFetchStub({
       'POST /identity/resources/auth/v1/user/token/refresh': () => json({ accessToken: 'r' }),

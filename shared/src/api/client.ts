@@ -113,7 +113,8 @@ export function createApiClient(options: ApiClientOptions): GatehouseApi {
     const url = `${base}${path.startsWith('/') ? path : `/${path}`}${search ? `${path.includes('?') ? '&' : '?'}${search}` : ''}`;
     const token = options.getAccessToken();
     const headers: Record<string, string> = {
-      accept: responseType === 'json' ? 'application/json' : '*/*',
+      // A stream asks for server-sent events: a server streams only to a client that accepts them.
+      accept: responseType === 'json' ? 'application/json' : responseType === 'stream' ? 'text/event-stream' : '*/*',
       ...fixed,
       ...validHeaders({ 'x-gatehouse-tenant-id': scopedTenant }),
     };
