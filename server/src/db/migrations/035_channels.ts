@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely, Migration } from 'kysely';
 
 /**
@@ -11,7 +12,37 @@ import type { Kysely, Migration } from 'kysely';
  * - `slack_subscriptions`: channel ids per event key; a row always has at least one channel.
  * - `slack_oauth_states`: hashed, single-use OAuth states bound to the tenant and the admin.
  * A tenant's removal takes all of them along.
+ *
+ * The channels' permission keys join the catalogue, and every existing account's built-in Admin role
+ * gets all six and its Read only role the three read keys, as a new account's roles do (BuiltInRoles):
+ * otherwise the admins of accounts made before this release could not open the channels at all.
  */
+/** The permission keys of this migration (frozen here: later renames in the wire must not change what it did). */
+const CHANNEL_PERMISSIONS = [
+  { key: 'fe.connectivity.read.emailConfig', name: 'Read email config' },
+  { key: 'fe.connectivity.write.emailConfig', name: 'Write email config' },
+  { key: 'fe.connectivity.read.smsConfig', name: 'Read sms config' },
+  { key: 'fe.connectivity.write.smsConfig', name: 'Write sms config' },
+  { key: 'fe.connectivity.read.slackApp', name: 'Read slack app' },
+  { key: 'fe.connectivity.write.slackApp', name: 'Write slack app' },
+] as const;
+
+async function grantToBuiltInRoles(db: Kysely<any>, roleKey: string, permissionKeys: string[]): Promise<void> {
+  await db
+    .insertInto('role_permissions')
+    .columns(['role_id', 'permission_id'])
+    .expression(
+      db
+        .selectFrom('roles as r')
+        .innerJoin('permissions as p', (join) => join.onTrue())
+        .select(['r.id as role_id', 'p.id as permission_id'])
+        .where('r.key', '=', roleKey)
+        .where('p.key', 'in', permissionKeys)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('role_permissions as rp').select('rp.role_id').whereRef('rp.role_id', '=', 'r.id').whereRef('rp.permission_id', '=', 'p.id')))),
+    )
+    .execute();
+}
+
 export const channelsMigration: Migration = {
   async up(db: Kysely<any>) {
     await db.schema
@@ -70,8 +101,19 @@ export const channelsMigration: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('slack_oauth_states_by_expiry').on('slack_oauth_states').column('expires_at').execute();
+
+    for (const permission of CHANNEL_PERMISSIONS) {
+      await db
+        .insertInto('permissions')
+        .values({ id: randomBytes(16).toString('hex'), key: permission.key, name: permission.name, description: null, category_id: 'connectivity' })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+    }
+    await grantToBuiltInRoles(db, 'Admin', CHANNEL_PERMISSIONS.map((p) => p.key));
+    await grantToBuiltInRoles(db, 'ReadOnly', CHANNEL_PERMISSIONS.filter((p) => p.key.includes('.read.')).map((p) => p.key));
   },
   async down(db: Kysely<any>) {
+    // The grants and catalogue entries stay: other roles may hold the keys by then, and they are harmless without the tables.
     await db.schema.dropTable('slack_oauth_states').execute();
     await db.schema.dropTable('slack_subscriptions').execute();
     await db.schema.dropTable('slack_workspaces').execute();
