@@ -22,6 +22,7 @@ describe('navigation table (seed 001 section 2)', () => {
       ['provisioning', 'hidden', 'fe.secure.read.provisioningConfiguration'],
       ['audits', 'always', 'fe.secure.read.audits'],
       ['webhooks', 'hidden', 'fe.connectivity.read.webhooks'],
+      ['reports', 'always', 'fe.reports.read.reports'],
       ['apiTokens', 'hidden', 'fe.secure.read.tenantApiTokens'],
       ['usage', 'hidden', 'fe.usage.read'],
       ['subscriptions', 'hidden', 'fe.subscriptions.*'],
@@ -45,6 +46,7 @@ describe('always entries with a permission', () => {
     ['account', 'fe.secure.read.accountSettings'],
     ['security', 'fe.secure.read.securityPolicy'],
     ['audits', 'fe.secure.read.audits'],
+    ['reports', 'fe.reports.read.reports'],
   ] as const)('%s is shown when %s is held, not otherwise', (key, permission) => {
     expect(isEntryVisible(entry(key), { user: user(permission) })).toBe(true);
     expect(isEntryVisible(entry(key), { user: user('fe.secure.read.other') })).toBe(false);

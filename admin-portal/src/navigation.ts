@@ -8,12 +8,12 @@ import { passesGate, type AccessSubject } from './access';
 /** Navigation keys as the portal options name them (`options.adminPortal.navigation[key]`). */
 export type NavigationKey =
   | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security' | 'securityCenter'
-  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscriptions' | 'allAccounts' | 'operator' | 'applications';
+  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscriptions' | 'allAccounts' | 'operator' | 'applications' | 'reports';
 
 /** Admin portal section names (seed 001 section 2, plus usage and provisioning). */
 export type SectionId =
   | 'profile' | 'privacy' | 'personalApiTokens' | 'account' | 'users' | 'groups' | 'roles' | 'security' | 'securityCenter'
-  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscription' | 'allAccounts' | 'operator' | 'applications';
+  | 'sso' | 'provisioning' | 'audits' | 'webhooks' | 'apiTokens' | 'usage' | 'subscription' | 'allAccounts' | 'operator' | 'applications' | 'reports';
 
 /** `always`: shown when permitted; `hidden`: shown only when the options turn it on; `byPermissions`: shown when permitted. */
 export type NavigationVisibility = 'always' | 'hidden' | 'byPermissions';
@@ -55,6 +55,8 @@ export const NAVIGATION: readonly NavigationEntry[] = [
   { key: 'provisioning', section: 'provisioning', label: 'Provisioning', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.provisioningRead },
   { key: 'audits', section: 'audits', label: 'Audit logs', group: 'workspace', defaultVisibility: 'always', permission: Permissions.auditsRead },
   { key: 'webhooks', section: 'webhooks', label: 'Connectivity', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.webhooksRead },
+  // Issue 16: reports from templates, previews, downloads and schedules; shown to whoever may read them.
+  { key: 'reports', section: 'reports', label: 'Reports', group: 'workspace', defaultVisibility: 'always', permission: Permissions.reportsRead },
   { key: 'apiTokens', section: 'apiTokens', label: 'API tokens', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.tenantApiTokensRead },
   { key: 'usage', section: 'usage', label: 'Usage', group: 'workspace', defaultVisibility: 'hidden', permission: Permissions.usageRead, featureFlag: USAGE_FEATURE_FLAG },
   { key: 'subscriptions', section: 'subscription', label: 'Subscription', group: 'workspace', defaultVisibility: 'hidden', permission: 'fe.subscriptions.*' },

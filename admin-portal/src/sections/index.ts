@@ -23,6 +23,7 @@ const loaders: Record<SectionId, () => Promise<SectionModule>> = {
   provisioning: () => import('./provisioning'),
   audits: () => import('./audits'),
   webhooks: () => import('./webhooks'),
+  reports: () => import('./reports'),
   apiTokens: () => import('./api-tokens'),
   usage: () => import('./usage'),
   subscription: () => import('./subscription'),

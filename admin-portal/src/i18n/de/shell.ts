@@ -27,6 +27,7 @@ export default {
   'nav.provisioning': 'Bereitstellung',
   'nav.audits': 'Prüfprotokolle',
   'nav.webhooks': 'Konnektivität',
+  'nav.reports': 'Berichte',
   'nav.apiTokens': 'API-Tokens',
   'nav.usage': 'Nutzung',
   'nav.subscriptions': 'Abonnement',

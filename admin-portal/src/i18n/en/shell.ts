@@ -27,6 +27,7 @@ export default {
   'nav.provisioning': 'Provisioning',
   'nav.audits': 'Audit logs',
   'nav.webhooks': 'Connectivity',
+  'nav.reports': 'Reports',
   'nav.apiTokens': 'API tokens',
   'nav.usage': 'Usage',
   'nav.subscriptions': 'Subscription',

@@ -27,6 +27,7 @@ export default {
   'nav.provisioning': 'Aprovisionamiento',
   'nav.audits': 'Registros de auditoría',
   'nav.webhooks': 'Conectividad',
+  'nav.reports': 'Informes',
   'nav.apiTokens': 'Tokens de API',
   'nav.usage': 'Uso',
   'nav.subscriptions': 'Suscripción',

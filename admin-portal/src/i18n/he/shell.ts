@@ -27,6 +27,7 @@ export default {
   'nav.provisioning': 'הקצאה',
   'nav.audits': 'יומני ביקורת',
   'nav.webhooks': 'קישוריות',
+  'nav.reports': 'דוחות',
   'nav.apiTokens': 'אסימוני API',
   'nav.usage': 'שימוש',
   'nav.subscriptions': 'מינוי',
