@@ -417,6 +417,10 @@ describeDialects('webhooks', (harness) => {
     expect(r.received).toHaveLength(14);
     expect(r.received[13]!.body).toBe(r.received[12]!.body);
     expect((await callAs(server, admin, 'POST', pathOf(WebhookPaths.webhookLogRetry, { logId: 'no-such-log' }))).status).toBe(404);
+    // Tests and retries are admin actions: audited.
+    const actions = (await auditsOf(server, admin.tenantId)).map((x) => x.action);
+    expect(actions.filter((x) => x === 'Webhook delivery retried')).toHaveLength(2);
+    expect(actions.filter((x) => x === 'Webhook test sent')).toHaveLength(1);
   });
 
   it('after a rotation both secrets sign for 24 hours, then only the new one', async () => {

@@ -44,6 +44,8 @@ export const WebhookAuditActions = {
   updated: 'Webhook updated',
   deleted: 'Webhook deleted',
   secretRotated: 'Webhook secret rotated',
+  testSent: 'Webhook test sent',
+  retried: 'Webhook delivery retried',
 } as const;
 
 /** The save body after its defaults (description '', isActive true). */
@@ -215,6 +217,7 @@ export function createWebhookService(deps: WebhookDeliveryDeps & { clock: Clock 
       const outcome = await deliverWebhook(deps, row, { eventId: newId(), eventKey, body }, { jobId: null, attempt: 1 }, now);
       // Seed 001 section 4: a test succeeds only on 200 or 201.
       const success = outcome.statusCode === 200 || outcome.statusCode === 201;
+      await recordAudit(db, caller, { action: WebhookAuditActions.testSent, description: `Test of ${eventKey} sent to the webhook endpoint ${row.url}: ${success ? 'success' : 'failed'}`, json: { endpointId: row.id, eventKey, logId: outcome.attemptId, status: success ? 'success' : 'failed', statusCode: outcome.statusCode } }, now);
       return {
         status: success ? 'success' : 'failed',
         statusCode: outcome.statusCode,
@@ -235,9 +238,12 @@ export function createWebhookService(deps: WebhookDeliveryDeps & { clock: Clock 
       const endpoint = await own(caller, attempt.endpoint_id);
       if (Number(endpoint.is_active) !== 1) throw Errors.validation('The webhook endpoint is inactive: activate it before retrying', { field: 'logId' });
       const now = clock.now();
-      // The delivery's own job when it is finished; otherwise (a test, or a job still on its schedule) a new delivery of the same message.
-      if (attempt.job_id && (await retryJobNow(db, attempt.job_id, now))) return;
-      await enqueueJob(db, { kind: 'webhook', tenantId: caller.tenantId, targetId: endpoint.id, eventId: attempt.event_id, payload: { eventKey: attempt.event_key, body: attempt.request_body } satisfies WebhookJobPayload, dueAt: now });
+      await db.transaction().execute(async (trx) => {
+        // The delivery's own job when it is finished; otherwise (a test, or a job still on its schedule) a new delivery of the same message.
+        const requeued = attempt.job_id !== null && (await retryJobNow(trx, attempt.job_id, now));
+        if (!requeued) await enqueueJob(trx, { kind: 'webhook', tenantId: caller.tenantId, targetId: endpoint.id, eventId: attempt.event_id, payload: { eventKey: attempt.event_key, body: attempt.request_body } satisfies WebhookJobPayload, dueAt: now });
+        await recordAudit(trx, caller, { action: WebhookAuditActions.retried, description: `Delivery of ${attempt.event_key} to the webhook endpoint ${endpoint.url} retried`, json: { endpointId: endpoint.id, logId: attempt.id, eventId: attempt.event_id } }, now);
+      });
     },
   };
 }
