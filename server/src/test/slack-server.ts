@@ -53,8 +53,8 @@ export interface TestSlack {
   channels: SlackTestChannel[];
   /** The admin approves the app at `authorizeUrl` (as built by Gatehouse): checks it and answers Slack's redirect parameters. */
   approve(authorizeUrl: string): { code: string; state: string; redirectUri: string | null };
-  /** The next call of `method` fails with Slack error `error` (or HTTP 429 when error is 'ratelimited'). */
-  failNext(method: string, error: string): void;
+  /** The next call of `method` (whose arguments `when` accepts, if given) fails with Slack error `error` (or HTTP 429 when error is 'ratelimited'). */
+  failNext(method: string, error: string, when?: (body: Record<string, unknown>) => boolean): void;
   stop(): Promise<void>;
 }
 
@@ -62,7 +62,7 @@ const REQUIRED_SCOPES = ['chat:write', 'channels:read', 'groups:read'];
 
 export async function startTestSlack(options: { channels?: SlackTestChannel[]; teamName?: string } = {}): Promise<TestSlack> {
   const codes = new Map<string, { redirectUri: string | null; used: boolean; scope: string }>();
-  const failures = new Map<string, string>();
+  const failures = new Map<string, { error: string; when?: (body: Record<string, unknown>) => boolean }>();
   const team = { id: `T${randomBytes(4).toString('hex').toUpperCase()}`, name: options.teamName ?? 'Acme Workspace' };
   const channels: SlackTestChannel[] = options.channels ?? [
     { id: 'C01GENERAL', name: 'general', isMember: true },
@@ -92,8 +92,8 @@ export async function startTestSlack(options: { channels?: SlackTestChannel[]; t
       codes.set(code, { redirectUri, used: false, scope });
       return { code, state: stateParam, redirectUri };
     },
-    failNext(method, error) {
-      failures.set(method, error);
+    failNext(method, error, when) {
+      failures.set(method, when ? { error, when } : { error });
     },
     stop: async () => undefined,
   };
@@ -233,10 +233,10 @@ export async function startTestSlack(options: { channels?: SlackTestChannel[]; t
     }
     state.requests.push({ method, contentType, authorization: req.headers.authorization ?? null, body });
     const failure = failures.get(method);
-    if (failure) {
+    if (failure && (!failure.when || failure.when(body))) {
       failures.delete(method);
-      if (failure === 'ratelimited') return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': '1' });
-      return send(200, { ok: false, error: failure });
+      if (failure.error === 'ratelimited') return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': '1' });
+      return send(200, { ok: false, error: failure.error });
     }
     send(200, handler(req, body, contentType));
   }

@@ -198,7 +198,7 @@ describeDialects('Slack channel', (harness) => {
     await callAs(server, admin, 'POST', ChannelPaths.slack, {
       body: { slackEvents: [{ eventKey: 'user.locked', channelIds: ['C01GENERAL', 'G03PRIVATE'], enabled: true }] },
     });
-    slack.failNext('chat.postMessage', 'ratelimited');
+    slack.failNext('chat.postMessage', 'ratelimited', (body) => body.channel === 'C01GENERAL');
     await raiseEvent(server.db, { tenantId: admin.tenantId, key: 'user.locked', data: { userId: 'u1', email: 'x@example.com', reason: 'admin' }, actor: null }, clock.now());
     await server.connectivity.worker.runDue();
     const jobs = () => server.db.selectFrom('jobs').select(['status', 'attempt', 'last_error', 'payload']).where('tenant_id', '=', admin.tenantId).where('kind', '=', 'slack').execute();
