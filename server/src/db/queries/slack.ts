@@ -81,3 +81,18 @@ export async function takeSlackOauthState(db: Db, stateHash: string, accept: (ro
 export async function deleteExpiredSlackOauthStates(db: Db, now: number): Promise<void> {
   await db.deleteFrom('slack_oauth_states').where('expires_at', '<=', now).execute();
 }
+
+/** Keeps an admin's newest `keep` pending states in a tenant and drops the others (so repeated scope calls cannot pile rows up). */
+export async function trimSlackOauthStates(db: Db, tenantId: string, userId: string, keep: number): Promise<void> {
+  const stale = await db
+    .selectFrom('slack_oauth_states')
+    .select('state_hash')
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('state_hash')
+    .offset(keep)
+    .limit(1000)
+    .execute();
+  if (stale.length) await db.deleteFrom('slack_oauth_states').where('state_hash', 'in', stale.map((r) => r.state_hash)).execute();
+}

@@ -122,6 +122,17 @@ describeDialects('Slack channel', (harness) => {
     clock.advance(10 * 60_000 + 1);
     expect((await callAs(server, admin, 'POST', ChannelPaths.slackCode, { body: { code: lateApproval.code, state: lateApproval.state } })).status).toBe(400);
 
+    // At most 5 pending states per admin: the oldest of 6 is dropped, the newest 5 still work.
+    const states: { code: string; state: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      clock.advance(1);
+      const { code, state } = slack.approve((await callAs(server, admin, 'GET', ChannelPaths.slackScope)).body.authorizeUrl);
+      states.push({ code, state });
+    }
+    expect(await server.db.selectFrom('slack_oauth_states').select('state_hash').where('user_id', '=', admin.userId).execute()).toHaveLength(5);
+    expect((await callAs(server, admin, 'POST', ChannelPaths.slackCode, { body: states[0] })).status).toBe(400);
+    expect((await callAs(server, admin, 'POST', ChannelPaths.slackCode, { body: states[5] })).status).toBe(200);
+
     // A made-up state.
     expect((await callAs(server, admin, 'POST', ChannelPaths.slackCode, { body: { code: 'x', state: 'made-up' } })).status).toBe(400);
   });

@@ -29,6 +29,7 @@ import {
   insertSlackWorkspace,
   listSlackSubscriptions,
   takeSlackOauthState,
+  trimSlackOauthStates,
   updateSlackSubscription,
   updateSlackWorkspace,
   type SlackSubscriptionRow,
@@ -43,6 +44,8 @@ import { SlackApiError, type SlackApi } from './slack-api';
 
 /** How long an OAuth state may wait for Slack's redirect. */
 export const SLACK_STATE_TTL_MS = 10 * 60_000;
+/** Pending states one admin may hold in an account (two tabs work; a loop of scope calls does not fill the table). */
+export const SLACK_PENDING_STATES_PER_ADMIN = 5;
 
 export const SlackAuditActions = {
   connected: 'Slack workspace connected',
@@ -171,6 +174,7 @@ export function createSlackService(deps: { db: Db; clock: Clock; config: Pick<Co
       const now = clock.now();
       const state = newSecret();
       await deleteExpiredSlackOauthStates(db, now);
+      await trimSlackOauthStates(db, caller.tenantId, caller.userId, SLACK_PENDING_STATES_PER_ADMIN - 1);
       await insertSlackOauthState(db, { state_hash: sha256(state), tenant_id: caller.tenantId, user_id: caller.userId, expires_at: now + SLACK_STATE_TTL_MS, created_at: now });
       const scope = SLACK_BOT_SCOPES.join(',');
       const url = new URL(authorizeUrl);
