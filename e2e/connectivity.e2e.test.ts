@@ -182,9 +182,10 @@ it('adds a webhook endpoint, sends a test, sees a failed invitation delivery in 
   expect(failedDelivery.verified).toBe(true);
   const failedRow = await refreshUntil(page, portal, /Failed/);
   expect(await failedRow.textContent()).toContain('500');
-  await failedRow.getByText(/^Error, request and response$/).click();
-  await visible(page, failedRow.getByText('receiver is down'));
-  await visible(page, failedRow.getByText('webhook-signature'));
+  await failedRow.getByRole('button', { name: 'Error, request and response' }).click();
+  const exchange = portal.getByRole('region', { name: 'Response' });
+  await visible(page, exchange.getByText('receiver is down'));
+  await visible(page, portal.getByRole('region', { name: 'Request' }).getByText('webhook-signature'));
   await expectAccessible(page, 'connectivity: delivery log with a failure');
   await screenshotsAtBothWidths(page, 'admin-connectivity-webhooks-log', { fullPage: true });
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { Translator } from '../../contract';
 import { useErrorText } from '../../i18n/errors';
 import { useT } from '../../i18n/i18n-context';
@@ -73,6 +73,14 @@ export function WebhookLog({ endpoint, connectivity, canWrite, onBack }: { endpo
   const fetchPage = useCallback(() => connectivity.webhooks.logs(endpoint._id, page * WEBHOOK_LOG_LIMIT, WEBHOOK_LOG_LIMIT), [connectivity, endpoint._id, page]);
   const { data, loading, error, reload } = useLatestLoad(fetchPage, toError);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const ids = useId();
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   const total = data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / WEBHOOK_LOG_LIMIT));
 
@@ -121,44 +129,66 @@ export function WebhookLog({ endpoint, connectivity, canWrite, onBack }: { endpo
             </tr>
           </thead>
           <tbody>
-            {data?.rows.map((attempt) => (
-              <tr key={attempt.id}>
-                <th scope="row" className="gh-ap-nowrap">{attemptTime(t, attempt.createdAt)}</th>
-                <td data-label={col.event}>
-                  <code className="gh-ap-mono" dir="ltr">{attempt.eventKey}</code>
-                  <span className="gh-ap-hint gh-ap-cx-attempt">{t.t('connectivity.webhooks.log.attempt', { attempt: attempt.attempt })}</span>
-                </td>
-                <td data-label={col.status}>
-                  <span className={`gh-ap-badge gh-ap-cx-status-${attempt.status}`}>{t.t(STATUS_TEXT[attempt.status])}</span>
-                </td>
-                <td data-label={col.code}>{attempt.statusCode ?? '—'}</td>
-                <td data-label={col.duration} className="gh-ap-nowrap">{attempt.durationMs === null ? '—' : t.t('connectivity.webhooks.log.ms', { ms: attempt.durationMs })}</td>
-                <td data-label={col.details}>
-                  <details className="gh-ap-cx-details">
-                    <summary>{t.t(attempt.error ? 'connectivity.webhooks.log.showError' : 'connectivity.webhooks.log.show')}</summary>
-                    {attempt.error && <p className="gh-ap-field-error">{attempt.error}</p>}
-                    <h4 className="gh-ap-cx-detail-title">{t.t('connectivity.webhooks.log.request')}</h4>
-                    <Heads title={t.t('connectivity.webhooks.log.headers')} heads={attempt.requestHeaders} />
-                    <Body title={t.t('connectivity.webhooks.log.body')} body={attempt.requestBody} />
-                    <h4 className="gh-ap-cx-detail-title">{t.t('connectivity.webhooks.log.response')}</h4>
-                    <Heads title={t.t('connectivity.webhooks.log.headers')} heads={attempt.responseHeaders} />
-                    <Body title={t.t('connectivity.webhooks.log.body')} body={attempt.responseBody} />
-                  </details>
-                  {canWrite && attempt.status === 'failed' && (
-                    <button
-                      type="button"
-                      className="gh-ap-button-secondary gh-ap-cx-retry"
-                      disabled={retry?.state === 'busy'}
-                      aria-busy={retry?.logId === attempt.id && retry.state === 'busy'}
-                      aria-label={t.t('connectivity.webhooks.log.retryLabel', { event: attempt.eventKey, time: attemptTime(t, attempt.createdAt) })}
-                      onClick={() => void retryAttempt(attempt)}
-                    >
-                      {t.t('connectivity.webhooks.log.retry')}
-                    </button>
+            {data?.rows.map((attempt) => {
+              const open = expanded.has(attempt.id);
+              const detailId = `${ids}-${attempt.id}`;
+              return (
+                <Fragment key={attempt.id}>
+                  <tr>
+                    <th scope="row" className="gh-ap-nowrap">{attemptTime(t, attempt.createdAt)}</th>
+                    <td data-label={col.event}>
+                      <span>
+                        <code className="gh-ap-mono gh-ap-cx-key" dir="ltr">{attempt.eventKey}</code>
+                        <span className="gh-ap-hint gh-ap-cx-attempt">{t.t('connectivity.webhooks.log.attempt', { attempt: attempt.attempt })}</span>
+                      </span>
+                    </td>
+                    <td data-label={col.status}>
+                      <span className={`gh-ap-badge gh-ap-cx-status-${attempt.status}`}>{t.t(STATUS_TEXT[attempt.status])}</span>
+                    </td>
+                    <td data-label={col.code}>{attempt.statusCode ?? '—'}</td>
+                    <td data-label={col.duration} className="gh-ap-nowrap">{attempt.durationMs === null ? '—' : t.t('connectivity.webhooks.log.ms', { ms: attempt.durationMs })}</td>
+                    <td data-label={col.details}>
+                      <span className="gh-ap-cx-row-actions">
+                        <button type="button" className="gh-ap-link gh-ap-cx-toggle-details" aria-expanded={open} aria-controls={detailId} onClick={() => toggle(attempt.id)}>
+                          <span aria-hidden="true" className="gh-ap-cx-caret">{open ? '▾' : '▸'}</span> {t.t(attempt.error ? 'connectivity.webhooks.log.showError' : 'connectivity.webhooks.log.show')}
+                        </button>
+                        {canWrite && attempt.status === 'failed' && (
+                          <button
+                            type="button"
+                            className="gh-ap-button-secondary gh-ap-cx-retry"
+                            disabled={retry?.state === 'busy'}
+                            aria-busy={retry?.logId === attempt.id && retry.state === 'busy'}
+                            aria-label={t.t('connectivity.webhooks.log.retryLabel', { event: attempt.eventKey, time: attemptTime(t, attempt.createdAt) })}
+                            onClick={() => void retryAttempt(attempt)}
+                          >
+                            {t.t('connectivity.webhooks.log.retry')}
+                          </button>
+                        )}
+                      </span>
+                    </td>
+                  </tr>
+                  {open && (
+                    <tr className="gh-ap-cx-detail-row">
+                      <td id={detailId} colSpan={6}>
+                        {attempt.error && <p className="gh-ap-field-error">{attempt.error}</p>}
+                        <div className="gh-ap-cx-exchange">
+                          <section aria-label={t.t('connectivity.webhooks.log.request')}>
+                            <h4 className="gh-ap-cx-detail-title">{t.t('connectivity.webhooks.log.request')}</h4>
+                            <Heads title={t.t('connectivity.webhooks.log.headers')} heads={attempt.requestHeaders} />
+                            <Body title={t.t('connectivity.webhooks.log.body')} body={attempt.requestBody} />
+                          </section>
+                          <section aria-label={t.t('connectivity.webhooks.log.response')}>
+                            <h4 className="gh-ap-cx-detail-title">{t.t('connectivity.webhooks.log.response')}</h4>
+                            <Heads title={t.t('connectivity.webhooks.log.headers')} heads={attempt.responseHeaders} />
+                            <Body title={t.t('connectivity.webhooks.log.body')} body={attempt.responseBody} />
+                          </section>
+                        </div>
+                      </td>
+                    </tr>
                   )}
-                </td>
-              </tr>
-            ))}
+                </Fragment>
+              );
+            })}
             {!loading && !error && (data?.rows.length ?? 0) === 0 && (
               <tr>
                 <td colSpan={6}>

@@ -174,11 +174,17 @@ describe('connectivity: webhooks tab', () => {
     expect(calls.filter((c) => c.path.endsWith('/logs'))).toEqual([{ method: 'GET', path: `${WEBHOOKS}/wh1/logs`, query: { offset: 0, limit: 10 } }]);
     expect(view.getAllByRole('row')).toHaveLength(11);
     expect(within(failed).getAllByRole('cell').slice(0, 4).map((c) => c.textContent)).toEqual(['user.invitedAttempt 2', 'Failed', '503', '40 ms']);
-    fireEvent.click(within(failed).getByText('Error, request and response'));
-    expect(within(failed).getByText('The endpoint answered 503')).toBeTruthy();
-    expect(within(failed).getByText('webhook-id')).toBeTruthy();
-    expect(within(failed).getByText('busy')).toBeTruthy();
-    expect(within(failed).getByText(/"email": "u0@example.com"/)).toBeTruthy();
+    const toggle = within(failed).getByRole('button', { name: 'Error, request and response' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    // The exchange opens in a row of its own under the attempt, spanning the table.
+    const details = (failed.getRootNode() as ShadowRoot).getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(details.closest('tr')!.previousElementSibling).toBe(failed);
+    expect(within(details).getByText('The endpoint answered 503')).toBeTruthy();
+    expect(within(within(details).getByRole('region', { name: 'Request' })).getByText('webhook-id')).toBeTruthy();
+    expect(within(within(details).getByRole('region', { name: 'Response' })).getByText('busy')).toBeTruthy();
+    expect(within(details).getByText(/"email": "u0@example.com"/)).toBeTruthy();
 
     fireEvent.click(within(failed).getByRole('button', { name: /^Retry user\.invited of/ }));
     expect(await view.findByText('Retry queued: the delivery is sent again in a moment. Refresh to see it.')).toBeTruthy();
@@ -188,6 +194,7 @@ describe('connectivity: webhooks tab', () => {
 
     fireEvent.click(view.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(view.getAllByRole('row')).toHaveLength(3));
+    expect(view.queryByText('The endpoint answered 503')).toBeNull();
     expect(calls.filter((c) => c.path.endsWith('/logs')).at(-1)).toEqual({ method: 'GET', path: `${WEBHOOKS}/wh1/logs`, query: { offset: 10, limit: 10 } });
     expect(view.getByText('Page 2 of 2')).toBeTruthy();
 
