@@ -5,6 +5,7 @@ import type { GatehouseServer } from '../../app';
 import { findEffectivePlanId } from '../../db/queries/tenant-plan';
 import { auditsOf, callAs, memberWithoutPermissions, pathOf, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { configureBilling, describeWithLocalstripe, insertPlan } from '../../test/billing-helpers';
+import { eventsOf } from '../../test/event-helpers';
 import { call, describeDialects } from '../../test/harness';
 import { LOCALSTRIPE_SECRET_KEY } from '../../test/localstripe';
 
@@ -76,6 +77,8 @@ describeWithLocalstripe('billing subscriptions against localstripe', (peer) => {
       expect(methods.body).toEqual([expect.objectContaining({ id: paymentMethodId, type: 'card', isDefault: true, last4: '4242', brand: 'visa', expMonth: 12, expYear: 2034 })]);
       const actions = (await auditsOf(server, admin.tenantId)).map((a) => a.action);
       expect(actions).toContain('Subscription created');
+      // Issue 16: the subscription's change raises subscription.updated, the admin acting.
+      expect((await eventsOf(server, admin.tenantId, 'subscription.updated'))[0]).toMatchObject({ data: { subscriptionId: subscription.id, planId: premium, status: 'active', previousStatus: null }, actor: { userId: admin.userId } });
     });
 
     it('refuses a downgrade when the vendor does not allow it (403 ER-03007, nothing changes) and makes it when allowed', async () => {

@@ -327,9 +327,11 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
         await deleteScimResource(trx, caller.tenantId, 'User', id);
         // Only an account SCIM created goes with its last membership; a linked one keeps its account.
         const accountDeleted = current.createdAccount && (await countMemberships(trx, id)) === 0;
+        // The address, for the user.deleted event, read before the account may go.
+        const email = (await findUserById(trx, id))?.email ?? null;
         if (accountDeleted) await deleteUserAccount(trx, id);
         const userName = String(current.attributes.userName ?? id);
-        await recordAudit(trx, scimActor(caller), { action: ScimResourceAuditActions.userDeprovisioned, description: `${userName} deprovisioned by SCIM (${caller.connection.source})`, severity: 'High', json: { connectionId: caller.connection.id, userId: id, accountDeleted } }, now);
+        await recordAudit(trx, scimActor(caller), { action: ScimResourceAuditActions.userDeprovisioned, description: `${userName} deprovisioned by SCIM (${caller.connection.source})`, severity: 'High', json: { connectionId: caller.connection.id, userId: id, email, accountDeleted } }, now);
         return { resourceType: 'User' as const, resourceId: id, diff: diffAttributes({ ...current.attributes, active: current.active }, null) };
       });
     },
