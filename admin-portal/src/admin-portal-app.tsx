@@ -14,6 +14,7 @@ import { SectionSkeleton } from './skeleton';
 import { useAuthSnapshot } from './use-auth-snapshot';
 import { UserBadge } from './user-badge';
 import { TenantSwitcher } from './tenant-switcher';
+import { NotificationBell, seesNotifications } from './notifications/notification-bell';
 
 /**
  * The admin portal shell: full-screen dialog with navigation and the active section. It renders no
@@ -95,6 +96,7 @@ export function AdminPortalApp(props: AdminPortalProps) {
           <h1 id={titleId} className="gh-ap-title">{t.t('shell.title')}</h1>
           {user && <UserBadge user={user} tenantName={tenantName} />}
           {user && <TenantSwitcher store={store} user={user} />}
+          {user && seesNotifications(user) && <NotificationBell api={api} />}
           <button type="button" className="gh-ap-close" aria-label={t.t('shell.close')} onClick={() => onClose()}>
             <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18" /></svg>
           </button>

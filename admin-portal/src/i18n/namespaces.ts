@@ -6,7 +6,7 @@
  */
 import type { SectionId } from '../navigation';
 
-export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts', 'security', 'restrictions', 'securityCenter', 'operator', 'subscription', 'usage', 'provisioning', 'sso', 'connectivity', 'reports'] as const;
+export const NAMESPACES = ['shell', 'profile', 'privacy', 'account', 'users', 'groups', 'roles', 'audits', 'apiTokens', 'allAccounts', 'security', 'restrictions', 'securityCenter', 'operator', 'subscription', 'usage', 'provisioning', 'sso', 'connectivity', 'reports', 'notifications'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 const SHELL_PREFIXES: ReadonlySet<string> = new Set(['shell', 'common', 'errors', 'nav']);

@@ -2,6 +2,9 @@
 export default {
   'shell.title': 'Verwaltungsportal',
   'shell.close': 'Schließen',
+  'shell.notifications': 'Benachrichtigungen',
+  'shell.notificationsUnread': 'Benachrichtigungen, {count} ungelesen',
+  'shell.notificationsLoading': 'Benachrichtigungen werden geladen…',
   'shell.sections': 'Bereiche des Verwaltungsportals',
   'shell.sectionSelect': 'Bereich',
   'shell.tenant': 'Konto',

@@ -2,6 +2,9 @@
 export default {
   'shell.title': 'Admin portal',
   'shell.close': 'Close',
+  'shell.notifications': 'Notifications',
+  'shell.notificationsUnread': 'Notifications, {count} unread',
+  'shell.notificationsLoading': 'Loading notifications…',
   'shell.sections': 'Admin portal sections',
   'shell.sectionSelect': 'Section',
   'shell.tenant': 'Account',

@@ -2,6 +2,9 @@
 export default {
   'shell.title': 'Portal de administración',
   'shell.close': 'Cerrar',
+  'shell.notifications': 'Notificaciones',
+  'shell.notificationsUnread': 'Notificaciones, {count} sin leer',
+  'shell.notificationsLoading': 'Cargando notificaciones…',
   'shell.sections': 'Secciones del portal de administración',
   'shell.sectionSelect': 'Sección',
   'shell.tenant': 'Cuenta',

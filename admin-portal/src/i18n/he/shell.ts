@@ -2,6 +2,9 @@
 export default {
   'shell.title': 'פורטל הניהול',
   'shell.close': 'סגירה',
+  'shell.notifications': 'התראות',
+  'shell.notificationsUnread': 'התראות, {count} שלא נקראו',
+  'shell.notificationsLoading': 'ההתראות נטענות…',
   'shell.sections': 'האזורים של פורטל הניהול',
   'shell.sectionSelect': 'אזור',
   'shell.tenant': 'חשבון',

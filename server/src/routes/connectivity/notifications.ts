@@ -13,6 +13,7 @@ import {
   NotificationPinRequest,
   NotificationStatusRequest,
   NotificationUnread,
+  NOTIFICATION_READER_PERMISSIONS,
   type PermissionKey,
 } from '@gatehouse/shared/wire';
 import type { MiddlewareHandler } from 'hono';
@@ -21,7 +22,7 @@ import { adminGuard } from '../../http/admin-guard';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
 import type { AdminAccess, AdminCaller } from '../../services/admin/access';
-import { listNotifications, markAllRead, NOTIFICATION_AUDIENCE, setPinStatus, setReadStatus, type NotificationReader } from '../../services/connectivity/notifications';
+import { listNotifications, markAllRead, setPinStatus, setReadStatus, type NotificationReader } from '../../services/connectivity/notifications';
 import { openNotificationStream, type NotificationStreamOptions } from '../../services/connectivity/notification-stream';
 import type { RouteDeps } from '../deps';
 import { adminErrors, TenantQuery } from '../admin/shared';
@@ -30,7 +31,7 @@ import { body, json } from '../openapi';
 const tags = ['admin: notifications'];
 
 /** Every key that lets its holder read some category of notifications. */
-const READER_PERMISSIONS = [...new Set(Object.values(NOTIFICATION_AUDIENCE).flat())] as PermissionKey[];
+const READER_PERMISSIONS = NOTIFICATION_READER_PERMISSIONS as readonly PermissionKey[];
 
 /**
  * The admin guard, passed when the caller holds any key of some notification category (super users

@@ -9,7 +9,7 @@
  * reader's own (`notification_states`).
  */
 import type { Notification, NotificationCategory, NotificationList, NotificationSeverity } from '@gatehouse/shared/wire';
-import { NotificationCategories, Permissions } from '@gatehouse/shared/wire';
+import { NOTIFICATION_AUDIENCE, NotificationCategories } from '@gatehouse/shared/wire';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
 import {
@@ -25,12 +25,6 @@ import {
 import { Errors } from '../../errors';
 import { covers } from '../admin/permissions';
 
-/** Who sees a category: holders of any of these keys in the tenant (and super users). */
-export const NOTIFICATION_AUDIENCE: Readonly<Record<NotificationCategory, readonly string[]>> = {
-  security: [Permissions.securityPolicyRead, Permissions.auditsRead],
-  webhooks: [Permissions.webhooksRead],
-  billing: [Permissions.subscriptionsRead],
-};
 
 /** What a notification says; `link` is a portal path or URL (optional). */
 export interface NotificationInput {

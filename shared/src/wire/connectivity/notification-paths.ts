@@ -3,6 +3,8 @@
  * sections 3 and 7: read, unread, pinned, unpinned, mark-all-read). Plain data, no zod, so the admin
  * portal's bell imports it at run time; the schemas are in notifications.ts.
  */
+import { Permissions } from '../admin/permissions';
+
 const base = '/notifications/resources/notifications/v1';
 
 export const NotificationPaths = {
@@ -21,6 +23,18 @@ export const NotificationPaths = {
 /** Who a notification is for: the tenant's admins holding a permission of its category (see notifications.md). */
 export const NotificationCategories = ['security', 'webhooks', 'billing'] as const;
 export type NotificationCategory = (typeof NotificationCategories)[number];
+
+/**
+ * Who sees a category: the tenant's members holding any of these keys (and super users), decided
+ * when the notification is read. The server filters by it; the portal shows the bell to holders.
+ */
+export const NOTIFICATION_AUDIENCE: Readonly<Record<NotificationCategory, readonly string[]>> = {
+  security: [Permissions.securityPolicyRead, Permissions.auditsRead],
+  webhooks: [Permissions.webhooksRead],
+  billing: [Permissions.subscriptionsRead],
+};
+/** Every key that lets its holder read some category. */
+export const NOTIFICATION_READER_PERMISSIONS: readonly string[] = [...new Set(Object.values(NOTIFICATION_AUDIENCE).flat())];
 
 export const NotificationSeverities = ['info', 'warning', 'critical'] as const;
 export type NotificationSeverity = (typeof NotificationSeverities)[number];

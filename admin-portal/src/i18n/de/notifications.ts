@@ -1,0 +1,22 @@
+/** Deutsch: das Benachrichtigungsfeld der Glocke (Issue 16 „Benachrichtigungen“). */
+export default {
+  'notifications.title': 'Benachrichtigungen',
+  'notifications.markAllRead': 'Alle als gelesen markieren',
+  'notifications.markRead': 'Als gelesen markieren',
+  'notifications.markUnread': 'Als ungelesen markieren',
+  'notifications.pin': 'Anheften',
+  'notifications.unpin': 'Lösen',
+  'notifications.pinned': 'Angeheftet',
+  'notifications.new': 'Neu',
+  'notifications.close': 'Benachrichtigungen schließen',
+  'notifications.loading': 'Benachrichtigungen werden geladen…',
+  'notifications.loadFailed': 'Die Benachrichtigungen konnten nicht geladen werden.',
+  'notifications.actionFailed': 'Das hat nicht geklappt. Versuchen Sie es erneut.',
+  'notifications.retry': 'Erneut versuchen',
+  'notifications.empty': 'Keine Benachrichtigungen',
+  'notifications.emptyText': 'Sicherheitsereignisse, deaktivierte Webhook-Endpunkte und Probleme mit dem Abonnement erscheinen hier.',
+  'notifications.more': 'Mehr anzeigen',
+  'notifications.severity.info': 'Info',
+  'notifications.severity.warning': 'Warnung',
+  'notifications.severity.critical': 'Kritisch',
+};

@@ -1,0 +1,22 @@
+/** English: the notification bell's panel (issue 16 "Notifications"). */
+export default {
+  'notifications.title': 'Notifications',
+  'notifications.markAllRead': 'Mark all as read',
+  'notifications.markRead': 'Mark as read',
+  'notifications.markUnread': 'Mark as unread',
+  'notifications.pin': 'Pin',
+  'notifications.unpin': 'Unpin',
+  'notifications.pinned': 'Pinned',
+  'notifications.new': 'New',
+  'notifications.close': 'Close notifications',
+  'notifications.loading': 'Loading notifications…',
+  'notifications.loadFailed': 'Notifications could not be loaded.',
+  'notifications.actionFailed': 'That did not work. Try again.',
+  'notifications.retry': 'Try again',
+  'notifications.empty': 'No notifications',
+  'notifications.emptyText': 'Security events, disabled webhook endpoints and subscription problems show up here.',
+  'notifications.more': 'Show more',
+  'notifications.severity.info': 'Info',
+  'notifications.severity.warning': 'Warning',
+  'notifications.severity.critical': 'Critical',
+};

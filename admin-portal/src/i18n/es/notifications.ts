@@ -1,0 +1,22 @@
+/** Español: el panel de la campana de notificaciones (issue 16 «Notificaciones»). */
+export default {
+  'notifications.title': 'Notificaciones',
+  'notifications.markAllRead': 'Marcar todas como leídas',
+  'notifications.markRead': 'Marcar como leída',
+  'notifications.markUnread': 'Marcar como no leída',
+  'notifications.pin': 'Fijar',
+  'notifications.unpin': 'Desfijar',
+  'notifications.pinned': 'Fijada',
+  'notifications.new': 'Nueva',
+  'notifications.close': 'Cerrar notificaciones',
+  'notifications.loading': 'Cargando notificaciones…',
+  'notifications.loadFailed': 'No se pudieron cargar las notificaciones.',
+  'notifications.actionFailed': 'No ha funcionado. Inténtalo de nuevo.',
+  'notifications.retry': 'Reintentar',
+  'notifications.empty': 'No hay notificaciones',
+  'notifications.emptyText': 'Aquí aparecen los eventos de seguridad, los endpoints de webhook desactivados y los problemas de la suscripción.',
+  'notifications.more': 'Mostrar más',
+  'notifications.severity.info': 'Información',
+  'notifications.severity.warning': 'Advertencia',
+  'notifications.severity.critical': 'Crítica',
+};

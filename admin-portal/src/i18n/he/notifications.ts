@@ -1,0 +1,22 @@
+/** עברית: חלונית ההתראות של הפעמון (issue 16 "Notifications"). */
+export default {
+  'notifications.title': 'התראות',
+  'notifications.markAllRead': 'סימון הכול כנקרא',
+  'notifications.markRead': 'סימון כנקרא',
+  'notifications.markUnread': 'סימון כלא נקרא',
+  'notifications.pin': 'הצמדה',
+  'notifications.unpin': 'ביטול הצמדה',
+  'notifications.pinned': 'מוצמד',
+  'notifications.new': 'חדש',
+  'notifications.close': 'סגירת ההתראות',
+  'notifications.loading': 'ההתראות נטענות…',
+  'notifications.loadFailed': 'לא ניתן היה לטעון את ההתראות.',
+  'notifications.actionFailed': 'הפעולה לא הצליחה. נסו שוב.',
+  'notifications.retry': 'ניסיון נוסף',
+  'notifications.empty': 'אין התראות',
+  'notifications.emptyText': 'אירועי אבטחה, נקודות קצה של Webhook שהושבתו ובעיות במינוי יופיעו כאן.',
+  'notifications.more': 'הצגת עוד',
+  'notifications.severity.info': 'מידע',
+  'notifications.severity.warning': 'אזהרה',
+  'notifications.severity.critical': 'קריטי',
+};
