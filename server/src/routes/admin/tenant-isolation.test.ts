@@ -15,6 +15,7 @@ import { notifyTenantAdmins } from '../../services/connectivity/notifications';
 import { ChannelPaths } from '@gatehouse/shared/wire';
 import { SsoPaths } from '@gatehouse/shared/wire';
 import { WebhookPaths } from '@gatehouse/shared/wire';
+import { ConnectivityPaths } from '@gatehouse/shared/wire';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { findPermissionByKey } from '../../db/queries/admin-roles';
@@ -329,6 +330,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => ChannelPaths.slackCode, body: () => ({ code: 'walk-code', state: 'walk-state-nobody-issued' }), superStatus: 400, targetsObjects: false },
   { method: 'GET', path: () => ChannelPaths.slackChannels, superStatus: 409, targetsObjects: false },
   { method: 'DELETE', path: () => ChannelPaths.slack, superStatus: 204, targetsObjects: false },
+  // The event catalogue (issue 16): the same for every tenant, but only for admins of the tenant named.
+  { method: 'GET', path: () => ConnectivityPaths.events, superStatus: 200, targetsObjects: false },
   // Webhooks (issue 16): B's endpoint and log entry by id from A are not found; the endpoint is deleted last.
   { method: 'GET', path: () => WebhookPaths.webhooks, superStatus: 200, targetsObjects: false },
   { method: 'POST', path: () => WebhookPaths.webhooks, body: () => ({ url: `http://127.0.0.1:9/${fresh('walk-hook')}`, description: 'walk', eventKeys: ['user.created'], isActive: true }), superStatus: 201, targetsObjects: false },
