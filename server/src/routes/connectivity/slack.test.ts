@@ -137,7 +137,7 @@ describeDialects('Slack channel', (harness) => {
     expect((await callAs(server, admin, 'POST', ChannelPaths.slackCode, { body: { code: 'x', state: 'made-up' } })).status).toBe(400);
   });
 
-  it("answers Slack's refusal of a code as a 502 naming Slack's error, and 503 when the operator has not set up the Slack app", async () => {
+  it("answers Slack's refusal of a code as a 502 naming Slack's error, and 409 when the operator has not set up the Slack app", async () => {
     const server = await start();
     const admin = await tenantWithAdmin(server);
     const scope = await callAs(server, admin, 'GET', ChannelPaths.slackScope);
@@ -150,7 +150,7 @@ describeDialects('Slack channel', (harness) => {
     const bare = await harness.start({ RATE_LIMIT_SIGNUP_PER_IP: '1000/60', GATEHOUSE_KEY_ENCRYPTION_KEY: KEK });
     const bareAdmin = await tenantWithAdmin(bare);
     const unset = await callAs(bare, bareAdmin, 'GET', ChannelPaths.slackScope);
-    expect(unset.status).toBe(503);
+    expect(unset.status).toBe(409);
     expect(unset.body.errorCode).toBe(ChannelErrorCodes.slackNotConfigured);
   });
 

@@ -14,9 +14,10 @@ import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 
 const tags = ['admin: connectivity Slack'];
-const notConfigured = { 503: err('ER-16301: the operator has not set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET') };
 const slackFailed = { 502: err("ER-16303: Slack refused the call or could not be reached; Slack's error code is in the message") };
 const notConnected = { 409: err('ER-16304: no Slack workspace is connected to the account') };
+/** As billing answers an unconfigured payment provider: a state of the deployment, not a server fault. */
+const notConfigured = { 409: err('ER-16301: the operator has not set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET') };
 
 export function slackRoutes(deps: RouteDeps, slack: SlackService): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -77,7 +77,7 @@ export function channelIdsOf(row: Pick<SlackSubscriptionRow, 'channel_ids'>): st
 const stateInvalid = () =>
   new AppError(ChannelErrorCodes.slackStateInvalid, 400, 'state: this Slack connection request is unknown, expired or already used; start connecting again');
 const notConfigured = () =>
-  new AppError(ChannelErrorCodes.slackNotConfigured, 503, 'Slack is not set up on this server: the operator sets SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (docs/connectivity.md)');
+  new AppError(ChannelErrorCodes.slackNotConfigured, 409, 'Slack is not set up on this server: the operator sets SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (docs/connectivity.md)');
 const notConnected = () => new AppError(ChannelErrorCodes.slackNotConnected, 409, 'No Slack workspace is connected to this account; connect one first');
 const slackFailed = (err: SlackApiError) => new AppError(ChannelErrorCodes.slackApiFailed, 502, `Slack refused the request (${err.method}: ${err.code})`, { slackError: err.code });
 
