@@ -64,8 +64,24 @@ export async function disableWebhookEndpoint(db: Db, id: string, reason: string,
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function insertWebhookAttempt(db: Db, row: Insertable<WebhookAttemptsTable>): Promise<void> {
+/** Stores one attempt and drops the endpoint's attempts older than its `keep` newest ones. */
+export async function insertWebhookAttempt(db: Db, row: Insertable<WebhookAttemptsTable>, keep: number): Promise<void> {
   await db.insertInto('webhook_attempts').values(row).execute();
+  const oldestKept = await db
+    .selectFrom('webhook_attempts')
+    .select(['created_at', 'id'])
+    .where('endpoint_id', '=', row.endpoint_id)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep - 1)
+    .limit(1)
+    .executeTakeFirst();
+  if (!oldestKept) return;
+  await db
+    .deleteFrom('webhook_attempts')
+    .where('endpoint_id', '=', row.endpoint_id)
+    .where((eb) => eb.or([eb('created_at', '<', oldestKept.created_at), eb.and([eb('created_at', '=', oldestKept.created_at), eb('id', '<', oldestKept.id)])]))
+    .execute();
 }
 
 /** The attempt, only when it is one of `tenantId`'s. */

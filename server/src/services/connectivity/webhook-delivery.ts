@@ -8,12 +8,13 @@
  * - Success is a 2xx within 15 s (guardedFetch's deadline). Anything else is retried on Svix's
  *   schedule (0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), unless the receiver answered
  *   `webhook-delivery: abort-message`, which stops the message's retries.
- * - Every attempt is a `webhook_attempts` row: outcome, duration, request and answer heads and bodies.
+ * - Every attempt is a `webhook_attempts` row: outcome, duration, request and answer heads and bodies;
+ *   an endpoint's log keeps its newest 1,000.
  * - An endpoint's first failure starts `failing_since`; a success clears it. A failure 5 days or
  *   more after `failing_since` disables the endpoint, notifies the tenant's admins and raises
  *   `webhook.endpoint_disabled`, in one transaction.
  */
-import { WEBHOOK_ABORT_HEADER, WEBHOOK_ABORT_VALUE, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_RETRY_DELAYS_MS, type WebhookPayload } from '@gatehouse/shared/wire';
+import { WEBHOOK_ABORT_HEADER, WEBHOOK_ABORT_VALUE, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_LOG_SIZE, WEBHOOK_RETRY_DELAYS_MS, type WebhookPayload } from '@gatehouse/shared/wire';
 import type { Config } from '../../config';
 import { decrypt, encrypt, newId } from '../../crypto';
 import type { Db } from '../../db';
@@ -138,7 +139,7 @@ export async function deliverWebhook(
     response_headers: response ? JSON.stringify(response.headers) : null,
     response_body: response ? response.body : null,
     created_at: now,
-  });
+  }, WEBHOOK_LOG_SIZE);
   return { attemptId, ...outcome };
 }
 

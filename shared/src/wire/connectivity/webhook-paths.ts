@@ -25,6 +25,8 @@ export const WebhookPaths = {
 export const WEBHOOK_LOG_DEFAULT_OFFSET = 0;
 export const WEBHOOK_LOG_DEFAULT_LIMIT = 10;
 export const WEBHOOK_LOG_MAX_LIMIT = 100;
+/** The log keeps this many attempts per endpoint; older ones are dropped. */
+export const WEBHOOK_LOG_SIZE = 1000;
 
 /** Standard Webhooks 1.0: secrets are `whsec_` + base64 of random bytes. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
