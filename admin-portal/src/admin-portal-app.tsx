@@ -15,6 +15,7 @@ import { useAuthSnapshot } from './use-auth-snapshot';
 import { UserBadge } from './user-badge';
 import { TenantSwitcher } from './tenant-switcher';
 import { NotificationBell, seesNotifications } from './notifications/notification-bell';
+import { slackReturn } from './sections/connectivity/slack-return';
 
 /**
  * The admin portal shell: full-screen dialog with navigation and the active section. It renders no
@@ -36,7 +37,8 @@ export function AdminPortalApp(props: AdminPortalProps) {
     [user, options.navigation, props.options.flags, multiApps],
   );
   // Multi-app mode opens on the Applications view (and goes there when the shown portal switches to it).
-  const [selected, setSelected] = useState<SectionId | null>(multiApps ? 'applications' : null);
+  // Back from Slack's consent (`?code=&state=` on the page) it opens on Connectivity, whose Slack tab finishes the connection.
+  const [selected, setSelected] = useState<SectionId | null>(multiApps ? 'applications' : typeof window !== 'undefined' && slackReturn(window.location) ? 'webhooks' : null);
   useEffect(() => {
     if (multiApps) setSelected('applications');
   }, [multiApps]);

@@ -1,4 +1,4 @@
-import { fireEvent, within } from '@testing-library/react';
+import { fireEvent, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveTheme, type ResolvedTheme } from '@gatehouse/shared';
 import { createTestStore, makeUser, portalProps, shadowMountPoint } from './test/fake-store';
@@ -89,10 +89,10 @@ describe('admin portal shell', () => {
     expect(navButtons(domElement)).toEqual(['Profile', 'Privacy', 'Users', 'Roles', 'Audit logs']);
   });
 
-  it('shows every entry to a super user (the seed’s sixteen, the security center and, last, the Operator area)', async () => {
+  it('shows every entry to a super user (the seed’s sixteen, the security center, Reports and, last, the Operator area)', async () => {
     const { domElement } = shadowMountPoint();
     await mountPortal(portalProps(domElement, createTestStore(makeUser({ superUser: true }))));
-    expect(navButtons(domElement)).toHaveLength(18);
+    expect(navButtons(domElement)).toHaveLength(19);
     expect(navButtons(domElement).at(-1)).toBe('Operator');
   });
 
@@ -109,6 +109,23 @@ describe('admin portal shell', () => {
     fireEvent.change(view.getByLabelText('Section'), { target: { value: 'privacy' } });
     // The Privacy chunk loads first: on a loaded machine that takes more than the default second.
     expect(await view.findByRole('region', { name: 'Privacy' }, { timeout: 5000 })).toBeTruthy();
+  });
+
+  it('opens on the Connectivity section’s Slack tab when the page is Slack’s return (?code=&state=), and the tab takes them out of the address bar', async () => {
+    window.history.replaceState(null, '', '/admin?code=c0de&state=st4te');
+    try {
+      const keys = ['fe.secure.read.users', 'fe.connectivity.read.webhooks', 'fe.connectivity.read.slackApp', 'fe.connectivity.write.slackApp'];
+      const user = makeUser({ permissions: keys.map((key, i) => ({ id: String(i), key, name: key })) });
+      const { domElement } = shadowMountPoint();
+      await mountPortal(portalProps(domElement, createTestStore(user), { adminPortal: { navigation: { webhooks: { visibility: 'byPermissions' } } } }));
+      const view = within(domElement);
+      const panel = await view.findByRole('region', { name: 'Connectivity' }, { timeout: 5000 });
+      expect(within(panel).getByRole('tab', { name: 'Slack' }).getAttribute('aria-selected')).toBe('true');
+      // The tab took the code and state out of the address bar as it sent them.
+      await waitFor(() => expect(window.location.search).toBe(''));
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
   });
 
   it('calls onClose on Escape and on the Close button', async () => {
