@@ -2,7 +2,7 @@
  * The event catalogue (issue 16 "One catalogue of events"): every event Gatehouse raises, with its
  * key (dot.case), category, description, the JSON schema of its `data` and an example. It is the
  * single source of truth: the server validates nothing against another list, the portal offers
- * these keys to subscribe to, and docs/events.md is generated from it (scripts/events-doc.mjs).
+ * these keys to subscribe to, and docs/events.md is rendered from it (events-doc.ts).
  *
  * Payloads carry what consumers ask for (logto#8263, logto#7961): the subject's ids, and for
  * membership and role events the ids added and removed. The acting user and the tenant travel
