@@ -56,6 +56,11 @@ export const RATE_LIMIT_BUCKETS = {
     default: '500/3600',
     counts: 'Text messages sent by this deployment in total, over every flow and every server process (the SMS budget against SMS pumping); over it nothing is sent, the call that needed the SMS gets 503 (background sends are dropped), and the log says `SMS budget exhausted` once a minute per process',
   },
+  channelEmailsPerTenant: {
+    env: 'RATE_LIMIT_CHANNEL_EMAILS_PER_TENANT',
+    default: '300/3600',
+    counts: "Event notification emails (the email channel's subscriptions) sent per account, over every server process: recipients are typed by the account's admins and never confirmed, so this bounds what one account can mail; over it the rest wait and are sent in a later window (retried on the channel's schedule), not dropped",
+  },
   phoneResetPerIp: { env: 'RATE_LIMIT_PHONE_RESET_PER_IP', default: '20/3600', counts: 'Reset-phone-number requests per client IP' },
   phoneResetPerEmail: {
     env: 'RATE_LIMIT_PHONE_RESET_PER_EMAIL',

@@ -18,7 +18,7 @@ export function channelsPart(app: OpenAPIHono<AppEnv>, deps: RouteDeps, worker: 
   const subscriptions = createChannelSubscriptionService({ db: deps.db, clock: deps.clock });
   const slackApi = createSlackApi(deps.config.slack);
   const slack = createSlackService({ db: deps.db, clock: deps.clock, config: deps.config, api: slackApi });
-  const delivery = createChannelDelivery({ db: deps.db, clock: deps.clock, config: deps.config, mail: deps.mail, sms: deps.sms, slack, slackApi });
+  const delivery = createChannelDelivery({ db: deps.db, clock: deps.clock, config: deps.config, mail: deps.mail, sms: deps.sms, limiter: deps.limiter, slack, slackApi });
   worker.addConsumer(delivery.consumer);
   for (const handler of delivery.handlers) worker.addHandler(handler);
   app.route('/', emailRoutes(deps, subscriptions));

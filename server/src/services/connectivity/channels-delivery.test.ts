@@ -76,6 +76,33 @@ describeDialects('email and SMS delivery of events', (harness) => {
     expect((await outbox(server)).filter((m) => m.to === 'keep@example.com')).toHaveLength(1);
   });
 
+  it("holds an account's notification emails past its budget and sends them in the next window, and another account's emails are not held", async () => {
+    const clock = movableClock();
+    const server = await start(clock, { RATE_LIMIT_CHANNEL_EMAILS_PER_TENANT: '2/3600' });
+    const admin = await tenantWithAdmin(server);
+    const other = await tenantWithAdmin(server, 'other');
+    const recipients = ['one@example.com', 'two@example.com', 'three@example.com'];
+    expect((await subscribe(server, admin, 'email', FAILED, recipients)).status).toBe(200);
+    expect((await subscribe(server, other, 'email', FAILED, ['theirs@example.com'])).status).toBe(200);
+    await raise(server, admin.tenantId, clock.now());
+    await raise(server, other.tenantId, clock.now());
+    await server.connectivity.worker.runDue();
+
+    const sent = async () => (await outbox(server)).filter((m) => [...recipients, 'theirs@example.com'].includes(m.to)).map((m) => m.to);
+    const first = await sent();
+    expect(first).toContain('theirs@example.com');
+    expect(first.filter((to) => recipients.includes(to))).toHaveLength(2);
+    const held = await server.db.selectFrom('jobs').select('last_error').where('tenant_id', '=', admin.tenantId).where('kind', '=', 'email').where('status', '=', 'pending').execute();
+    expect(held).toHaveLength(1);
+    expect(held[0]!.last_error).toMatch(/RATE_LIMIT_CHANNEL_EMAILS_PER_TENANT/);
+
+    for (const step of [60_000, 10 * 60_000, 60 * 60_000]) {
+      clock.advance(step);
+      await server.connectivity.worker.runDue();
+    }
+    expect((await sent()).filter((to) => recipients.includes(to)).sort()).toEqual([...recipients].sort());
+  });
+
   it('texts subscribed numbers through the SMS sender (dev outbox), and an SMS refused by a spent budget is sent later, not lost', async () => {
     const clock = movableClock();
     const server = await start(clock, { RATE_LIMIT_SMS_GLOBAL: '1/3600' });

@@ -7,8 +7,10 @@
  * A job re-reads its subscription before sending, so a recipient removed (or a subscription switched
  * off, or Slack disconnected) after the event stops the message. Failures retry on each kind's
  * schedule, then are given up. An SMS refused because the deployment's SMS budget
- * (RATE_LIMIT_SMS_GLOBAL) is spent is retried too, over more than the budget's window, so it is sent
- * late rather than lost.
+ * (RATE_LIMIT_SMS_GLOBAL) is spent, and an email over the account's notification-email budget
+ * (RATE_LIMIT_CHANNEL_EMAILS_PER_TENANT: admins type recipients that nobody confirms, so one account
+ * must not be able to mail without bound), are retried over more than the budget's window, so they
+ * are sent late rather than lost.
  */
 import { EVENT_CATALOGUE } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
@@ -22,6 +24,7 @@ import type { Mailer } from '../messaging/mail';
 import { loadEmailBrand } from '../messaging/emails/email-service';
 import { renderEmail } from '../messaging/emails/layout';
 import type { SmsSender } from '../messaging/sms';
+import type { RateLimiter } from '../platform/rate-limit';
 import { recipientsOf } from './channels';
 import { enqueueJob, type ClaimedJob, type JobHandler, type JobResult } from './jobs';
 import type { RaisedEvent } from './events';
@@ -31,10 +34,13 @@ import type { EventConsumer } from './worker';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/** Email and Slack: first try at once, then after 1 min, 10 min and 1 h. */
+/** Slack: first try at once, then after 1 min, 10 min and 1 h. */
 export const CHANNEL_RETRY_DELAYS_MS: readonly number[] = [MINUTE, 10 * MINUTE, HOUR];
-/** SMS: longer, so a spent SMS budget (a 1 h window by default) delays a message rather than losing it. */
-export const SMS_RETRY_DELAYS_MS: readonly number[] = [MINUTE, 10 * MINUTE, HOUR, 2 * HOUR, 6 * HOUR];
+/**
+ * Email and SMS: longer, so a message held back by a spent budget (the SMS budget, or the account's
+ * notification emails; 1 h windows by default) is sent in a later window rather than lost.
+ */
+export const BUDGETED_RETRY_DELAYS_MS: readonly number[] = [MINUTE, 10 * MINUTE, HOUR, 2 * HOUR, 6 * HOUR];
 
 /** What a channel job carries: the recipient (address, number or Slack channel) and the event. */
 export interface ChannelJobPayload {
@@ -73,6 +79,7 @@ export function createChannelDelivery(deps: {
   config: Pick<Config, 'publicUrl' | 'appName' | 'appUrl'>;
   mail: Mailer;
   sms: SmsSender;
+  limiter: Pick<RateLimiter, 'tryConsume'>;
   slack: Pick<SlackService, 'botToken'>;
   slackApi: Pick<SlackApi, 'postMessage'>;
 }): ChannelDelivery {
@@ -115,11 +122,14 @@ export function createChannelDelivery(deps: {
 
   const email: JobHandler = {
     kind: 'email',
-    retryDelaysMs: CHANNEL_RETRY_DELAYS_MS,
+    retryDelaysMs: BUDGETED_RETRY_DELAYS_MS,
     async run(job) {
       const payload = payloadOf(job);
       if (!payload) return { ok: false, error: 'The job carries no recipient and event', retry: false };
       if (!(await stillWanted(job, 'email', payload))) return { ok: true };
+      if (!(await deps.limiter.tryConsume('channelEmailsPerTenant', job.tenantId))) {
+        return { ok: false, error: `The account's notification emails for this window are spent (RATE_LIMIT_CHANNEL_EMAILS_PER_TENANT); sent in a later one` };
+      }
       const brand = await loadEmailBrand(db, config, job.tenantId);
       const { event } = payload;
       const when = new Date(event.occurredAt).toISOString();
@@ -149,7 +159,7 @@ export function createChannelDelivery(deps: {
 
   const sms: JobHandler = {
     kind: 'sms',
-    retryDelaysMs: SMS_RETRY_DELAYS_MS,
+    retryDelaysMs: BUDGETED_RETRY_DELAYS_MS,
     async run(job) {
       const payload = payloadOf(job);
       if (!payload) return { ok: false, error: 'The job carries no recipient and event', retry: false };
