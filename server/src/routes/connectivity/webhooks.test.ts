@@ -131,6 +131,30 @@ describeDialects('webhooks', (harness) => {
     expect((await callAs(server, admin, 'GET', `${pathOf(WebhookPaths.webhookLogs, { id: created._id })}?offset=-1`)).status).toBe(400);
   });
 
+  it('outside dev mode refuses plain http and private or loopback targets when saving, and never delivers to them', async () => {
+    // Dev mode to sign up (the dev mailbox), then a second server on the same database outside dev mode.
+    const devServer = await start();
+    const admin = await newTenant(devServer);
+    const r = await receiver();
+    const saved = await createEndpoint(devServer, admin, r.url, ['user.created']);
+    const server = await harness.start({ GATEHOUSE_DEV: '0', ACCESS_TOKEN_TTL: String(30 * 24 * 3600), GATEHOUSE_KEY_ENCRYPTION_KEY: KEK });
+    expect(server.config.dev).toBe(false);
+    for (const url of ['http://hooks.example.com/x', 'https://127.0.0.1/x', 'https://10.1.2.3/x', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://localhost/x']) {
+      const res = await callAs(server, admin, 'POST', WebhookPaths.webhooks, { body: { url, description: '', eventKeys: ['user.created'], isActive: true } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.errors[0], url).toMatch(/^url: must (be an https URL|point to a public address)/);
+    }
+    // An endpoint saved in dev mode to loopback is not called outside it: the test fails with the reason, nothing is sent.
+    const test = await callAs(server, admin, 'POST', pathOf(WebhookPaths.webhookTest, { id: saved._id }), { body: { eventKey: 'user.invited' } });
+    expect(test.status).toBe(200);
+    expect(test.body).toMatchObject({ status: 'failed', statusCode: null });
+    expect(test.body.message).toMatch(/https/);
+    await raise(server, admin.tenantId, Date.now());
+    await server.connectivity.worker.runDue();
+    expect(r.received).toHaveLength(0);
+    expect((await callAs(server, admin, 'GET', WebhookPaths.webhooks)).body).toHaveLength(1);
+  });
+
   it("another tenant's admin finds none of the endpoints, logs or attempts (404), and changes nothing", async () => {
     const server = await start();
     const admin = await newTenant(server);
