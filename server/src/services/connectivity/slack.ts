@@ -119,6 +119,11 @@ export function createSlackService(deps: { db: Db; clock: Clock; config: Pick<Co
     return row;
   }
 
+  async function botToken(from: Db, tenantId: string): Promise<string | null> {
+    const workspace = await findSlackWorkspace(from, tenantId);
+    return workspace?.bot_token ? open(workspace.bot_token) : null;
+  }
+
   async function revokeQuietly(token: string): Promise<void> {
     try {
       await api.revoke(token);
@@ -216,7 +221,7 @@ export function createSlackService(deps: { db: Db; clock: Clock; config: Pick<Co
           caller,
           {
             action: SlackAuditActions.connected,
-            description: `Slack workspace ${grant.teamName ?? grant.teamId ?? ''} connected`.trim(),
+            description: `Slack workspace ${grant.teamName ?? grant.teamId ?? '(unnamed)'} connected`,
             json: { old: before?.bot_token ? { teamId: before.team_id, teamName: before.team_name } : null, new: { id: workspace.id, teamId: grant.teamId, teamName: grant.teamName, scope: grant.scope } },
           },
           at,
@@ -228,7 +233,7 @@ export function createSlackService(deps: { db: Db; clock: Clock; config: Pick<Co
     },
 
     async channels(caller) {
-      const token = await this.botToken(db, caller.tenantId);
+      const token = await botToken(db, caller.tenantId);
       if (!token) throw notConnected();
       try {
         return await api.listChannels(token);
@@ -244,15 +249,12 @@ export function createSlackService(deps: { db: Db; clock: Clock; config: Pick<Co
         if (!before) return null;
         const old = await current(trx, caller.tenantId);
         await deleteSlackWorkspace(trx, caller.tenantId);
-        await recordAudit(trx, caller, { action: SlackAuditActions.disconnected, description: `Slack workspace ${before.team_name ?? ''} disconnected`.replace('  ', ' '), json: { old, new: null } }, clock.now());
+        await recordAudit(trx, caller, { action: SlackAuditActions.disconnected, description: before.team_name ? `Slack workspace ${before.team_name} disconnected` : 'Slack workspace disconnected', json: { old, new: null } }, clock.now());
         return before.bot_token ? open(before.bot_token) : null;
       });
       if (token) await revokeQuietly(token);
     },
 
-    async botToken(from, tenantId) {
-      const workspace = await findSlackWorkspace(from, tenantId);
-      return workspace?.bot_token ? open(workspace.bot_token) : null;
-    },
+    botToken,
   };
 }
