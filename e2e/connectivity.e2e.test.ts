@@ -7,8 +7,12 @@
  * the worker and the log shows the failure; the receiver recovers, the admin retries, and the log
  * shows the success. Every delivery the receiver got verifies with `standardwebhooks`.
  * (2) the admin subscribes an email recipient to `user.sign_in_failed`; a failed sign-in into the
- * tenant mails them (the real dev outbox). axe on each tab and dialog; screenshots at 1280 and 390 px,
- * light and dark.
+ * tenant mails them (the real dev outbox). (3) Hebrew, right to left. (4) Slack: a server configured
+ * for the local Slack-compatible server of the server's tests; the admin connects in Slack's consent
+ * window, which comes back to the host page (the app's redirect URL), where the portal opens on
+ * Connectivity and finishes the connection; the admin picks a channel for `user.invited`, and an
+ * invitation is posted there with the bot token. axe on each tab and dialog; screenshots at 1280 and
+ * 390 px, light and dark.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +23,8 @@ import { expectAccessible } from './support/axe';
 import { waitForMail } from './support/mailbox';
 import { accessToken, rowAction, screenshotsAtBothWidths } from './support/portal';
 import { PASSWORD, signUpThroughApi, visible } from './support/journey';
-import { useBrowserAndServer } from './support/server';
+import { freePort, startGatehouse, useBrowserAndServer } from './support/server';
+import { SLACK_TEST_CLIENT_ID, SLACK_TEST_CLIENT_SECRET, startTestSlack } from '../server/src/test/slack-server';
 
 const ctx = useBrowserAndServer();
 
@@ -274,3 +279,59 @@ it('reads right to left in Hebrew, at 1280 and 390 px, with the endpoint and its
   await screenshotsAtBothWidths(hebrew, 'admin-connectivity-log-hebrew');
   await context.close();
 }, 90_000);
+
+it('connects Slack through the consent window and the return to the host page, then posts an invitation to the chosen channel', async () => {
+  const { browser } = ctx;
+  const slack = await startTestSlack({ teamName: 'Analytical Engines HQ' });
+  // The redirect URL names the host page, so the port is chosen before the server starts.
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const server = await startGatehouse({ PORT: String(port), GATEHOUSE_PUBLIC_URL: url, SLACK_CLIENT_ID: SLACK_TEST_CLIENT_ID, SLACK_CLIENT_SECRET: SLACK_TEST_CLIENT_SECRET, SLACK_API_BASE_URL: slack.apiBaseUrl, SLACK_OAUTH_AUTHORIZE_URL: slack.authorizeUrl, SLACK_REDIRECT_URL: `${url}/` });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const first = await context.newPage();
+    const errors: string[] = [];
+    first.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await signUpThroughApi(first, url, `slack-admin+${stamp}@example.com`);
+    await first.getByRole('button', { name: 'Admin portal' }).click();
+    const portal = first.getByRole('dialog', { name: 'Admin portal' });
+    await portal.getByRole('navigation').getByRole('button', { name: 'Connectivity', exact: true }).click();
+    await portal.getByRole('tab', { name: 'Slack' }).click();
+    await visible(first, portal.getByText('No workspace is connected.'));
+
+    // Connect: Slack's consent opens in a window of its own; "Allow" sends it back to the host page with the code.
+    const [consent] = await Promise.all([context.waitForEvent('page'), portal.getByRole('button', { name: 'Connect Slack' }).click()]);
+    const back = consent.getByRole('dialog', { name: 'Admin portal' });
+    // Either the consent window finished and closed itself, or it shows the connection (then the admin closes it).
+    await Promise.race([consent.waitForEvent('close'), visible(consent, back.getByText('Connected to Analytical Engines HQ.'), 20_000)]);
+    if (!consent.isClosed()) {
+      expect(new URL(consent.url()).searchParams.has('code')).toBe(false);
+      await consent.close();
+    }
+    expect(slack.requests.filter((r) => r.method === 'oauth.v2.access')).toHaveLength(1);
+    await visible(first, portal.getByText('Connected to Analytical Engines HQ.'));
+
+    // user.invited to #security-alerts.
+    const events = portal.getByRole('region', { name: 'Events posted to Slack' });
+    await events.getByRole('combobox', { name: 'Event' }).selectOption('user.invited');
+    await events.getByRole('button', { name: 'Add event' }).click();
+    await events.getByRole('group', { name: 'user.invited' }).getByRole('checkbox', { name: '#security-alerts' }).check();
+    await expectAccessible(first, 'connectivity: Slack connected');
+    await screenshotsAtBothWidths(first, 'admin-connectivity-slack-connected');
+    await events.getByRole('button', { name: 'Save' }).click();
+    await visible(first, portal.getByRole('status').getByText('Slack events saved'));
+
+    const token = await accessToken(first);
+    const invitee = `ada+${stamp}@example.com`;
+    const invited = await fetch(`${url}/identity/resources/users/v1`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ email: invitee, name: 'Ada Byron' }) });
+    expect(invited.status).toBe(201);
+    const posted = await until('the Slack message', () => slack.posted.find((m) => JSON.stringify(m).includes(invitee)));
+    expect(posted.channel).toBe('C02SECURITY');
+    expect(slack.tokens.get(posted.token)?.revoked).toBe(false);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+    await server.stop();
+    await slack.stop();
+  }
+}, 120_000);
