@@ -394,6 +394,11 @@ describeDialects('webhooks', (harness) => {
       [204, 'failed'],
       [500, 'failed'],
     ]);
+    // A body with a NUL (which a PostgreSQL text column refuses) is logged with it replaced.
+    r.script({ status: 200, body: 'a\u0000b' });
+    const nul = await test();
+    expect(nul.body.status).toBe('success');
+    expect((await logsOf(server, admin, endpoint._id)).rows.find((x) => x.id === nul.body.logId).responseBody).toBe('a\uFFFDb');
     const got = r.received[0]!;
     expect(new StandardWebhook(endpoint.secret).verify(got.body, got.headers)).toMatchObject({ type: 'user.invited', data: { tenantId: admin.tenantId, actor: { userId: admin.userId } } });
     // A receiver that is down: failed with a message, no status code.
@@ -403,7 +408,7 @@ describeDialects('webhooks', (harness) => {
     expect(down.body).toMatchObject({ status: 'failed', statusCode: null });
     expect(down.body.message).toMatch(/Not delivered: connection failed/);
     const logs = await logsOf(server, admin, endpoint._id);
-    expect(logs.total).toBe(6);
+    expect(logs.total).toBe(7);
     expect(logs.rows.find((x) => x.id === down.body.logId)).toMatchObject({ status: 'failed', statusCode: null, eventKey: 'user.invited' });
   });
 

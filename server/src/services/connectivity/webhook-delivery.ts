@@ -107,7 +107,8 @@ export async function deliverWebhook(
   try {
     const res = await guardedFetch(endpoint.url, { method: 'POST', headers, body: message.body }, webhookPolicy(deps));
     durationMs = res.durationMs;
-    response = { headers: res.headers, body: res.body };
+    // A NUL cannot be stored in a PostgreSQL text column: a receiver's body is kept with it replaced.
+    response = { headers: res.headers, body: res.body.replace(/\u0000/g, '\uFFFD') };
     const ok = res.status >= 200 && res.status < 300;
     const abort = (res.headers[WEBHOOK_ABORT_HEADER] ?? '').trim().toLowerCase() === WEBHOOK_ABORT_VALUE;
     outcome = {
