@@ -130,6 +130,9 @@ describe('notification bell', () => {
     expect(server.stub.callsTo(`POST ${NotificationPaths.markAllRead}`)).toHaveLength(1);
     await waitFor(() => expect((within(panel).getByRole('button', { name: 'Mark all as read' }) as HTMLButtonElement).disabled).toBe(true));
     expect(server.state.every((r) => r.status === 'read')).toBe(true);
+    // The button that disabled itself had the focus: it stays in the panel (regression: it fell to
+    // the page, and the next Escape closed the whole portal instead of the panel).
+    await waitFor(() => expect((panel.getRootNode() as ShadowRoot).activeElement).toBe(panel));
   });
 
   it('shows the empty state, and Escape closes the panel only, giving the focus back to the bell', async () => {

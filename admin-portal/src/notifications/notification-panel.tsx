@@ -39,6 +39,9 @@ export default function NotificationPanel({ calls, onClose, onUnread }: { calls:
 
   const shown = load.state === 'ready' ? load.rows.length : NOTIFICATIONS_PAGE_SIZE;
   const act = async (key: string, call: () => Promise<{ unread: number }>) => {
+    // Buttons stay enabled while a call runs (a disabled focused button drops the focus out of the
+    // panel, and the portal's Escape would then close the portal): a second click is ignored.
+    if (busy !== null) return;
     setBusy(key);
     setFailed(false);
     try {
@@ -48,6 +51,10 @@ export default function NotificationPanel({ calls, onClose, onUnread }: { calls:
       setFailed(true);
     } finally {
       setBusy(null);
+      // Mark-all-read disables itself when nothing is left unread: keep the focus in the panel.
+      const panel = panelRef.current;
+      const root = panel?.getRootNode() as Document | ShadowRoot | undefined;
+      if (panel && root && !panel.contains(root.activeElement)) panel.focus();
     }
   };
 
@@ -63,7 +70,7 @@ export default function NotificationPanel({ calls, onClose, onUnread }: { calls:
     <div ref={panelRef} className="gh-ap-notif" role="dialog" aria-labelledby={headingId} tabIndex={-1} onKeyDown={onKeyDown}>
       <div className="gh-ap-notif-head">
         <h2 id={headingId} className="gh-ap-notif-title">{t.t('notifications.title')}</h2>
-        <button type="button" className="gh-ap-notif-link" disabled={load.state !== 'ready' || load.unread === 0 || busy !== null} onClick={() => void act('all', () => calls.markAllRead())}>
+        <button type="button" className="gh-ap-notif-link" disabled={load.state !== 'ready' || load.unread === 0} aria-busy={busy === 'all'} onClick={() => void act('all', () => calls.markAllRead())}>
           {t.t('notifications.markAllRead')}
         </button>
         <button type="button" className="gh-ap-notif-close" aria-label={t.t('notifications.close')} onClick={onClose}>
@@ -106,7 +113,7 @@ export default function NotificationPanel({ calls, onClose, onUnread }: { calls:
                 <button
                   type="button"
                   className="gh-ap-notif-link"
-                  disabled={busy !== null}
+                  aria-disabled={busy !== null}
                   aria-label={`${t.t(n.status === 'unread' ? 'notifications.markRead' : 'notifications.markUnread')}: ${n.title}`}
                   onClick={() => void act(`status:${n.id}`, () => calls.setStatus(n.id, n.status === 'unread' ? 'read' : 'unread'))}
                 >
@@ -115,7 +122,7 @@ export default function NotificationPanel({ calls, onClose, onUnread }: { calls:
                 <button
                   type="button"
                   className="gh-ap-notif-link"
-                  disabled={busy !== null}
+                  aria-disabled={busy !== null}
                   aria-label={`${t.t(n.pinned ? 'notifications.unpin' : 'notifications.pin')}: ${n.title}`}
                   onClick={() => void act(`pin:${n.id}`, () => calls.setPin(n.id, n.pinned ? 'unpinned' : 'pinned'))}
                 >
