@@ -201,6 +201,34 @@ describeDialects('Slack channel', (harness) => {
     expect((await auditsOf(server, admin.tenantId)).filter((a) => a.action === 'Slack notifications updated')).toHaveLength(3);
   });
 
+  it('sends SLACK_REDIRECT_URL as redirect_uri on both legs, and a disconnect whose auth.revoke Slack refuses still deletes the token and stops queued posts', async () => {
+    const clock = movableClock();
+    const redirect = 'https://app.example.com/admin/connectivity';
+    const server = await start(clock, { SLACK_REDIRECT_URL: redirect });
+    const admin = await tenantWithAdmin(server);
+    const { scope, approved, done } = await connect(server, admin);
+    expect(new URL(scope.body.authorizeUrl).searchParams.get('redirect_uri')).toBe(redirect);
+    expect(approved.redirectUri).toBe(redirect);
+    expect(done.status).toBe(200);
+    expect(slack.requests.filter((r) => r.method === 'oauth.v2.access').at(-1)!.body.redirect_uri).toBe(redirect);
+    const token = [...slack.tokens.keys()].at(-1)!;
+
+    await callAs(server, admin, 'POST', ChannelPaths.slack, { body: { slackEvents: [{ eventKey: 'user.locked', channelIds: ['C01GENERAL'], enabled: true }] } });
+    // The event is dispatched (a post queued), then the workspace is disconnected before the post runs.
+    slack.failNext('chat.postMessage', 'ratelimited', (body) => body.channel === 'C01GENERAL');
+    await raiseEvent(server.db, { tenantId: admin.tenantId, key: 'user.locked', data: { userId: 'u1', email: 'x@example.com', reason: 'admin' }, actor: null }, clock.now());
+    await server.connectivity.worker.runDue();
+    slack.failNext('auth.revoke', 'internal_error');
+    expect((await callAs(server, admin, 'DELETE', ChannelPaths.slack)).status).toBe(204);
+    expect(slack.tokens.get(token)).toEqual({ revoked: false });
+    expect(await server.db.selectFrom('slack_workspaces').selectAll().where('tenant_id', '=', admin.tenantId).executeTakeFirst()).toBeUndefined();
+    const postsBefore = slack.posted.length;
+    clock.advance(60_000);
+    await server.connectivity.worker.runDue();
+    expect(slack.posted.length).toBe(postsBefore);
+    expect(await server.db.selectFrom('jobs').select('status').where('tenant_id', '=', admin.tenantId).where('kind', '=', 'slack').execute()).toEqual([{ status: 'succeeded' }]);
+  });
+
   it('retries a post Slack rate-limited and gives up at once on a channel the bot is not in', async () => {
     const clock = movableClock();
     const server = await start(clock);
