@@ -1,11 +1,12 @@
 /** Test helpers of enterprise SSO: a tenant admin with a configured IdP, and the browser's side of a sign-in. */
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
-import { SsoPaths, type SsoConfiguration } from '@gatehouse/shared/wire';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { SsoPaths, type LoginResponse, type SsoConfiguration } from '@gatehouse/shared/wire';
 import type { GatehouseServer } from '../app';
 import { ssoCookieName } from '../routes/sso/login';
-import type { TestDns } from './dns-server';
-import { call, signUpAndActivate } from './harness';
+import { startTestDns, type TestDns } from './dns-server';
+import { call, PASSWORD, signUpAndActivate } from './harness';
+import { signInAt, startTestOidcIdp, type TestOidcIdp } from './oidc-idp';
 
 export const path = (template: string, params: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k]!));
 export const SAML_CALLBACK = 'http://localhost:8787/account/saml/callback';
@@ -92,4 +93,59 @@ export async function postToAcs(server: GatehouseServer, configId: string, samlR
 /** Decodes the payload of an access token (no verification: the server made it in this test). */
 export function claimsOf(accessToken: string): Record<string, any> {
   return JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString('utf8'));
+}
+
+/** The env of an SSO test server: the test DNS, and rate limits that a file's many sign-ins stay within. */
+export function ssoEnv(dns: TestDns, extra: Record<string, string> = {}): Record<string, string> {
+  return { SSO_DNS_SERVERS: dns.address, RATE_LIMIT_SIGNUP_PER_IP: '1000/3600', RATE_LIMIT_SSO_PER_IP: '1000/600', ...extra };
+}
+
+/** The test DNS and the peer OIDC IdP (redirecting to OIDC_CALLBACK): started before a file's tests, stopped after. Read them inside tests. */
+export function oidcPeers(): { readonly dns: TestDns; readonly idp: TestOidcIdp } {
+  let dns: TestDns | undefined;
+  let idp: TestOidcIdp | undefined;
+  beforeAll(async () => {
+    dns = await startTestDns();
+    idp = await startTestOidcIdp({ redirectUris: [OIDC_CALLBACK] });
+  });
+  afterAll(async () => {
+    await idp?.stop();
+    await dns?.stop();
+  });
+  return {
+    get dns() { return dns!; },
+    get idp() { return idp!; },
+  };
+}
+
+/** The login box's oidc/postlogin call with what the IdP put on the callback URL. */
+export function postOidcCallback<T = LoginResponse>(server: GatehouseServer, back: URL, binding?: string, overrides: Record<string, string> = {}) {
+  const body = {
+    code: back.searchParams.get('code')!,
+    RelayState: back.searchParams.get('state')!,
+    redirectUri: `${back.origin}${back.pathname}`,
+    ...(back.searchParams.get('iss') ? { iss: back.searchParams.get('iss')! } : {}),
+    ...overrides,
+  };
+  return call<T>(server, 'POST', SsoPaths.oidcPostLogin, { body, headers: bindingHeader(server, binding) });
+}
+
+/** A whole OIDC sign-in of `email` as the login box runs it: pre-login, the peer IdP's sign-in, post-login. */
+export async function oidcSignIn(server: GatehouseServer, email: string) {
+  const started = await startSso(server, 'oidc', email);
+  return postOidcCallback(server, await signInAt(started.address, email), started.binding);
+}
+
+/** How many accounts of `domain` and sessions of anyone exist: what a test sign-in must not change. */
+export async function ssoCounts(server: GatehouseServer, domain: string): Promise<{ users: number; sessions: number }> {
+  const users = await server.db.selectFrom('users').select('id').where('email', 'like', `%@${domain}`).execute();
+  const sessions = await server.db.selectFrom('sessions').select('id').execute();
+  return { users: users.length, sessions: sessions.length };
+}
+
+/** A second session of the same account, signed in with its password. */
+export async function passwordSession(server: GatehouseServer, email: string): Promise<string> {
+  const res = await call<{ accessToken: string }>(server, 'POST', '/identity/resources/auth/v1/user', { body: { email, password: PASSWORD } });
+  expect(res.status).toBe(200);
+  return res.body.accessToken;
 }

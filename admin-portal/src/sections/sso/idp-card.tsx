@@ -8,6 +8,7 @@ import { TextField } from '../dialogs/text-field';
 import { certificateState } from './certificate';
 import type { SsoApi } from './sso-api';
 import { useSsoAction } from './use-sso-action';
+import { SaveActions } from './save-actions';
 
 type Source = 'file' | 'url' | 'manual';
 const SAML_FIELDS = ['domain', 'ssoEndpoint', 'publicCertificate', 'idpEntityId', 'signRequest', 'url', 'metadata'] as const;
@@ -176,14 +177,7 @@ export function OidcIdpCard({ config, sso, canWrite, onSaved }: { config: SsoCon
       <h3 id={`${id}-title`} className="gh-ap-sec-card-title">{t.t('sso.oidc.title')}</h3>
       <form className="gh-ap-sec-form" noValidate onSubmit={(e) => void save(e)} aria-label={t.t('sso.oidc.title')}>
         <OidcFields id={id} form={form} set={set} busy={busy} errors={action.errors} secretHint={t.t(config.oidc?.hasClientSecret ? 'sso.oidc.secretKeepHint' : 'sso.oidc.secretHint')} />
-        {canWrite && (
-          <div className="gh-ap-actions">
-            <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={action.busy === 'save'}>
-              {action.busy === 'save' && <span className="gh-ap-spinner" aria-hidden="true" />}
-              {t.t('common.save')}
-            </button>
-          </div>
-        )}
+        {canWrite && <SaveActions busy={busy} saving={action.busy === 'save'} />}
       </form>
       {action.error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{action.error}</p>}
       <Toast message={notice} />

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/i18n-context';
 import { Toast } from '../../toast';
 import type { SsoApi } from './sso-api';
 import { useSsoAction } from './use-sso-action';
+import { SaveActions } from './save-actions';
 
 const FIELDS = ['roleIds', 'groups'] as const;
 type Mapping = { key: number; group: string; roleIds: string[] };
@@ -95,14 +96,7 @@ export function RolesCard({ config, sso, canWrite, roles, onSaved }: { config: S
           </fieldset>
           {action.errors.roleIds && <p className="gh-ap-field-error" role="alert">{action.errors.roleIds}</p>}
           {action.errors.groups && <p className="gh-ap-field-error" role="alert">{action.errors.groups}</p>}
-          {canWrite && (
-            <div className="gh-ap-actions">
-              <button type="submit" className="gh-ap-button" disabled={busy} aria-busy={action.busy === 'save'}>
-                {action.busy === 'save' && <span className="gh-ap-spinner" aria-hidden="true" />}
-                {t.t('common.save')}
-              </button>
-            </div>
-          )}
+          {canWrite && <SaveActions busy={busy} saving={action.busy === 'save'} />}
         </form>
       )}
       {action.error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{action.error}</p>}

@@ -1,13 +1,13 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { AccountPaths, AccountSettings, Permissions, PublicAccountSettings, UpdateAccountSettingsRequest } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
-import { Errors } from '../../errors';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
 import type { AccountSettingsService } from '../../services/account/settings';
 import { adminErrors, guardFor, TenantQuery } from '../admin/shared';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
+import { publicImageRoute } from '../public-image';
 
 /**
  * Account settings (seed 001 section 7 "Tenants: account settings GET, PUT, public GET"): the admin
@@ -59,27 +59,7 @@ export function accountSettingsRoutes(deps: RouteDeps, clock: Clock, account: Ac
     async (c) => c.json(await account.getPublic(c.req.valid('query').tenantId), 200, { 'Cache-Control': 'no-cache' }),
   );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: AccountPaths.accountLogo,
-      tags: ['public'],
-      summary: "An account's logo (public, immutable: a new logo gets a new URL)",
-      request: { params: z.object({ logoId: z.string().regex(/^[0-9a-f]{32}$/) }) },
-      responses: { 200: { description: 'The image bytes' }, 404: err('No such logo') },
-    }),
-    async (c) => {
-      const logo = await account.getLogo(c.req.valid('param').logoId);
-      if (!logo) throw Errors.notFound();
-      return c.body(new Uint8Array(logo.bytes), 200, {
-        'Content-Type': logo.mime,
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        'Content-Security-Policy': "default-src 'none'; sandbox",
-        'Cross-Origin-Resource-Policy': 'cross-origin',
-        'X-Content-Type-Options': 'nosniff',
-      });
-    },
-  );
+  publicImageRoute(app, AccountPaths.accountLogo, "An account's logo (public, immutable: a new logo gets a new URL)", (id) => account.getLogo(id));
 
   return app;
 }

@@ -4,12 +4,12 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { ApplicationPaths, VendorApplication, VendorApplicationBody, VendorApplicationPatch } from '@gatehouse/shared/wire';
-import { Errors } from '../../errors';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
 import type { ApplicationService } from '../../services/applications/applications';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
+import { publicImageRoute } from '../public-image';
 import { notFound, operatorErrors, operatorGuardFor } from '../operator/shared';
 
 const tags = ['operator: vendor applications'];
@@ -60,26 +60,6 @@ export function vendorApplicationRoutes(deps: RouteDeps, applications: Applicati
       return c.body(null, 204);
     },
   );
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: ApplicationPaths.logo,
-      tags: ['public'],
-      summary: "An application's uploaded logo (public, immutable: a new logo gets a new URL)",
-      request: { params: z.object({ logoId: z.string().regex(/^[0-9a-f]{32}$/) }) },
-      responses: { 200: { description: 'The image bytes' }, 404: err('No such logo') },
-    }),
-    async (c) => {
-      const logo = await applications.getLogo(c.req.valid('param').logoId);
-      if (!logo) throw Errors.notFound();
-      return c.body(new Uint8Array(logo.bytes), 200, {
-        'Content-Type': logo.mime,
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        'Content-Security-Policy': "default-src 'none'; sandbox",
-        'Cross-Origin-Resource-Policy': 'cross-origin',
-        'X-Content-Type-Options': 'nosniff',
-      });
-    },
-  );
+  publicImageRoute(app, ApplicationPaths.logo, "An application's uploaded logo (public, immutable: a new logo gets a new URL)", (id) => applications.getLogo(id));
   return app;
 }

@@ -5,62 +5,29 @@
  * the server runs the code exchange and every ID token check, signs nobody in and reports the claims.
  * Over HTTP against the real database, with the oidc-provider peer IdP.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SsoPaths, type LoginResponse, type SsoTestReport, type SsoTestStartResponse } from '@gatehouse/shared/wire';
 import type { GatehouseServer } from '../../app';
 import { auditsOf } from '../../test/admin-helpers';
-import { startTestDns, type TestDns } from '../../test/dns-server';
-import { call, describeDialects, movableClock, PASSWORD } from '../../test/harness';
-import { signInAt, SSO_IDP_CLIENT_ID, SSO_IDP_CLIENT_SECRET, startTestOidcIdp, type TestOidcIdp } from '../../test/oidc-idp';
-import { bindingHeader, OIDC_CALLBACK, path, startSso, tenantWithSso, type SsoTenant } from '../../test/sso-helpers';
+import { call, describeDialects, movableClock } from '../../test/harness';
+import { signInAt, SSO_IDP_CLIENT_ID, SSO_IDP_CLIENT_SECRET } from '../../test/oidc-idp';
+import { OIDC_CALLBACK, oidcPeers, passwordSession, path, postOidcCallback, ssoCounts, ssoEnv, startSso, tenantWithSso, type SsoTenant } from '../../test/sso-helpers';
 
-let dns: TestDns;
-let idp: TestOidcIdp;
-beforeAll(async () => {
-  dns = await startTestDns();
-  idp = await startTestOidcIdp({ redirectUris: [OIDC_CALLBACK] });
-});
-afterAll(async () => {
-  await idp?.stop();
-  await dns?.stop();
-});
+const peers = oidcPeers();
+const env = () => ssoEnv(peers.dns, { GATEHOUSE_KEY_ENCRYPTION_KEY: 'ab'.repeat(32) });
 
-const env = () => ({ SSO_DNS_SERVERS: dns.address, RATE_LIMIT_SIGNUP_PER_IP: '1000/3600', RATE_LIMIT_SSO_PER_IP: '1000/600', GATEHOUSE_KEY_ENCRYPTION_KEY: 'ab'.repeat(32) });
+/** What oidc/postlogin answers when the callback was a test's: no session, the test's state. */
+type TestPostLogin = LoginResponse & { connectionTest?: string };
 
 /** A tenant with the peer IdP as its OIDC client, a validated domain, Support mapped from `support`; turned off unless `enabled`. */
 async function oidcTenant(server: GatehouseServer, enabled = false): Promise<SsoTenant> {
-  return tenantWithSso(server, dns, { type: 'oidc', enabled, oidc: { issuer: idp.issuer, clientId: SSO_IDP_CLIENT_ID, clientSecret: SSO_IDP_CLIENT_SECRET, scopes: 'openid email profile groups' } });
+  return tenantWithSso(server, peers.dns, { type: 'oidc', enabled, oidc: { issuer: peers.idp.issuer, clientId: SSO_IDP_CLIENT_ID, clientSecret: SSO_IDP_CLIENT_SECRET, scopes: 'openid email profile groups' } });
 }
 
 const startTest = (server: GatehouseServer, tenant: Pick<SsoTenant, 'token' | 'configId'>, body: Record<string, unknown> | null = { redirectUri: OIDC_CALLBACK }, token = tenant.token) =>
   call<SsoTestStartResponse & { errors?: string[] }>(server, 'POST', path(SsoPaths.test, { configId: tenant.configId }), { token, ...(body ? { body } : {}) });
 const readReport = (server: GatehouseServer, configId: string, testId: string, token: string) =>
   call<SsoTestReport>(server, 'GET', path(SsoPaths.testReport, { configId, testId }), { token });
-
-/** The login box's oidc/postlogin call with what the IdP put on the callback URL. */
-function postLogin(server: GatehouseServer, back: URL, binding?: string, overrides: Record<string, string> = {}) {
-  const body = {
-    code: back.searchParams.get('code')!,
-    RelayState: back.searchParams.get('state')!,
-    redirectUri: `${back.origin}${back.pathname}`,
-    ...(back.searchParams.get('iss') ? { iss: back.searchParams.get('iss')! } : {}),
-    ...overrides,
-  };
-  return call<LoginResponse & { connectionTest?: string }>(server, 'POST', SsoPaths.oidcPostLogin, { body, headers: bindingHeader(server, binding) });
-}
-
-async function counts(server: GatehouseServer, tenant: SsoTenant) {
-  const users = await server.db.selectFrom('users').select('id').where('email', 'like', `%@${tenant.domain}`).execute();
-  const sessions = await server.db.selectFrom('sessions').select('id').execute();
-  return { users: users.length, sessions: sessions.length };
-}
-
-/** A second session of the same account, signed in with its password. */
-async function passwordSession(server: GatehouseServer, email: string): Promise<string> {
-  const res = await call<{ accessToken: string }>(server, 'POST', '/identity/resources/auth/v1/user', { body: { email, password: PASSWORD } });
-  expect(res.status).toBe(200);
-  return res.body.accessToken;
-}
 
 describeDialects('SSO Test connection (OIDC)', (h) => {
   it('answers the report only to the session that started it: another session of the same admin, another tenant or an unknown test get 404', async () => {
@@ -69,7 +36,7 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
     const other = await oidcTenant(server);
     const started = await startTest(server, tenant);
     expect(started.status).toBe(201);
-    expect((await postLogin(server, await signInAt(started.body.address, `olga@${tenant.domain}`))).status).toBe(202);
+    expect((await postOidcCallback<TestPostLogin>(server, await signInAt(started.body.address, `olga@${tenant.domain}`))).status).toBe(202);
     const secondSession = await passwordSession(server, tenant.adminEmail);
     expect((await readReport(server, tenant.configId, started.body.testId, secondSession)).status).toBe(404);
     expect((await readReport(server, tenant.configId, started.body.testId, other.token)).status).toBe(404);
@@ -85,14 +52,14 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
   it("reports the claims of a real sign-in at the IdP while the configuration is off: the login box's callback, PKCE, state and nonce; nobody signed in; read once", async () => {
     const server = await h.start(env());
     const tenant = await oidcTenant(server);
-    const before = await counts(server, tenant);
+    const before = await ssoCounts(server, tenant.domain);
     const email = `olga@${tenant.domain}`;
-    idp.groups.set(email, ['support', 'unmapped']);
+    peers.idp.groups.set(email, ['support', 'unmapped']);
 
     const started = await startTest(server, tenant);
     expect(started.status).toBe(201);
     const authorize = new URL(started.body.address);
-    expect(authorize.origin).toBe(idp.issuer);
+    expect(authorize.origin).toBe(peers.idp.issuer);
     // The redirect URI of real sign-ins: the login box's callback route, the one registered at the IdP.
     expect(authorize.searchParams.get('redirect_uri')).toBe(OIDC_CALLBACK);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
@@ -107,12 +74,12 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
 
     expect((await readReport(server, tenant.configId, started.body.testId, tenant.token)).body.status).toBe('pending');
     const back = await signInAt(started.body.address, email);
-    const done = await postLogin(server, back);
+    const done = await postOidcCallback<TestPostLogin>(server, back);
     expect(done.status).toBe(202);
     expect(done.body).toEqual({ connectionTest: 'complete' });
     expect(done.refreshCookie).toBeFalsy();
     expect(done.setCookie).toBeNull();
-    expect(await counts(server, tenant)).toEqual(before);
+    expect(await ssoCounts(server, tenant.domain)).toEqual(before);
 
     const report = await readReport(server, tenant.configId, started.body.testId, tenant.token);
     expect(report.status).toBe(200);
@@ -128,7 +95,7 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
       problems: [{ code: 'unknownGroups', severity: 'warning', values: ['unmapped'] }],
     });
     const claims = Object.fromEntries(report.body.attributes.map((a) => [a.name, a.values]));
-    expect(claims).toMatchObject({ sub: [email], email: [email], email_verified: ['true'], groups: ['support', 'unmapped'], iss: [idp.issuer], aud: [SSO_IDP_CLIENT_ID] });
+    expect(claims).toMatchObject({ sub: [email], email: [email], email_verified: ['true'], groups: ['support', 'unmapped'], iss: [peers.idp.issuer], aud: [SSO_IDP_CLIENT_ID] });
     // Claims of the protocol, not of the person, are left out.
     expect(claims.nonce).toBeUndefined();
     // Read once.
@@ -144,13 +111,13 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
     const back = await signInAt(first.body.address, `olga@${tenant.domain}`);
     // The stored expectation changes after the IdP answered: the nonce in its ID token no longer matches.
     await server.db.updateTable('sso_requests').set({ nonce: 'a-different-nonce' }).where('id', '=', first.body.testId).execute();
-    expect((await postLogin(server, back)).status).toBe(202);
+    expect((await postOidcCallback<TestPostLogin>(server, back)).status).toBe(202);
     const failed = await readReport(server, tenant.configId, first.body.testId, tenant.token);
     expect(failed.body).toMatchObject({ status: 'failed', email: null, attributes: [] });
     expect(failed.body.error).toMatch(/nonce/);
 
     const second = await startTest(server, tenant);
-    expect((await postLogin(server, await signInAt(second.body.address, 'boss@other-company.test'))).status).toBe(202);
+    expect((await postOidcCallback<TestPostLogin>(server, await signInAt(second.body.address, 'boss@other-company.test'))).status).toBe(202);
     const outside = await readReport(server, tenant.configId, second.body.testId, tenant.token);
     expect(outside.body).toMatchObject({ status: 'passed', email: 'boss@other-company.test' });
     expect(outside.body.problems).toContainEqual({ code: 'emailDomainNotValidated', severity: 'error', values: ['other-company.test'] });
@@ -167,24 +134,24 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
     const realBack = await signInAt(real.address, email);
 
     // The test's code with the sign-in's state (and its browser cookie): a sign-in, refused by PKCE; no test spent.
-    expect((await postLogin(server, testBack, real.binding, { RelayState: realBack.searchParams.get('state')! })).status).toBe(401);
+    expect((await postOidcCallback<TestPostLogin>(server, testBack, real.binding, { RelayState: realBack.searchParams.get('state')! })).status).toBe(401);
     expect((await readReport(server, tenant.configId, test.body.testId, tenant.token)).body.status).toBe('pending');
-    expect(await counts(server, tenant)).toMatchObject({ users: 0 });
+    expect(await ssoCounts(server, tenant.domain)).toMatchObject({ users: 0 });
 
     // The sign-in's code with the test's state, from the sign-in's browser: the test, refused (the code was issued to another PKCE challenge), no session.
-    const crossed = await postLogin(server, realBack, real.binding, { RelayState: testBack.searchParams.get('state')! });
+    const crossed = await postOidcCallback<TestPostLogin>(server, realBack, real.binding, { RelayState: testBack.searchParams.get('state')! });
     expect(crossed.status).toBe(202);
     expect(crossed.setCookie).toBeNull();
     const report = await readReport(server, tenant.configId, test.body.testId, tenant.token);
     expect(report.body.status).toBe('failed');
     expect(report.body.error).toMatch(/invalid_grant/);
-    expect(await counts(server, tenant)).toMatchObject({ users: 0 });
+    expect(await ssoCounts(server, tenant.domain)).toMatchObject({ users: 0 });
 
     // The test is spent: its own callback now is neither a test nor a sign-in.
-    const spent = await postLogin(server, testBack, real.binding);
+    const spent = await postOidcCallback<TestPostLogin>(server, testBack, real.binding);
     expect(spent.status).toBe(401);
     expect(spent.body).toMatchObject({ errors: ['Failed to authenticate'] });
-    expect(await counts(server, tenant)).toMatchObject({ users: 0 });
+    expect(await ssoCounts(server, tenant.domain)).toMatchObject({ users: 0 });
   });
 
   it('refuses a callback to another redirect URI than the test started with (reported failed), and expires after 10 minutes', async () => {
@@ -193,7 +160,7 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
     const tenant = await oidcTenant(server);
     const first = await startTest(server, tenant);
     const back = await signInAt(first.body.address, `olga@${tenant.domain}`);
-    expect((await postLogin(server, back, undefined, { redirectUri: 'http://localhost:8787/elsewhere' })).status).toBe(202);
+    expect((await postOidcCallback<TestPostLogin>(server, back, undefined, { redirectUri: 'http://localhost:8787/elsewhere' })).status).toBe(202);
     const report = await readReport(server, tenant.configId, first.body.testId, tenant.token);
     expect(report.body).toMatchObject({ status: 'failed', email: null });
     expect(report.body.error).toMatch(/redirect URI/);
@@ -205,7 +172,7 @@ describeDialects('SSO Test connection (OIDC)', (h) => {
     expect(second.body.expiresInMs).toBe(10 * 60_000);
     const late = await signInAt(second.body.address, `olga@${tenant.domain}`);
     clock.advance(10 * 60_000 + 1);
-    expect((await postLogin(server, late)).status).toBe(401);
+    expect((await postOidcCallback<TestPostLogin>(server, late)).status).toBe(401);
     expect((await readReport(server, tenant.configId, second.body.testId, tenant.token)).status).toBe(404);
   });
 

@@ -9,9 +9,9 @@ import { SsoPaths, type SsoConfiguration, type SsoTestReport, type SsoTestStartR
 import type { GatehouseServer } from '../../app';
 import { auditsOf } from '../../test/admin-helpers';
 import { startTestDns, type TestDns } from '../../test/dns-server';
-import { call, describeDialects, movableClock, PASSWORD, signUpAndActivate } from '../../test/harness';
+import { call, describeDialects, movableClock, signUpAndActivate } from '../../test/harness';
 import { createTestSamlIdp, makeKeyPair, type AnswerOptions, type TestSamlIdp } from '../../test/saml-idp';
-import { path, postToAcs, SAML_CALLBACK, startSso, tenantWithSso, type SsoTenant } from '../../test/sso-helpers';
+import { passwordSession, path, postToAcs, SAML_CALLBACK, ssoCounts, ssoEnv, startSso, tenantWithSso, type SsoTenant } from '../../test/sso-helpers';
 
 let dns: TestDns;
 let idp: TestSamlIdp;
@@ -23,7 +23,7 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const env = () => ({ SSO_DNS_SERVERS: dns.address, RATE_LIMIT_SIGNUP_PER_IP: '1000/3600', RATE_LIMIT_SSO_PER_IP: '1000/600', RATE_LIMIT_LOGIN_PER_IP: '1000/600' });
+const env = () => ssoEnv(dns, { RATE_LIMIT_LOGIN_PER_IP: '1000/600' });
 
 /** A tenant with the test IdP's metadata, a validated domain, Support mapped from `support`; turned off unless `enabled`. */
 async function samlTenant(server: GatehouseServer, enabled = false): Promise<SsoTenant> {
@@ -51,23 +51,11 @@ async function runTest(server: GatehouseServer, tenant: SsoTenant, answer: Parti
   return { started: started.body, request, response, acs };
 }
 
-async function counts(server: GatehouseServer, tenant: SsoTenant) {
-  const users = await server.db.selectFrom('users').select('id').where('email', 'like', `%@${tenant.domain}`).execute();
-  const sessions = await server.db.selectFrom('sessions').select('id').execute();
-  return { users: users.length, sessions: sessions.length };
-}
-
-async function passwordSession(server: GatehouseServer, email: string): Promise<string> {
-  const res = await call<{ accessToken: string }>(server, 'POST', '/identity/resources/auth/v1/user', { body: { email, password: PASSWORD } });
-  expect(res.status).toBe(200);
-  return res.body.accessToken;
-}
-
 describeDialects('SSO Test connection', (h) => {
   it('reports a good assertion while the configuration is off: attributes, groups and the mappings they hit, problems; signs nobody in and is read once', async () => {
     const server = await h.start(env());
     const tenant = await samlTenant(server);
-    const before = await counts(server, tenant);
+    const before = await ssoCounts(server, tenant.domain);
     const { started, request, acs } = await runTest(server, tenant);
     // The AuthnRequest is ours: for this configuration's ACS, its ID the RelayState and the test id.
     expect(request.acsUrl).toBe(`${server.config.publicUrl}${path(SsoPaths.samlAcs, { configId: tenant.configId })}`);
@@ -81,7 +69,7 @@ describeDialects('SSO Test connection', (h) => {
     expect(acs.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     expect(acs.headers.get('set-cookie')).toBeNull();
     expect(acs.headers.get('location')).toBeNull();
-    expect(await counts(server, tenant)).toEqual(before);
+    expect(await ssoCounts(server, tenant.domain)).toEqual(before);
 
     const report = await readReport(server, tenant.configId, started.testId, tenant.token);
     expect(report.status).toBe(200);
@@ -106,7 +94,7 @@ describeDialects('SSO Test connection', (h) => {
     ]);
     // Read once.
     expect((await readReport(server, tenant.configId, started.testId, tenant.token)).status).toBe(404);
-    expect(await counts(server, tenant)).toEqual(before);
+    expect(await ssoCounts(server, tenant.domain)).toEqual(before);
   });
 
   it('answers pending until the IdP answered, and reports an email outside the validated domains and a missing name', async () => {
@@ -148,7 +136,7 @@ describeDialects('SSO Test connection', (h) => {
       expect(report.body.error).toMatch(reason);
       expect(report.body).toMatchObject({ email: null, attributes: [], problems: [] });
     }
-    expect((await counts(server, tenant)).users).toBe(0);
+    expect((await ssoCounts(server, tenant.domain)).users).toBe(0);
   });
 
   it('answers the report only to the session that started it: another session of the same admin, another tenant or an unknown test get 404', async () => {
@@ -266,7 +254,7 @@ describeDialects('SSO Test connection', (h) => {
     expect(`${target.origin}${target.pathname}`).toBe(SAML_CALLBACK);
     expect(target.searchParams.get('error')).toBe('sso_failed');
     expect(target.searchParams.get('code')).toBeNull();
-    expect(await counts(server, tenant)).toMatchObject({ users: 0 });
+    expect(await ssoCounts(server, tenant.domain)).toMatchObject({ users: 0 });
     // The test itself was not spent by those attempts.
     expect((await postToAcs(server, tenant.configId, response, request.relayState!)).status).toBe(200);
     expect((await readReport(server, tenant.configId, started.body.testId, tenant.token)).body.status).toBe('passed');
@@ -285,7 +273,7 @@ describeDialects('SSO Test connection', (h) => {
     const report = await readReport(server, tenant.configId, started.body.testId, tenant.token);
     expect(report.body.status).toBe('failed');
     expect(report.body.error).toMatch(/InResponseTo/);
-    expect(await counts(server, tenant)).toMatchObject({ users: 0 });
+    expect(await ssoCounts(server, tenant.domain)).toMatchObject({ users: 0 });
   });
 
   it('is refused before the IdP is set, naming the field that is missing (entity id, sign-in URL or certificate); starting is audited in the tenant', async () => {

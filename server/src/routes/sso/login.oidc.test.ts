@@ -1,41 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SsoPaths, type LoginResponse } from '@gatehouse/shared/wire';
+import { expect, it } from 'vitest';
+import { SsoPaths } from '@gatehouse/shared/wire';
 import type { GatehouseServer } from '../../app';
-import { startTestDns, type TestDns } from '../../test/dns-server';
 import { call, describeDialects } from '../../test/harness';
-import { signInAt, SSO_IDP_CLIENT_ID, SSO_IDP_CLIENT_SECRET, startTestOidcIdp, type TestOidcIdp } from '../../test/oidc-idp';
-import { bindingHeader, claimsOf, OIDC_CALLBACK, startSso, tenantWithSso, type SsoTenant } from '../../test/sso-helpers';
+import { signInAt, SSO_IDP_CLIENT_ID, SSO_IDP_CLIENT_SECRET } from '../../test/oidc-idp';
+import { claimsOf, OIDC_CALLBACK, oidcPeers, postOidcCallback, ssoEnv, startSso, tenantWithSso, type SsoTenant } from '../../test/sso-helpers';
 
-let dns: TestDns;
-let idp: TestOidcIdp;
-beforeAll(async () => {
-  dns = await startTestDns();
-  idp = await startTestOidcIdp({ redirectUris: [OIDC_CALLBACK] });
-});
-afterAll(async () => {
-  await idp?.stop();
-  await dns?.stop();
-});
+const peers = oidcPeers();
 
 // With a key encryption key: the OIDC client secret is stored sealed (and still works).
-const env = () => ({ SSO_DNS_SERVERS: dns.address, RATE_LIMIT_SIGNUP_PER_IP: '1000/3600', RATE_LIMIT_SSO_PER_IP: '1000/600', GATEHOUSE_KEY_ENCRYPTION_KEY: 'ab'.repeat(32) });
+const env = () => ssoEnv(peers.dns, { GATEHOUSE_KEY_ENCRYPTION_KEY: 'ab'.repeat(32) });
 
 function oidcTenant(server: GatehouseServer, scopes = 'openid email profile groups'): Promise<SsoTenant> {
-  return tenantWithSso(server, dns, { type: 'oidc', oidc: { issuer: idp.issuer, clientId: SSO_IDP_CLIENT_ID, clientSecret: SSO_IDP_CLIENT_SECRET, scopes } });
-}
-
-/** The login box's oidc/postlogin call with what the IdP put on the callback URL. */
-function postLogin(server: GatehouseServer, back: URL, binding: string | undefined, overrides: Record<string, string> = {}) {
-  const body = {
-    code: back.searchParams.get('code')!,
-    RelayState: back.searchParams.get('state')!,
-    redirectUri: `${back.origin}${back.pathname}`,
-    ...(back.searchParams.get('iss') ? { iss: back.searchParams.get('iss')! } : {}),
-    ...overrides,
-  };
-  return call<LoginResponse>(server, 'POST', SsoPaths.oidcPostLogin, { body, headers: bindingHeader(server, binding) });
+  return tenantWithSso(server, peers.dns, { type: 'oidc', oidc: { issuer: peers.idp.issuer, clientId: SSO_IDP_CLIENT_ID, clientSecret: SSO_IDP_CLIENT_SECRET, scopes } });
 }
 
 describeDialects('OIDC SSO sign-in', (h) => {
@@ -43,17 +21,17 @@ describeDialects('OIDC SSO sign-in', (h) => {
     const server = await h.start(env());
     const tenant = await oidcTenant(server);
     const email = `olga@${tenant.domain}`;
-    idp.groups.set(email, ['support', 'unmapped']);
+    peers.idp.groups.set(email, ['support', 'unmapped']);
     const stored = await server.db.selectFrom('sso_configurations').select('oidc_client_secret').where('id', '=', tenant.configId).executeTakeFirstOrThrow();
     expect(stored.oidc_client_secret).toMatch(/^enc:v1:/);
     expect(stored.oidc_client_secret).not.toContain(SSO_IDP_CLIENT_SECRET);
     const lookup = await call(server, 'POST', SsoPaths.preLogin, { body: { email } });
-    expect(lookup.body).toEqual({ type: 'oidc', address: idp.issuer });
+    expect(lookup.body).toEqual({ type: 'oidc', address: peers.idp.issuer });
 
     const started = await startSso(server, 'oidc', email);
     expect(started.res.status).toBe(200);
     const authorize = new URL(started.address);
-    expect(`${authorize.origin}`).toBe(idp.issuer);
+    expect(`${authorize.origin}`).toBe(peers.idp.issuer);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(authorize.searchParams.get('state')).toBeTruthy();
@@ -65,7 +43,7 @@ describeDialects('OIDC SSO sign-in', (h) => {
     expect(row.state_hash).not.toBe(authorize.searchParams.get('state'));
 
     const back = await signInAt(started.address, email);
-    const res = await postLogin(server, back, started.binding);
+    const res = await postOidcCallback(server, back, started.binding);
     expect(res.status).toBe(200);
     expect(res.refreshCookie).toBeTruthy();
     const claims = claimsOf(res.body.accessToken);
@@ -74,7 +52,7 @@ describeDialects('OIDC SSO sign-in', (h) => {
     expect([...claims.roles].sort()).toEqual(['ReadOnly', 'Support']);
 
     // The callback is single use.
-    expect((await postLogin(server, back, started.binding)).status).toBe(401);
+    expect((await postOidcCallback(server, back, started.binding)).status).toBe(401);
   });
 
   it('refuses a callback whose state names no sign-in of ours', async () => {
@@ -82,7 +60,7 @@ describeDialects('OIDC SSO sign-in', (h) => {
     const tenant = await oidcTenant(server);
     const started = await startSso(server, 'oidc', `olga@${tenant.domain}`);
     const back = await signInAt(started.address, `olga@${tenant.domain}`);
-    const res = await postLogin(server, back, started.binding, { RelayState: 'forged-state' });
+    const res = await postOidcCallback(server, back, started.binding, { RelayState: 'forged-state' });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ errors: ['Failed to authenticate'], errorCode: 'ER-02102' });
   });
@@ -94,8 +72,8 @@ describeDialects('OIDC SSO sign-in', (h) => {
     const victim = await startSso(server, 'oidc', email);
     const attacker = await startSso(server, 'oidc', email);
     const back = await signInAt(victim.address, email);
-    expect((await postLogin(server, back, attacker.binding)).status).toBe(401);
-    expect((await postLogin(server, back, undefined)).status).toBe(401);
+    expect((await postOidcCallback(server, back, attacker.binding)).status).toBe(401);
+    expect((await postOidcCallback(server, back, undefined)).status).toBe(401);
   });
 
   it("refuses a code issued for another sign-in's PKCE challenge (code of one request, state of another)", async () => {
@@ -107,7 +85,7 @@ describeDialects('OIDC SSO sign-in', (h) => {
     const backFirst = await signInAt(first.address, email);
     const secondState = new URL(second.address).searchParams.get('state')!;
     // Same browser (the cookie is shared by its sign-ins), the second request's state, the first's code.
-    const res = await postLogin(server, backFirst, second.binding ?? first.binding, { RelayState: secondState });
+    const res = await postOidcCallback(server, backFirst, second.binding ?? first.binding, { RelayState: secondState });
     expect(res.status).toBe(401);
     expect(await server.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
   });
@@ -120,7 +98,7 @@ describeDialects('OIDC SSO sign-in', (h) => {
     const back = await signInAt(started.address, email);
     // The stored expectation changes after the IdP answered: the nonce in its ID token no longer matches.
     await server.db.updateTable('sso_requests').set({ nonce: 'a-different-nonce' }).where('config_id', '=', tenant.configId).execute();
-    expect((await postLogin(server, back, started.binding)).status).toBe(401);
+    expect((await postOidcCallback(server, back, started.binding)).status).toBe(401);
   });
 
   it('refuses a redirectUri other than the one the sign-in started with', async () => {
@@ -128,7 +106,7 @@ describeDialects('OIDC SSO sign-in', (h) => {
     const tenant = await oidcTenant(server);
     const started = await startSso(server, 'oidc', `olga@${tenant.domain}`);
     const back = await signInAt(started.address, `olga@${tenant.domain}`);
-    expect((await postLogin(server, back, started.binding, { redirectUri: 'http://app.test:3000/account/oidc/callback' })).status).toBe(401);
+    expect((await postOidcCallback(server, back, started.binding, { redirectUri: 'http://app.test:3000/account/oidc/callback' })).status).toBe(401);
   });
 
   it("refuses an identity whose email is outside the configuration's validated domains", async () => {
@@ -137,7 +115,7 @@ describeDialects('OIDC SSO sign-in', (h) => {
     const started = await startSso(server, 'oidc', `olga@${tenant.domain}`);
     // The IdP account is another company's address.
     const back = await signInAt(started.address, 'boss@victim-company.test');
-    expect((await postLogin(server, back, started.binding)).status).toBe(401);
+    expect((await postOidcCallback(server, back, started.binding)).status).toBe(401);
     expect(await server.db.selectFrom('users').select('id').where('email', '=', 'boss@victim-company.test').executeTakeFirst()).toBeUndefined();
   });
 
@@ -169,11 +147,11 @@ describeDialects('OIDC SSO sign-in', (h) => {
     try {
       const server = await h.start(env());
       const issuer = `http://127.0.0.1:${(discovery.address() as AddressInfo).port}`;
-      const tenant = await tenantWithSso(server, dns, { type: 'oidc', oidc: { issuer, clientId: 'c', clientSecret: 's' } });
+      const tenant = await tenantWithSso(server, peers.dns, { type: 'oidc', oidc: { issuer, clientId: 'c', clientSecret: 's' } });
       const started = await startSso(server, 'oidc', `olga@${tenant.domain}`);
       expect(started.res.status).toBe(200);
       const state = new URL(started.address).searchParams.get('state')!;
-      const res = await postLogin(server, new URL(`${OIDC_CALLBACK}?code=any&state=${state}`), started.binding);
+      const res = await postOidcCallback(server, new URL(`${OIDC_CALLBACK}?code=any&state=${state}`), started.binding);
       expect(res.status).toBe(401);
       expect(internalHits).toBe(0);
     } finally {

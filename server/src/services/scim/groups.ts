@@ -14,10 +14,9 @@ import { recordAudit } from '../admin/audit-log';
 import { scimActor, ScimResourceAuditActions, type ScimCaller, type ScimChange } from './context';
 import { assertIfMatch, etagOf } from './etag';
 import { ScimErrors } from './errors';
-import type { JsonObject } from './filter-match';
 import { listResources, type ScimListPage, type ScimListQuery } from './list-query';
 import { normalizeResource, type ResourceBody } from './normalize';
-import { applyPatch } from './patch';
+import { replaceAndPatch } from './replace-patch';
 import { diffAttributes } from './request-log';
 import { groupColumns, toScimGroup, type GroupColumns, type ScimGroupRecord } from './resources';
 import { GROUP_RESOURCE } from './schemas';
@@ -101,6 +100,14 @@ export function createScimGroupService(deps: { db: Db; clock: Clock; /** Most gr
     return result(caller, done.record, { resourceType: 'Group', resourceId: id, diff: done.diff });
   }
 
+  const updates = replaceAndPatch<ScimGroupRecord, ScimResult>({
+    resource: GROUP_RESOURCE,
+    load: (caller, id) => load(caller, id),
+    toScim: toScimGroup,
+    write: (caller, current, next, ifMatch, kind) => write(caller, current.id, next, ifMatch, kind),
+    unchanged: (caller, current) => result(caller, current, null),
+  });
+
   return {
     async list(caller, query) {
       return listResources({ db, scanLimit: deps.scanLimit }, caller.tenantId, GROUP_RESOURCE, query, async (rows) => (await recordsOf(caller.tenantId, rows)).map((r) => toScimGroup(r, caller.baseUrl)));
@@ -125,19 +132,7 @@ export function createScimGroupService(deps: { db: Db; clock: Clock; /** Most gr
       return result(caller, await load(caller, id), { resourceType: 'Group', resourceId: id, diff: diffAttributes(null, logged(cols)) });
     },
 
-    async replace(caller, id, body, ifMatch) {
-      const current = await load(caller, id);
-      assertIfMatch(ifMatch, etagOf(current.version));
-      return write(caller, id, normalizeResource(body, GROUP_RESOURCE), ifMatch, 'PUT');
-    },
-
-    async patch(caller, id, body, ifMatch) {
-      const current = await load(caller, id);
-      assertIfMatch(ifMatch, etagOf(current.version));
-      const patched = applyPatch(toScimGroup(current, caller.baseUrl), body, GROUP_RESOURCE);
-      if (!patched.changed) return result(caller, current, null);
-      return write(caller, id, normalizeResource(patched.resource, GROUP_RESOURCE), ifMatch, 'PATCH');
-    },
+    ...updates,
 
     async remove(caller, id, ifMatch) {
       const now = clock.now();

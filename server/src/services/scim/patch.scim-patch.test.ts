@@ -24,7 +24,8 @@
 import { scimPatch, type ScimPatchOperation, type ScimResource } from 'scim-patch';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from './filter-match';
-import { applyPatch, jsonEqual } from './patch';
+import { jsonEqual } from './json-object';
+import { applyPatch } from './patch';
 import { SCHEMA_ENTERPRISE_USER, SCHEMA_PATCH_OP, SCHEMA_USER, USER_RESOURCE } from './schemas';
 
 const ENT = SCHEMA_ENTERPRISE_USER;

@@ -63,7 +63,7 @@ import { ScimErrors } from './errors';
 import type { JsonObject } from './filter-match';
 import { listResources, type ScimListPage, type ScimListQuery } from './list-query';
 import { normalizeResource, type ResourceBody } from './normalize';
-import { applyPatch } from './patch';
+import { replaceAndPatch } from './replace-patch';
 import { diffAttributes } from './request-log';
 import { toScimUser, userColumns, type ScimUserRecord, type UserColumns } from './resources';
 import { USER_RESOURCE } from './schemas';
@@ -234,6 +234,8 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
     return result(caller, updated.record, { resourceType: 'User', resourceId: current.id, diff: updated.diff });
   }
 
+  const updates = replaceAndPatch<ScimUserRecord, ScimResult>({ resource: USER_RESOURCE, load: (caller, id) => load(caller, id), toScim: toScimUser, write, unchanged: (caller, current) => result(caller, current, null) });
+
   return {
     async list(caller, query) {
       return listResources({ db, scanLimit: deps.scanLimit }, caller.tenantId, USER_RESOURCE, query, async (rows) => (await recordsOf(caller.tenantId, rows)).map((r) => toScimUser(r, caller.baseUrl)));
@@ -303,19 +305,7 @@ export function createScimUserService(deps: ScimUserDeps): ScimUserService {
       return result(caller, record, { resourceType: 'User', resourceId: userId, diff: diffAttributes(null, stored) });
     },
 
-    async replace(caller, id, body, ifMatch) {
-      const current = await load(caller, id);
-      assertIfMatch(ifMatch, etagOf(current.version));
-      return write(caller, current, normalizeResource(body, USER_RESOURCE), ifMatch, 'PUT');
-    },
-
-    async patch(caller, id, body, ifMatch) {
-      const current = await load(caller, id);
-      assertIfMatch(ifMatch, etagOf(current.version));
-      const patched = applyPatch(toScimUser(current, caller.baseUrl), body, USER_RESOURCE);
-      if (!patched.changed) return result(caller, current, null);
-      return write(caller, current, normalizeResource(patched.resource, USER_RESOURCE), ifMatch, 'PATCH');
-    },
+    ...updates,
 
     async remove(caller, id, ifMatch) {
       const now = clock.now();

@@ -6,7 +6,7 @@
  * tenant answers 404, as if it did not exist. Every change writes an audit record with the
  * configuration before and after (never the OIDC client secret: the wire shape has none).
  */
-import { ErrorCodes, Permissions, SSO_DOMAIN_TXT_PREFIX, type CreateSsoConfigurationRequest, type SsoConfiguration, type SsoType, type UpdateSsoConfigurationRequest } from '@gatehouse/shared/wire';
+import { ErrorCodes, SSO_DOMAIN_TXT_PREFIX, type CreateSsoConfigurationRequest, type SsoConfiguration, type SsoType, type UpdateSsoConfigurationRequest } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { decrypt, encrypt, newId, newSecret } from '../../crypto';
