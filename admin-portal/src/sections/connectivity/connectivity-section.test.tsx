@@ -41,6 +41,17 @@ describe('connectivity section', () => {
     expect(calls.some((c) => c.path.includes('/email/') || c.path.includes('/slack/'))).toBe(false);
   });
 
+  it('hides a tab, or shows it view-only, as the host sets adminPortal.fieldVisibility.webhooks', async () => {
+    const server = connectivityServer();
+    const writer = [...ALL_READ, 'fe.connectivity.write.webhooks', 'fe.connectivity.write.emailConfig'];
+    const view = renderSection(ConnectivitySection, 'Connectivity', server.api, writer, { fieldVisibility: { webhooks: { slack: 'hidden', webhooks: 'viewOnly' } } });
+    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Email', 'SMS', 'Webhooks']);
+    expect(await view.findByLabelText('Event')).toBeTruthy();
+    fireEvent.click(view.getByRole('tab', { name: 'Webhooks' }));
+    expect(await view.findByText('No endpoints yet.')).toBeTruthy();
+    expect(view.queryByRole('button', { name: 'Add endpoint' })).toBeNull();
+  });
+
   it('opens at the tab it is targeted at, and shows a super user every tab', () => {
     const server = connectivityServer();
     const { domElement } = shadowMountPoint();

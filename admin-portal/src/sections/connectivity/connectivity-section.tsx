@@ -5,6 +5,7 @@ import { TabPanel, Tabs } from '../../controls/tabs';
 import { adoptCss } from '../../host-styles';
 import { useErrorText } from '../../i18n/errors';
 import { useT } from '../../i18n/i18n-context';
+import { fieldVisibility } from '../../options';
 import { useLatestLoad } from '../dialogs/use-latest-load';
 import type { SectionProps } from '../section-props';
 import tableCss from '../users/users.css?inline';
@@ -43,17 +44,20 @@ const isTab = (value: string | undefined): value is ConnectivityTab => (CONNECTI
  * what happens in the account. Tabs in the seed's order, each shown only to holders of its read
  * permission (super users see all): Email and SMS (recipients per event), Slack (a connected
  * workspace's channels per event) and Webhooks (signed HTTP deliveries, with their log). Writes need
- * the tab's write permission. Opened at a target (`email`, `slack`, `sms`, `webhooks`) it shows that
+ * the tab's write permission; the host may hide a tab or make it view-only with
+ * `adminPortal.fieldVisibility.webhooks.<email|slack|sms|webhooks>`. Opened at a target (`email`, `slack`, `sms`, `webhooks`) it shows that
  * tab; back from Slack's consent (`?code=&state=` on the page) it shows the Slack tab.
  */
-export function ConnectivitySection({ title, headingId, user, api, target }: SectionProps) {
+export function ConnectivitySection({ title, headingId, user, api, target, options }: SectionProps) {
   const t = useT();
   const toError = useErrorText();
   const connectivity = useMemo(() => createConnectivityApi(api), [api]);
   const sectionRef = useRef<HTMLElement>(null);
   const idPrefix = `gh-connectivity-${useId().replace(/:/g, '')}`;
   const may = (key: string) => Boolean(user.superUser) || holdsPermission(user, key);
-  const tabs = CONNECTIVITY_TABS.filter((tab) => may(TAB_PERMISSIONS[tab].read)).map((tab) => ({ id: tab, label: t.t(TAB_LABELS[tab]) }));
+  // Seed 001 section 2: the host may hide a tab or show it view-only (`adminPortal.fieldVisibility.webhooks.<tab>`).
+  const hostMode = (tab: ConnectivityTab) => fieldVisibility(options, 'webhooks', tab);
+  const tabs = CONNECTIVITY_TABS.filter((tab) => may(TAB_PERMISSIONS[tab].read) && hostMode(tab) !== 'hidden').map((tab) => ({ id: tab, label: t.t(TAB_LABELS[tab]) }));
   const first = (): ConnectivityTab => {
     if (isTab(target)) return target;
     if (typeof window !== 'undefined' && slackReturn(window.location)) return 'slack';
@@ -73,7 +77,7 @@ export function ConnectivitySection({ title, headingId, user, api, target }: Sec
     connectivity,
     catalogue: catalogue.data,
     catalogueError: catalogue.error ? t.t('connectivity.catalogueFailed', { message: catalogue.error }) : null,
-    canWrite: may(TAB_PERMISSIONS[tab].write),
+    canWrite: may(TAB_PERMISSIONS[tab].write) && hostMode(tab) === 'editable',
     idPrefix: `${idPrefix}-${tab}`,
   });
 
