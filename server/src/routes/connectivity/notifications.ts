@@ -26,7 +26,7 @@ import { listNotifications, markAllRead, setPinStatus, setReadStatus, type Notif
 import { openNotificationStream, type NotificationStreamOptions } from '../../services/connectivity/notification-stream';
 import type { RouteDeps } from '../deps';
 import { adminErrors, TenantQuery } from '../admin/shared';
-import { body, json } from '../openapi';
+import { body, err, json } from '../openapi';
 
 const tags = ['admin: notifications'];
 
@@ -74,7 +74,7 @@ export function notificationRoutes(deps: RouteDeps, stream: Partial<Notification
       summary: "The caller's notifications: pinned first, then newest first, with the total and the unread count (admins of the tenant, by the permissions of each category)",
       ...guarded(deps, 'read'),
       request: { query: NotificationListQuery.merge(TenantQuery) },
-      responses: { 200: json(NotificationList, 'One page of notifications'), 400: json(z.any(), 'offset or limit out of range'), ...adminErrors },
+      responses: { 200: json(NotificationList, 'One page of notifications'), 400: err('offset or limit out of range (limit 1-100)'), ...adminErrors },
     }),
     async (c) => {
       const { offset, limit } = c.req.valid('query');
@@ -90,7 +90,7 @@ export function notificationRoutes(deps: RouteDeps, stream: Partial<Notification
       summary: 'Marks one notification read or unread for the caller; answers their unread count',
       ...guarded(deps, 'read'),
       request: { query: TenantQuery, ...body(NotificationStatusRequest) },
-      responses: { 200: json(NotificationUnread, 'The caller\'s unread count after the change'), 400: json(z.any(), 'A missing or invalid notificationId or status'), ...adminErrors },
+      responses: { 200: json(NotificationUnread, 'The caller\'s unread count after the change'), 400: err('A missing or invalid notificationId or status (the message names the field)'), ...adminErrors },
     }),
     async (c) => {
       const { notificationId, status } = c.req.valid('json');
@@ -107,7 +107,7 @@ export function notificationRoutes(deps: RouteDeps, stream: Partial<Notification
       summary: 'Pins or unpins one notification for the caller (pinned ones list first); answers their unread count',
       ...guarded(deps, 'read'),
       request: { query: TenantQuery, ...body(NotificationPinRequest) },
-      responses: { 200: json(NotificationUnread, "The caller's unread count"), 400: json(z.any(), 'A missing or invalid notificationId or status'), ...adminErrors },
+      responses: { 200: json(NotificationUnread, "The caller's unread count"), 400: err('A missing or invalid notificationId or status (the message names the field)'), ...adminErrors },
     }),
     async (c) => {
       const { notificationId, status } = c.req.valid('json');
