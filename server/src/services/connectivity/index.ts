@@ -2,3 +2,4 @@
 export { raiseEvent, type EventActor, type RaisedEvent } from './events';
 export { cancelJobsForTarget, enqueueJob, retryJobNow, type ClaimedJob, type JobHandler, type JobKind, type JobResult } from './jobs';
 export { createConnectivityWorker, type ConnectivityWorker, type EventConsumer } from './worker';
+export { notifyTenantAdmins, type NotificationInput } from './notifications';
