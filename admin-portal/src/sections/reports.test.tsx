@@ -9,7 +9,7 @@ import ReportsSection from './reports';
 const REPORT: TenantReport = { id: 'rep-1', templateId: 'users-mfa', name: 'MFA review', dataFilters: { mfaEnrolled: false }, createdAt: Date.UTC(2026, 10, 1), updatedAt: Date.UTC(2026, 10, 2) };
 const TRIGGER: ReportTrigger = { id: 'trg-1', reportId: 'rep-1', schedule: 'weekly', recipients: ['ciso@example.com'], enabled: true, nextRunAt: Date.UTC(2026, 10, 30, 7), lastRunAt: null, createdAt: 0, updatedAt: 0 };
 const ROLES = [{ id: 'role-admin', key: 'Admin', name: 'Admin' }, { id: 'role-read', key: 'ReadOnly', name: 'Read only' }] as Role[];
-const HTML = '<!doctype html><html><head><title>MFA review</title></head><body><h1>MFA review</h1></body></html>';
+const HTML = '<!doctype html><html><head><title>MFA review</title><style>body{padding:24px}</style></head><body><h1>MFA review</h1></body></html>';
 const WRITE = ['fe.reports.read.reports', 'fe.reports.write.reports'];
 
 function open({ reports = [REPORT], triggers = [TRIGGER], permissions = WRITE, failures = [] as Failure[] } = {}) {
@@ -54,10 +54,11 @@ describe('reports section', () => {
     await chooseRowAction(view, 'Actions for MFA review', 'Preview');
     const dialog = await view.findByRole('dialog', { name: 'MFA review' });
     const frame = await within(dialog).findByTitle('Preview of MFA review');
-    expect(frame.getAttribute('sandbox')).toBe('');
-    expect(frame.getAttribute('srcdoc')).toBe(HTML);
+    expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
+    // The inline stylesheet is taken out (a host's CSP would refuse it) and adopted into the frame instead.
+    expect(frame.getAttribute('srcdoc')).toBe('<!doctype html><html><head><title>MFA review</title></head><body><h1>MFA review</h1></body></html>');
     const preview = calls.find((c) => c.path === ReportPaths.previewReport)!;
-    expect(preview.query).toMatchObject({ templateId: 'users-mfa', responseType: 'html' });
+    expect(preview.query).toMatchObject({ templateId: 'users-mfa', responseType: 'html', name: 'MFA review' });
     expect(decodeDataFilters(String(preview.query!.dataFilters))).toEqual({ mfaEnrolled: false });
 
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
@@ -72,7 +73,7 @@ describe('reports section', () => {
   it('checks the filters with the server’s rules, shows each problem at its field, and creates the report with typed dataFilters', async () => {
     const { view, calls } = open({ reports: [], triggers: [] });
     await view.findByText('No saved report yet. Create one from a template.');
-    fireEvent.click(view.getByRole('button', { name: 'Create a report from Audit summary' }));
+    fireEvent.click(view.getByRole('button', { name: 'Create report: Audit summary' }));
     const dialog = await view.findByRole('dialog', { name: 'New report' });
     expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Audit summary');
     fireEvent.change(within(dialog).getByLabelText('Rows at most'), { target: { value: 'lots' } });
@@ -130,7 +131,7 @@ describe('reports section', () => {
     await view.findByRole('row', { name: /^MFA review Users and MFA coverage/ });
     expect(view.queryByRole('button', { name: 'New report' })).toBeNull();
     expect(view.queryByRole('button', { name: 'Add schedule' })).toBeNull();
-    expect(view.queryByRole('button', { name: /Create a report from/ })).toBeNull();
+    expect(view.queryByRole('button', { name: /Create report: / })).toBeNull();
     expect(await rowMenuItems(view, 'Actions for MFA review')).toEqual(['Preview']);
     expect(view.queryByRole('button', { name: 'Actions for the schedule of MFA review' })).toBeNull();
   });

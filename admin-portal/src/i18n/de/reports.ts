@@ -16,7 +16,7 @@ export default {
   'reports.action.preview': 'Vorschau',
   'reports.action.previewNamed': 'Vorschau: {name}',
   'reports.action.use': 'Bericht erstellen',
-  'reports.action.useNamed': 'Bericht aus {name} erstellen',
+  'reports.action.useNamed': 'Bericht erstellen: {name}',
   'reports.action.edit': 'Bearbeiten',
   'reports.action.schedule': 'Planen',
   'reports.action.editSchedule': 'Zeitplan bearbeiten',

@@ -16,7 +16,7 @@ export default {
   'reports.action.preview': 'Preview',
   'reports.action.previewNamed': 'Preview {name}',
   'reports.action.use': 'Create report',
-  'reports.action.useNamed': 'Create a report from {name}',
+  'reports.action.useNamed': 'Create report: {name}',
   'reports.action.edit': 'Edit',
   'reports.action.schedule': 'Schedule',
   'reports.action.editSchedule': 'Edit schedule',

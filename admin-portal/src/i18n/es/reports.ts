@@ -16,7 +16,7 @@ export default {
   'reports.action.preview': 'Vista previa',
   'reports.action.previewNamed': 'Vista previa de {name}',
   'reports.action.use': 'Crear informe',
-  'reports.action.useNamed': 'Crear un informe de {name}',
+  'reports.action.useNamed': 'Crear informe: {name}',
   'reports.action.edit': 'Editar',
   'reports.action.schedule': 'Programar',
   'reports.action.editSchedule': 'Editar programación',

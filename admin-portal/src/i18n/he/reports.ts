@@ -16,7 +16,7 @@ export default {
   'reports.action.preview': 'תצוגה מקדימה',
   'reports.action.previewNamed': 'תצוגה מקדימה של {name}',
   'reports.action.use': 'יצירת דוח',
-  'reports.action.useNamed': 'יצירת דוח מהתבנית {name}',
+  'reports.action.useNamed': 'יצירת דוח: {name}',
   'reports.action.edit': 'עריכה',
   'reports.action.schedule': 'תזמון',
   'reports.action.editSchedule': 'עריכת תזמון',

@@ -6,6 +6,35 @@ import { useLatestLoad } from '../dialogs/use-latest-load';
 import { Modal } from '../users/modal';
 import type { ReportsApi } from './reports-api';
 
+/**
+ * The report's HTML for the frame, and its stylesheet apart: a srcdoc frame inherits the host page's
+ * CSP, which may refuse an inline <style> (and log it), so the style element is cut out and the
+ * frame gets the CSS as a constructed stylesheet instead. Cut as text, not parsed (a parsed
+ * document inherits the CSP too): the server escapes every `<` of the report's values, so the only
+ * style elements are its own.
+ */
+export function splitReportStyles(html: string): { html: string; css: string } {
+  const css: string[] = [];
+  const rest = html.replace(/<style>([\s\S]*?)<\/style>/g, (_, text: string) => {
+    css.push(text);
+    return '';
+  });
+  return { html: rest, css: css.join('\n') };
+}
+
+/**
+ * Applies `css` to the frame's document as a constructed stylesheet (not governed by style-src).
+ * The frame may be reached because it is sandboxed with allow-same-origin only: no script ever runs in it.
+ */
+export function adoptReportStyles(frame: HTMLIFrameElement, css: string): void {
+  const doc = frame.contentDocument;
+  const view = frame.contentWindow as (Window & { CSSStyleSheet?: typeof CSSStyleSheet }) | null;
+  if (!doc || !view?.CSSStyleSheet || !css || !('replaceSync' in view.CSSStyleSheet.prototype)) return;
+  const sheet = new view.CSSStyleSheet();
+  sheet.replaceSync(css);
+  doc.adoptedStyleSheets = [sheet];
+}
+
 /** Saves a downloaded report under `fileName` (the browser's download). */
 export function saveFile(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -23,8 +52,8 @@ export function downloadName(name: string, type: ReportDownloadType, now = Date.
 }
 
 /**
- * A report rendered now: its HTML in a sandboxed frame (no scripts, an opaque origin; the report's
- * own CSP holds inside it), and, for a saved report, its downloads as HTML, PDF and JPG.
+ * A report rendered now: its HTML in a sandboxed frame (no scripts; the report's own CSP holds inside
+ * it too), and, for a saved report, its downloads as HTML, PDF and JPG.
  */
 export function PreviewDialog({ title, templateId, dataFilters, saved, reports, onClose }: {
   title: string;
@@ -37,8 +66,8 @@ export function PreviewDialog({ title, templateId, dataFilters, saved, reports, 
 }) {
   const t = useT();
   const toError = useErrorText();
-  const fetch = useCallback(() => reports.previewHtml(templateId, dataFilters), [reports, templateId, dataFilters]);
-  const { data: html, error, reload } = useLatestLoad(fetch, toError);
+  const fetch = useCallback(async () => splitReportStyles(await reports.previewHtml(templateId, dataFilters, title)), [reports, templateId, dataFilters, title]);
+  const { data: report, error, reload } = useLatestLoad(fetch, toError);
   const [downloading, setDownloading] = useState<ReportDownloadType | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
 
@@ -57,14 +86,14 @@ export function PreviewDialog({ title, templateId, dataFilters, saved, reports, 
 
   return (
     <Modal title={title} onClose={onClose}>
-      <div className="gh-ap-report-preview-wrap" aria-busy={html === null && !error}>
+      <div className="gh-ap-report-preview-wrap" aria-busy={report === null && !error}>
         {error && (
           <div className="gh-ap-report-stack">
             <p className="gh-ap-banner gh-ap-banner-error" role="alert">{t.t('reports.preview.failed')} {error}</p>
             <div><button type="button" className="gh-ap-button-secondary" onClick={() => void reload()}>{t.t('common.tryAgain')}</button></div>
           </div>
         )}
-        {html === null && !error && (
+        {report === null && !error && (
           <div className="gh-ap-skeleton" aria-busy="true">
             <p className="gh-ap-visually-hidden" role="status">{t.t('reports.preview.loading')}</p>
             <div className="gh-ap-skeleton-bar gh-ap-skeleton-heading" />
@@ -72,7 +101,9 @@ export function PreviewDialog({ title, templateId, dataFilters, saved, reports, 
             <div className="gh-ap-skeleton-bar gh-ap-skeleton-short" />
           </div>
         )}
-        {html !== null && <iframe className="gh-ap-report-preview" title={t.t('reports.preview.frameTitle', { name: title })} sandbox="" srcDoc={html} referrerPolicy="no-referrer" />}
+        {report !== null && (
+          <iframe className="gh-ap-report-preview" title={t.t('reports.preview.frameTitle', { name: title })} sandbox="allow-same-origin" srcDoc={report.html} referrerPolicy="no-referrer" onLoad={(e) => adoptReportStyles(e.currentTarget, report.css)} />
+        )}
       </div>
       {downloadError && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{downloadError}</p>}
       <div className="gh-ap-modal-actions gh-ap-report-actions">

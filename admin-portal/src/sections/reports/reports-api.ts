@@ -30,9 +30,9 @@ export function createReportsApi(api: GatehouseApi) {
     /** Saves: updates when `id` is given, otherwise creates (seed 001 section 5). */
     saveReport: (input: ReportInput) => api.request<TenantReport>('POST', ReportPaths.tenantReports, { body: input }),
     removeReport: (id: string) => api.request<void>('DELETE', withId(ReportPaths.tenantReport, id)),
-    /** The report rendered now as HTML (shown in a sandboxed frame). */
-    previewHtml: (templateId: ReportTemplateId, dataFilters: Record<string, unknown>) =>
-      api.request<string>('GET', ReportPaths.previewReport, { query: { templateId, dataFilters: encodeDataFilters(dataFilters), responseType: 'html' satisfies ReportResponseType }, responseType: 'text' }),
+    /** The report rendered now as HTML, titled `name` (shown in a sandboxed frame). */
+    previewHtml: (templateId: ReportTemplateId, dataFilters: Record<string, unknown>, name: string) =>
+      api.request<string>('GET', ReportPaths.previewReport, { query: { templateId, dataFilters: encodeDataFilters(dataFilters), responseType: 'html' satisfies ReportResponseType, name }, responseType: 'text' }),
     download: (id: string, type: ReportDownloadType) => api.request<Blob>('GET', withId(ReportPaths.tenantReportDownload, id), { query: { type }, responseType: 'blob' }),
     saveTrigger: (input: TriggerInput) => api.request<ReportTrigger>('POST', ReportPaths.reportTriggers, { body: input }),
     removeTrigger: (id: string) => api.request<void>('DELETE', withId(ReportPaths.reportTrigger, id)),

@@ -91,6 +91,11 @@ describeDialects('reports', (harness) => {
     expect(html).toContain('<dt>Users</dt><dd>2</dd>');
     expect(html).toContain('<dt>MFA coverage</dt><dd>0%</dd>');
 
+    // Titled with a saved report's name when one is given (escaped like every value).
+    const named = (await fetchRaw(server, admin, `${preview('users-mfa', {})}&name=${encodeURIComponent('Board <b>pack</b>')}`)).bytes.toString('utf8');
+    expect(named).toContain('<h1>Board &lt;b&gt;pack&lt;/b&gt;</h1>');
+    expect(html).toContain('<h1>Users and MFA coverage</h1>');
+
     const garbage = await callAs(server, admin, 'GET', preview('users-mfa', '!!!'));
     expect(garbage.status).toBe(400);
     expect(garbage.body.errorContext.fields[0].field).toBe('dataFilters');

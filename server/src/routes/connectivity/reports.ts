@@ -101,13 +101,13 @@ export function reportRoutes(deps: RouteDeps, reports: ReportService): OpenAPIHo
   app.openapi(
     createRoute({
       method: 'get', path: ReportPaths.previewReport, tags, ...read,
-      summary: 'Renders a template with dataFilters (base64url JSON) for the tenant, now: responseType html (default, under a strict Content-Security-Policy), pdf or image (JPEG)',
+      summary: 'Renders a template with dataFilters (base64url JSON) for the tenant, now, titled `name` (else the template\'s name): responseType html (default, under a strict Content-Security-Policy), pdf or image (JPEG)',
       request: { query: PreviewReportQuery.extend(TenantQuery.shape) },
       responses: { 200: reportContent('The report, inline'), 400: err('Invalid templateId, responseType or dataFilters (each bad filter named)'), ...adminErrors },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return reportResponse(c, await reports.preview(c.get('admin'), q.templateId, q.dataFilters, q.responseType), 'inline');
+      return reportResponse(c, await reports.preview(c.get('admin'), q.templateId, q.dataFilters, q.responseType, q.name), 'inline');
     },
   );
 

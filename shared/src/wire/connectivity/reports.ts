@@ -53,6 +53,8 @@ export const PreviewReportQuery = z.object({
   /** base64url JSON of the filters (encodeDataFilters); absent: none. */
   dataFilters: z.string().max(REPORT_LIMITS.encodedFilters).optional(),
   responseType: z.enum(REPORT_RESPONSE_TYPES).default('html'),
+  /** The report's title (seed: "Reports: ... name"): a saved report's name; absent, the template's name. */
+  name: z.string().trim().min(1).max(REPORT_LIMITS.nameLength).optional(),
 });
 
 export const DownloadReportQuery = z.object({

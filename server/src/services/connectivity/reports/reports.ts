@@ -49,8 +49,8 @@ export interface ReportService {
   list(caller: AdminCaller): Promise<TenantReport[]>;
   save(caller: AdminCaller, body: SaveTenantReportRequest): Promise<{ report: TenantReport; created: boolean }>;
   remove(caller: AdminCaller, id: string): Promise<void>;
-  /** Renders a template with encoded filters (base64url JSON) for the caller's tenant. */
-  preview(caller: AdminCaller, templateId: ReportTemplateId, encodedFilters: string | undefined, type: ReportResponseType): Promise<RenderedReport>;
+  /** Renders a template with encoded filters (base64url JSON) for the caller's tenant, titled `name` (else the template's name). */
+  preview(caller: AdminCaller, templateId: ReportTemplateId, encodedFilters: string | undefined, type: ReportResponseType, name?: string): Promise<RenderedReport>;
   download(caller: AdminCaller, id: string, type: ReportDownloadType): Promise<RenderedReport>;
   listTriggers(caller: AdminCaller): Promise<ReportTrigger[]>;
   saveTrigger(caller: AdminCaller, body: SaveReportTriggerRequest): Promise<{ trigger: ReportTrigger; created: boolean }>;
@@ -174,11 +174,11 @@ export function createReportService(deps: { db: Db; clock: Clock; sources: Repor
       });
     },
 
-    async preview(caller, templateId, encodedFilters, type) {
+    async preview(caller, templateId, encodedFilters, type, name) {
       const raw = encodedFilters === undefined || encodedFilters === '' ? {} : decodeDataFilters(encodedFilters);
       if (raw === null) throw Errors.validation('dataFilters must be base64url-encoded JSON of an object', { fields: [{ field: 'dataFilters', message: 'not base64url JSON of an object' }] });
       const filters = validFilters(templateId, raw);
-      const doc = await buildReport(sources, { tenantId: caller.tenantId, tenantName: (await tenantName(db, caller.tenantId)) ?? '', templateId, title: null, filters }, clock.now());
+      const doc = await buildReport(sources, { tenantId: caller.tenantId, tenantName: (await tenantName(db, caller.tenantId)) ?? '', templateId, title: name ?? null, filters }, clock.now());
       return renderAs(doc, type);
     },
 
