@@ -12,6 +12,8 @@ import type { Kysely, Migration } from 'kysely';
  *   any server process under a lease: a process killed mid-job loses nothing, another claims the
  *   job again once `lease_until` has passed. `lease_token` is the claim's, so only the claimant
  *   records the outcome.
+ * Both are pruned by the worker: finished jobs and dispatched events older than the retention
+ * (an event only once no job of it is pending or running).
  */
 export const connectivityEventsMigration: Migration = {
   async up(db: Kysely<any>) {
@@ -53,6 +55,8 @@ export const connectivityEventsMigration: Migration = {
     await db.schema.createIndex('jobs_due').on('jobs').columns(['status', 'next_attempt_at']).execute();
     await db.schema.createIndex('jobs_leased').on('jobs').columns(['status', 'lease_until']).execute();
     await db.schema.createIndex('jobs_by_target').on('jobs').columns(['kind', 'target_id', 'status']).execute();
+    // Pruning keeps an event while a job of it may still run.
+    await db.schema.createIndex('jobs_by_event').on('jobs').columns(['event_id', 'status']).execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.dropTable('jobs').execute();

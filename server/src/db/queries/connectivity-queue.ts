@@ -160,3 +160,28 @@ export async function roleIdsOfUser(db: Db, tenantId: string, userId: string): P
   const rows = await db.selectFrom('user_roles').select('role_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId).orderBy('role_id').execute();
   return rows.map((r) => r.role_id);
 }
+
+/** Deletes up to `limit` finished jobs (succeeded, failed, cancelled) last changed before `cutoff`; answers how many. */
+export async function pruneFinishedJobs(db: Db, cutoff: number, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('jobs')
+    .where('id', 'in', (eb) => eb.selectFrom('jobs').select('id').where('status', 'in', ['succeeded', 'failed', 'cancelled']).where('updated_at', '<', cutoff).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes up to `limit` events dispatched before `cutoff` that no pending or running job still needs; answers how many. */
+export async function pruneDispatchedEvents(db: Db, cutoff: number, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('events')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('events as e')
+        .select('e.id')
+        .where('e.dispatched_at', '<', cutoff)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('jobs').select('jobs.id').whereRef('jobs.event_id', '=', 'e.id').where('jobs.status', 'in', ['pending', 'running']))))
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

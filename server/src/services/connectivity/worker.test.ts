@@ -8,7 +8,7 @@ import type { Logger } from '../../log';
 import { describeDialects, movableClock } from '../../test/harness';
 import { raiseEvent } from './events';
 import { cancelJobsForTarget, enqueueJob, retryJobNow, type ClaimedJob, type JobHandler, type JobResult } from './jobs';
-import { createConnectivityWorker, DEFAULT_LEASE_MS, dispatchRetryDelayMs, MAX_DISPATCH_ATTEMPTS, type EventConsumer } from './worker';
+import { createConnectivityWorker, DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, dispatchRetryDelayMs, MAX_DISPATCH_ATTEMPTS, type EventConsumer } from './worker';
 
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -235,6 +235,29 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
     worker.addHandler(recordingHandler(() => ({ ok: true })).handler);
     expect((await worker.runDue()).ran).toBe(0);
     expect((await jobRow(a.db, report)).status).toBe('pending');
+  });
+
+  it('prunes finished jobs and dispatched events past the retention, keeping an event while a job of it may still run', async () => {
+    const { a, clock } = await twoProcesses();
+    const tenantId = await newTenant(a.db, clock.now());
+    const raise = async () => (await raiseEvent(a.db, { tenantId, key: 'user.deleted', data: { userId: 'u', email: null }, actor: null }, clock.now())).id;
+    const [done, waiting] = [await raise(), await raise()];
+    const finished = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', eventId: done, payload: null, dueAt: clock.now() });
+    const pending = await enqueueJob(a.db, { kind: 'report', tenantId, targetId: 'r', eventId: waiting, payload: null, dueAt: clock.now() + 40 * 86_400_000 });
+    const worker = createConnectivityWorker({ db: a.db, clock, log: quiet });
+    worker.addHandler(recordingHandler(() => ({ ok: true })).handler);
+    await worker.runDue();
+    expect((await jobRow(a.db, finished)).status).toBe('succeeded');
+    clock.advance(DEFAULT_RETENTION_MS - 1);
+    await worker.runDue();
+    const ids = async (table: 'jobs' | 'events') => (await a.db.selectFrom(table).select('id').where('tenant_id', '=', tenantId).execute()).map((r) => r.id).sort();
+    expect(await ids('jobs')).toEqual([finished, pending].sort());
+    // A process prunes at most once an hour.
+    clock.advance(3_600_000);
+    const fresh = await raise();
+    await worker.runDue();
+    expect(await ids('jobs')).toEqual([pending]);
+    expect(await ids('events')).toEqual([waiting, fresh].sort());
   });
 
   it('stop() waits for the jobs in flight and start() polls until stopped', async () => {

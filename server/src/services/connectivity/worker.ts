@@ -11,7 +11,7 @@
 import { newId } from '../../crypto';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
-import { claimEvents, claimJobs, deferEvent, finishJob, markEventDispatched, type EventRow, type JobRow } from '../../db/queries/connectivity-queue';
+import { claimEvents, claimJobs, deferEvent, finishJob, markEventDispatched, pruneDispatchedEvents, pruneFinishedJobs, type EventRow, type JobRow } from '../../db/queries/connectivity-queue';
 import { log as defaultLog, reasonOf, type Logger } from '../../log';
 import { eventFromRow, type RaisedEvent } from './events';
 import { claimedJobFromRow, nextStep, type ClaimedJob, type JobHandler, type JobKind, type JobResult } from './jobs';
@@ -42,6 +42,8 @@ export interface WorkerOptions {
   batchSize?: number;
   /** Dispatch attempts of an event before the consumers that keep failing are given up on. */
   maxDispatchAttempts?: number;
+  /** How long finished jobs and dispatched events are kept (an event also while a job of it may run). */
+  retentionMs?: number;
   log?: Logger;
 }
 
@@ -49,6 +51,12 @@ export const DEFAULT_LEASE_MS = 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;
 export const DEFAULT_BATCH_SIZE = 20;
 export const MAX_DISPATCH_ATTEMPTS = 5;
+/** Finished jobs and dispatched events are kept 30 days: longer than any retry schedule (webhooks: about 42 h; a monthly report job waits up to 31 days, but has no event). */
+export const DEFAULT_RETENTION_MS = 30 * 86_400_000;
+/** A process prunes at most once an hour, in batches, so a pass stays short. */
+const PRUNE_INTERVAL_MS = 3_600_000;
+const PRUNE_BATCH = 1_000;
+const PRUNE_MAX_BATCHES = 20;
 /** Wait before the next dispatch of an event whose consumer failed: 5 s, doubling, at most 10 min. */
 export function dispatchRetryDelayMs(attempts: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 600_000);
@@ -67,6 +75,8 @@ export function createConnectivityWorker(options: WorkerOptions): ConnectivityWo
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const maxDispatchAttempts = options.maxDispatchAttempts ?? MAX_DISPATCH_ATTEMPTS;
   const log = options.log ?? defaultLog;
+  const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  let prunedAt = Number.NEGATIVE_INFINITY;
   const handlers = new Map<JobKind, JobHandler>();
   const consumers: EventConsumer[] = [];
   const inFlight = new Set<Promise<unknown>>();
@@ -184,6 +194,19 @@ export function createConnectivityWorker(options: WorkerOptions): ConnectivityWo
     return ran;
   }
 
+  /** Deletes what the retention no longer keeps, at most once an hour of this process's clock. */
+  async function prune(): Promise<void> {
+    const now = clock.now();
+    if (now - prunedAt < PRUNE_INTERVAL_MS) return;
+    prunedAt = now;
+    const cutoff = now - retentionMs;
+    for (const step of [pruneFinishedJobs, pruneDispatchedEvents]) {
+      for (let batch = 0; batch < PRUNE_MAX_BATCHES && !stopped; batch++) {
+        if ((await step(db, cutoff, PRUNE_BATCH)) < PRUNE_BATCH) break;
+      }
+    }
+  }
+
   function track<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
@@ -204,6 +227,7 @@ export function createConnectivityWorker(options: WorkerOptions): ConnectivityWo
         (async () => {
           const dispatched = await dispatchPass();
           const ran = await jobsPass();
+          await prune().catch((err) => log.error('connectivity: pruning failed:', reasonOf(err)));
           return { dispatched, ran };
         })(),
       );
