@@ -5,6 +5,7 @@
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eventsOf } from '../../test/event-helpers';
 import { ApiPaths, AuthContextClasses, ErrorCodes, SocialLoginPaths } from '@gatehouse/shared/wire';
 import type { GatehouseServer } from '../../app';
 import { call, describeDialects, movableClock, PASSWORD, signUpAndActivate, uniqueEmail } from '../../test/harness';
@@ -99,6 +100,8 @@ describeDialects('social login', (h) => {
     expect(first.body).toMatchObject({ mfaRequired: false, email, isNewUser: true, name: `IdP ${email.split('@')[0]}` });
     expect(first.body.userId).toBeTruthy();
     expect(first.body.tenantId).toBeTruthy();
+    // Issue 16: the new account raises user.created (source social) in its own new tenant.
+    expect((await eventsOf(server, first.body.tenantId, 'user.created')).map((e) => e.data)).toEqual([{ userId: first.body.userId, email, name: `IdP ${email.split('@')[0]}`, source: 'social' }]);
     expect(first.refreshCookie).toBeTruthy();
     expect(claimsOf(first.body.accessToken)).toMatchObject({ sub: first.body.userId, email, email_verified: true, amr: ['social'], acr: AuthContextClasses.password });
     const me = await call(server, 'GET', ApiPaths.me, { token: first.body.accessToken });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eventsOf } from '../../test/event-helpers';
 import { SsoPaths, type LoginResponse, type SsoConfiguration } from '@gatehouse/shared/wire';
 import type { GatehouseServer } from '../../app';
 import { startTestDns, type TestDns } from '../../test/dns-server';
@@ -99,6 +100,8 @@ describeDialects('SAML SSO sign-in', (h) => {
     const me = await call(server, 'GET', '/identity/resources/users/v2/me', { token: signedIn.body.accessToken });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email, name: 'Jane Doe' });
+    // Issue 16: the account made at this first sign-in raises user.created (source sso) in the tenant.
+    expect((await eventsOf(server, tenant.tenantId, 'user.created')).filter((e) => e.data.userId === claims.sub).map((e) => [e.data, e.actor])).toEqual([[{ userId: claims.sub, email, name: 'Jane Doe', source: 'sso' }, { userId: claims.sub, email }]]);
 
     // The code is single use.
     expect((await postLogin(server, code, started.binding)).status).toBe(401);
