@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveTheme, type ResolvedTheme } from '@gatehouse/shared';
 import { createTestStore, makeUser, portalProps, shadowMountPoint } from './test/fake-store';
 import { cleanupPortals, mountPortal, unmountPortal } from './test/mount-portal';
+import { rememberSlackState } from './sections/connectivity/slack-return';
 
 afterEach(cleanupPortals);
 
@@ -112,6 +113,7 @@ describe('admin portal shell', () => {
   });
 
   it('opens on the Connectivity section’s Slack tab when the page is Slack’s return (?code=&state=), and the tab takes them out of the address bar', async () => {
+    rememberSlackState('st4te');
     window.history.replaceState(null, '', '/admin?code=c0de&state=st4te');
     try {
       const keys = ['fe.secure.read.users', 'fe.connectivity.read.webhooks', 'fe.connectivity.read.slackApp', 'fe.connectivity.write.slackApp'];
@@ -125,6 +127,7 @@ describe('admin portal shell', () => {
       await waitFor(() => expect(window.location.search).toBe(''));
     } finally {
       window.history.replaceState(null, '', '/');
+      localStorage.clear();
     }
   });
 

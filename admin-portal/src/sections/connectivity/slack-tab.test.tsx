@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectivityServer, type ConnectivityState } from '../../test/connectivity-server';
 import { renderSection } from '../../test/section-harness';
 import ConnectivitySection from '../webhooks';
-import { SLACK_WINDOW } from './slack-return';
+import { rememberSlackState, SLACK_WINDOW } from './slack-return';
 
 const SLACK = '/connectivity/resources/slack/v1';
 const WRITER = ['fe.connectivity.read.slackApp', 'fe.connectivity.write.slackApp'];
@@ -18,6 +18,7 @@ function open(initial: Partial<ConnectivityState>, permissions = WRITER) {
 afterEach(() => {
   document.body.innerHTML = '';
   window.history.replaceState(null, '', '/');
+  localStorage.clear();
   vi.restoreAllMocks();
 });
 
@@ -30,6 +31,8 @@ describe('connectivity: Slack tab', () => {
     fireEvent.click(view.getByRole('button', { name: 'Connect Slack' }));
     await waitFor(() => expect(openWindow).toHaveBeenCalledWith('https://slack.example.com/oauth/v2/authorize?client_id=123.456&state=st4te', SLACK_WINDOW, 'popup,width=620,height=760'));
     expect(calls.map((c) => `${c.method} ${c.path}`)).toContain(`GET ${SLACK}/scope`);
+    // The consent's state is kept for the return (the consent window shares this origin's storage).
+    expect(JSON.parse(localStorage.getItem('gatehouse:slack-connect')!).state).toBe('st4te');
     // The consent finished in the other window (it posted the code there); closing it shows the connection here.
     state.slack = { id: 'slk1', connected: true, teamName: 'Acme HQ', slackEvents: [] };
     popup.closed = true;
@@ -45,6 +48,7 @@ describe('connectivity: Slack tab', () => {
   });
 
   it("finishes the connection when Slack comes back to the page with ?code=&state=, opens on the Slack tab, and takes both out of the address bar", async () => {
+    rememberSlackState('st4te');
     window.history.replaceState(null, '', '/admin?tab=1&code=c0de-from-slack&state=st4te');
     const { view, calls } = open({}, [...WRITER, 'fe.connectivity.read.emailConfig']);
     await waitFor(() => expect(view.getByRole('status').textContent).toBe('Slack workspace Acme HQ connected'));
@@ -55,11 +59,28 @@ describe('connectivity: Slack tab', () => {
   });
 
   it("says so when Slack comes back with an error instead of a code", async () => {
+    rememberSlackState('st4te');
     window.history.replaceState(null, '', '/admin?error=access_denied&state=st4te');
     const { view, calls } = open({});
     expect((await view.findByText(/^Slack did not connect/)).textContent).toBe('Slack did not connect the workspace (access_denied).');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
     expect(window.location.search).toBe('');
+  });
+
+  it("leaves alone a code and state this browser did not ask Slack for (another flow's callback, an old consent)", async () => {
+    window.history.replaceState(null, '', '/oauth/callback?code=someone-elses&state=other');
+    const first = open({}, [...WRITER, 'fe.connectivity.read.emailConfig']);
+    expect(first.view.getByRole('tab', { name: 'Email' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.click(first.view.getByRole('tab', { name: 'Slack' }));
+    await first.view.findByText('No workspace is connected.');
+    expect(first.calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(window.location.search).toBe('?code=someone-elses&state=other');
+    document.body.innerHTML = '';
+    // A consent older than the server's 10 minutes is not ours any more either.
+    rememberSlackState('other', Date.now() - 11 * 60_000);
+    const second = open({});
+    await second.view.findByText('No workspace is connected.');
+    expect(second.calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
   it('picks channels per event and saves all events with the configuration id; a new event needs a channel, and an emptied one is sent to be deleted', async () => {

@@ -8,7 +8,7 @@ import { useLatestLoad } from '../dialogs/use-latest-load';
 import { TableSkeleton } from '../users/users-table';
 import type { SlackChannel, SlackConfig } from './connectivity-types';
 import { categoryLabel, groupByCategory } from './event-catalogue';
-import { SLACK_WINDOW, slackReturn, withoutSlackReturn } from './slack-return';
+import { forgetSlackState, rememberSlackState, SLACK_WINDOW, slackReturn, withoutSlackReturn } from './slack-return';
 import type { ConnectivityTabProps } from './tab-props';
 
 interface SlackEventDraft {
@@ -50,6 +50,7 @@ export function SlackTab({ connectivity, catalogue, catalogueError, canWrite }: 
     const returned = slackReturn(window.location);
     if (!returned) return;
     window.history.replaceState(window.history.state, '', withoutSlackReturn(window.location.href));
+    forgetSlackState();
     if ('error' in returned) {
       setConnectState({ busy: false, error: t.t('connectivity.slack.refused', { error: returned.error }), url: null });
       return;
@@ -72,6 +73,7 @@ export function SlackTab({ connectivity, catalogue, catalogueError, canWrite }: 
     setConnectState({ busy: true, error: null, url: null });
     try {
       const scope = await connectivity.slack.scope();
+      rememberSlackState(scope.state);
       const opened = window.open(scope.authorizeUrl, SLACK_WINDOW, 'popup,width=620,height=760');
       // A blocked window: the link below opens it on a click of the admin's own.
       setConnectState({ busy: false, error: null, url: opened ? null : scope.authorizeUrl });
