@@ -61,6 +61,8 @@ export const RATE_LIMIT_BUCKETS = {
     default: '300/3600',
     counts: "Event notification emails (the email channel's subscriptions) sent per account, over every server process: recipients are typed by the account's admins and never confirmed, so this bounds what one account can mail; over it the rest wait and are sent in a later window (retried on the channel's schedule), not dropped",
   },
+  webhookTestsPerTenant: { env: 'RATE_LIMIT_WEBHOOK_TESTS_PER_TENANT', default: '30/600', counts: "Webhook test deliveries (POST .../webhooks/v1/:id/test) per account, over every server process: each makes an outbound request now; over it the call gets 429 with Retry-After" },
+  webhookRetriesPerTenant: { env: 'RATE_LIMIT_WEBHOOK_RETRIES_PER_TENANT', default: '30/600', counts: 'Webhook delivery retries asked by admins (POST .../webhooks/v1/logs/:logId/retry) per account, over every server process; over it the call gets 429 with Retry-After' },
   phoneResetPerIp: { env: 'RATE_LIMIT_PHONE_RESET_PER_IP', default: '20/3600', counts: 'Reset-phone-number requests per client IP' },
   phoneResetPerEmail: {
     env: 'RATE_LIMIT_PHONE_RESET_PER_EMAIL',

@@ -9,7 +9,7 @@ import { webhookRoutes } from './webhooks';
 
 export function webhooksPart(app: OpenAPIHono<AppEnv>, deps: RouteDeps, worker: ConnectivityWorker): WebhookService {
   const delivery = { db: deps.db, config: deps.config };
-  const webhooks = createWebhookService({ ...delivery, clock: deps.clock });
+  const webhooks = createWebhookService({ ...delivery, clock: deps.clock, limiter: deps.limiter });
   worker.addConsumer(createWebhookConsumer());
   worker.addHandler(createWebhookJobHandler(delivery));
   app.route('/', webhookRoutes(deps, webhooks));

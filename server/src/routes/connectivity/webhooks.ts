@@ -16,7 +16,7 @@ import {
   WebhookRetryResult,
 } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
-import { validationHook } from '../../http/errors';
+import { rateLimitedResponse, validationHook } from '../../http/errors';
 import type { WebhookService } from '../../services/connectivity/webhooks';
 import { adminErrors, guardFor, TenantQuery } from '../admin/shared';
 import type { RouteDeps } from '../deps';
@@ -61,7 +61,7 @@ export function webhookRoutes(deps: RouteDeps, webhooks: WebhookService): OpenAP
       responses: {
         200: json(WebhookEndpoint, 'Updated'),
         201: json(CreatedWebhook, 'Created, with its signing secret'),
-        400: err('Invalid body (the field is named): a URL that is not https to a public address outside dev mode, an event key not in the catalogue, or too many endpoints'),
+        400: err('Invalid body (the field is named): a URL that is not https on port 443 or 8443 to a public address outside dev mode, an event key not in the catalogue, or too many endpoints (at most 50 per tenant)'),
         ...adminErrors,
       },
     }),
@@ -105,10 +105,10 @@ export function webhookRoutes(deps: RouteDeps, webhooks: WebhookService): OpenAP
       method: 'post',
       path: WebhookPaths.webhookTest,
       tags,
-      summary: "Sends a signed example of the event to the endpoint now; status success only when the receiver answered 200 or 201, otherwise failed with a message; the attempt is in the endpoint's log (logId)",
+      summary: "Sends a signed example of the event to the endpoint now; status success only when the receiver answered 200 or 201, otherwise failed with a message (one generic message for a target that could not be reached or is not allowed); the attempt is in the endpoint's log (logId). Rate limited per tenant (429)",
       ...write,
       request: { params: IdParam, query: TenantQuery, ...body(TestWebhookRequest) },
-      responses: { 200: json(TestWebhookResult, 'The outcome of the test delivery'), 400: err('Invalid body: eventKey is not an event of the catalogue'), ...adminErrors },
+      responses: { 200: json(TestWebhookResult, 'The outcome of the test delivery'), 400: err('Invalid body: eventKey is not an event of the catalogue'), ...adminErrors, 429: rateLimitedResponse },
     }),
     async (c) => c.json(await webhooks.test(c.get('admin'), c.req.valid('param').id, c.req.valid('json').eventKey), 200),
   );
@@ -134,10 +134,10 @@ export function webhookRoutes(deps: RouteDeps, webhooks: WebhookService): OpenAP
       method: 'post',
       path: WebhookPaths.webhookLogRetry,
       tags,
-      summary: "Delivers the logged attempt's message again (same webhook-id and body) through the delivery queue, now: 202 queued",
+      summary: "Delivers the logged attempt's message again (same webhook-id and body) through the delivery queue, now: 202 queued. Rate limited per tenant (429)",
       ...write,
       request: { params: LogIdParam, query: TenantQuery },
-      responses: { 202: json(WebhookRetryResult, 'Queued'), 400: err('The endpoint is inactive'), ...adminErrors },
+      responses: { 202: json(WebhookRetryResult, 'Queued'), 400: err('The endpoint is inactive'), ...adminErrors, 429: rateLimitedResponse },
     }),
     async (c) => {
       await webhooks.retry(c.get('admin'), c.req.valid('param').logId);

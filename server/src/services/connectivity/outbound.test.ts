@@ -32,6 +32,34 @@ describe('guardedFetch (SSRF guard for tenant-given URLs)', () => {
     expect(checkOutboundUrl('https://example.com/hook', strict).host).toBe('example.com');
   });
 
+  it('outside dev mode allows only ports 443 and 8443, so saving and sending are no port scan', async () => {
+    for (const port of ['22', '80', '6379', '8080', '9200', '1']) {
+      expect(() => checkOutboundUrl(`https://example.com:${port}/hook`, strict), port).toThrow(/port 443 or 8443/);
+      expect(await reason(guardedFetch(`https://93.184.216.34:${port}/hook`, { body: '{}' }, strict))).toBe('invalid_url');
+    }
+    expect(checkOutboundUrl('https://example.com:443/hook', strict).port).toBe('');
+    expect(checkOutboundUrl('https://example.com:8443/hook', strict).port).toBe('8443');
+    // Dev mode (local receivers on any port) is not restricted.
+    expect(checkOutboundUrl(`http://127.0.0.1:${receiver.port}/hook`, dev).port).toBe(String(receiver.port));
+  });
+
+  it('saving says the same of a name that does not resolve and of one that resolves to a private address (no probe of internal names)', async () => {
+    const resolve: Resolver = async (name) => (name === 'db.internal.example' ? [{ address: '10.0.0.5', family: 4 }] : name === 'mixed.example' ? [{ address: '93.184.216.34', family: 4 }, { address: '192.168.0.1', family: 4 }] : []);
+    const failing: Resolver = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    const messages = new Set<string>();
+    for (const [url, r] of [['https://db.internal.example/h', resolve], ['https://mixed.example/h', resolve], ['https://nothing.example/h', resolve], ['https://nothing.example/h', failing]] as const) {
+      try {
+        await checkOutboundTarget(url, { ...strict, resolve: r });
+        messages.add('accepted');
+      } catch (e) {
+        messages.add((e as Error).message);
+      }
+    }
+    expect([...messages]).toEqual(['must point to a host that resolves to public addresses only']);
+  });
+
   const forbidden = [
     '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
     '224.0.0.1', '255.255.255.255', '[::1]', '[::]', '[fe80::1]', '[fd00::1]', '[fc00::1]', '[ff02::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::ffff:10.0.0.1]', '[64:ff9b::7f00:1]', 'localhost', 'api.localhost',
@@ -45,7 +73,7 @@ describe('guardedFetch (SSRF guard for tenant-given URLs)', () => {
   it('refuses a host name that resolves to a private address, when saved and at connect', async () => {
     const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
     expect(await reason(checkOutboundTarget('https://internal.example/hook', { ...strict, resolve }))).toBe('forbidden_address');
-    expect(await reason(guardedFetch(`https://internal.example:${receiver.port}/hook`, { body: '{}' }, { ...strict, resolve }))).toBe('forbidden_address');
+    expect(await reason(guardedFetch('https://internal.example/hook', { body: '{}' }, { ...strict, resolve }))).toBe('forbidden_address');
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -53,7 +81,8 @@ describe('guardedFetch (SSRF guard for tenant-given URLs)', () => {
     let calls = 0;
     // First answer public (what the save-time check sees), then loopback (what the attacker serves at connect time).
     const resolve: Resolver = async () => (++calls === 1 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
-    const url = `https://rebind.example:${receiver.port}/hook`;
+    // Port 443 on loopback: refused by the lookup, the connect never happens (it would fail as 'network' otherwise).
+    const url = 'https://rebind.example/hook';
     await expect(checkOutboundTarget(url, { ...strict, resolve })).resolves.toBeInstanceOf(URL);
     expect(await reason(guardedFetch(url, { body: '{}' }, { ...strict, resolve }))).toBe('forbidden_address');
     expect(calls).toBe(2);

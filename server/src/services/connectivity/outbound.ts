@@ -2,7 +2,7 @@
  * Outbound HTTP to URLs tenants give us (webhook endpoints; usable by any part that calls a
  * tenant's URL), guarded against SSRF (issue 16):
  *
- * - https only, and only public addresses (no loopback, private, shared/CGNAT, link-local, unique
+ * - https only, on port 443 or 8443, and only public addresses (no loopback, private, shared/CGNAT, link-local, unique
  *   local, multicast, unspecified, documentation or reserved ranges, nor IPv6 forms carrying such an
  *   IPv4: `isPrivateAddress`), unless the policy allows them (dev mode);
  * - the address is checked in the socket's own `lookup`, i.e. on the very address the connection
@@ -12,6 +12,10 @@
  * - one deadline (15 s by default) for connect, answer and body, and the body is read up to 64 KB.
  *
  * Each request gets its own connection (no pooled socket to an address checked earlier).
+ *
+ * An OutboundError's reason and message are for the server log: they tell a private address from a
+ * name that does not resolve and name socket codes. Callers answering a tenant must not pass them on
+ * (that would make the guard an oracle for internal names and open ports); see webhook-delivery.ts.
  */
 import { lookup as systemLookup } from 'node:dns';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -73,9 +77,15 @@ export const systemResolver: Resolver = (hostname) =>
 
 const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
+/** The ports a target may use outside dev mode (https's own and its common alternative); '' is the scheme's default, 443. */
+export const OUTBOUND_PORTS: readonly string[] = ['', '443', '8443'];
+
+/** Said at save time of a name that does not resolve or resolves to a private address: one sentence for both, so saving is no probe of internal names. */
+const NOT_PUBLIC_HOST = 'must point to a host that resolves to public addresses only';
+
 /**
  * The static checks of a target URL (no DNS): an absolute http(s) URL without credentials, https
- * outside dev mode, and not an IP literal of a private range outside dev mode. Throws
+ * on port 443 or 8443 outside dev mode, and not an IP literal of a private range outside dev mode. Throws
  * OutboundError('invalid_url' | 'forbidden_address') with a sentence naming what is wrong.
  */
 export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
@@ -91,6 +101,7 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
   if (url.hash) throw new OutboundError('invalid_url', 'must not carry a fragment');
   const host = bareHost(url);
   if (!host) throw new OutboundError('invalid_url', 'must name a host');
+  if (!policy.allowPrivate && !OUTBOUND_PORTS.includes(url.port)) throw new OutboundError('invalid_url', 'must use port 443 or 8443');
   if (!policy.allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isPrivateAddress(host)))) {
     throw new OutboundError('forbidden_address', 'must point to a public address');
   }
@@ -109,10 +120,10 @@ export async function checkOutboundTarget(raw: string, policy: OutboundPolicy): 
   try {
     addresses = await (policy.resolve ?? systemResolver)(host);
   } catch {
-    throw new OutboundError('unresolvable', `the host ${host} could not be resolved`);
+    throw new OutboundError('unresolvable', NOT_PUBLIC_HOST);
   }
-  if (addresses.length === 0) throw new OutboundError('unresolvable', `the host ${host} could not be resolved`);
-  if (addresses.some((a) => isPrivateAddress(a.address))) throw new OutboundError('forbidden_address', 'must point to a public address');
+  if (addresses.length === 0) throw new OutboundError('unresolvable', NOT_PUBLIC_HOST);
+  if (addresses.some((a) => isPrivateAddress(a.address))) throw new OutboundError('forbidden_address', NOT_PUBLIC_HOST);
   return url;
 }
 

@@ -8,13 +8,27 @@
  * - Success is a 2xx within 15 s (guardedFetch's deadline). Anything else is retried on Svix's
  *   schedule (0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), unless the receiver answered
  *   `webhook-delivery: abort-message`, which stops the message's retries.
- * - Every attempt is a `webhook_attempts` row: outcome, duration, request and answer heads and bodies;
- *   an endpoint's log keeps its newest 1,000.
+ * - Every attempt is a `webhook_attempts` row: outcome, duration, request and answer heads and bodies
+ *   (the answer's body read up to 64 KB, its first 4 KB kept); an endpoint's log keeps its newest 1,000.
+ * - A delivery that reached no receiver, or that the SSRF guard refused, is logged with one generic
+ *   message whatever the cause (WEBHOOK_UNREACHABLE_MESSAGE), a timeout with its own; the cause goes to
+ *   the server's log only, so the log and the test route are no probe of internal names or ports.
  * - An endpoint's first failure starts `failing_since`; a success clears it. A failure 5 days or
  *   more after `failing_since` disables the endpoint, notifies the tenant's admins and raises
  *   `webhook.endpoint_disabled`, in one transaction.
  */
-import { WEBHOOK_ABORT_HEADER, WEBHOOK_ABORT_VALUE, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_LOG_SIZE, WEBHOOK_RETRY_DELAYS_MS, type WebhookPayload } from '@gatehouse/shared/wire';
+import {
+  WEBHOOK_ABORT_HEADER,
+  WEBHOOK_ABORT_VALUE,
+  WEBHOOK_DISABLE_AFTER_MS,
+  WEBHOOK_LOG_SIZE,
+  WEBHOOK_RETRY_DELAYS_MS,
+  WEBHOOK_STORED_RESPONSE_BODY_LIMIT,
+  WEBHOOK_TIMEOUT_MESSAGE,
+  WEBHOOK_TRUNCATED_MARK,
+  WEBHOOK_UNREACHABLE_MESSAGE,
+  type WebhookPayload,
+} from '@gatehouse/shared/wire';
 import type { Config } from '../../config';
 import { decrypt, encrypt, newId } from '../../crypto';
 import type { Db } from '../../db';
@@ -27,6 +41,7 @@ import {
   markWebhookFailing,
   type WebhookEndpointRow,
 } from '../../db/queries/webhooks';
+import { log, reasonOf } from '../../log';
 import { raiseEvent, type EventActor, type RaisedEvent } from './events';
 import { cancelJobsForTarget, enqueueJob, type JobHandler } from './jobs';
 import { notifyTenantAdmins } from './notifications';
@@ -59,7 +74,22 @@ export interface WebhookAttemptOutcome {
 }
 
 const USER_AGENT = 'Gatehouse-Webhooks/1.0';
-const MAX_ERROR_CHARS = 500;
+
+/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, never cutting a character in two. */
+export function utf8Prefix(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // back to the first byte of the character cut
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+/** A receiver's answer body as the log keeps it: NULs replaced (a PostgreSQL text column refuses them), at most 4 KB, marked when cut. */
+export function storedResponseBody(body: string, readTruncated: boolean): string {
+  const clean = body.replace(/\u0000/g, '\uFFFD');
+  const kept = utf8Prefix(clean, WEBHOOK_STORED_RESPONSE_BODY_LIMIT);
+  return kept.length < clean.length || readTruncated ? `${kept}${WEBHOOK_TRUNCATED_MARK}` : kept;
+}
 
 /** A secret as stored: sealed when a key encryption key is configured. */
 export function sealWebhookSecret(secret: string, config: Pick<Config, 'keyEncryptionKey'>): string {
@@ -107,8 +137,7 @@ export async function deliverWebhook(
   try {
     const res = await guardedFetch(endpoint.url, { method: 'POST', headers, body: message.body }, webhookPolicy(deps));
     durationMs = res.durationMs;
-    // A NUL cannot be stored in a PostgreSQL text column: a receiver's body is kept with it replaced.
-    response = { headers: res.headers, body: res.body.replace(/\u0000/g, '\uFFFD') };
+    response = { headers: res.headers, body: storedResponseBody(res.body, res.truncated) };
     const ok = res.status >= 200 && res.status < 300;
     const abort = (res.headers[WEBHOOK_ABORT_HEADER] ?? '').trim().toLowerCase() === WEBHOOK_ABORT_VALUE;
     outcome = {
@@ -119,8 +148,10 @@ export async function deliverWebhook(
     };
   } catch (err) {
     durationMs = Math.round(performance.now() - started);
-    const reason = isOutboundError(err) ? err.message : 'the request failed';
-    outcome = { ok: false, statusCode: null, abort: false, message: `Not delivered: ${reason}`.slice(0, MAX_ERROR_CHARS) };
+    const timedOut = isOutboundError(err) && err.reason === 'timeout';
+    // The cause (refused address, unresolved name, socket code) is for the operator only: never the URL, which may carry a receiver's token.
+    if (!timedOut) log.warn(`webhook delivery to endpoint ${endpoint.id} (tenant ${endpoint.tenant_id}) not made:`, isOutboundError(err) ? `${err.reason}: ${err.message}` : reasonOf(err));
+    outcome = { ok: false, statusCode: null, abort: false, message: timedOut ? WEBHOOK_TIMEOUT_MESSAGE : WEBHOOK_UNREACHABLE_MESSAGE };
   }
   const attemptId = newId();
   await insertWebhookAttempt(deps.db, {

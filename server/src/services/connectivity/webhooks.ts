@@ -9,7 +9,9 @@
  * - deleting, or setting an endpoint inactive, cancels its pending deliveries; re-activating a
  *   disabled endpoint clears its failure state;
  * - the log pages the attempts (offset 0, limit 10 by default); a test sends a signed example of an
- *   event now (success on 200 or 201); a retry delivers an attempt's message again through the queue.
+ *   event now (success on 200 or 201); a retry delivers an attempt's message again through the queue;
+ *   both are rate limited per tenant (RATE_LIMIT_WEBHOOK_TESTS_PER_TENANT / _RETRIES_PER_TENANT), a
+ *   test being an outbound request made at an admin's word.
  *
  * Every endpoint is looked up by id AND the caller's tenant; every change is audited (never a secret).
  */
@@ -34,6 +36,7 @@ import {
 import { Errors } from '../../errors';
 import type { AdminCaller } from '../admin/access';
 import { recordAudit } from '../admin/audit-log';
+import type { RateLimiter } from '../platform/rate-limit';
 import { cancelJobsForTarget, enqueueJob, retryJobNow } from './jobs';
 import { checkOutboundTarget, isOutboundError } from './outbound';
 import { newWebhookSecret } from './signing';
@@ -100,8 +103,8 @@ function attemptToWire(row: WebhookAttemptRow): WebhookAttempt {
 /** What audits show of an endpoint: everything but its secrets. */
 const audited = (e: Pick<WebhookEndpoint, 'url' | 'description' | 'eventKeys' | 'isActive'>) => ({ url: e.url, description: e.description, eventKeys: e.eventKeys, isActive: e.isActive });
 
-export function createWebhookService(deps: WebhookDeliveryDeps & { clock: Clock }): WebhookService {
-  const { db, clock, config } = deps;
+export function createWebhookService(deps: WebhookDeliveryDeps & { clock: Clock; limiter: RateLimiter }): WebhookService {
+  const { db, clock, config, limiter } = deps;
 
   async function own(caller: AdminCaller, id: string): Promise<WebhookEndpointRow> {
     const row = await findTenantWebhookEndpoint(db, caller.tenantId, id);
@@ -212,6 +215,7 @@ export function createWebhookService(deps: WebhookDeliveryDeps & { clock: Clock 
       const row = await own(caller, id);
       if (!isEventKey(eventKey)) throw Errors.validation(`eventKey: ${eventKey} is not an event of the catalogue`, { field: 'eventKey' });
       const example = EVENT_CATALOGUE.find((e) => e.key === eventKey)!.example;
+      await limiter.consume('webhookTestsPerTenant', caller.tenantId);
       const now = clock.now();
       const body = webhookBody(eventKey, now, caller.tenantId, example, { userId: caller.userId, email: caller.email });
       const outcome = await deliverWebhook(deps, row, { eventId: newId(), eventKey, body }, { jobId: null, attempt: 1 }, now);
@@ -237,6 +241,7 @@ export function createWebhookService(deps: WebhookDeliveryDeps & { clock: Clock 
       if (!attempt) throw Errors.notFound('Webhook log entry not found');
       const endpoint = await own(caller, attempt.endpoint_id);
       if (Number(endpoint.is_active) !== 1) throw Errors.validation('The webhook endpoint is inactive: activate it before retrying', { field: 'logId' });
+      await limiter.consume('webhookRetriesPerTenant', caller.tenantId);
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         // The delivery's own job when it is finished; otherwise (a test, or a job still on its schedule) a new delivery of the same message.

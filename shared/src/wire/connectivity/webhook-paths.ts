@@ -38,8 +38,21 @@ export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_60
 export const WEBHOOK_DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 /** A delivery succeeds on a 2xx answered within this time. */
 export const WEBHOOK_TIMEOUT_MS = 15_000;
-/** The most of a receiver's answer body read and kept. */
+/** The most of a receiver's answer body read. */
 export const WEBHOOK_RESPONSE_BODY_LIMIT = 64 * 1024;
+/** The most of a receiver's answer body kept in the log; a longer one is cut there and marked with WEBHOOK_TRUNCATED_MARK. */
+export const WEBHOOK_STORED_RESPONSE_BODY_LIMIT = 4 * 1024;
+/** Appended to a logged answer body that was cut. */
+export const WEBHOOK_TRUNCATED_MARK = '\n[truncated: only the first 4 KB of the answer are kept]';
+/**
+ * The one failure message of a delivery refused by the SSRF guard or that reached no receiver (name
+ * not resolved, private address, connection refused or reset...): the log and the test route never
+ * tell these apart, or they would let an admin probe internal names and scan ports. The detail is in
+ * the server's log only.
+ */
+export const WEBHOOK_UNREACHABLE_MESSAGE = 'Not delivered: the target could not be reached or is not allowed';
+/** The failure message of a delivery that got no answer within WEBHOOK_TIMEOUT_MS. */
+export const WEBHOOK_TIMEOUT_MESSAGE = 'Not delivered: no answer within 15 s';
 /** A receiver answering with this header and value stops the message's retries. */
 export const WEBHOOK_ABORT_HEADER = 'webhook-delivery';
 export const WEBHOOK_ABORT_VALUE = 'abort-message';
