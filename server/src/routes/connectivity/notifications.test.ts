@@ -201,10 +201,25 @@ describeDialects('notifications routes', (harness) => {
     await callAs(server, admin, 'PUT', NotificationPaths.status, { body: { notificationId: ids[0], status: 'read' } });
     expect(await events.next()).toEqual({ unread: 1 });
 
+    // Signalled from inside a transaction that commits a little later (as the worker's dispatch
+    // does): the stream looks again shortly after the signal, well before the periodic check.
+    await server.db.transaction().execute(async (trx) => {
+      await notifyTenantAdmins(trx, { tenantId: admin.tenantId, ...security('in a transaction') }, clock.now() + 2);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    });
+    const signalled = Date.now();
+    expect(await events.next()).toEqual({ unread: 2 });
+    expect(Date.now() - signalled).toBeLessThan(2_000);
+    await callAs(server, admin, 'PUT', NotificationPaths.status, { body: { notificationId: (await list(server, admin)).rows[0]!.id, status: 'read' } });
+    expect(await events.next()).toEqual({ unread: 1 });
+
     // Written as another process would: no in-process signal; the periodic check finds it (5 s).
+    // First let the second look after the last signal pass, so only the periodic check can see it.
+    await new Promise((resolve) => setTimeout(resolve, 600));
     await insertNotification(server.db, { id: newId(), tenant_id: admin.tenantId, category: 'security', severity: 'info', title: 'elsewhere', body: '', link: null, dedupe_key: null, created_at: clock.now() });
     const started = Date.now();
     expect(await events.next()).toEqual({ unread: 2 });
+    expect(Date.now() - started).toBeGreaterThan(300);
     expect(Date.now() - started).toBeLessThan(7_000);
     aborter.abort();
   }, 20_000);

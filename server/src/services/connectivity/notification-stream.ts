@@ -21,6 +21,8 @@ export interface NotificationStreamOptions {
 }
 
 export const DEFAULT_STREAM_OPTIONS: NotificationStreamOptions = { checkMs: 5_000, heartbeatMs: 25_000, lifetimeMs: 10 * 60_000 };
+/** The second look after an in-process change signal (it may come before its transaction commits). */
+const RECHECK_MS = 300;
 /** What a client's EventSource-style reconnect waits, sent as the stream's `retry:`. */
 const RECONNECT_MS = 5_000;
 
@@ -96,13 +98,25 @@ export function openNotificationStream(input: { db: Db; reader: NotificationRead
       await check();
       if (!live) return close();
 
-      const unsubscribe = notificationChanges.subscribe(reader.tenantId, () => void check());
+      // A change signalled from inside a transaction may not have committed yet: check at once, and
+      // once more shortly after, so the count never waits for the periodic check.
+      let recheck: NodeJS.Timeout | undefined;
+      const onChange = () => {
+        void check();
+        if (recheck) return;
+        recheck = setTimeout(() => {
+          recheck = undefined;
+          void check();
+        }, RECHECK_MS).unref();
+      };
+      const unsubscribe = notificationChanges.subscribe(reader.tenantId, onChange);
       const mine = openStreams.get(reader.userId) ?? [];
       openStreams.set(reader.userId, mine);
       mine.push(close);
       cleanup = () => {
         unsubscribe();
         for (const t of timers) clearInterval(t);
+        clearTimeout(recheck);
         const i = mine.indexOf(close);
         if (i >= 0) mine.splice(i, 1);
         if (mine.length === 0 && openStreams.get(reader.userId) === mine) openStreams.delete(reader.userId);
