@@ -63,5 +63,23 @@ it('names the unread count in the header, live from the stream; the panel reads,
     return active?.getAttribute('aria-label') ?? null;
   })).toBe('Notifications');
   await screenshotsAtBothWidths(page, 'admin-notifications-bell');
+
+  // In Hebrew the bell and the panel read right to left, in the portal's language.
+  const context = await browser.newContext({ locale: 'he-IL', viewport: { width: 1280, height: 900 }, storageState: await page.context().storageState() });
+  const hebrew = await context.newPage();
+  hebrew.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await hebrew.goto(`${server.url}/`);
+  await visible(hebrew, hebrew.getByTestId('signed-in-user'));
+  await createToken(page, server.url, 'Hebrew check');
+  await hebrew.getByRole('button', { name: 'Admin portal' }).click();
+  const hebrewPortal = hebrew.getByRole('dialog', { name: 'פורטל הניהול' });
+  await visible(hebrew, hebrewPortal);
+  await hebrewPortal.getByRole('button', { name: 'התראות, 1 שלא נקראו' }).click();
+  const hebrewPanel = hebrewPortal.getByRole('dialog', { name: 'התראות' });
+  await visible(hebrew, hebrewPanel.getByRole('button', { name: 'סימון הכול כנקרא' }));
+  expect(await hebrewPortal.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  await expectAccessible(hebrew, 'notification panel, Hebrew');
+  await screenshotsAtBothWidths(hebrew, 'admin-notifications-panel-hebrew');
+  await context.close();
   expect(errors).toEqual([]);
 });
