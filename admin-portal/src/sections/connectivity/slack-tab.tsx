@@ -43,6 +43,9 @@ export function SlackTab({ connectivity, catalogue, catalogueError, canWrite }: 
   const [confirmDisconnect, setConfirmDisconnect] = useState(false);
   const behindRef = useRef<HTMLDivElement>(null);
   useInertWhile(behindRef, confirmDisconnect);
+  // The watch on Slack's consent window ends with the tab.
+  const watch = useRef<ReturnType<typeof setInterval>>();
+  useEffect(() => () => clearInterval(watch.current), []);
 
   // Back from Slack: finish the connection once, and take the code out of the address bar.
   useEffect(() => {
@@ -78,9 +81,10 @@ export function SlackTab({ connectivity, catalogue, catalogueError, canWrite }: 
       // A blocked window: the link below opens it on a click of the admin's own.
       setConnectState({ busy: false, error: null, url: opened ? null : scope.authorizeUrl });
       if (opened) {
-        const timer = setInterval(() => {
+        clearInterval(watch.current);
+        watch.current = setInterval(() => {
           if (!opened.closed) return;
-          clearInterval(timer);
+          clearInterval(watch.current);
           void reload();
         }, WINDOW_CHECK_MS);
       }
