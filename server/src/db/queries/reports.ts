@@ -81,11 +81,6 @@ export async function deleteReportTrigger(db: Db, tenantId: string, id: string):
   await db.deleteFrom('report_triggers').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 }
 
-/** A trigger by id alone: the report job's handler, which has the tenant from the job. */
-export function findTriggerForJob(db: Db, tenantId: string, id: string): Promise<ReportTriggerRow | undefined> {
-  return findReportTrigger(db, tenantId, id);
-}
-
 export async function tenantName(db: Db, tenantId: string): Promise<string | null> {
   const row = await db.selectFrom('tenants').select(['name']).where('id', '=', tenantId).executeTakeFirst();
   return row?.name ?? null;
