@@ -61,6 +61,21 @@ export const RATE_LIMIT_BUCKETS = {
     default: '300/3600',
     counts: "Event notification emails (the email channel's subscriptions) sent per account, over every server process: recipients are typed by the account's admins and never confirmed, so this bounds what one account can mail; over it the rest wait and are sent in a later window (retried on the channel's schedule), not dropped",
   },
+  channelSmsPerTenant: {
+    env: 'RATE_LIMIT_CHANNEL_SMS_PER_TENANT',
+    default: '30/3600',
+    counts: "Event notification SMS (the SMS channel's subscriptions) sent per account, over every server process: numbers are typed by the account's admins and never confirmed; over it the SMS is dropped (given up, not retried) with a log line",
+  },
+  channelSmsGlobal: {
+    env: 'RATE_LIMIT_CHANNEL_SMS_GLOBAL',
+    default: '100/3600',
+    counts: "Event notification SMS sent by this deployment in total, over every account and process: notifications' share of RATE_LIMIT_SMS_GLOBAL (each also counts there), so sign-in and recovery codes keep the rest; keep it well below RATE_LIMIT_SMS_GLOBAL (the default is 20% of its default); over it the SMS is dropped with a log line",
+  },
+  channelSmsPerRecipient: {
+    env: 'RATE_LIMIT_CHANNEL_SMS_PER_RECIPIENT',
+    default: '1/600',
+    counts: "Event notification SMS per account, number and event key (checked when the event is fanned out): later events of the key in the window text that number nothing (dropped with a log line, not queued)",
+  },
   webhookTestsPerTenant: { env: 'RATE_LIMIT_WEBHOOK_TESTS_PER_TENANT', default: '30/600', counts: "Webhook test deliveries (POST .../webhooks/v1/:id/test) per account, over every server process: each makes an outbound request now; over it the call gets 429 with Retry-After" },
   webhookRetriesPerTenant: { env: 'RATE_LIMIT_WEBHOOK_RETRIES_PER_TENANT', default: '30/600', counts: 'Webhook delivery retries asked by admins (POST .../webhooks/v1/logs/:logId/retry) per account, over every server process; over it the call gets 429 with Retry-After' },
   phoneResetPerIp: { env: 'RATE_LIMIT_PHONE_RESET_PER_IP', default: '20/3600', counts: 'Reset-phone-number requests per client IP' },

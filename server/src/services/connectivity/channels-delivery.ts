@@ -4,22 +4,37 @@
  * event key is on; the handlers send them through the mailer, the SMS sender and Slack's
  * chat.postMessage.
  *
+ * One message per recipient per event: a number, address or Slack channel listed by several
+ * subscriptions of the key gets one job (the first subscription's), so repeated subscriptions do not
+ * multiply what one event sends.
+ *
  * A job re-reads its subscription before sending, so a recipient removed (or a subscription switched
  * off, or Slack disconnected) after the event stops the message. Failures retry on each kind's
- * schedule, then are given up. An SMS refused because the deployment's SMS budget
- * (RATE_LIMIT_SMS_GLOBAL) is spent, and an email over the account's notification-email budget
+ * schedule, then are given up. An email over the account's notification-email budget
  * (RATE_LIMIT_CHANNEL_EMAILS_PER_TENANT: admins type recipients that nobody confirms, so one account
- * must not be able to mail without bound), are retried over more than the budget's window, so they
- * are sent late rather than lost.
+ * must not be able to mail without bound) is retried over more than the budget's window, so it is
+ * sent late rather than lost.
+ *
+ * SMS cost money and share the deployment's SMS budget (RATE_LIMIT_SMS_GLOBAL) with sign-in and
+ * recovery codes, which must never starve because an admin subscribed numbers to a frequent event.
+ * So a notification SMS passes three limits of its own besides the global one: at most one per
+ * account, number and event key per window (RATE_LIMIT_CHANNEL_SMS_PER_RECIPIENT, checked at fan-out:
+ * later ones are not queued), the account's budget (RATE_LIMIT_CHANNEL_SMS_PER_TENANT) and the
+ * notifications' share of the global budget (RATE_LIMIT_CHANNEL_SMS_GLOBAL). An SMS refused by any
+ * budget is given up at once, not retried: a retry would spend the next window too, and losing a
+ * notification SMS beats starving the codes.
  */
-import { EVENT_CATALOGUE } from '@gatehouse/shared/wire';
+import { EVENT_CATALOGUE, PhoneErrorCodes } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
+import { sha256 } from '../../crypto';
 import type { Db } from '../../db';
 import { findChannelEventConfig, findChannelSubscriptionById, listDeliverableChannelSubscriptions } from '../../db/queries/channel-subscriptions';
+import { hitRateLimit } from '../../db/queries/rate-limits';
 import { findSlackSubscription, listDeliverableSlackSubscriptions } from '../../db/queries/slack';
 import { findTenant } from '../../db/queries/tenants';
 import { isAppError } from '../../errors';
+import { log } from '../../log';
 import type { Mailer } from '../messaging/mail';
 import { loadEmailBrand } from '../messaging/emails/email-service';
 import { renderEmail } from '../messaging/emails/layout';
@@ -34,11 +49,11 @@ import type { EventConsumer } from './worker';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/** Slack: first try at once, then after 1 min, 10 min and 1 h. */
+/** Slack and SMS: first try at once, then after 1 min, 10 min and 1 h (an SMS refused by a budget is not retried). */
 export const CHANNEL_RETRY_DELAYS_MS: readonly number[] = [MINUTE, 10 * MINUTE, HOUR];
 /**
- * Email and SMS: longer, so a message held back by a spent budget (the SMS budget, or the account's
- * notification emails; 1 h windows by default) is sent in a later window rather than lost.
+ * Email: longer, so a message held back by the account's notification-email budget (a 1 h window by
+ * default) is sent in a later window rather than lost.
  */
 export const BUDGETED_RETRY_DELAYS_MS: readonly number[] = [MINUTE, 10 * MINUTE, HOUR, 2 * HOUR, 6 * HOUR];
 
@@ -76,7 +91,7 @@ export interface ChannelDelivery {
 export function createChannelDelivery(deps: {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'appName' | 'appUrl'>;
+  config: Pick<Config, 'publicUrl' | 'appName' | 'appUrl' | 'rateLimits'>;
   mail: Mailer;
   sms: SmsSender;
   limiter: Pick<RateLimiter, 'tryConsume'>;
@@ -85,18 +100,39 @@ export function createChannelDelivery(deps: {
 }): ChannelDelivery {
   const { db, config } = deps;
 
+  /**
+   * At most one notification SMS per account, number and event key per window
+   * (RATE_LIMIT_CHANNEL_SMS_PER_RECIPIENT). Counted through the dispatch transaction (the limiter's
+   * own connection would wait on it under SQLite), with the limiter's key shape so its sweep clears it.
+   */
+  async function smsThrottlePasses(trx: Db, tenantId: string, eventKey: string, to: string, now: number): Promise<boolean> {
+    const rule = config.rateLimits.channelSmsPerRecipient;
+    const { count } = await hitRateLimit(trx, `channelSmsPerRecipient:${sha256(`${tenantId}|${eventKey}|${to}`)}`, now, rule.windowSeconds * 1000);
+    if (count <= rule.limit) return true;
+    log.warn(`Notification SMS of ${eventKey} in account ${tenantId} dropped: the number had one within ${rule.windowSeconds} s (RATE_LIMIT_CHANNEL_SMS_PER_RECIPIENT)`);
+    return false;
+  }
+
   const consumer: EventConsumer = {
     name: 'channels',
     async fanOut(trx, event, now) {
       const payloadEvent = { id: event.id, key: event.key, data: event.data, actor: event.actor, occurredAt: event.occurredAt };
+      // One job per recipient per channel, whatever number of subscriptions list it.
+      const queued = new Set<string>();
       for (const sub of await listDeliverableChannelSubscriptions(trx, event.tenantId, event.key)) {
+        const kind = sub.channel === 'sms' ? 'sms' : 'email';
         for (const to of recipientsOf(sub)) {
+          if (queued.has(`${kind}:${to}`)) continue;
+          queued.add(`${kind}:${to}`);
+          if (kind === 'sms' && !(await smsThrottlePasses(trx, event.tenantId, event.key, to, now))) continue;
           const payload: ChannelJobPayload = { to, event: payloadEvent };
-          await enqueueJob(trx, { kind: sub.channel === 'sms' ? 'sms' : 'email', tenantId: event.tenantId, targetId: sub.id, eventId: event.id, payload, dueAt: now });
+          await enqueueJob(trx, { kind, tenantId: event.tenantId, targetId: sub.id, eventId: event.id, payload, dueAt: now });
         }
       }
       for (const sub of await listDeliverableSlackSubscriptions(trx, event.tenantId, event.key)) {
         for (const channel of channelIdsOf(sub)) {
+          if (queued.has(`slack:${channel}`)) continue;
+          queued.add(`slack:${channel}`);
           const payload: ChannelJobPayload = { to: channel, event: payloadEvent };
           await enqueueJob(trx, { kind: 'slack', tenantId: event.tenantId, targetId: sub.id, eventId: event.id, payload, dueAt: now });
         }
@@ -116,6 +152,12 @@ export function createChannelDelivery(deps: {
     if (!sub || sub.channel !== channel || sub.enabled !== 1 || !recipientsOf(sub).includes(payload.to)) return false;
     const config = await findChannelEventConfig(db, job.tenantId, channel, sub.event_key);
     return !config || config.enabled === 1;
+  }
+
+  /** A notification SMS refused by a budget: given up now, with a log line naming the limit (never the number). */
+  function smsDropped(job: ClaimedJob, error: string): JobResult {
+    log.warn(`Notification SMS (job ${job.id}, account ${job.tenantId}): ${error}`);
+    return { ok: false, error, retry: false };
   }
 
   const failed = (err: unknown, retry = true): JobResult => ({ ok: false, error: err instanceof Error ? err.message.slice(0, 500) : 'error', retry });
@@ -159,11 +201,18 @@ export function createChannelDelivery(deps: {
 
   const sms: JobHandler = {
     kind: 'sms',
-    retryDelaysMs: BUDGETED_RETRY_DELAYS_MS,
+    retryDelaysMs: CHANNEL_RETRY_DELAYS_MS,
     async run(job) {
       const payload = payloadOf(job);
       if (!payload) return { ok: false, error: 'The job carries no recipient and event', retry: false };
       if (!(await stillWanted(job, 'sms', payload))) return { ok: true };
+      // Narrowest first; a refusal gives the SMS up (a retry would spend the next window as well).
+      if (!(await deps.limiter.tryConsume('channelSmsPerTenant', job.tenantId))) {
+        return smsDropped(job, `The account's notification SMS for this window are spent (RATE_LIMIT_CHANNEL_SMS_PER_TENANT); this one is dropped`);
+      }
+      if (!(await deps.limiter.tryConsume('channelSmsGlobal', 'all'))) {
+        return smsDropped(job, `Notification SMS have used their share of the SMS budget for this window (RATE_LIMIT_CHANNEL_SMS_GLOBAL); this one is dropped`);
+      }
       const tenant = await findTenant(db, job.tenantId);
       const { event } = payload;
       const subject = typeof event.data.email === 'string' ? ` ${event.data.email}` : '';
@@ -172,7 +221,8 @@ export function createChannelDelivery(deps: {
         await deps.sms.send({ to: payload.to, body });
         return { ok: true };
       } catch (err) {
-        // Budget spent (503) or provider down: both pass; the schedule outlasts the budget's window.
+        // The deployment's SMS budget spent: dropped like the others. A provider failure is retried.
+        if (isAppError(err) && err.code === PhoneErrorCodes.smsBudgetExhausted) return smsDropped(job, `${err.code}: the SMS budget is spent (RATE_LIMIT_SMS_GLOBAL); this one is dropped`);
         return failed(isAppError(err) ? new Error(`${err.code}: ${err.message}`) : err);
       }
     },
