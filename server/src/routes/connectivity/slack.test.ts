@@ -201,6 +201,44 @@ describeDialects('Slack channel', (harness) => {
     expect((await auditsOf(server, admin.tenantId)).filter((a) => a.action === 'Slack notifications updated')).toHaveLength(3);
   });
 
+  it('caps Slack subscriptions per event key (10) and per account (100) with a 400 naming slackEvents and nothing saved, and posts once per channel per event whatever number of subscriptions name it (security review: uncapped Slack subscriptions)', async () => {
+    const clock = movableClock();
+    const server = await start(clock);
+    const admin = await tenantWithAdmin(server);
+    await connect(server, admin);
+    const sub = (eventKey: string, channelIds: string[]) => ({ eventKey, channelIds, enabled: true });
+
+    // Ten subscriptions of one key, all naming the same two channels: saved.
+    const ten = Array.from({ length: 10 }, () => sub('user.sign_in_failed', ['C01GENERAL', 'C02SECURITY']));
+    expect((await callAs(server, admin, 'POST', ChannelPaths.slack, { body: { slackEvents: ten } })).status).toBe(200);
+    // An eleventh by a later save: refused whole, naming the field and the key.
+    const eleventh = await callAs(server, admin, 'POST', ChannelPaths.slack, { body: { slackEvents: [sub('user.sign_in_failed', ['C01GENERAL']), sub('user.locked', ['C01GENERAL'])] } });
+    expect(eleventh.status).toBe(400);
+    expect(eleventh.body.errors[0]).toMatch(/^slackEvents: user\.sign_in_failed takes at most 10 Slack subscriptions/);
+    const stored = await server.db.selectFrom('slack_subscriptions').select('event_key').where('tenant_id', '=', admin.tenantId).execute();
+    expect(stored).toHaveLength(10);
+
+    // One event: one post per channel, not one per subscription.
+    await raiseEvent(server.db, { tenantId: admin.tenantId, key: 'user.sign_in_failed', data: { userId: null, email: 'victim@example.com', reason: 'wrong_password' }, actor: null }, clock.now());
+    const postedBefore = slack.posted.length;
+    await server.connectivity.worker.runDue();
+    expect(slack.posted.slice(postedBefore).map((p) => p.channel).sort()).toEqual(['C01GENERAL', 'C02SECURITY']);
+    expect(await server.db.selectFrom('jobs').select('id').where('tenant_id', '=', admin.tenantId).where('kind', '=', 'slack').execute()).toHaveLength(2);
+
+    // The account's total: 10 keys x 9 subscriptions = 90 more would make 100 -> fine; one more is refused.
+    const keys = ['user.created', 'user.updated', 'user.deleted', 'user.invited', 'user.activated', 'user.disabled', 'user.enabled', 'user.locked', 'user.unlocked', 'user.signed_in'];
+    const ninety = keys.flatMap((k) => Array.from({ length: 9 }, () => sub(k, ['C01GENERAL'])));
+    expect((await callAs(server, admin, 'POST', ChannelPaths.slack, { body: { slackEvents: ninety } })).status).toBe(200);
+    const over = await callAs(server, admin, 'POST', ChannelPaths.slack, { body: { slackEvents: [sub('role.created', ['C01GENERAL'])] } });
+    expect(over.status).toBe(400);
+    expect(over.body.errors[0]).toMatch(/^slackEvents: an account takes at most 100 Slack subscriptions \(this save would make 101\)/);
+    // More than 100 in one body: the wire refuses it.
+    const tooMany = await callAs(server, admin, 'POST', ChannelPaths.slack, { body: { slackEvents: Array.from({ length: 101 }, () => sub('role.created', ['C01GENERAL'])) } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors[0]).toMatch(/^slackEvents: /);
+    expect(await server.db.selectFrom('slack_subscriptions').select('id').where('tenant_id', '=', admin.tenantId).execute()).toHaveLength(100);
+  });
+
   it('sends SLACK_REDIRECT_URL as redirect_uri on both legs, and a disconnect whose auth.revoke Slack refuses still deletes the token and stops queued posts', async () => {
     const clock = movableClock();
     const redirect = 'https://app.example.com/admin/connectivity';

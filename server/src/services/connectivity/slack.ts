@@ -11,9 +11,12 @@
  * - The bot token is sealed at rest (AES-256-GCM under GATEHOUSE_KEY_ENCRYPTION_KEY, as the other
  *   secrets) and never answered; disconnecting deletes it with the subscriptions and revokes it.
  * - Saving: subscriptions with an id are updated (empty channelIds delete them), others are created
- *   when they name channels (seed 001 section 5).
+ *   when they name channels (seed 001 section 5). An event key takes at most
+ *   MAX_SLACK_SUBSCRIPTIONS_PER_EVENT subscriptions and an account MAX_SLACK_SUBSCRIPTIONS_PER_TENANT,
+ *   counted after the save (a save over either is refused whole), since every subscription of a key
+ *   is read, and its channels queued, inside the transaction that dispatches each event.
  */
-import { ChannelErrorCodes, MAX_SLACK_CHANNELS_PER_EVENT, SLACK_BOT_SCOPES, type SaveSlackConfigRequest, type SlackCodeResponse, type SlackConfig, type SlackScopeResponse } from '@gatehouse/shared/wire';
+import { ChannelErrorCodes, MAX_SLACK_CHANNELS_PER_EVENT, MAX_SLACK_SUBSCRIPTIONS_PER_EVENT, MAX_SLACK_SUBSCRIPTIONS_PER_TENANT, SLACK_BOT_SCOPES, type SaveSlackConfigRequest, type SlackCodeResponse, type SlackConfig, type SlackScopeResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { decrypt, encrypt, newId, newSecret, safeEqual, sha256 } from '../../crypto';
@@ -168,6 +171,17 @@ export function createSlackService(deps: { db: Db; clock: Clock; config: Pick<Co
           }
         }
         const next = await current(trx, caller.tenantId);
+        // Over a cap only when the save grew past it, so a save that trims older rows still goes through.
+        if (next.slackEvents.length > MAX_SLACK_SUBSCRIPTIONS_PER_TENANT && next.slackEvents.length > old.slackEvents.length) {
+          throw Errors.validation(`slackEvents: an account takes at most ${MAX_SLACK_SUBSCRIPTIONS_PER_TENANT} Slack subscriptions (this save would make ${next.slackEvents.length})`);
+        }
+        const countByKey = (events: SlackConfig['slackEvents']) => events.reduce((m, e) => m.set(e.eventKey, (m.get(e.eventKey) ?? 0) + 1), new Map<string, number>());
+        const before = countByKey(old.slackEvents);
+        for (const [eventKey, count] of countByKey(next.slackEvents)) {
+          if (count > MAX_SLACK_SUBSCRIPTIONS_PER_EVENT && count > (before.get(eventKey) ?? 0)) {
+            throw Errors.validation(`slackEvents: ${eventKey} takes at most ${MAX_SLACK_SUBSCRIPTIONS_PER_EVENT} Slack subscriptions (this save would make ${count})`);
+          }
+        }
         await recordAudit(trx, caller, { action: SlackAuditActions.updated, description: `Slack notifications saved (${next.slackEvents.length} subscriptions)`, json: { old: old.slackEvents, new: next.slackEvents } }, now);
         return next;
       });

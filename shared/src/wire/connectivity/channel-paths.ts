@@ -37,6 +37,10 @@ export const MAX_RECIPIENTS_PER_SUBSCRIPTION = 20;
 export const MAX_SUBSCRIPTIONS_PER_EVENT = 10;
 /** Slack channels of one Slack subscription. */
 export const MAX_SLACK_CHANNELS_PER_EVENT = 20;
+/** Slack subscriptions of one event key in an account (as email and SMS: each event posts to their channels). */
+export const MAX_SLACK_SUBSCRIPTIONS_PER_EVENT = 10;
+/** Slack subscriptions of an account in total (also the most one save may name). */
+export const MAX_SLACK_SUBSCRIPTIONS_PER_TENANT = 100;
 
 /**
  * The bot scopes Gatehouse asks Slack for: chat:write (post the event message), channels:read and

@@ -11,7 +11,7 @@
  * names it); recipients are normalised there too (emails lower-cased, phones to E.164).
  */
 import { z } from 'zod';
-import { MAX_RECIPIENTS_PER_SUBSCRIPTION, MAX_SLACK_CHANNELS_PER_EVENT, MAX_SUBSCRIPTIONS_PER_EVENT } from './channel-paths';
+import { MAX_RECIPIENTS_PER_SUBSCRIPTION, MAX_SLACK_CHANNELS_PER_EVENT, MAX_SLACK_SUBSCRIPTIONS_PER_TENANT, MAX_SUBSCRIPTIONS_PER_EVENT } from './channel-paths';
 
 export * from './channel-paths';
 
@@ -105,7 +105,7 @@ export const SaveSlackConfigRequest = z
           })
           .strict(),
       )
-      .max(200),
+      .max(MAX_SLACK_SUBSCRIPTIONS_PER_TENANT, `An account takes at most ${MAX_SLACK_SUBSCRIPTIONS_PER_TENANT} Slack subscriptions`),
   })
   .strict();
 export type SaveSlackConfigRequest = z.infer<typeof SaveSlackConfigRequest>;
