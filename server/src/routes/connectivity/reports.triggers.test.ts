@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { ReportPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
@@ -93,6 +94,42 @@ describeDialects('report triggers', (harness) => {
     expect(audits.map((a) => a.action).sort()).toEqual(['Report trigger created', 'Report trigger deleted', 'Report trigger updated', 'Report trigger updated']);
     const firstUpdate = audits.map((a) => JSON.parse(a.json!)).find((j) => j.old?.schedule === 'weekly');
     expect(firstUpdate).toMatchObject({ old: { schedule: 'weekly', enabled: true }, new: { schedule: 'monthly', enabled: true, recipients: [to] } });
+  });
+
+  it('a run whose emails cannot be sent is retried after 1, 5 and 30 minutes, then given up; the next run is still queued', async () => {
+    const clock = movableClock(at(2026, 11, 27, 12));
+    // The admin and the trigger are made through a server with the dev outbox; a second server on the
+    // same database, whose SMTP server refuses connections (a closed port), runs the trigger.
+    const server = await harness.start(START_ENV, { clock });
+    const admin = await tenantWithAdmin(server);
+    const report = await callAs(server, admin, 'POST', ReportPaths.tenantReports, { body: { templateId: 'security-posture', name: 'Posture', dataFilters: {} } });
+    const trigger = await callAs(server, admin, 'POST', ReportPaths.reportTriggers, { body: { reportId: report.body.id, schedule: 'weekly', recipients: [uniqueEmail('posture')], enabled: true } });
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const failing = await harness.start({ ...START_ENV, SMTP_URL: `smtp://127.0.0.1:${closed}` }, { clock });
+    const jobsOf = () => server.db.selectFrom('jobs').select(['status', 'attempt', 'next_attempt_at', 'last_error']).where('kind', '=', 'report').where('target_id', '=', trigger.body.id).orderBy('created_at').execute();
+
+    clock.set(at(2026, 11, 30, 7, 0, 1));
+    const attempts: number[] = [];
+    for (const wait of [0, 60_000, 300_000, 1_800_000]) {
+      clock.advance(wait);
+      await failing.connectivity.worker.runDue();
+      const [first] = await jobsOf();
+      attempts.push(Number(first!.attempt));
+      expect(first!.last_error).toMatch(/^Sending failed: /);
+    }
+    expect(attempts).toEqual([1, 2, 3, 4]);
+    const [given, next] = await jobsOf();
+    expect(given!.status).toBe('failed');
+    // Given up: the trigger moved to the next Monday, and that run is queued.
+    expect(next).toMatchObject({ status: 'pending', next_attempt_at: at(2026, 12, 7, 7) });
+    const [moved] = (await callAs(server, admin, 'GET', ReportPaths.reportTriggers)).body;
+    expect(moved.nextRunAt).toBe(at(2026, 12, 7, 7));
   });
 
   it("refuses another tenant's report, bad recipients and an unknown schedule, naming the field; deleting a report deletes its triggers", async () => {
