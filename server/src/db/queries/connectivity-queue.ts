@@ -65,6 +65,9 @@ export async function insertJob(db: Db, row: { id: string; kind: string; tenant_
     .execute();
 }
 
+/** last_error of a job claimed again after its claimant's lease ran out (the process died or hung mid-run). */
+export const LEASE_EXPIRED_ERROR = 'lease expired: the process running the previous attempt stopped before recording its outcome';
+
 /**
  * Claims up to `limit` jobs of `kinds` that are due (pending with next_attempt_at <= now) or whose
  * claimant's lease expired (running with lease_until <= now: that process died or hung), earliest
@@ -76,7 +79,15 @@ export async function claimJobs(db: Db, kinds: readonly string[], now: number, l
   const pg = isPostgres(db);
   return db
     .updateTable('jobs')
-    .set((eb) => ({ status: 'running', attempt: eb('attempt', '+', 1), lease_until: now + leaseMs, lease_token: token, updated_at: now }))
+    .set((eb) => ({
+      status: 'running',
+      attempt: eb('attempt', '+', 1),
+      lease_until: now + leaseMs,
+      lease_token: token,
+      updated_at: now,
+      // A running job claimed again is one whose claimant stopped mid-run: marked, so the worker can stop a job that crashes every process.
+      last_error: eb.case().when('status', '=', 'running').then(LEASE_EXPIRED_ERROR).else(eb.ref('last_error')).end(),
+    }))
     .where('id', 'in', (eb) => {
       const pick = eb
         .selectFrom('jobs')

@@ -3,12 +3,12 @@ import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
-import { claimEvents, claimJobs } from '../../db/queries/connectivity-queue';
+import { claimEvents, claimJobs, LEASE_EXPIRED_ERROR } from '../../db/queries/connectivity-queue';
 import type { Logger } from '../../log';
 import { describeDialects, movableClock } from '../../test/harness';
 import { raiseEvent } from './events';
 import { cancelJobsForTarget, enqueueJob, retryJobNow, type ClaimedJob, type JobHandler, type JobResult } from './jobs';
-import { createConnectivityWorker, DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, dispatchRetryDelayMs, MAX_DISPATCH_ATTEMPTS, type EventConsumer } from './worker';
+import { createConnectivityWorker, DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, dispatchRetryDelayMs, MAX_DISPATCH_ATTEMPTS, RUN_TIMED_OUT_ERROR, runDeadlineFor, type EventConsumer } from './worker';
 
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -99,6 +99,70 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
     expect(runs.map((r) => [r.id, r.attempt, r.payload])).toEqual([[id, 2, { hello: 'world' }]]);
     expect(await jobRow(a.db, id)).toMatchObject({ status: 'succeeded', lease_until: null, lease_token: null });
   });
+
+  it('a job that kills every process running it is claimed again only until its schedule is spent, then failed without running and onGiveUp called once', async () => {
+    const { a, clock } = await twoProcesses();
+    const tenantId = await newTenant(a.db, clock.now());
+    const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() });
+    // Two attempts on the schedule ([1 s]); each claimant dies before recording anything.
+    for (const token of ['dies-1', 'dies-2']) {
+      expect((await claimJobs(a.db, ['sms'], clock.now(), DEFAULT_LEASE_MS, token, 10)).map((r) => r.id)).toEqual([id]);
+      clock.advance(DEFAULT_LEASE_MS);
+    }
+    const { handler, runs, gaveUp } = recordingHandler(() => ({ ok: true }), [1_000]);
+    const worker = createConnectivityWorker({ db: a.db, clock, log: quiet });
+    worker.addHandler(handler);
+    await worker.runDue();
+    expect(runs).toEqual([]);
+    expect(gaveUp.map((g) => [g.job.id, g.job.attempt])).toEqual([[id, 3]]);
+    expect(gaveUp[0]!.error).toContain(LEASE_EXPIRED_ERROR);
+    expect(await jobRow(a.db, id)).toMatchObject({ status: 'failed', attempt: 3, lease_until: null });
+    clock.advance(DEFAULT_LEASE_MS * 10);
+    expect((await worker.runDue()).ran).toBe(0);
+    expect(gaveUp).toHaveLength(1);
+  });
+
+  it('a job claimed again after one lost lease still runs while its schedule lasts', async () => {
+    const { a, clock } = await twoProcesses();
+    const tenantId = await newTenant(a.db, clock.now());
+    const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() });
+    await claimJobs(a.db, ['sms'], clock.now(), DEFAULT_LEASE_MS, 'dies', 10);
+    clock.advance(DEFAULT_LEASE_MS);
+    const { handler, runs, gaveUp } = recordingHandler(() => ({ ok: true }), [1_000]);
+    const worker = createConnectivityWorker({ db: a.db, clock, log: quiet });
+    worker.addHandler(handler);
+    await worker.runDue();
+    expect(runs.map((r) => r.attempt)).toEqual([2]);
+    expect(gaveUp).toEqual([]);
+    expect(await jobRow(a.db, id)).toMatchObject({ status: 'succeeded', last_error: null });
+  });
+
+  it('a handler that runs past its deadline (lease - 5 s, at least 1 s) is a failed attempt, timed out, and does not hold the pass', async () => {
+    const { a, clock } = await twoProcesses();
+    const tenantId = await newTenant(a.db, clock.now());
+    const slowId = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'slow', payload: null, dueAt: clock.now() });
+    const { handler, runs, gaveUp } = recordingHandler(async (job) => {
+      if (job.targetId === 'slow') await sleep(4_000);
+      return { ok: true };
+    }, [1_000]);
+    // A 2 s lease: the run gets 1 s.
+    const worker = createConnectivityWorker({ db: a.db, clock, leaseMs: 2_000, log: quiet });
+    worker.addHandler(handler);
+    const started = Date.now();
+    expect((await worker.runDue()).ran).toBe(1);
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(900);
+    expect(took).toBeLessThan(3_000);
+    expect(await jobRow(a.db, slowId)).toMatchObject({ status: 'pending', attempt: 1, last_error: RUN_TIMED_OUT_ERROR, lease_until: null, next_attempt_at: clock.now() + 1_000 });
+    // Timed out again on the last attempt: given up once.
+    clock.advance(1_000);
+    expect((await worker.runDue()).ran).toBe(1);
+    expect(runs).toHaveLength(2);
+    expect(gaveUp.map((g) => g.error)).toEqual([RUN_TIMED_OUT_ERROR]);
+    expect((await jobRow(a.db, slowId)).status).toBe('failed');
+    expect(runDeadlineFor(DEFAULT_LEASE_MS)).toBe(55_000);
+    expect(runDeadlineFor(3_000)).toBe(1_000);
+  }, 15_000);
 
   it("a claimant whose lease was taken over records nothing: the new claimant's outcome stands", async () => {
     const { a, clock } = await twoProcesses();

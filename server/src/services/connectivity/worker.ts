@@ -11,7 +11,7 @@
 import { newId } from '../../crypto';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
-import { claimEvents, claimJobs, deferEvent, finishJob, markEventDispatched, pruneDispatchedEvents, pruneFinishedJobs, type EventRow, type JobRow } from '../../db/queries/connectivity-queue';
+import { claimEvents, claimJobs, deferEvent, finishJob, LEASE_EXPIRED_ERROR, markEventDispatched, pruneDispatchedEvents, pruneFinishedJobs, type EventRow, type JobRow } from '../../db/queries/connectivity-queue';
 import { log as defaultLog, reasonOf, type Logger } from '../../log';
 import { eventFromRow, type RaisedEvent } from './events';
 import { claimedJobFromRow, nextStep, type ClaimedJob, type JobHandler, type JobKind, type JobResult } from './jobs';
@@ -61,6 +61,11 @@ const PRUNE_MAX_BATCHES = 20;
 export function dispatchRetryDelayMs(attempts: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 600_000);
 }
+/** How long a handler's run may take: 5 s less than the lease (at least 1 s), so a slow run is recorded as failed before another process may claim the job. */
+export function runDeadlineFor(leaseMs: number): number {
+  return Math.max(1_000, leaseMs - 5_000);
+}
+export const RUN_TIMED_OUT_ERROR = 'timed out';
 /** Claims per pass, so one pass ends even while events keep arriving. */
 const MAX_ROUNDS = 50;
 const MAX_ERROR_CHARS = 2_000;
@@ -76,6 +81,7 @@ export function createConnectivityWorker(options: WorkerOptions): ConnectivityWo
   const maxDispatchAttempts = options.maxDispatchAttempts ?? MAX_DISPATCH_ATTEMPTS;
   const log = options.log ?? defaultLog;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const runDeadlineMs = runDeadlineFor(leaseMs);
   let prunedAt = Number.NEGATIVE_INFINITY;
   const handlers = new Map<JobKind, JobHandler>();
   const consumers: EventConsumer[] = [];
@@ -149,8 +155,13 @@ export function createConnectivityWorker(options: WorkerOptions): ConnectivityWo
       await finishJob(db, row.id, token, { status: 'failed', error: clip(`unreadable payload: ${reasonOf(err)}`) }, clock.now());
       return;
     }
+    if (row.last_error === LEASE_EXPIRED_ERROR && job.attempt > handler.retryDelaysMs.length + 1) {
+      // Claimed again after a lease ran out, past its schedule: a job that kills or hangs every process that runs it is not run again.
+      await giveUp(handler, job, row.id, token, `given up after ${job.attempt - 1} attempts: ${LEASE_EXPIRED_ERROR}`, clock.now());
+      return;
+    }
     try {
-      result = await handler.run(job, clock.now());
+      result = await withDeadline(handler.run(job, clock.now()), runDeadlineMs);
     } catch (err) {
       result = { ok: false, error: reasonOf(err) };
     }
@@ -165,12 +176,16 @@ export function createConnectivityWorker(options: WorkerOptions): ConnectivityWo
       await finishJob(db, row.id, token, { status: 'pending', nextAttemptAt: step.retryAt, error }, now);
       return;
     }
+    await giveUp(handler, job, row.id, token, error, now);
+  }
+
+  async function giveUp(handler: JobHandler, job: ClaimedJob, id: string, token: string, error: string, now: number): Promise<void> {
     // Only the claimant that records the failure calls onGiveUp, so it runs once.
-    if (!(await finishJob(db, row.id, token, { status: 'failed', error }, now))) return;
+    if (!(await finishJob(db, id, token, { status: 'failed', error }, now))) return;
     try {
       await handler.onGiveUp?.(job, error, now);
     } catch (err) {
-      log.error('connectivity: onGiveUp of', row.kind, 'job', row.id, 'failed:', reasonOf(err));
+      log.error('connectivity: onGiveUp of', job.kind, 'job', id, 'failed:', reasonOf(err));
     }
   }
 
@@ -260,4 +275,19 @@ export function createConnectivityWorker(options: WorkerOptions): ConnectivityWo
 
 function clip(text: string): string {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
+}
+
+/** The run's result, or a failed attempt ('timed out') once `ms` have passed; the run itself is left to finish unobserved. */
+async function withDeadline(run: Promise<JobResult>, ms: number): Promise<JobResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<JobResult>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, error: RUN_TIMED_OUT_ERROR }), ms);
+    timer.unref();
+  });
+  run.catch(() => undefined);
+  try {
+    return await Promise.race([run, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
