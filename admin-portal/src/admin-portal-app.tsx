@@ -98,7 +98,8 @@ export function AdminPortalApp(props: AdminPortalProps) {
           <h1 id={titleId} className="gh-ap-title">{t.t('shell.title')}</h1>
           {user && <UserBadge user={user} tenantName={tenantName} />}
           {user && <TenantSwitcher store={store} user={user} />}
-          {user && seesNotifications(user) && <NotificationBell api={api} />}
+          {/* Keyed by tenant: a switch opens a new stream for the new tenant's notifications. */}
+          {user && seesNotifications(user) && <NotificationBell key={user.tenantId} api={api} />}
           <button type="button" className="gh-ap-close" aria-label={t.t('shell.close')} onClick={() => onClose()}>
             <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18" /></svg>
           </button>

@@ -178,6 +178,18 @@ describe('notification bell', () => {
     await within(domElement).findByRole('button', { name: 'Notifications, 1 unread' });
   });
 
+  it("opens a new stream when the user switches tenant, so the count is the new tenant's", async () => {
+    const server = notificationServer([note('a', 1)]);
+    const admin = client(server.stub, [Permissions.securityPolicyRead]);
+    const { domElement } = shadowMountPoint();
+    await mountPortal({ ...portalProps(domElement, admin.store), api: admin.api });
+    await within(domElement).findByRole('button', { name: 'Notifications, 1 unread' });
+    expect(server.stub.callsTo(`GET ${NotificationPaths.stream}`)).toHaveLength(1);
+    act(() => admin.store.hydrate({ login: { accessToken: 'token-2', expiresIn: 300, expires: '', mfaRequired: false }, me: { ...admin.user, tenantId: 'tenant-2', tenantIds: ['tenant-1', 'tenant-2'] } }));
+    await waitFor(() => expect(server.stub.callsTo(`GET ${NotificationPaths.stream}`)).toHaveLength(2));
+    expect(server.stub.callsTo(`GET ${NotificationPaths.stream}`)[1]!.headers.get('authorization')).toBe('Bearer token-2');
+  });
+
   it('is not in the header of a member who sees no category of notifications, and asks nothing', async () => {
     const server = notificationServer([note('a', 1)]);
     const member = client(server.stub, [Permissions.usersRead]);
