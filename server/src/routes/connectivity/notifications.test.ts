@@ -5,6 +5,7 @@ import { newId } from '../../crypto';
 import { insertNotification } from '../../db/queries/notifications';
 import { activeMember, callAs, memberWithoutPermissions, roleIdByKey, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { describeDialects, movableClock } from '../../test/harness';
+import { claimsOf } from '../../test/mfa-helpers';
 import { notifyTenantAdmins, type NotificationInput } from '../../services/connectivity/notifications';
 
 type Notice = Omit<NotificationInput, 'tenantId'>;
@@ -223,6 +224,22 @@ describeDialects('notifications routes', (harness) => {
     expect(Date.now() - started).toBeLessThan(7_000);
     aborter.abort();
   }, 20_000);
+
+  it('ends a stream when the access token that opened it expires, so it never outlives the token (the client reconnects with a fresh one)', async () => {
+    const clock = movableClock();
+    const server = await start(clock);
+    const admin = await tenantWithAdmin(server);
+    const exp = claimsOf(admin.accessToken).exp as number;
+    // The token has half a second left when the stream opens; the stream's own lifetime is 10 minutes.
+    clock.set(exp * 1000 - 500);
+    const res = await server.fetch(new Request(`${server.config.publicUrl}${NotificationPaths.stream}`, { headers: { authorization: `Bearer ${admin.accessToken}`, accept: 'text/event-stream' } }));
+    expect(res.status).toBe(200);
+    const events = eventReader(res);
+    expect(await events.next()).toEqual({ unread: 0 });
+    const opened = Date.now();
+    expect(await events.ended()).toBe(true);
+    expect(Date.now() - opened).toBeLessThan(5_000);
+  }, 15_000);
 
   it('answers one event and ends for a client that does not ask for an event stream; a fourth open stream closes the oldest', async () => {
     const server = await start();

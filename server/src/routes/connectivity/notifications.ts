@@ -23,7 +23,7 @@ import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
 import type { AdminAccess, AdminCaller } from '../../services/admin/access';
 import { listNotifications, markAllRead, setPinStatus, setReadStatus, type NotificationReader } from '../../services/connectivity/notifications';
-import { openNotificationStream, type NotificationStreamOptions } from '../../services/connectivity/notification-stream';
+import { DEFAULT_STREAM_OPTIONS, openNotificationStream, type NotificationStreamOptions } from '../../services/connectivity/notification-stream';
 import type { RouteDeps } from '../deps';
 import { adminErrors, TenantQuery } from '../admin/shared';
 import { body, err, json } from '../openapi';
@@ -145,7 +145,12 @@ export function notificationRoutes(deps: RouteDeps, stream: Partial<Notification
     }),
     async (c) => {
       const live = (c.req.header('accept') ?? '').toLowerCase().includes('text/event-stream');
-      const res = openNotificationStream({ db, reader: readerOf(c.get('admin')), signal: c.req.raw.signal, live, ...stream });
+      const caller = c.get('admin');
+      // The stream ends when the access token that opened it expires (the client reconnects with a
+      // fresh one, and the permissions and session it has then), never later than its lifetime.
+      const untilExpiry = caller.auth.claims.exp * 1000 - clock.now();
+      const lifetimeMs = Math.max(1, Math.min(stream.lifetimeMs ?? DEFAULT_STREAM_OPTIONS.lifetimeMs, untilExpiry));
+      const res = openNotificationStream({ db, reader: readerOf(caller), signal: c.req.raw.signal, live, ...stream, lifetimeMs });
       return res as never;
     },
   );
