@@ -31,4 +31,16 @@ describe('renderReportJpeg', () => {
     expect(svg).not.toContain(`user${IMAGE_MAX_ROWS + 1}@example.test`);
     expect(HOSTILE).toContain('<img');
   });
+
+  // Regression: U+FFFE/U+FFFF and lone surrogates passed the old filter and sharp failed with "XML parse error".
+  it('draws a member name holding U+FFFE, U+FFFF, lone surrogates and controls, dropping only those characters', async () => {
+    const name = 'Eve\uFFFE\uFFFF\uDFFF\uD800\u0001 Ünïcødé 😀';
+    const doc = hostileDocument(2);
+    doc.tables[0]!.rows[1]![0] = name;
+    const svg = renderReportSvg(doc);
+    expect(svg).toContain('Eve Ünïcødé 😀');
+    expect(svg).not.toMatch(/[\uFFFE\uFFFF\u0001]/);
+    const meta = await sharp(await renderReportJpeg(doc)).metadata();
+    expect(meta.format).toBe('jpeg');
+  });
 });

@@ -13,9 +13,10 @@ const PAD = 32;
 const ROW = 24;
 const FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif";
 
-const xml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch] as string)
-  // Control characters are not allowed in XML 1.0 at all.
-  .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+/** Everything XML 1.0 does not allow (C0 controls, U+FFFE/U+FFFF, lone surrogates): librsvg refuses the whole SVG for one of them. */
+const NOT_XML_CHAR = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+const xml = (s: string) => s.replace(NOT_XML_CHAR, '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch] as string);
 
 /** Cuts `text` to about `px` of 13 px text (an average glyph is ~7 px wide). */
 function fit(text: string, px: number): string {
