@@ -75,12 +75,14 @@ export function listSsoGroupMappings(db: Db, configIds: readonly string[]): Prom
   return db.selectFrom('sso_group_mappings').selectAll().where('config_id', 'in', configIds).orderBy('group_name').execute();
 }
 
-/** Replaces a configuration's group mappings in one transaction. */
+/** Replaces a configuration's group mappings in one transaction (the caller's, when `db` is one). */
 export async function replaceSsoGroupMappings(db: Db, configId: string, rows: Insertable<SsoGroupMappingsTable>[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  const replace = async (trx: Db) => {
     await trx.deleteFrom('sso_group_mappings').where('config_id', '=', configId).execute();
     if (rows.length) await trx.insertInto('sso_group_mappings').values(rows).execute();
-  });
+  };
+  if (db.isTransaction) await replace(db);
+  else await db.transaction().execute(replace);
 }
 
 /** The ids among `ids` that are roles of `tenantId`. */

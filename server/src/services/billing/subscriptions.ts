@@ -103,19 +103,26 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
     return !('deleted' in customer && customer.deleted) && !!(customer as { invoice_settings?: { default_payment_method?: unknown } }).invoice_settings?.default_payment_method;
   }
 
-  /** Writes a Stripe subscription and its invoices as our call answered them. */
-  async function record(stripe: StripeClient, tenantId: string, customerId: string, sub: Record<string, any>, paymentMethodId?: string): Promise<SubscriptionRecord> {
+  /**
+   * Mirrors a Stripe subscription (and its invoices) locally and writes the admin's audit rows
+   * (`audit`, which raise subscription.updated) in the same transaction: Stripe is read first, so
+   * the transaction holds no network call.
+   */
+  async function record(stripe: StripeClient, tenantId: string, customerId: string, sub: Record<string, any>, paymentMethodId: string | undefined, audit: (trx: Db, current: SubscriptionRecord) => Promise<void>): Promise<SubscriptionRecord> {
     const now = clock.now();
-    await applySubscription(db, tenantId, sub, stripeSourceTime(sub, now), now);
     const invoices = await stripeCall(() => stripe.invoices.list({ customer: customerId, subscription: sub.id, limit: 20 }));
     const invoicesTime = stripeSourceTime(invoices, clock.now());
-    for (const invoice of invoices.data) await applyInvoice(db, tenantId, invoice as unknown as Record<string, any>, invoicesTime, now);
-    const current = (await listSubscriptions(db, tenantId)).find((s) => s.external_id === sub.id)!;
-    if (paymentMethodId && current.payment_method_id !== paymentMethodId) {
-      await setSubscriptionPaymentMethod(db, current.id, paymentMethodId, now);
-      return { ...current, payment_method_id: paymentMethodId };
-    }
-    return current;
+    return db.transaction().execute(async (trx) => {
+      await applySubscription(trx, tenantId, sub, stripeSourceTime(sub, now), now);
+      for (const invoice of invoices.data) await applyInvoice(trx, tenantId, invoice as unknown as Record<string, any>, invoicesTime, now);
+      let current = (await listSubscriptions(trx, tenantId)).find((s) => s.external_id === sub.id)!;
+      if (paymentMethodId && current.payment_method_id !== paymentMethodId) {
+        await setSubscriptionPaymentMethod(trx, current.id, paymentMethodId, now);
+        current = { ...current, payment_method_id: paymentMethodId };
+      }
+      await audit(trx, current);
+      return current;
+    });
   }
 
   async function start(caller: AdminCaller, plan: PlanRecord, paymentMethodId: string | undefined): Promise<Subscription> {
@@ -133,8 +140,9 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
     const sub = await stripeCall(() =>
       stripe.subscriptions.create({ customer: customerId, items: [{ plan: stripePlan }], ...(trialEnd ? { trial_end: trialEnd } : {}), metadata: { tenantId: caller.tenantId, planId: plan.id } }),
     );
-    const row = await record(stripe, caller.tenantId, customerId, sub as unknown as Record<string, any>, paymentMethodId);
-    await recordAudit(db, caller, { action: SubscriptionAuditActions.created, description: `Subscription to plan ${plan.name} created`, json: { subscriptionId: row.id, old: null, new: { planId: plan.id, status: row.status } } }, clock.now());
+    const row = await record(stripe, caller.tenantId, customerId, sub as unknown as Record<string, any>, paymentMethodId, (trx, created) =>
+      recordAudit(trx, caller, { action: SubscriptionAuditActions.created, description: `Subscription to plan ${plan.name} created`, json: { subscriptionId: created.id, old: null, new: { planId: plan.id, status: created.status } } }, clock.now()),
+    );
     return subscriptionToWire(row);
   }
 
@@ -200,14 +208,15 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
       } else {
         sub = (await stripeCall(() => stripe.subscriptions.retrieve(externalId))) as unknown as Record<string, any>;
       }
-      const updated = await record(stripe, caller.tenantId, customerId, sub, body.paymentMethodId);
-      const now = clock.now();
-      if (plan.id !== row.plan_id) {
-        await recordAudit(db, caller, { action: SubscriptionAuditActions.planChanged, description: `Subscription plan changed to ${plan.name}`, json: { subscriptionId: row.id, old: { planId: row.plan_id }, new: { planId: plan.id } } }, now);
-      }
-      if (body.paymentMethodId && body.paymentMethodId !== row.payment_method_id) {
-        await recordAudit(db, caller, { action: SubscriptionAuditActions.paymentMethodSet, description: 'Subscription payment method updated', json: { subscriptionId: row.id, old: { paymentMethodId: row.payment_method_id }, new: { paymentMethodId: body.paymentMethodId } } }, now);
-      }
+      const updated = await record(stripe, caller.tenantId, customerId, sub, body.paymentMethodId, async (trx) => {
+        const now = clock.now();
+        if (plan.id !== row.plan_id) {
+          await recordAudit(trx, caller, { action: SubscriptionAuditActions.planChanged, description: `Subscription plan changed to ${plan.name}`, json: { subscriptionId: row.id, old: { planId: row.plan_id }, new: { planId: plan.id } } }, now);
+        }
+        if (body.paymentMethodId && body.paymentMethodId !== row.payment_method_id) {
+          await recordAudit(trx, caller, { action: SubscriptionAuditActions.paymentMethodSet, description: 'Subscription payment method updated', json: { subscriptionId: row.id, old: { paymentMethodId: row.payment_method_id }, new: { paymentMethodId: body.paymentMethodId } } }, now);
+        }
+      });
       return subscriptionToWire(updated);
     },
 
@@ -223,8 +232,9 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
       const externalId = row.external_id;
       const sub = await stripeCall(() => stripe.subscriptions.update(externalId, { cancel_at_period_end: true }));
       const customerId = (await findCustomerId(db, caller.tenantId))!;
-      const updated = await record(stripe, caller.tenantId, customerId, sub as unknown as Record<string, any>);
-      await recordAudit(db, caller, { action: SubscriptionAuditActions.canceled, description: 'Subscription canceled at period end', json: { subscriptionId: row.id, old: { cancellation: null }, new: { cancellation: CANCELLATION_AT_PERIOD_END } } }, clock.now());
+      const updated = await record(stripe, caller.tenantId, customerId, sub as unknown as Record<string, any>, undefined, (trx) =>
+        recordAudit(trx, caller, { action: SubscriptionAuditActions.canceled, description: 'Subscription canceled at period end', json: { subscriptionId: row.id, old: { cancellation: null }, new: { cancellation: CANCELLATION_AT_PERIOD_END } } }, clock.now()),
+      );
       return subscriptionToWire(updated);
     },
 
@@ -237,8 +247,9 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; gateway:
       const externalId = row.external_id;
       const sub = await stripeCall(() => stripe.subscriptions.update(externalId, { cancel_at_period_end: false }));
       const customerId = (await findCustomerId(db, caller.tenantId))!;
-      const updated = await record(stripe, caller.tenantId, customerId, sub as unknown as Record<string, any>);
-      await recordAudit(db, caller, { action: SubscriptionAuditActions.renewed, description: 'Subscription renewed', json: { subscriptionId: row.id, old: { cancellation: CANCELLATION_AT_PERIOD_END }, new: { cancellation: null } } }, clock.now());
+      const updated = await record(stripe, caller.tenantId, customerId, sub as unknown as Record<string, any>, undefined, (trx) =>
+        recordAudit(trx, caller, { action: SubscriptionAuditActions.renewed, description: 'Subscription renewed', json: { subscriptionId: row.id, old: { cancellation: CANCELLATION_AT_PERIOD_END }, new: { cancellation: null } } }, clock.now()),
+      );
       return subscriptionToWire(updated);
     },
   };

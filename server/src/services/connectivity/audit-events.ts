@@ -10,7 +10,6 @@
 import { EventDataSchemas, type EventKey } from '@gatehouse/shared/wire';
 import type { Db } from '../../db';
 import { findTenantRole } from '../../db/queries/admin-roles';
-import { roleIdsOfUser } from '../../db/queries/connectivity-queue';
 import { findGroup } from '../../db/queries/groups';
 import { findSubscription } from '../../db/queries/subscriptions';
 import { findTenant } from '../../db/queries/tenants';
@@ -144,13 +143,7 @@ const MAPPERS: Record<string, Mapper> = {
     if (!ref) return [];
     return [{ key: 'user.created', data: { ...ref, name: (await findUserById(db, ref.userId))?.name ?? null, source: 'invitation' } }];
   },
-  'Users invited in bulk': async (db, facts) =>
-    Promise.all(
-      strs(facts.json.userIds).map(async (userId) => ({
-        key: 'user.invited' as const,
-        data: { userId, email: (await findUserById(db, userId))?.email ?? null, roleIds: await roleIdsOfUser(db, facts.tenantId, userId) },
-      })),
-    ),
+  // 'Users invited in bulk' raises nothing: each invitation of the call raised its user.invited in its own transaction (services/users/invitations.ts).
   // A user's own authentication and account security (the actor is the user).
   'User signed in': userEvent('user.signed_in', ({ json }) => ({ method: str(json.method) ?? 'unknown' })),
   'Sign-in failed': userEvent('user.sign_in_failed', ({ json }) => ({ reason: str(json.reason) ?? 'unknown' })),

@@ -120,9 +120,9 @@ export function createSsoConfigurationService(deps: {
   const { db, clock, config, resolveTxt } = deps;
   const doFetch = deps.fetch ?? fetch;
 
-  async function toResponse(row: SsoConfigurationRow, domainRows?: SsoDomainRow[], groupRows?: SsoGroupMappingRow[]): Promise<SsoConfiguration> {
-    const domains = domainRows ?? (await listSsoDomains(db, [row.id]));
-    const groups = groupRows ?? (await listSsoGroupMappings(db, [row.id]));
+  async function toResponse(row: SsoConfigurationRow, domainRows?: SsoDomainRow[], groupRows?: SsoGroupMappingRow[], q: Db = db): Promise<SsoConfiguration> {
+    const domains = domainRows ?? (await listSsoDomains(q, [row.id]));
+    const groups = groupRows ?? (await listSsoGroupMappings(q, [row.id]));
     const type = row.type as SsoType;
     const certificates = parseIds(row.idp_certificates);
     return {
@@ -161,16 +161,31 @@ export function createSsoConfigurationService(deps: {
     return row;
   }
 
-  /** Applies `patch` (and bumps updated_at), then records `action` with the configuration before and after. */
-  async function touch(ctx: Ctx, before: SsoConfiguration | null, id: string, action: string, description: string, patch: Parameters<typeof updateSsoConfiguration>[2] = {}): Promise<SsoConfiguration> {
-    await updateSsoConfiguration(db, id, { ...patch, updated_at: clock.now() });
-    const after = await toResponse((await findSsoConfiguration(db, id))!);
-    await audit(ctx, action, description, before, after);
-    return after;
+  /**
+   * In one transaction: runs `change` (domains, group mappings), applies `patch` (and bumps
+   * updated_at) and records `action` with the configuration before and after, so the audit row and
+   * its event (sso.configuration_changed) exist exactly when the change does.
+   */
+  async function touch(
+    ctx: Ctx,
+    before: SsoConfiguration | null,
+    id: string,
+    action: string,
+    description: string,
+    patch: Parameters<typeof updateSsoConfiguration>[2] = {},
+    change?: (trx: Db) => Promise<void>,
+  ): Promise<SsoConfiguration> {
+    return db.transaction().execute(async (trx) => {
+      await change?.(trx);
+      await updateSsoConfiguration(trx, id, { ...patch, updated_at: clock.now() });
+      const after = await toResponse((await findSsoConfiguration(trx, id))!, undefined, undefined, trx);
+      await audit(trx, ctx, action, description, before, after);
+      return after;
+    });
   }
 
-  async function audit(ctx: Ctx, action: string, description: string, before: SsoConfiguration | null, after: SsoConfiguration | null): Promise<void> {
-    await recordAudit(db, ctx, { action, description, json: { configId: (after ?? before)?.id, old: before, new: after } }, clock.now());
+  async function audit(q: Db, ctx: Ctx, action: string, description: string, before: SsoConfiguration | null, after: SsoConfiguration | null): Promise<void> {
+    await recordAudit(q, ctx, { action, description, json: { configId: (after ?? before)?.id, old: before, new: after } }, clock.now());
   }
 
   /** Role ids must be roles of the configuration's own tenant: SSO never grants another tenant's roles. */
@@ -265,27 +280,31 @@ export function createSsoConfigurationService(deps: {
       if (body.type === 'saml' && body.oidc) throw Errors.validation('oidc settings apply to OIDC configurations only');
       const now = clock.now();
       const id = newId();
-      await insertSsoConfiguration(db, {
-        id,
-        tenant_id: ctx.tenantId,
-        type: body.type,
-        enabled: body.enabled === false ? 0 : 1,
-        sign_request: body.signRequest ? 1 : 0,
-        idp_entity_id: null,
-        idp_sso_url: null,
-        idp_certificates: null,
-        idp_metadata_url: null,
-        oidc_issuer: body.oidc ? await checkIssuer(body.oidc.issuer) : null,
-        oidc_client_id: body.oidc?.clientId ?? null,
-        oidc_client_secret: body.oidc ? sealSecret(body.oidc.clientSecret, config) : null,
-        oidc_scopes: body.oidc?.scopes || null,
-        default_role_ids: '[]',
-        created_at: now,
-        updated_at: now,
+      // Checked before the transaction: it may reach the issuer over the network.
+      const issuer = body.oidc ? await checkIssuer(body.oidc.issuer) : null;
+      return db.transaction().execute(async (trx) => {
+        await insertSsoConfiguration(trx, {
+          id,
+          tenant_id: ctx.tenantId,
+          type: body.type,
+          enabled: body.enabled === false ? 0 : 1,
+          sign_request: body.signRequest ? 1 : 0,
+          idp_entity_id: null,
+          idp_sso_url: null,
+          idp_certificates: null,
+          idp_metadata_url: null,
+          oidc_issuer: issuer,
+          oidc_client_id: body.oidc?.clientId ?? null,
+          oidc_client_secret: body.oidc ? sealSecret(body.oidc.clientSecret, config) : null,
+          oidc_scopes: body.oidc?.scopes || null,
+          default_role_ids: '[]',
+          created_at: now,
+          updated_at: now,
+        });
+        const created = await toResponse((await findSsoConfiguration(trx, id))!, [], [], trx);
+        await audit(trx, ctx, SsoAuditActions.created, `SSO configuration ${id} (${body.type.toUpperCase()}) created`, null, created);
+        return created;
       });
-      const created = await toResponse((await findSsoConfiguration(db, id))!, [], []);
-      await audit(ctx, SsoAuditActions.created, `SSO configuration ${id} (${body.type.toUpperCase()}) created`, null, created);
-      return created;
     },
 
     async update(ctx, configId, body) {
@@ -307,8 +326,10 @@ export function createSsoConfigurationService(deps: {
     async remove(ctx, configId) {
       const row = await load(ctx, configId);
       const before = await toResponse(row);
-      await deleteSsoConfiguration(db, row.id);
-      await audit(ctx, SsoAuditActions.deleted, `SSO configuration ${row.id} deleted`, before, null);
+      await db.transaction().execute(async (trx) => {
+        await deleteSsoConfiguration(trx, row.id);
+        await audit(trx, ctx, SsoAuditActions.deleted, `SSO configuration ${row.id} deleted`, before, null);
+      });
     },
 
     async setMetadata(ctx, configId, xml) {
@@ -327,8 +348,9 @@ export function createSsoConfigurationService(deps: {
       if (existing.some((d) => d.domain === domain)) throw new AppError(ErrorCodes.validation, 409, `${domain} is already a domain of this configuration`);
       if (await findValidatedDomain(db, domain)) throw new AppError(ErrorCodes.ssoDomainTaken, 409, `${domain} is already validated by another SSO configuration`);
       const before = await toResponse(row, existing);
-      await insertSsoDomain(db, { id: newId(), config_id: row.id, domain, validated: 0, verification: newSecret(), created_at: clock.now(), validated_at: null });
-      return touch(ctx, before, row.id, SsoAuditActions.domainAdded, `Domain ${domain} added to SSO configuration ${row.id}`);
+      return touch(ctx, before, row.id, SsoAuditActions.domainAdded, `Domain ${domain} added to SSO configuration ${row.id}`, {}, (trx) =>
+        insertSsoDomain(trx, { id: newId(), config_id: row.id, domain, validated: 0, verification: newSecret(), created_at: clock.now(), validated_at: null }),
+      );
     },
 
     async removeDomain(ctx, configId, domainId) {
@@ -336,8 +358,7 @@ export function createSsoConfigurationService(deps: {
       const domain = await findSsoDomain(db, row.id, domainId);
       if (!domain) throw Errors.notFound('Domain not found');
       const before = await toResponse(row);
-      await deleteSsoDomain(db, domain.id);
-      return touch(ctx, before, row.id, SsoAuditActions.domainRemoved, `Domain ${domain.domain} removed from SSO configuration ${row.id}`);
+      return touch(ctx, before, row.id, SsoAuditActions.domainRemoved, `Domain ${domain.domain} removed from SSO configuration ${row.id}`, {}, (trx) => deleteSsoDomain(trx, domain.id));
     },
 
     async validateDomain(ctx, configId, domainId) {
@@ -352,13 +373,12 @@ export function createSsoConfigurationService(deps: {
       }
       const before = await toResponse(row);
       try {
-        await markSsoDomainValidated(db, domain.id, clock.now());
+        return await touch(ctx, before, row.id, SsoAuditActions.domainValidated, `Domain ${domain.domain} of SSO configuration ${row.id} validated`, {}, (trx) => markSsoDomainValidated(trx, domain.id, clock.now()));
       } catch (err) {
         // The partial unique index: another configuration validated this domain first.
         if (await findValidatedDomain(db, domain.domain)) throw new AppError(ErrorCodes.ssoDomainTaken, 409, `${domain.domain} is already validated by another SSO configuration`);
         throw err;
       }
-      return touch(ctx, before, row.id, SsoAuditActions.domainValidated, `Domain ${domain.domain} of SSO configuration ${row.id} validated`);
     },
 
     async setRoles(ctx, configId, roleIds) {
@@ -370,15 +390,14 @@ export function createSsoConfigurationService(deps: {
     async setGroups(ctx, configId, groups) {
       const row = await load(ctx, configId);
       const seen = new Set<string>();
-      const rows = [];
+      const rows: Parameters<typeof replaceSsoGroupMappings>[2] = [];
       for (const g of groups) {
         if (seen.has(g.group)) throw Errors.validation(`Group ${g.group} is listed twice`);
         seen.add(g.group);
         rows.push({ id: newId(), config_id: row.id, group_name: g.group, role_ids: JSON.stringify(await checkRoles(ctx, row.tenant_id, g.roleIds)) });
       }
       const before = await toResponse(row);
-      await replaceSsoGroupMappings(db, row.id, rows);
-      return touch(ctx, before, row.id, SsoAuditActions.groupsSet, `Group mappings of SSO configuration ${row.id} updated`);
+      return touch(ctx, before, row.id, SsoAuditActions.groupsSet, `Group mappings of SSO configuration ${row.id} updated`, {}, (trx) => replaceSsoGroupMappings(trx, row.id, rows));
     },
 
     async saveSaml(ctx, configId, body) {
@@ -402,10 +421,6 @@ export function createSsoConfigurationService(deps: {
       const endpoint = body.ssoEndpoint === undefined ? undefined : checkEndpoint(body.ssoEndpoint);
       const certificate = body.publicCertificate === undefined ? undefined : readCertificate(body.publicCertificate, 'publicCertificate');
       const before = await toResponse(row, domains);
-      if (current?.domain !== domain) {
-        if (current) await deleteSsoDomain(db, current.id);
-        await insertSsoDomain(db, { id: newId(), config_id: row.id, domain, validated: 0, verification: newSecret(), created_at: current?.created_at ?? clock.now(), validated_at: null });
-      }
       const patch: Parameters<typeof updateSsoConfiguration>[2] = changed
         ? { idp_sso_url: null, idp_certificates: null, sign_request: 0 }
         : {
@@ -417,7 +432,11 @@ export function createSsoConfigurationService(deps: {
             ...(endpoint !== undefined || certificate !== undefined ? { idp_metadata_url: null } : {}),
           };
       const description = changed ? `Domain of SAML configuration ${row.id} changed from ${current.domain} to ${domain}; SSO endpoint, certificate and signRequest cleared` : `SAML configuration ${row.id} saved for ${domain}`;
-      return touch(ctx, before, row.id, SsoAuditActions.samlSaved, description, patch);
+      return touch(ctx, before, row.id, SsoAuditActions.samlSaved, description, patch, async (trx) => {
+        if (current?.domain === domain) return;
+        if (current) await deleteSsoDomain(trx, current.id);
+        await insertSsoDomain(trx, { id: newId(), config_id: row.id, domain, validated: 0, verification: newSecret(), created_at: current?.created_at ?? clock.now(), validated_at: null });
+      });
     },
   };
 }

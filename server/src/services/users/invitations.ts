@@ -60,6 +60,7 @@ import { checkPasswordPolicy, hashPassword } from '../platform/passwords';
 import type { AdminCaller } from '../admin/access';
 import type { SecurityPolicyService } from '../security/policies';
 import { AuditActions, recordAudit } from '../admin/audit-log';
+import { raiseAuditEvents } from '../connectivity/audit-events';
 import { covers } from '../admin/permissions';
 import { INVALID_PHONE_MESSAGE, normalizePhoneNumber } from '../platform/phone';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
@@ -174,7 +175,11 @@ export function createInvitationService(deps: {
   }
 
   /** A new token (and code) on the invitation row, stored hashed, and the email carrying them. */
-  async function send(input: { invitationId: string; email: string; user: UserRow; tenantId: string; inviterId: string | null; roleIds: string[]; appUrl: string; existing: boolean; locale?: string }): Promise<{ expiresAt: number }> {
+  type InvitationInput = { invitationId: string; email: string; user: UserRow; tenantId: string; inviterId: string | null; roleIds: string[]; appUrl: string; existing: boolean; locale?: string };
+  type IssuedInvitation = { input: InvitationInput; token: string; code: string | null; expiresAt: number };
+
+  /** Writes the invitation's row (new or reissued) through `q`, which may be the inviting transaction. */
+  async function issue(q: Db, input: InvitationInput): Promise<IssuedInvitation> {
     const now = clock.now();
     const token = newSecret();
     const code = config.invitation.strategy === 'code' ? newEmailCode() : null;
@@ -187,15 +192,25 @@ export function createInvitationService(deps: {
       role_ids: JSON.stringify(input.roleIds),
       invited_by: input.inviterId,
     };
-    if (input.existing) await reissueInvitation(db, input.invitationId, fields);
-    else await insertInvitation(db, { id: input.invitationId, tenant_id: input.tenantId, user_id: input.user.id, attempts: 0, created_at: now, accepted_at: null, ...fields });
+    if (input.existing) await reissueInvitation(q, input.invitationId, fields);
+    else await insertInvitation(q, { id: input.invitationId, tenant_id: input.tenantId, user_id: input.user.id, attempts: 0, created_at: now, accepted_at: null, ...fields });
+    return { input, token, code, expiresAt: fields.expires_at };
+  }
+
+  /** Emails an issued invitation (after its transaction committed). */
+  async function deliver({ input, token, code }: IssuedInvitation): Promise<void> {
     const inviter = input.inviterId ? await findUserById(db, input.inviterId) : undefined;
     const path = code ? ACCEPT_INVITATION_WITH_CODE_PATH : ACCEPT_INVITATION_PATH;
     const link = `${input.appUrl}${path}?userId=${encodeURIComponent(input.user.id)}&token=${encodeURIComponent(token)}`;
     // In the inviting tenant's name and look, in the invitee's language (or the inviter's request's).
     const message = await emails.render('invitation', input.user, { link, code, inviter: inviter?.name ?? null, lifetime: lifetimeOf(config.invitation.tokenTtl) }, { to: input.email, tenantId: input.tenantId, locale: input.locale });
     await mail.send(message);
-    return { expiresAt: fields.expires_at };
+  }
+
+  async function send(input: InvitationInput): Promise<{ expiresAt: number }> {
+    const issued = await issue(db, input);
+    await deliver(issued);
+    return { expiresAt: issued.expiresAt };
   }
 
   /** The invitation behind a link, not yet used up, and its user; one message for every refusal a guesser could learn from. */
@@ -236,10 +251,23 @@ export function createInvitationService(deps: {
       }
       // An invited person holds a seat from now on (their open invitation counts); one already invited is not counted twice.
       await deps.seats?.assertSeatsAvailable(tenantId, 1, user ? { joiningUserId: user.id } : {});
+      // The account and membership (when new here), the invitation row and the audit row (which
+      // raises user.invited) are written in one transaction; the email goes once it committed.
+      const inviteIn = async (trx: Db, invitee: UserRow): Promise<IssuedInvitation> => {
+        const previous = await findInvitation(trx, tenantId, invitee.id);
+        const issued = await issue(trx, { invitationId: previous?.id ?? newId(), email: body.email, user: invitee, tenantId, inviterId: ctx.userId, roleIds, appUrl, existing: Boolean(previous), locale: ctx.auth?.client?.locale });
+        const facts = { action: AuditActions.userInvited, json: { userId: invitee.id, roleIds } };
+        if (options.audit !== false) await recordAudit(trx, ctx, { ...facts, description: `${body.email} invited` }, now);
+        // A bulk invitation writes one audit row for the whole call (services/admin/users.ts), after
+        // every invitation; each invitation's user.invited is still raised here, with its change.
+        else await raiseAuditEvents(trx, { tenantId, actor: { userId: ctx.userId, email: ctx.email }, ...facts }, now);
+        return issued;
+      };
+      let issued: IssuedInvitation;
       if (!user) {
         const userId = newId();
         try {
-          await db.transaction().execute(async (trx) => {
+          issued = await db.transaction().execute(async (trx) => {
             // Again under the tenant's lock: parallel invitations cannot take the last seat together.
             await deps.seats?.assertSeatsAvailable(tenantId, 1, { trx });
             await insertUser(trx, {
@@ -262,29 +290,31 @@ export function createInvitationService(deps: {
             });
             await joinTenant(trx, userId, tenantId, now);
             await grantRoles(trx, userId, tenantId, roleIds);
+            return inviteIn(trx, (await findUserById(trx, userId))!);
           });
         } catch (err) {
           // Two invitations for one new address raced; the loser hits the unique email index.
           if (await findUserByEmail(db, body.email)) throw new AppError(ErrorCodes.alreadyTenantMember, 409, 'User is already invited to this account; resend the invitation instead');
           throw err;
         }
-        user = (await findUserById(db, userId))!;
+        user = issued.input.user;
       } else if (!isEstablished(user)) {
         // Nobody owns this account yet (an unfinished sign-up or another invitation): it is set up in
         // this tenant now, and whoever opens an emailed link first chooses its password.
-        await db.transaction().execute(async (trx) => {
-          await deps.seats?.assertSeatsAvailable(tenantId, 1, { joiningUserId: user!.id, trx });
-          await joinTenant(trx, user!.id, tenantId, now);
-          await grantRoles(trx, user!.id, tenantId, roleIds);
+        const invitee = user;
+        issued = await db.transaction().execute(async (trx) => {
+          await deps.seats?.assertSeatsAvailable(tenantId, 1, { joiningUserId: invitee.id, trx });
+          await joinTenant(trx, invitee.id, tenantId, now);
+          await grantRoles(trx, invitee.id, tenantId, roleIds);
+          return inviteIn(trx, invitee);
         });
+      } else {
+        // An established account joins on acceptance only: nothing is granted until then.
+        const invitee = user;
+        issued = await db.transaction().execute((trx) => inviteIn(trx, invitee));
       }
-      // An established account joins on acceptance only: nothing is granted until then.
-      const previous = await findInvitation(db, tenantId, user.id);
-      const { expiresAt } = await send({ invitationId: previous?.id ?? newId(), email: body.email, user, tenantId, inviterId: ctx.userId, roleIds, appUrl, existing: Boolean(previous), locale: ctx.auth?.client?.locale });
-      // A bulk invitation writes one row for the whole call instead (services/admin/users.ts).
-      if (options.audit !== false) {
-        await recordAudit(db, ctx, { action: AuditActions.userInvited, description: `${body.email} invited`, json: { userId: user.id, roleIds } }, now);
-      }
+      await deliver(issued);
+      const expiresAt = issued.expiresAt;
       return {
         id: user.id,
         email: body.email,
