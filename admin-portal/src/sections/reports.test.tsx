@@ -7,7 +7,7 @@ import { recordingApi, renderSection, type Failure } from '../test/section-harne
 import ReportsSection from './reports';
 
 const REPORT: TenantReport = { id: 'rep-1', templateId: 'users-mfa', name: 'MFA review', dataFilters: { mfaEnrolled: false }, createdAt: Date.UTC(2026, 10, 1), updatedAt: Date.UTC(2026, 10, 2) };
-const TRIGGER: ReportTrigger = { id: 'trg-1', reportId: 'rep-1', schedule: 'weekly', recipients: ['ciso@example.com'], enabled: true, nextRunAt: Date.UTC(2026, 10, 30, 7), lastRunAt: null, createdAt: 0, updatedAt: 0 };
+const TRIGGER: ReportTrigger = { id: 'trg-1', reportId: 'rep-1', schedule: 'weekly', recipients: ['ciso@example.com'], enabled: true, nextRunAt: Date.UTC(2026, 10, 30, 7), lastRunAt: null, disabledReason: null, createdAt: 0, updatedAt: 0 };
 const ROLES = [{ id: 'role-admin', key: 'Admin', name: 'Admin' }, { id: 'role-read', key: 'ReadOnly', name: 'Read only' }] as Role[];
 const HTML = '<!doctype html><html><head><title>MFA review</title><style>body{padding:24px}</style></head><body><h1>MFA review</h1></body></html>';
 const WRITE = ['fe.reports.read.reports', 'fe.reports.write.reports'];

@@ -24,6 +24,10 @@ export interface ReportTriggersTable {
   /** When its `report` job is due; null while disabled. */
   next_run_at: number | null;
   last_run_at: number | null;
+  /** The admin who last saved it; each run checks they still may (migration 037). */
+  created_by: string;
+  /** Why a run disabled it (its creator lost access), null otherwise. */
+  disabled_reason: string | null;
   created_at: number;
   updated_at: number;
 }

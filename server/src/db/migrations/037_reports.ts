@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely, Migration } from 'kysely';
 
 /**
@@ -7,9 +8,36 @@ import type { Kysely, Migration } from 'kysely';
  * - `tenant_reports`: a tenant's saved reports: a template and its validated `data_filters`.
  * - `report_triggers`: a schedule (weekly or monthly) that emails a saved report to `recipients`;
  *   `next_run_at` is when its `report` job is due (null while disabled). Removing the report removes
- *   its triggers.
+ *   its triggers. `created_by` is the admin who last saved it: a run checks they still hold the
+ *   report's permissions (no foreign key: a deleted creator must be seen, not cascade silently);
+ *   `disabled_reason` says why a run turned it off.
  * - `outbox_attachments`: files of a dev-outbox email (a report's PDF); SMTP sends them as MIME parts.
+ *
+ * The two reports permission keys join the catalogue, and every existing account's built-in Admin
+ * role gets both and its Read only role the read key, as a new account's roles do (BuiltInRoles).
  */
+/** The permission keys of this migration (frozen here: later renames in the wire must not change what it did). */
+const REPORT_PERMISSIONS = [
+  { key: 'fe.reports.read.reports', name: 'Read reports' },
+  { key: 'fe.reports.write.reports', name: 'Write reports' },
+] as const;
+
+async function grantToBuiltInRoles(db: Kysely<any>, roleKey: string, permissionKeys: string[]): Promise<void> {
+  await db
+    .insertInto('role_permissions')
+    .columns(['role_id', 'permission_id'])
+    .expression(
+      db
+        .selectFrom('roles as r')
+        .innerJoin('permissions as p', (join) => join.onTrue())
+        .select(['r.id as role_id', 'p.id as permission_id'])
+        .where('r.key', '=', roleKey)
+        .where('p.key', 'in', permissionKeys)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('role_permissions as rp').select('rp.role_id').whereRef('rp.role_id', '=', 'r.id').whereRef('rp.permission_id', '=', 'p.id')))),
+    )
+    .execute();
+}
+
 export function reportsMigration(binary: 'blob' | 'bytea'): Migration {
   return {
     async up(db: Kysely<any>) {
@@ -34,6 +62,8 @@ export function reportsMigration(binary: 'blob' | 'bytea'): Migration {
         .addColumn('enabled', 'integer', (c) => c.notNull())
         .addColumn('next_run_at', 'bigint')
         .addColumn('last_run_at', 'bigint')
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('disabled_reason', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
@@ -48,8 +78,19 @@ export function reportsMigration(binary: 'blob' | 'bytea'): Migration {
         .addColumn('bytes', binary, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('outbox_attachments_by_outbox').on('outbox_attachments').column('outbox_id').execute();
+
+      for (const permission of REPORT_PERMISSIONS) {
+        await db
+          .insertInto('permissions')
+          .values({ id: randomBytes(16).toString('hex'), key: permission.key, name: permission.name, description: null, category_id: 'reports' })
+          .onConflict((oc) => oc.column('key').doNothing())
+          .execute();
+      }
+      await grantToBuiltInRoles(db, 'Admin', REPORT_PERMISSIONS.map((p) => p.key));
+      await grantToBuiltInRoles(db, 'ReadOnly', REPORT_PERMISSIONS.filter((p) => p.key.includes('.read.')).map((p) => p.key));
     },
     async down(db: Kysely<any>) {
+      // The grants and catalogue entries stay: other roles may hold the keys by then, and they are harmless without the tables.
       await db.schema.dropTable('outbox_attachments').execute();
       await db.schema.dropTable('report_triggers').execute();
       await db.schema.dropTable('tenant_reports').execute();

@@ -1,4 +1,4 @@
-import { encodeDataFilters, ErrorCodes, ReportPaths, REPORT_TEMPLATE_IDS } from '@gatehouse/shared/wire';
+import { encodeDataFilters, ErrorCodes, Permissions, ReportPaths, REPORT_TEMPLATE_IDS } from '@gatehouse/shared/wire';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
@@ -6,6 +6,7 @@ import { updateUser } from '../../db/queries/users';
 import { activeMember, auditsOf, callAs, memberWithoutPermissions, pathOf, roleIdByKey, signIn, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { describeDialects, movableClock } from '../../test/harness';
 import { inflatedText, pdfTitle } from '../../test/pdf-text';
+import { customRole } from './report-roles.fixtures';
 
 const HOSTILE = `<script>alert(1)</script><img src=x onerror=alert(2)>`;
 
@@ -187,5 +188,58 @@ describeDialects('reports', (harness) => {
 
     const su = await superUser(server);
     expect((await callAs(server, su, 'GET', ReportPaths.tenantReports, { tenantId: admin.tenantId })).body.map((r: { name: string }) => r.name)).toEqual(['Mine']);
+  });
+
+  // Security review (MEDIUM): fe.reports.read.reports alone read sign-in IPs, audit descriptions and the member list with emails.
+  it('a template needs the keys of its data as well as the reports key: templates lists only those the caller may run; preview, download and save answer 403 naming the missing key; a super user passes', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    const audits = await saveReport(server, admin, { templateId: 'audit-summary', name: 'Audits', dataFilters: {} });
+    const users = await saveReport(server, admin, { templateId: 'users-mfa', name: 'Users', dataFilters: {} });
+    const download = (id: string) => `${pathOf(ReportPaths.tenantReportDownload, { id })}?type=html`;
+
+    // Reports keys and users read only: the users report, nothing drawn from audits or the security center.
+    const role = await customRole(server, admin, [Permissions.reportsRead, Permissions.reportsWrite, Permissions.usersRead]);
+    const reporter = await activeMember(server, admin, { roleIds: [role] });
+    const templates = await callAs(server, reporter, 'GET', ReportPaths.templates);
+    expect(templates.status).toBe(200);
+    expect(templates.body.map((t: { id: string }) => t.id)).toEqual(['users-mfa']);
+
+    const refusals = [
+      await callAs(server, reporter, 'GET', preview('sign-in-activity', {})),
+      await callAs(server, reporter, 'GET', preview('audit-summary', {}, 'pdf')),
+      await callAs(server, reporter, 'GET', download(audits.body.id)),
+      await saveReport(server, reporter, { templateId: 'audit-summary', name: 'Mine', dataFilters: {} }),
+      // Nor may they turn someone's audit report into another template.
+      await saveReport(server, reporter, { id: audits.body.id, templateId: 'users-mfa', name: 'Taken', dataFilters: {} }),
+    ];
+    for (const res of refusals) {
+      expect(res.status).toBe(403);
+      expect(res.body.errorCode).toBe(ErrorCodes.forbidden);
+      expect(res.body.errorContext.permissions).toEqual([Permissions.auditsRead]);
+      expect(res.body.errors[0]).toContain(Permissions.auditsRead);
+    }
+    const posture = await callAs(server, reporter, 'GET', preview('security-posture', {}));
+    expect(posture.status).toBe(403);
+    expect(posture.body.errorContext.permissions).toEqual([Permissions.securityPolicyRead]);
+    // Nothing was saved or changed by the refused saves.
+    expect((await callAs(server, admin, 'GET', ReportPaths.tenantReports)).body.map((r: { name: string }) => r.name).sort()).toEqual(['Audits', 'Users']);
+
+    // What they may read, they may run.
+    expect((await fetchRaw(server, reporter, preview('users-mfa', {}))).status).toBe(200);
+    expect((await fetchRaw(server, reporter, download(users.body.id))).status).toBe(200);
+    expect((await saveReport(server, reporter, { templateId: 'users-mfa', name: 'Mine', dataFilters: {} })).status).toBe(201);
+
+    // The reports key and audits read, without users read: the member list is refused.
+    const auditor = await activeMember(server, admin, { roleIds: [await customRole(server, admin, [Permissions.reportsRead, Permissions.auditsRead])] });
+    expect((await callAs(server, auditor, 'GET', ReportPaths.templates)).body.map((t: { id: string }) => t.id)).toEqual(['sign-in-activity', 'audit-summary']);
+    expect((await fetchRaw(server, auditor, download(audits.body.id))).status).toBe(200);
+    const members = await callAs(server, auditor, 'GET', download(users.body.id));
+    expect(members.status).toBe(403);
+    expect(members.body.errorContext.permissions).toEqual([Permissions.usersRead]);
+
+    const su = await superUser(server);
+    expect((await callAs(server, su, 'GET', ReportPaths.templates, { tenantId: admin.tenantId })).body).toHaveLength(REPORT_TEMPLATE_IDS.length);
+    expect((await fetchRaw(server, su, `${preview('sign-in-activity', {})}&tenantId=${admin.tenantId}`)).status).toBe(200);
   });
 });

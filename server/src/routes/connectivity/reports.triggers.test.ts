@@ -1,11 +1,13 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { ReportPaths } from '@gatehouse/shared/wire';
+import { Permissions, ReportPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { listOutbox, listOutboxAttachments } from '../../db/queries/outbox';
-import { auditsOf, callAs, pathOf, tenantWithAdmin } from '../../test/admin-helpers';
+import { updateUser } from '../../db/queries/users';
+import { activeMember, auditsOf, callAs, pathOf, tenantWithAdmin } from '../../test/admin-helpers';
 import { describeDialects, movableClock, uniqueEmail } from '../../test/harness';
 import { inflatedText, pdfTitle } from '../../test/pdf-text';
+import { customRole, revokeFromRole } from './report-roles.fixtures';
 
 /** Access tokens outlive the weeks the clock is moved by. */
 const START_ENV = { RATE_LIMIT_SIGNUP_PER_IP: '1000/60', ACCESS_TOKEN_TTL: String(60 * 86_400) };
@@ -157,5 +159,65 @@ describeDialects('report triggers', (harness) => {
     expect((await callAs(server, admin, 'GET', ReportPaths.reportTriggers)).body).toEqual([]);
     const jobs = await server.db.selectFrom('jobs').select(['status']).where('kind', '=', 'report').where('target_id', '=', trigger.body.id).execute();
     expect(jobs.map((j) => j.status)).toEqual(['cancelled']);
+  });
+
+  // Security review (MEDIUM): a trigger went on mailing tenant data after its creator lost access.
+  it("a run whose creator lost the template's data key, or was disabled, sends nothing, disables the trigger with the reason and notifies the admins; a creator who still may is mailed as before", async () => {
+    const clock = movableClock(at(2026, 11, 27, 12));
+    const server = await harness.start(START_ENV, { clock });
+    const admin = await tenantWithAdmin(server);
+    const role = await customRole(server, admin, [Permissions.reportsRead, Permissions.reportsWrite, Permissions.usersRead]);
+    const analyst = await activeMember(server, admin, { roleIds: [role] });
+    const leaver = await activeMember(server, admin, { roleIds: [role] });
+    const report = await callAs(server, analyst, 'POST', ReportPaths.tenantReports, { body: { templateId: 'users-mfa', name: 'Members', dataFilters: {} } });
+    expect(report.status).toBe(201);
+    const [toAnalyst, toLeaver, toAdmin] = [uniqueEmail('analyst-out'), uniqueEmail('leaver-out'), uniqueEmail('admin-out')];
+    const trigger = async (who: typeof admin, to: string) => {
+      const res = await callAs(server, who, 'POST', ReportPaths.reportTriggers, { body: { reportId: report.body.id, schedule: 'weekly', recipients: [to], enabled: true } });
+      expect(res.status).toBe(201);
+      expect(res.body.disabledReason).toBeNull();
+      return res.body.id as string;
+    };
+    const analystTrigger = await trigger(analyst, toAnalyst);
+    const leaverTrigger = await trigger(leaver, toLeaver);
+    const adminTrigger = await trigger(admin, toAdmin);
+
+    // Before the run: the role loses users read (the analyst's trigger), the leaver is disabled.
+    await revokeFromRole(server, role, Permissions.usersRead);
+    await updateUser(server.db, leaver.userId, { disabled: 1 });
+    clock.set(at(2026, 11, 30, 7, 0, 1));
+    await server.connectivity.worker.runDue();
+
+    expect(await mailsTo(server, toAnalyst)).toEqual([]);
+    expect(await mailsTo(server, toLeaver)).toEqual([]);
+    expect(await mailsTo(server, toAdmin)).toHaveLength(1);
+    const byId = new Map<string, any>((await callAs(server, admin, 'GET', ReportPaths.reportTriggers)).body.map((t: { id: string }) => [t.id, t]));
+    expect(byId.get(analystTrigger)).toMatchObject({ enabled: false, nextRunAt: null, disabledReason: `Disabled: its creator no longer holds ${Permissions.usersRead}.` });
+    expect(byId.get(leaverTrigger)).toMatchObject({ enabled: false, nextRunAt: null, disabledReason: 'Disabled: its creator is disabled.' });
+    expect(byId.get(adminTrigger)).toMatchObject({ enabled: true, nextRunAt: at(2026, 12, 7, 7), disabledReason: null });
+
+    const notes = await server.db.selectFrom('notifications').select(['category', 'severity', 'title', 'body']).where('tenant_id', '=', admin.tenantId).where('title', 'like', 'Scheduled report%').execute();
+    expect(notes).toHaveLength(2);
+    expect(notes.every((n) => n.category === 'security' && n.title === 'Scheduled report "Members" was not sent')).toBe(true);
+    expect(notes.map((n) => n.body).join(' ')).toContain(Permissions.usersRead);
+
+    // Disabled, they stay so: the next Monday sends nothing either, and makes no new notification.
+    clock.set(at(2026, 12, 7, 7, 0, 1));
+    await server.connectivity.worker.runDue();
+    expect(await mailsTo(server, toAnalyst)).toEqual([]);
+    expect(await mailsTo(server, toAdmin)).toHaveLength(2);
+    expect(await server.db.selectFrom('notifications').select('id').where('tenant_id', '=', admin.tenantId).where('title', 'like', 'Scheduled report%').execute()).toHaveLength(2);
+
+    // An admin who may read the report saves it again: enabled, the reason cleared, and it runs under them.
+    const resaved = await callAs(server, admin, 'POST', ReportPaths.reportTriggers, { body: { id: analystTrigger, reportId: report.body.id, schedule: 'weekly', recipients: [toAnalyst], enabled: true } });
+    expect(resaved.body).toMatchObject({ enabled: true, disabledReason: null, nextRunAt: at(2026, 12, 14, 7) });
+    clock.set(at(2026, 12, 14, 7, 0, 1));
+    await server.connectivity.worker.runDue();
+    expect(await mailsTo(server, toAnalyst)).toHaveLength(1);
+
+    // The analyst can no longer make a trigger for it either (403 naming the key).
+    const refused = await callAs(server, analyst, 'POST', ReportPaths.reportTriggers, { body: { reportId: report.body.id, schedule: 'weekly', recipients: [toAnalyst], enabled: true } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errorContext.permissions).toEqual([Permissions.usersRead]);
   });
 });

@@ -54,7 +54,7 @@ export function reportRoutes(deps: RouteDeps, reports: ReportService): OpenAPIHo
       request: { query: TenantQuery },
       responses: { 200: json(ReportTemplateList, 'The templates'), 400: err('Invalid query'), ...adminErrors },
     }),
-    async (c) => c.json(reports.templates(), 200),
+    async (c) => c.json(reports.templates(c.get('admin')), 200),
   );
 
   app.openapi(

@@ -70,6 +70,8 @@ export const ReportTrigger = z.object({
   /** When it next runs (epoch ms), null when disabled. */
   nextRunAt: z.number().nullable(),
   lastRunAt: z.number().nullable(),
+  /** Why a run turned it off (its creator no longer holds the report's permissions), else null. */
+  disabledReason: z.string().nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

@@ -26,7 +26,7 @@ import { renderReportHtml } from './render-html';
 import { renderReportJpeg } from './render-image';
 import { renderReportPdf } from './render-pdf';
 import { nextRunAt } from './schedule';
-import { buildReport, listTemplates, type ReportSources } from './templates';
+import { assertMayRunTemplate, buildReport, listTemplates, type ReportSources } from './templates';
 
 export const ReportAuditActions = {
   reportCreated: 'Report created',
@@ -45,7 +45,8 @@ export interface RenderedReport {
 }
 
 export interface ReportService {
-  templates(): ReportTemplate[];
+  /** The templates the caller may run (their data keys held). */
+  templates(caller: AdminCaller): ReportTemplate[];
   list(caller: AdminCaller): Promise<TenantReport[]>;
   save(caller: AdminCaller, body: SaveTenantReportRequest): Promise<{ report: TenantReport; created: boolean }>;
   remove(caller: AdminCaller, id: string): Promise<void>;
@@ -92,6 +93,7 @@ export function toReportTrigger(row: ReportTriggerRow): ReportTrigger {
     enabled: row.enabled === 1,
     nextRunAt: row.next_run_at === null ? null : Number(row.next_run_at),
     lastRunAt: row.last_run_at === null ? null : Number(row.last_run_at),
+    disabledReason: row.disabled_reason ?? null,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -115,6 +117,7 @@ export function createReportService(deps: { db: Db; clock: Clock; sources: Repor
   async function reportOf(caller: AdminCaller, id: string): Promise<TenantReportRow> {
     const row = await findTenantReport(db, caller.tenantId, id);
     if (!row) throw Errors.notFound('Report not found');
+    assertMayRunTemplate(caller, row.template_id as ReportTemplateId);
     return row;
   }
 
@@ -127,6 +130,7 @@ export function createReportService(deps: { db: Db; clock: Clock; sources: Repor
     },
 
     async save(caller, body) {
+      assertMayRunTemplate(caller, body.templateId);
       validFilters(body.templateId, body.dataFilters);
       const filters = JSON.stringify(storedFilters(body.dataFilters));
       const now = clock.now();
@@ -134,6 +138,7 @@ export function createReportService(deps: { db: Db; clock: Clock; sources: Repor
         if (body.id) {
           const old = await findTenantReport(trx, caller.tenantId, body.id);
           if (!old) throw Errors.notFound('Report not found');
+          assertMayRunTemplate(caller, old.template_id as ReportTemplateId);
           await updateTenantReport(trx, caller.tenantId, body.id, { template_id: body.templateId, name: body.name, data_filters: filters, updated_at: now });
           const next = { ...old, template_id: body.templateId, name: body.name, data_filters: filters, updated_at: now };
           await recordAudit(trx, caller, {
@@ -175,6 +180,7 @@ export function createReportService(deps: { db: Db; clock: Clock; sources: Repor
     },
 
     async preview(caller, templateId, encodedFilters, type, name) {
+      assertMayRunTemplate(caller, templateId);
       const raw = encodedFilters === undefined || encodedFilters === '' ? {} : decodeDataFilters(encodedFilters);
       if (raw === null) throw Errors.validation('dataFilters must be base64url-encoded JSON of an object', { fields: [{ field: 'dataFilters', message: 'not base64url JSON of an object' }] });
       const filters = validFilters(templateId, raw);
@@ -197,8 +203,10 @@ export function createReportService(deps: { db: Db; clock: Clock; sources: Repor
         // The report must be the caller's tenant's: another tenant's id is not found.
         const report = await findTenantReport(trx, caller.tenantId, body.reportId);
         if (!report) throw Errors.validation('reportId: no such report in this account', { fields: [{ field: 'reportId', message: 'no such report in this account' }] });
+        // Each run checks its creator still may (trigger-job.ts): the creator must be able to now.
+        assertMayRunTemplate(caller, report.template_id as ReportTemplateId);
         const next = body.enabled ? nextRunAt(body.schedule, now) : null;
-        const values = { report_id: body.reportId, schedule: body.schedule, recipients: JSON.stringify(recipients), enabled: body.enabled ? 1 : 0, next_run_at: next, updated_at: now };
+        const values = { report_id: body.reportId, schedule: body.schedule, recipients: JSON.stringify(recipients), enabled: body.enabled ? 1 : 0, next_run_at: next, created_by: caller.userId, disabled_reason: null, updated_at: now };
         let row: ReportTriggerRow;
         let created: boolean;
         if (body.id) {

@@ -6,32 +6,67 @@
  * when rows were left out.
  */
 import {
-  REPORT_LIMITS, REPORT_TEMPLATE_FILTERS, REPORT_TEMPLATE_IDS, type InsightsResponse, type RecommendationsResponse, type ReportFilterValues,
+  ErrorCodes, Permissions, REPORT_LIMITS, REPORT_TEMPLATE_FILTERS, REPORT_TEMPLATE_IDS, type InsightsResponse, type RecommendationsResponse, type ReportFilterValues,
   type ReportTemplate, type ReportTemplateId,
 } from '@gatehouse/shared/wire';
 import type { Db } from '../../../db';
 import { auditsForReport, membersForReport, roleNamesOf } from '../../../db/queries/reports';
+import { AppError } from '../../../errors';
 import { AuditActions } from '../../admin/audit-log';
+import { covers } from '../../admin/permissions';
 import { reportDay, reportTime, type ReportDocument, type ReportTable } from './document';
 
 const DAY_MS = 86_400_000;
 /** The window of activity and audit reports without dates: the last 30 days. */
 export const DEFAULT_WINDOW_DAYS = 30;
 
-const NAMES: Record<ReportTemplateId, { name: string; description: string }> = {
-  'users-mfa': { name: 'Users and MFA coverage', description: "The account's users, how many have a second factor, and who has none yet." },
-  'sign-in-activity': { name: 'Sign-in activity', description: 'Successful and failed sign-ins over a period, newest first.' },
-  'audit-summary': { name: 'Audit summary', description: 'Audit records over a period counted by severity and action, with the latest records.' },
-  'security-posture': { name: 'Security posture', description: "The security center's score, its recommendations and insights." },
+/**
+ * Each template with the permission keys its data needs besides fe.reports.*: a report shows nothing
+ * its reader could not read in the section the data comes from (members and emails: users; sign-in
+ * IPs and audit descriptions: audits; the security center: the security policy's read key).
+ */
+const TEMPLATES: Record<ReportTemplateId, { name: string; description: string; dataPermissions: readonly string[] }> = {
+  'users-mfa': { name: 'Users and MFA coverage', description: "The account's users, how many have a second factor, and who has none yet.", dataPermissions: [Permissions.usersRead] },
+  'sign-in-activity': { name: 'Sign-in activity', description: 'Successful and failed sign-ins over a period, newest first.', dataPermissions: [Permissions.auditsRead] },
+  'audit-summary': { name: 'Audit summary', description: 'Audit records over a period counted by severity and action, with the latest records.', dataPermissions: [Permissions.auditsRead] },
+  'security-posture': { name: 'Security posture', description: "The security center's score, its recommendations and insights.", dataPermissions: [Permissions.securityPolicyRead] },
 };
 
 export function templateName(id: ReportTemplateId): string {
-  return NAMES[id].name;
+  return TEMPLATES[id].name;
 }
 
-/** The templates as GET templates answers them. */
-export function listTemplates(): ReportTemplate[] {
-  return REPORT_TEMPLATE_IDS.map((id) => ({ id, ...NAMES[id], dataFilters: REPORT_TEMPLATE_FILTERS[id].map(({ options, ...d }) => ({ ...d, ...(options ? { options: [...options] } : {}) })) }));
+/** The permission keys the data of template `id` needs (besides the reports key). */
+export function templateDataPermissions(id: ReportTemplateId): readonly string[] {
+  return TEMPLATES[id].dataPermissions;
+}
+
+/** Who holds keys: an admin caller, or a trigger's creator at run time. */
+export interface PermissionHolder {
+  superUser: boolean;
+  keys: readonly string[];
+}
+
+/** The keys of `required` plus template `id`'s data keys that `holder` lacks (none for a super user). */
+export function missingTemplateKeys(holder: PermissionHolder, id: ReportTemplateId, required: readonly string[] = []): string[] {
+  if (holder.superUser) return [];
+  return [...new Set([...required, ...templateDataPermissions(id)])].filter((key) => !covers(holder.keys, key));
+}
+
+/** 403 (the admin guard's shape) naming every key the caller lacks to run template `id`. */
+export function assertMayRunTemplate(holder: PermissionHolder, id: ReportTemplateId): void {
+  const missing = missingTemplateKeys(holder, id);
+  if (missing.length > 0) {
+    throw new AppError(ErrorCodes.forbidden, 403, `You do not have permission to do this (${missing.join(', ')})`, { permission: missing[0], permissions: missing });
+  }
+}
+
+/** The templates as GET templates answers them: those whose data `holder` may read. */
+export function listTemplates(holder: PermissionHolder): ReportTemplate[] {
+  return REPORT_TEMPLATE_IDS.filter((id) => missingTemplateKeys(holder, id).length === 0).map((id) => {
+    const { name, description } = TEMPLATES[id];
+    return { id, name, description, dataFilters: REPORT_TEMPLATE_FILTERS[id].map(({ options, ...d }) => ({ ...d, ...(options ? { options: [...options] } : {}) })) };
+  });
 }
 
 /** What a template's data needs besides the database: the security center's read side. */
