@@ -10,7 +10,8 @@ const REPORT: TenantReport = { id: 'rep-1', templateId: 'users-mfa', name: 'MFA 
 const TRIGGER: ReportTrigger = { id: 'trg-1', reportId: 'rep-1', schedule: 'weekly', recipients: ['ciso@example.com'], enabled: true, nextRunAt: Date.UTC(2026, 10, 30, 7), lastRunAt: null, disabledReason: null, createdAt: 0, updatedAt: 0 };
 const ROLES = [{ id: 'role-admin', key: 'Admin', name: 'Admin' }, { id: 'role-read', key: 'ReadOnly', name: 'Read only' }] as Role[];
 const HTML = '<!doctype html><html><head><title>MFA review</title><style>body{padding:24px}</style></head><body><h1>MFA review</h1></body></html>';
-const WRITE = ['fe.reports.read.reports', 'fe.reports.write.reports'];
+const DATA = ['fe.secure.read.users', 'fe.secure.read.audits', 'fe.secure.read.securityPolicy'];
+const WRITE = ['fe.reports.read.reports', 'fe.reports.write.reports', ...DATA];
 
 function open({ reports = [REPORT], triggers = [TRIGGER], permissions = WRITE, failures = [] as Failure[] } = {}) {
   const { api, calls } = recordingApi((method, path) => {
@@ -126,8 +127,25 @@ describe('reports section', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ reportId: 'rep-1', schedule: 'monthly', recipients: ['ciso@example.com', 'ops@example.com'], enabled: true });
   });
 
+  it('offers only the templates whose data the admin may read (users read: the users report only), in the list and in the new report dialog', async () => {
+    const { view } = open({ permissions: ['fe.reports.read.reports', 'fe.reports.write.reports', 'fe.secure.read.users'] });
+    await view.findByRole('row', { name: /^MFA review Users and MFA coverage/ });
+    expect(view.getAllByRole('heading', { level: 4 }).map((h) => h.textContent)).toEqual(['Users and MFA coverage']);
+    expect(view.queryByRole('button', { name: 'Create report: Audit summary' })).toBeNull();
+    fireEvent.click(view.getByRole('button', { name: 'Create report: Users and MFA coverage' }));
+    const dialog = await view.findByRole('dialog', { name: 'New report' });
+    const select = within(dialog).getByRole('combobox', { name: 'Template' }) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toEqual(['users-mfa']);
+  });
+
+  it('shows why a schedule was turned off by a run', async () => {
+    const { view } = open({ triggers: [{ ...TRIGGER, enabled: false, nextRunAt: null, disabledReason: 'Disabled: its creator no longer holds fe.secure.read.users.' }] });
+    const schedule = await view.findByRole('row', { name: /ciso@example.com/ });
+    expect(within(schedule).getAllByRole('cell')[2]!.textContent).toBe('Off (Disabled: its creator no longer holds fe.secure.read.users.)');
+  });
+
   it('offers only preview and downloads to a reader without the write permission', async () => {
-    const { view } = open({ permissions: ['fe.reports.read.reports'] });
+    const { view } = open({ permissions: ['fe.reports.read.reports', ...DATA] });
     await view.findByRole('row', { name: /^MFA review Users and MFA coverage/ });
     expect(view.queryByRole('button', { name: 'New report' })).toBeNull();
     expect(view.queryByRole('button', { name: 'Add schedule' })).toBeNull();

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { REPORT_TEMPLATE_IDS, type ReportTemplateId } from '@gatehouse/shared/admin-paths';
+import { REPORT_TEMPLATE_IDS, REPORT_TEMPLATE_PERMISSIONS, type ReportTemplateId } from '@gatehouse/shared/admin-paths';
 import type { ReportTrigger, Role, TenantReport } from '@gatehouse/shared/wire';
 import { holdsPermission } from '../access';
 import { Permissions } from '../contract';
@@ -54,6 +54,8 @@ export default function ReportsSection({ title, headingId, user, api, options }:
   const runTime = (ms: number) => `${t.formatDate(ms, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
   const reportName = new Map((data?.reports ?? []).map((r) => [r.id, r.name]));
   const templateName = (id: ReportTemplateId) => t.t(`reports.template.${id}.name`);
+  // Only the templates whose data the admin may read (the server refuses the others with a 403).
+  const templateIds = REPORT_TEMPLATE_IDS.filter((id) => Boolean(user.superUser) || REPORT_TEMPLATE_PERMISSIONS[id].every((key) => holdsPermission(user, key)));
   const canCreate = mode('create');
   const canSchedule = mode('schedule');
 
@@ -75,7 +77,7 @@ export default function ReportsSection({ title, headingId, user, api, options }:
         <div className="gh-ap-users-head">
           <h2 id={headingId} className="gh-ap-section-title">{title}</h2>
           {canCreate !== 'hidden' && (
-            <button type="button" className="gh-ap-button" disabled={canCreate === 'viewOnly' || !data} onClick={() => open({ kind: 'edit', report: null, templateId: REPORT_TEMPLATE_IDS[0] })}>{t.t('reports.add')}</button>
+            <button type="button" className="gh-ap-button" disabled={canCreate === 'viewOnly' || !data || templateIds.length === 0} onClick={() => open({ kind: 'edit', report: null, templateId: templateIds[0]! })}>{t.t('reports.add')}</button>
           )}
         </div>
         <Toast message={notice} />
@@ -85,7 +87,7 @@ export default function ReportsSection({ title, headingId, user, api, options }:
         <div className="gh-ap-report-block">
           <h3 className="gh-ap-report-heading">{t.t('reports.templates')}</h3>
           <ul className="gh-ap-report-templates">
-            {REPORT_TEMPLATE_IDS.map((id) => (
+            {templateIds.map((id) => (
               <li key={id} className="gh-ap-report-template">
                 <div>
                   <h4>{templateName(id)}</h4>
@@ -158,7 +160,7 @@ export default function ReportsSection({ title, headingId, user, api, options }:
                     <th scope="row">{reportName.get(trigger.reportId) ?? '—'}</th>
                     <td data-label={col.schedule}>{t.t(`reports.schedule.${trigger.schedule}`)}</td>
                     <td data-label={col.recipients}>{trigger.recipients.join(', ')}</td>
-                    <td data-label={col.next}>{trigger.enabled && trigger.nextRunAt !== null ? runTime(trigger.nextRunAt) : <span className="gh-ap-report-muted">{t.t('reports.trigger.off')}</span>}</td>
+                    <td data-label={col.next}>{trigger.enabled && trigger.nextRunAt !== null ? runTime(trigger.nextRunAt) : <span className="gh-ap-report-muted">{t.t('reports.trigger.off')}{trigger.disabledReason ? ` (${trigger.disabledReason})` : ''}</span>}</td>
                     <td className="gh-ap-cell-actions">
                       {triggerItems(trigger).length > 0 && <RowMenu label={t.t('reports.trigger.actionsFor', { name: reportName.get(trigger.reportId) ?? '' })} items={triggerItems(trigger)} />}
                     </td>
@@ -178,6 +180,7 @@ export default function ReportsSection({ title, headingId, user, api, options }:
         <ReportDialog
           report={dialog.report}
           initialTemplate={dialog.templateId}
+          templateIds={dialog.report && !templateIds.includes(dialog.report.templateId) ? [dialog.report.templateId, ...templateIds] : templateIds}
           roles={data.roles}
           onClose={close}
           save={async (input) => {

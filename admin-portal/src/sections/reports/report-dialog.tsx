@@ -20,9 +20,11 @@ function serverProblems(thrown: unknown): Record<string, FieldProblem> | null {
 }
 
 /** Create or edit a saved report: its name, template and the template's filters, checked here with the server's rules before sending. */
-export function ReportDialog({ report, initialTemplate, roles, save, onClose }: {
+export function ReportDialog({ report, initialTemplate, templateIds = REPORT_TEMPLATE_IDS, roles, save, onClose }: {
   report: TenantReport | null;
   initialTemplate: ReportTemplateId;
+  /** The templates offered (those the admin may run). */
+  templateIds?: readonly ReportTemplateId[];
   roles: Role[] | null;
   save: (input: ReportInput) => Promise<void>;
   onClose: () => void;
@@ -75,7 +77,7 @@ export function ReportDialog({ report, initialTemplate, roles, save, onClose }: 
               setError(null);
             }}
           >
-            {REPORT_TEMPLATE_IDS.map((id) => <option key={id} value={id}>{t.t(`reports.template.${id}.name`)}</option>)}
+            {templateIds.map((id) => <option key={id} value={id}>{t.t(`reports.template.${id}.name`)}</option>)}
           </select>
           <p id={`${ids}-template-hint`} className="gh-ap-hint">{t.t(`reports.template.${templateId}.description`)}</p>
         </div>

@@ -5,6 +5,8 @@
  * their one validation, used by the server and by the portal's Reports section. Plain data, no zod,
  * so the portal imports it at run time; the schemas are in reports.ts.
  */
+import { Permissions, type PermissionKey } from '../admin/permissions';
+
 const reports = '/reports/resources';
 
 export const ReportPaths = {
@@ -26,6 +28,19 @@ export const ReportPaths = {
 
 export const REPORT_TEMPLATE_IDS = ['users-mfa', 'sign-in-activity', 'audit-summary', 'security-posture'] as const;
 export type ReportTemplateId = (typeof REPORT_TEMPLATE_IDS)[number];
+
+/**
+ * The permission keys each template's data needs besides fe.reports.*: a report shows nothing its
+ * reader could not read where the data comes from (members and emails: users; sign-in IPs and audit
+ * descriptions: audits; the security center: the security policy's read key). The server checks
+ * them; the portal offers only the templates whose keys the admin holds.
+ */
+export const REPORT_TEMPLATE_PERMISSIONS: Record<ReportTemplateId, readonly PermissionKey[]> = {
+  'users-mfa': [Permissions.usersRead],
+  'sign-in-activity': [Permissions.auditsRead],
+  'audit-summary': [Permissions.auditsRead],
+  'security-posture': [Permissions.securityPolicyRead],
+};
 
 /** Preview response types (seed: html, pdf, image) and download types (seed: html, pdf, jpg). */
 export const REPORT_RESPONSE_TYPES = ['html', 'pdf', 'image'] as const;

@@ -6,7 +6,7 @@
  * when rows were left out.
  */
 import {
-  ErrorCodes, Permissions, REPORT_LIMITS, REPORT_TEMPLATE_FILTERS, REPORT_TEMPLATE_IDS, type InsightsResponse, type RecommendationsResponse, type ReportFilterValues,
+  ErrorCodes, REPORT_LIMITS, REPORT_TEMPLATE_PERMISSIONS, REPORT_TEMPLATE_FILTERS, REPORT_TEMPLATE_IDS, type InsightsResponse, type RecommendationsResponse, type ReportFilterValues,
   type ReportTemplate, type ReportTemplateId,
 } from '@gatehouse/shared/wire';
 import type { Db } from '../../../db';
@@ -20,16 +20,12 @@ const DAY_MS = 86_400_000;
 /** The window of activity and audit reports without dates: the last 30 days. */
 export const DEFAULT_WINDOW_DAYS = 30;
 
-/**
- * Each template with the permission keys its data needs besides fe.reports.*: a report shows nothing
- * its reader could not read in the section the data comes from (members and emails: users; sign-in
- * IPs and audit descriptions: audits; the security center: the security policy's read key).
- */
+/** Each template with the permission keys its data needs besides fe.reports.* (REPORT_TEMPLATE_PERMISSIONS says why). */
 const TEMPLATES: Record<ReportTemplateId, { name: string; description: string; dataPermissions: readonly string[] }> = {
-  'users-mfa': { name: 'Users and MFA coverage', description: "The account's users, how many have a second factor, and who has none yet.", dataPermissions: [Permissions.usersRead] },
-  'sign-in-activity': { name: 'Sign-in activity', description: 'Successful and failed sign-ins over a period, newest first.', dataPermissions: [Permissions.auditsRead] },
-  'audit-summary': { name: 'Audit summary', description: 'Audit records over a period counted by severity and action, with the latest records.', dataPermissions: [Permissions.auditsRead] },
-  'security-posture': { name: 'Security posture', description: "The security center's score, its recommendations and insights.", dataPermissions: [Permissions.securityPolicyRead] },
+  'users-mfa': { name: 'Users and MFA coverage', description: "The account's users, how many have a second factor, and who has none yet.", dataPermissions: REPORT_TEMPLATE_PERMISSIONS['users-mfa'] },
+  'sign-in-activity': { name: 'Sign-in activity', description: 'Successful and failed sign-ins over a period, newest first.', dataPermissions: REPORT_TEMPLATE_PERMISSIONS['sign-in-activity'] },
+  'audit-summary': { name: 'Audit summary', description: 'Audit records over a period counted by severity and action, with the latest records.', dataPermissions: REPORT_TEMPLATE_PERMISSIONS['audit-summary'] },
+  'security-posture': { name: 'Security posture', description: "The security center's score, its recommendations and insights.", dataPermissions: REPORT_TEMPLATE_PERMISSIONS['security-posture'] },
 };
 
 export function templateName(id: ReportTemplateId): string {
