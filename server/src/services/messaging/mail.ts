@@ -35,11 +35,25 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
+export interface SmtpTimeouts {
+  connectionTimeout: number;
+  greetingTimeout: number;
+  socketTimeout: number;
+}
+
+/**
+ * How long SMTP may take (nodemailer's defaults: 2 min to connect, 10 min of silence): well under
+ * the delivery queue's run deadline (55 s of a 60 s lease), so a mute mail server fails an email
+ * job's attempt instead of outliving its lease.
+ */
+export const SMTP_TIMEOUTS: SmtpTimeouts = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 };
+
 /** SMTP when SMTP_URL is set, otherwise the database outbox shown at /dev/mailbox. */
-export function createMailer(deps: { db: Db; clock: Clock; config: Pick<Config, 'smtpUrl' | 'mailFrom'> }): Mailer {
+export function createMailer(deps: { db: Db; clock: Clock; config: Pick<Config, 'smtpUrl' | 'mailFrom'>; smtpTimeouts?: Partial<SmtpTimeouts> }): Mailer {
   const { db, clock, config } = deps;
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    // Parameters in SMTP_URL's query string still win (nodemailer reads the URL last).
+    const transport = nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS, ...deps.smtpTimeouts });
     return {
       async send(m) {
         await transport.sendMail({
