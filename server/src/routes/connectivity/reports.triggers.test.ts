@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { Permissions, ReportPaths } from '@gatehouse/shared/wire';
+import { Permissions, ReportPaths, SubAccountPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { listOutbox, listOutboxAttachments } from '../../db/queries/outbox';
@@ -219,5 +219,24 @@ describeDialects('report triggers', (harness) => {
     const refused = await callAs(server, analyst, 'POST', ReportPaths.reportTriggers, { body: { reportId: report.body.id, schedule: 'weekly', recipients: [toAnalyst], enabled: true } });
     expect(refused.status).toBe(403);
     expect(refused.body.errorContext.permissions).toEqual([Permissions.usersRead]);
+  });
+
+  it("an ancestor account's admin acting in a sub-account keeps their trigger there running (they reach it without being a member)", async () => {
+    const clock = movableClock(at(2026, 11, 27, 12));
+    const server = await harness.start(START_ENV, { clock });
+    const parent = await tenantWithAdmin(server, 'parent');
+    const child = await callAs(server, parent, 'POST', SubAccountPaths.subTenants, { body: { name: 'Child' } });
+    expect(child.status).toBe(201);
+    const tenantId = child.body.tenantId as string;
+    const report = await callAs(server, parent, 'POST', ReportPaths.tenantReports, { tenantId, body: { templateId: 'audit-summary', name: 'Child audits', dataFilters: {} } });
+    expect(report.status).toBe(201);
+    const to = uniqueEmail('child-out');
+    const trigger = await callAs(server, parent, 'POST', ReportPaths.reportTriggers, { tenantId, body: { reportId: report.body.id, schedule: 'weekly', recipients: [to], enabled: true } });
+    expect(trigger.status).toBe(201);
+    clock.set(at(2026, 11, 30, 7, 0, 1));
+    await server.connectivity.worker.runDue();
+    expect(await mailsTo(server, to)).toHaveLength(1);
+    const [after] = (await callAs(server, parent, 'GET', ReportPaths.reportTriggers, { tenantId })).body;
+    expect(after).toMatchObject({ enabled: true, disabledReason: null, nextRunAt: at(2026, 12, 7, 7) });
   });
 });

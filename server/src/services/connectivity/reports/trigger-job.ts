@@ -6,7 +6,7 @@
  * queued finds the trigger's run time moved and does nothing.
  *
  * Each run first checks the trigger's creator (the admin who last saved it) is still an active member
- * of the account holding the reports write key and the template's data keys (a super user passes);
+ * of the account (or reaches it as a sub-account, as the admin guard allows) holding the reports write key and the template's data keys (a super user passes);
  * otherwise nothing is sent, the trigger is disabled with the reason and the account's admins are
  * notified, so a schedule never goes on mailing data its creator may no longer read.
  */
@@ -16,6 +16,7 @@ import { advanceReportTrigger, findReportTrigger, findTenantReport, updateReport
 import { isMember } from '../../../db/queries/tenants';
 import { findUserById } from '../../../db/queries/users';
 import { grantsOf } from '../../admin/permissions';
+import { hierarchyReach } from '../../admin/sub-account-access';
 import type { Mailer } from '../../messaging/mail';
 import { enqueueJob, type ClaimedJob, type JobHandler, type JobResult } from '../jobs';
 import { reportFileName, reportTime } from './document';
@@ -40,9 +41,15 @@ export async function creatorRefusal(db: Db, trigger: ReportTriggerRow, report: 
   if (!user) return 'its creator no longer exists';
   if (user.disabled === 1) return 'its creator is disabled';
   const superUser = user.super_user === 1;
-  if (!superUser && !(await isMember(db, user.id, trigger.tenant_id, now))) return 'its creator is no longer an active member of the account';
-  const grants = await grantsOf(db, user.id, trigger.tenant_id);
-  const missing = missingTemplateKeys({ superUser, keys: grants.keys }, report.template_id as ReportTemplateId, [Permissions.reportsWrite]);
+  let keys: string[] = [];
+  if (await isMember(db, user.id, trigger.tenant_id, now)) keys = (await grantsOf(db, user.id, trigger.tenant_id)).keys;
+  else if (!superUser) {
+    // An admin of an ancestor account acting in this sub-account, with their keys there (as the admin guard allows).
+    const reach = await hierarchyReach(db, user.id, trigger.tenant_id, now);
+    if (!reach) return 'its creator is no longer an active member of the account';
+    keys = reach.keys;
+  }
+  const missing = missingTemplateKeys({ superUser, keys }, report.template_id as ReportTemplateId, [Permissions.reportsWrite]);
   return missing.length ? `its creator no longer holds ${missing.join(', ')}` : null;
 }
 
