@@ -126,3 +126,19 @@ export async function countTenantEvents(db: Db, q: { tenantId: string; eventKey:
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Deletes up to `limit` notifications made before `cutoff` that no reader pinned (their read states go with them); answers how many. */
+export async function pruneOldNotifications(db: Db, cutoff: number, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('notifications')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('notifications as n')
+        .select('n.id')
+        .where('n.created_at', '<', cutoff)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('notification_states as s').select('s.notification_id').whereRef('s.notification_id', '=', 'n.id').where('s.pinned_at', 'is not', null))))
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

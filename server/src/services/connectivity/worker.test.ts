@@ -5,10 +5,11 @@ import { newId } from '../../crypto';
 import type { Db } from '../../db';
 import { claimEvents, claimJobs, LEASE_EXPIRED_ERROR } from '../../db/queries/connectivity-queue';
 import type { Logger } from '../../log';
-import { describeDialects, movableClock } from '../../test/harness';
+import { insertNotification, setNotificationState } from '../../db/queries/notifications';
+import { describeDialects, movableClock, signUpAndActivate } from '../../test/harness';
 import { raiseEvent } from './events';
 import { cancelJobsForTarget, enqueueJob, retryJobNow, type ClaimedJob, type JobHandler, type JobResult } from './jobs';
-import { createConnectivityWorker, DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, dispatchRetryDelayMs, MAX_DISPATCH_ATTEMPTS, RUN_TIMED_OUT_ERROR, runDeadlineFor, type EventConsumer } from './worker';
+import { createConnectivityWorker, DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, dispatchRetryDelayMs, MAX_DISPATCH_ATTEMPTS, NOTIFICATION_RETENTION_MS, RUN_TIMED_OUT_ERROR, runDeadlineFor, type EventConsumer } from './worker';
 
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -322,6 +323,26 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
     await worker.runDue();
     expect(await ids('jobs')).toEqual([pending]);
     expect(await ids('events')).toEqual([waiting, fresh].sort());
+  });
+
+  it('prunes notifications older than 90 days unless a reader pinned them, with their read states', async () => {
+    const { a, clock } = await twoProcesses();
+    const admin = await signUpAndActivate(a);
+    const day = 86_400_000;
+    const note = async (title: string, createdAt: number) => {
+      const id = newId();
+      await insertNotification(a.db, { id, tenant_id: admin.tenantId, category: 'security', severity: 'info', title, body: '', link: null, dedupe_key: null, created_at: createdAt });
+      return id;
+    };
+    const [, oldRead, oldPinned, recent] = [await note('old', clock.now()), await note('old, read', clock.now()), await note('old, pinned', clock.now()), await note('recent', clock.now() + 60 * day)];
+    await setNotificationState(a.db, { notificationId: oldRead, userId: admin.userId, readAt: clock.now(), now: clock.now() });
+    await setNotificationState(a.db, { notificationId: oldPinned, userId: admin.userId, pinnedAt: clock.now(), now: clock.now() });
+    clock.advance(NOTIFICATION_RETENTION_MS + day);
+    await createConnectivityWorker({ db: a.db, clock, log: quiet }).runDue();
+    const left = (await a.db.selectFrom('notifications').select('id').where('tenant_id', '=', admin.tenantId).execute()).map((r) => r.id).sort();
+    expect(left).toEqual([oldPinned, recent].sort());
+    const states = await a.db.selectFrom('notification_states').select('notification_id').where('user_id', '=', admin.userId).execute();
+    expect(states.map((r) => r.notification_id)).toEqual([oldPinned]);
   });
 
   it('stop() waits for the jobs in flight and start() polls until stopped', async () => {

@@ -12,6 +12,7 @@ import { newId } from '../../crypto';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
 import { claimEvents, claimJobs, deferEvent, finishJob, LEASE_EXPIRED_ERROR, markEventDispatched, pruneDispatchedEvents, pruneFinishedJobs, type EventRow, type JobRow } from '../../db/queries/connectivity-queue';
+import { pruneOldNotifications } from '../../db/queries/notifications';
 import { log as defaultLog, reasonOf, type Logger } from '../../log';
 import { eventFromRow, type RaisedEvent } from './events';
 import { claimedJobFromRow, nextStep, type ClaimedJob, type JobHandler, type JobKind, type JobResult } from './jobs';
@@ -53,6 +54,8 @@ export const DEFAULT_BATCH_SIZE = 20;
 export const MAX_DISPATCH_ATTEMPTS = 5;
 /** Finished jobs and dispatched events are kept 30 days: longer than any retry schedule (webhooks: about 42 h; a monthly report job waits up to 31 days, but has no event). */
 export const DEFAULT_RETENTION_MS = 30 * 86_400_000;
+/** Notifications are kept 90 days, pinned ones until unpinned (the bell is a recent history, the audit log the record). */
+export const NOTIFICATION_RETENTION_MS = 90 * 86_400_000;
 /** A process prunes at most once an hour, in batches, so a pass stays short. */
 const PRUNE_INTERVAL_MS = 3_600_000;
 const PRUNE_BATCH = 1_000;
@@ -214,8 +217,12 @@ export function createConnectivityWorker(options: WorkerOptions): ConnectivityWo
     const now = clock.now();
     if (now - prunedAt < PRUNE_INTERVAL_MS) return;
     prunedAt = now;
-    const cutoff = now - retentionMs;
-    for (const step of [pruneFinishedJobs, pruneDispatchedEvents]) {
+    const steps: Array<[(db: Db, cutoff: number, limit: number) => Promise<number>, number]> = [
+      [pruneFinishedJobs, now - retentionMs],
+      [pruneDispatchedEvents, now - retentionMs],
+      [pruneOldNotifications, now - NOTIFICATION_RETENTION_MS],
+    ];
+    for (const [step, cutoff] of steps) {
       for (let batch = 0; batch < PRUNE_MAX_BATCHES && !stopped; batch++) {
         if ((await step(db, cutoff, PRUNE_BATCH)) < PRUNE_BATCH) break;
       }
