@@ -12,6 +12,7 @@ import { useT } from '../i18n/i18n-context';
 import { TableSkeleton } from './users/users-table';
 import auditsCss from './audits/audits.css?inline';
 import css from './users/users.css?inline';
+import { Pager } from '../controls/pager';
 
 type Stats = { total: number; totalToday: number; severeThisWeek: number };
 
@@ -187,12 +188,7 @@ export default function AuditsSection({ title, headingId, api, options }: Sectio
           </table>
           {loading && !logs && <TableSkeleton />}
         </div>
-        <nav className="gh-ap-pager" aria-label={t.t('audits.pages')}>
-          <span>{loading && !logs ? '' : t.t('audits.count', { count: total })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page === 0 || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}>{t.t('common.previous')}</button>
-          <span aria-live="polite">{t.t('common.pageOf', { page: query.page + 1, pages })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page + 1 >= pages || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}>{t.t('common.next')}</button>
-        </nav>
+        <Pager label={t.t('audits.pages')} summary={loading && !logs ? '' : t.t('audits.count', { count: total })} page={query.page} pages={pages} busy={loading} onPage={(p) => setQuery((q) => ({ ...q, page: p }))} />
       </div>
     </section>
   );

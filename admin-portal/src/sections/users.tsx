@@ -22,6 +22,7 @@ import { createUsersApi, type UserAction, type UsersQuery } from './users/users-
 import { UsersTable, type ExtraAction } from './users/users-table';
 import { isManagedByScim } from './users/users-format';
 import css from './users/users.css?inline';
+import { Pager } from '../controls/pager';
 
 const PRESETS: { value: UserFilterPreset | ''; key: string }[] = [
   { value: '', key: 'users.preset.all' },
@@ -244,12 +245,7 @@ export default function UsersSection({ title, headingId, user, api, options, ope
           onExtra={(target, action) => void extra(target, action)}
           empty={query.search || query.preset ? t.t('users.empty.filtered') : mode('invite') === 'editable' ? t.t('users.empty.invite') : t.t('users.empty.none')}
         />
-        <nav className="gh-ap-pager" aria-label={t.t('users.pages')}>
-          <span>{loading && !page ? '' : t.t('users.count', { count: total })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page === 0 || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}>{t.t('common.previous')}</button>
-          <span aria-live="polite">{t.t('common.pageOf', { page: query.page + 1, pages })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page + 1 >= pages || loading} onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}>{t.t('common.next')}</button>
-        </nav>
+        <Pager label={t.t('users.pages')} summary={loading && !page ? '' : t.t('users.count', { count: total })} page={query.page} pages={pages} busy={loading} onPage={(p) => setQuery((q) => ({ ...q, page: p }))} />
       </div>
 
       {dialog?.kind === 'invite' && roles && (

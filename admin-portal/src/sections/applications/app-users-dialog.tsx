@@ -5,6 +5,7 @@ import { errorText } from '../../i18n/errors';
 import { useT } from '../../i18n/i18n-context';
 import { Modal } from '../users/modal';
 import type { ApplicationsApi } from './applications-api';
+import { Pager } from '../../controls/pager';
 
 /**
  * The users of one application in this account (multi-app mode): the account's users, searched and
@@ -113,11 +114,7 @@ export function AppUsersDialog({ app, assigned, canWrite, api, tenantId, onChang
       </ul>
       {page && rows.length === 0 && <p className="gh-ap-empty-text">{t.t(query.search ? 'users.empty.filtered' : 'users.empty.none')}</p>}
       {pages > 1 && (
-        <nav className="gh-ap-pager" aria-label={t.t('users.pages')}>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page === 0} onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}>{t.t('common.previous')}</button>
-          <span aria-live="polite">{t.t('common.pageOf', { page: query.page + 1, pages })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={query.page + 1 >= pages} onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}>{t.t('common.next')}</button>
-        </nav>
+        <Pager label={t.t('users.pages')} page={query.page} pages={pages} onPage={(p) => setQuery((q) => ({ ...q, page: p }))} />
       )}
       <div className="gh-ap-modal-actions">
         <button type="button" className="gh-ap-button" onClick={onClose} disabled={busyUser !== null}>{t.t('users.apps.close')}</button>

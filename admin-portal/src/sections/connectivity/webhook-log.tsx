@@ -6,6 +6,7 @@ import { useLatestLoad } from '../dialogs/use-latest-load';
 import { TableSkeleton } from '../users/users-table';
 import { WEBHOOK_LOG_LIMIT, type ConnectivityApi } from './connectivity-api';
 import type { WebhookAttempt, WebhookEndpoint } from './connectivity-types';
+import { Pager } from '../../controls/pager';
 
 /** A moment to the second: the attempts of one event come seconds apart. */
 function attemptTime(t: Translator, ms: number): string {
@@ -201,12 +202,7 @@ export function WebhookLog({ endpoint, connectivity, canWrite, onBack }: { endpo
         {loading && !data && <TableSkeleton rows={3} />}
       </div>
       {total > 0 && (
-        <nav className="gh-ap-pager" aria-label={t.t('connectivity.webhooks.log.pages')}>
-          <span>{t.t('connectivity.webhooks.log.count', { count: total })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={page === 0 || loading} onClick={() => setPage((p) => p - 1)}>{t.t('common.previous')}</button>
-          <span aria-live="polite">{t.t('common.pageOf', { page: page + 1, pages })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={page + 1 >= pages || loading} onClick={() => setPage((p) => p + 1)}>{t.t('common.next')}</button>
-        </nav>
+        <Pager label={t.t('connectivity.webhooks.log.pages')} summary={t.t('connectivity.webhooks.log.count', { count: total })} page={page} pages={pages} busy={loading} onPage={setPage} />
       )}
     </div>
   );

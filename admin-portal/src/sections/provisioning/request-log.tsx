@@ -8,6 +8,7 @@ import { useLatestLoad } from '../dialogs/use-latest-load';
 import { TableSkeleton } from '../users/users-table';
 import { REQUEST_LOG_PAGE_SIZE, type ProvisioningApi } from './provisioning-api';
 import { SOURCE_LABELS } from './sources';
+import { Pager } from '../../controls/pager';
 
 /** A moment to the second: requests of one push arrive within the same minute. */
 function requestTime(t: Translator, iso: string): string {
@@ -129,12 +130,7 @@ export function RequestLog({ connection, provisioning, onBack }: { connection: S
         {loading && !data && <TableSkeleton rows={3} />}
       </div>
       {total > 0 && (
-        <nav className="gh-ap-pager" aria-label={t.t('provisioning.log.pages')}>
-          <span>{t.t('provisioning.log.count', { count: total })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={page === 0 || loading} onClick={() => setPage((p) => p - 1)}>{t.t('common.previous')}</button>
-          <span aria-live="polite">{t.t('common.pageOf', { page: page + 1, pages })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={page + 1 >= pages || loading} onClick={() => setPage((p) => p + 1)}>{t.t('common.next')}</button>
-        </nav>
+        <Pager label={t.t('provisioning.log.pages')} summary={t.t('provisioning.log.count', { count: total })} page={page} pages={pages} busy={loading} onPage={setPage} />
       )}
     </div>
   );

@@ -6,6 +6,7 @@ import { useT } from '../../i18n/i18n-context';
 import { useLatestLoad } from '../dialogs/use-latest-load';
 import { TableSkeleton } from '../users/users-table';
 import type { SecurityCenterApi } from './security-center-api';
+import { Pager } from '../../controls/pager';
 
 const TITLES: Record<UserFilterPreset, string> = {
   'breached-passwords': 'securityCenter.table.breached',
@@ -67,12 +68,7 @@ export function UserTable({ preset, center }: { preset: UserFilterPreset; center
         {loading && !data && <TableSkeleton rows={3} />}
       </div>
       {pages > 1 && (
-        <nav className="gh-ap-pager" aria-label={t.t('securityCenter.table.pages', { table: t.t(TITLES[preset]) })}>
-          <span />
-          <button type="button" className="gh-ap-button-secondary" disabled={page === 0 || loading} onClick={() => setPage((p) => p - 1)}>{t.t('common.previous')}</button>
-          <span aria-live="polite">{t.t('common.pageOf', { page: page + 1, pages })}</span>
-          <button type="button" className="gh-ap-button-secondary" disabled={page + 1 >= pages || loading} onClick={() => setPage((p) => p + 1)}>{t.t('common.next')}</button>
-        </nav>
+        <Pager label={t.t('securityCenter.table.pages', { table: t.t(TITLES[preset]) })} page={page} pages={pages} busy={loading} onPage={setPage} />
       )}
     </section>
   );

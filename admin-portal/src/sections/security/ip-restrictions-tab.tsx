@@ -17,6 +17,7 @@ import { restrictionMode } from './restriction-mode';
 import { createRestrictionsApi, type IpEntryInput } from './restrictions-api';
 import css from './restrictions.css?inline';
 import type { SecurityTabProps } from './tab-props';
+import { Pager } from '../../controls/pager';
 
 type Dialog =
   | { kind: 'entry'; entry: IpRestriction | null }
@@ -271,12 +272,7 @@ export default function IpRestrictionsTab({ api, options, canWrite, onResult }: 
               {list.loading && !list.data && <TableSkeleton rows={IP_RESTRICTIONS_PAGE_SIZE} />}
             </div>
             {pages > 1 && (
-              <nav className="gh-ap-pager" aria-label={t.t('restrictions.ip.pages')}>
-                <span>{t.t('restrictions.ip.count', { count: list.data?.total ?? 0 })}</span>
-                <button type="button" className="gh-ap-button-secondary" disabled={page === 0 || list.loading} onClick={() => setPage((p) => p - 1)}>{t.t('common.previous')}</button>
-                <span aria-live="polite">{t.t('common.pageOf', { page: page + 1, pages })}</span>
-                <button type="button" className="gh-ap-button-secondary" disabled={page + 1 >= pages || list.loading} onClick={() => setPage((p) => p + 1)}>{t.t('common.next')}</button>
-              </nav>
+              <Pager label={t.t('restrictions.ip.pages')} summary={t.t('restrictions.ip.count', { count: list.data?.total ?? 0 })} page={page} pages={pages} busy={list.loading} onPage={setPage} />
             )}
           </section>
         )}
