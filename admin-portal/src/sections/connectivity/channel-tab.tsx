@@ -6,7 +6,8 @@ import { useLatestLoad } from '../dialogs/use-latest-load';
 import { TableSkeleton } from '../users/users-table';
 import type { RecipientChannel } from './connectivity-api';
 import type { ChannelEventConfig, EventCatalogueEntry } from './connectivity-types';
-import { categoryLabel, groupByCategory } from './event-catalogue';
+import { AddEventRow } from './add-event-row';
+import { groupByCategory } from './event-catalogue';
 import { invalidRecipients, MAX_RECIPIENTS, splitRecipients } from './recipients';
 import type { ConnectivityTabProps } from './tab-props';
 
@@ -76,20 +77,7 @@ export function ChannelTab({ channel, connectivity, catalogue, catalogueError, c
       {catalogueError && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{catalogueError}</p>}
       {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
       {canWrite && catalogue && (
-        <div className="gh-ap-cx-add-event">
-          <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={pickerId}>{t.t('connectivity.channel.addEvent')}</label>
-            <select id={pickerId} className="gh-ap-select" value={picked} onChange={(e) => setPicked(e.target.value)}>
-              <option value="">{t.t('connectivity.channel.chooseEvent')}</option>
-              {choices.map(([category, entries]) => (
-                <optgroup key={category} label={categoryLabel(t, category)}>
-                  {entries.map((entry) => <option key={entry.key} value={entry.key}>{entry.key}</option>)}
-                </optgroup>
-              ))}
-            </select>
-          </div>
-          <button type="button" className="gh-ap-button-secondary" disabled={!picked} onClick={addEvent}>{t.t('connectivity.channel.add')}</button>
-        </div>
+        <AddEventRow id={pickerId} choices={choices} picked={picked} onPick={setPicked} onAdd={addEvent} />
       )}
       {loading && !data && <TableSkeleton rows={2} />}
       {!loading && !error && configs.length === 0 && added.length === 0 && (

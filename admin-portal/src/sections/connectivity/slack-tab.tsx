@@ -7,7 +7,8 @@ import { useInertWhile } from '../dialogs/use-inert';
 import { useLatestLoad } from '../dialogs/use-latest-load';
 import { TableSkeleton } from '../users/users-table';
 import type { SlackChannel, SlackConfig } from './connectivity-types';
-import { categoryLabel, groupByCategory } from './event-catalogue';
+import { AddEventRow } from './add-event-row';
+import { groupByCategory } from './event-catalogue';
 import { forgetSlackState, rememberSlackState, SLACK_WINDOW, slackReturn, withoutSlackReturn } from './slack-return';
 import type { ConnectivityTabProps } from './tab-props';
 
@@ -230,20 +231,7 @@ function SlackEvents({ config, connectivity, catalogue, canWrite, onSaved }: Pic
         ))}
       </ul>
       {canWrite && (
-        <div className="gh-ap-cx-add-event">
-          <div className="gh-ap-field">
-            <label className="gh-ap-label" htmlFor={`${id}-add`}>{t.t('connectivity.channel.addEvent')}</label>
-            <select id={`${id}-add`} className="gh-ap-select" value={picked} onChange={(e) => setPicked(e.target.value)}>
-              <option value="">{t.t('connectivity.channel.chooseEvent')}</option>
-              {choices.map(([category, entries]) => (
-                <optgroup key={category} label={categoryLabel(t, category)}>
-                  {entries.map((entry) => <option key={entry.key} value={entry.key}>{entry.key}</option>)}
-                </optgroup>
-              ))}
-            </select>
-          </div>
-          <button type="button" className="gh-ap-button-secondary" disabled={!picked || busy} onClick={() => { change([...drafts, { key: `e${++nextKey}`, eventKey: picked, channelIds: [], enabled: true }]); setPicked(''); }}>{t.t('connectivity.channel.add')}</button>
-        </div>
+        <AddEventRow id={`${id}-add`} choices={choices} picked={picked} onPick={setPicked} busy={busy} onAdd={() => { change([...drafts, { key: `e${++nextKey}`, eventKey: picked, channelIds: [], enabled: true }]); setPicked(''); }} />
       )}
       {error && <p className="gh-ap-banner gh-ap-banner-error" role="alert">{error}</p>}
       {canWrite && (
