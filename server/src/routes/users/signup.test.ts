@@ -1,8 +1,8 @@
-import { SMTPServer } from 'smtp-server';
 import { ApiPaths, ErrorCodes } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { activationLinkFor, call, describeDialects, mailbox, movableClock, PASSWORD, uniqueEmail, type CallOptions, type CallResult } from '../../test/harness';
+import { startSmtpReceiver } from '../../test/smtp-receiver';
 
 const ATTACKER_PASSWORD = 'attacker knows this one';
 
@@ -238,23 +238,10 @@ describeDialects('sign-up and activation', (h) => {
   });
 
   it('delivers the activation email over SMTP when SMTP_URL is set', async () => {
-    const received: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, done) {
-        let data = '';
-        stream.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
-        stream.on('end', () => {
-          received.push(data);
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as { port: number }).port;
+    const smtp = await startSmtpReceiver();
+    const { received } = smtp;
     try {
-      const server = await start({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Gatehouse <no-reply@gatehouse.test>' });
+      const server = await start({ SMTP_URL: smtp.url, MAIL_FROM: 'Gatehouse <no-reply@gatehouse.test>' });
       const email = uniqueEmail('smtp');
       expect((await call(server, 'POST', ApiPaths.signUp, { body: { email, password: PASSWORD } })).status).toBe(200);
       expect(received).toHaveLength(1);
@@ -267,7 +254,7 @@ describeDialects('sign-up and activation', (h) => {
       expect(raw).toContain('/account/activate?userId=3D'); // quoted-printable '='
       expect((await mailbox(server)).some((m) => m.to === email)).toBe(false);
     } finally {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
   });
 });

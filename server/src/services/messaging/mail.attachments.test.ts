@@ -1,7 +1,7 @@
-import { SMTPServer } from 'smtp-server';
 import { expect, it } from 'vitest';
 import { listOutbox, listOutboxAttachments } from '../../db/queries/outbox';
 import { describeDialects, uniqueEmail } from '../../test/harness';
+import { startSmtpReceiver } from '../../test/smtp-receiver';
 import { systemClock } from '../../clock';
 import { createMailer } from './mail';
 
@@ -24,24 +24,11 @@ describeDialects('mail attachments', (harness) => {
   });
 
   it('SMTP sends each attachment as a MIME part with its name, type and base64 bytes', async () => {
-    const received: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, done) {
-        let data = '';
-        stream.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
-        stream.on('end', () => {
-          received.push(data);
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as { port: number }).port;
+    const smtp = await startSmtpReceiver('latin1');
+    const { received } = smtp;
     try {
       const server = await harness.start();
-      const mail = createMailer({ db: server.db, clock: systemClock, config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Gatehouse <no-reply@gatehouse.test>' } });
+      const mail = createMailer({ db: server.db, clock: systemClock, config: { smtpUrl: smtp.url, mailFrom: 'Gatehouse <no-reply@gatehouse.test>' } });
       await mail.send({ to: 'someone@example.test', subject: 'Report', text: 'attached', html: '<p>attached</p>', attachments: [{ filename: 'report.pdf', contentType: 'application/pdf', content: PDF }] });
       await mail.close();
       expect(received).toHaveLength(1);
@@ -53,7 +40,7 @@ describeDialects('mail attachments', (harness) => {
       const base64 = body.split(/\r?\n--/)[0]!.replace(/\s+/g, '');
       expect(Buffer.compare(Buffer.from(base64, 'base64'), PDF)).toBe(0);
     } finally {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
   });
 });
