@@ -1,4 +1,4 @@
-import { act, fireEvent, render, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGatehouse, type GatehouseStore } from '@gatehouse/shared';
 import { NotificationPaths, Permissions } from '@gatehouse/shared/admin-paths';
@@ -62,6 +62,8 @@ function notificationServer(rows: Notification[], options: { streamFails?: boole
 
 const stores: GatehouseStore[] = [];
 afterEach(async () => {
+  // Bells rendered here are unmounted after each test: an open panel listens on the document.
+  cleanup();
   await cleanupPortals();
   stores.splice(0).forEach((s) => s.dispose());
 });
@@ -154,6 +156,27 @@ describe('notification bell', () => {
     expect(reachedDocument).toBe(false);
     expect((bell.getRootNode() as ShadowRoot).activeElement).toBe(bell);
     expect(bell.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('closes the panel only when Escape comes after the focus fell out of it to the page', async () => {
+    const server = notificationServer([]);
+    const { api } = client(server.stub);
+    const view = renderBell(api);
+    fireEvent.click(await view.findByRole('button', { name: 'Notifications' }));
+    const panel = await view.findByRole('dialog', { name: 'Notifications' });
+    await within(panel).findByText('No notifications');
+    // What a focused button that disables itself does: the focus falls to the page.
+    ((panel.getRootNode() as ShadowRoot).activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    let reachedPortal = false;
+    const portalListener = (event: KeyboardEvent) => (reachedPortal = !event.defaultPrevented);
+    document.addEventListener('keydown', portalListener);
+    act(() => {
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true, cancelable: true }));
+    });
+    document.removeEventListener('keydown', portalListener);
+    expect(view.queryByRole('dialog')).toBeNull();
+    expect(reachedPortal).toBe(false);
   });
 
   it('falls back to asking the list once a minute when the stream fails', async () => {

@@ -58,9 +58,29 @@ export default function NotificationPanel({ calls, onClose, onUnread }: { calls:
     }
   };
 
+  // Escape closes the panel only, also when the focus has fallen out of it: a focused button that
+  // disabled itself (mark-all-read) drops the focus to the page before the `finally` above can
+  // catch it, and the portal's document-level Escape would then close the whole portal. A capture
+  // listener on the document runs before the portal's and stops the event there; it acts only when
+  // nothing has the focus, so an Escape meant for another dialog is left alone.
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+  useEffect(() => {
+    const doc = panelRef.current?.ownerDocument;
+    if (!doc) return;
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (doc.activeElement && doc.activeElement !== doc.body) return;
+      event.preventDefault();
+      event.stopPropagation();
+      onCloseRef.current();
+    };
+    doc.addEventListener('keydown', onKeyDown, true);
+    return () => doc.removeEventListener('keydown', onKeyDown, true);
+  }, []);
+  // With the focus in the panel, its own handler closes it.
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Escape') return;
-    // Only the panel closes: the portal's own Escape handler skips a handled event.
     event.preventDefault();
     event.stopPropagation();
     onClose();
