@@ -3,7 +3,8 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId, newSecret, sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { findRefreshToken, findSession, findSessionWithMembership, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
+import { findRefreshToken, findSession, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
+import { findRequestSession } from '../../db/queries/session-auth';
 import { hasAnyMembership, isMember, isMembershipExpired, listUserTenants, membershipEnded } from '../../db/queries/tenants';
 import { revokeTenantSessions } from '../../db/queries/admin-users';
 import { findImpersonationBySession } from '../../db/queries/impersonations';
@@ -505,7 +506,7 @@ export function createAuthService(deps: {
         throw Errors.unauthorized();
       }
       // Access tokens die with their session (logout, reuse detection), not only at exp.
-      const session = claims.sid ? await findSessionWithMembership(db, claims.sid, claims.tenantId) : undefined;
+      const session = claims.sid ? await findRequestSession(db, claims.sid, claims.tenantId) : undefined;
       if (!session || session.revoked_at !== null || session.user_id !== claims.sub) throw Errors.unauthorized();
       // ...and with the temporary membership they were minted for. A disable, lock or removal revokes
       // the tenant's sessions when the admin acts; an expiry has no such moment, so its first use does.
@@ -523,7 +524,8 @@ export function createAuthService(deps: {
         tenantIds = (await listUserTenants(db, claims.sub, clock.now())).map((t) => t.id);
         await assertMeetsMfaPolicy(tenantId, session.amr);
       }
-      await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
+      // The token's tenant's IP restrictions switch came with the session: off (or never set), nothing more to read.
+      if (tenantId !== claims.tenantId || Number(session.ip_restrictions_active) === 1) await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
       return { userId: claims.sub, sessionId: session.id, tenantId, tenantIds, claims };
     },
 
