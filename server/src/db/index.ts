@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Config } from '../config';
 import { migrationProvider, type DialectName } from './migrations';
 import type { Database } from './schema';
+import { withStatementCache } from './statement-cache';
 import { observedDialect } from './statement-observer';
 
 export type Db = Kysely<Database>;
@@ -51,7 +52,7 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchem
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const db = observableKysely(new SqliteDialect({ database: file }));
+  const db = observableKysely(new SqliteDialect({ database: withStatementCache(file) }));
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
