@@ -8,6 +8,7 @@ import { AppError } from './errors';
 import type { AppEnv } from './http/env';
 import { notFound, onError, validationHook } from './http/errors';
 import { refuseControlCharacters } from './http/control-characters';
+import { compressJson } from './http/compression';
 import { serveOpenApiDocument } from './http/openapi-document';
 import { corsForAllowedOrigins, requestClient, securityHeaders, traceId } from './http/middleware';
 import { accountArea } from './routes/account';
@@ -172,6 +173,7 @@ function httpApp(config: Config): OpenAPIHono<AppEnv> {
   app.use('*', securityHeaders());
   // /cdn and the OAuth endpoints any page may call (token, userinfo, discovery) answer CORS themselves.
   app.use('*', async (c, next) => (c.req.path.startsWith('/cdn/') || isOAuthCorsPath(c.req.path) ? next() : corsForAllowedOrigins(config)(c, next)));
+  app.use('*', compressJson());
   app.use(
     '*',
     bodyLimit({
