@@ -40,8 +40,11 @@ export function createDatabase(databaseUrl) {
   };
 }
 
-/** Starts one Gatehouse process of the build in `root` on `database`; `cores` pins it. */
-export async function startGatehouse({ root, database, cores, name = 'gatehouse' }) {
+/**
+ * Starts one Gatehouse process of the build in `root` on `database`; `cores` pins it. Processes of
+ * one deployment share `publicUrl` (the token issuer), as they would behind one load balancer.
+ */
+export async function startGatehouse({ root, database, cores, name = 'gatehouse', publicUrl }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const server = await startNode({
@@ -53,7 +56,7 @@ export async function startGatehouse({ root, database, cores, name = 'gatehouse'
       ...database.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      GATEHOUSE_PUBLIC_URL: url,
+      GATEHOUSE_PUBLIC_URL: publicUrl ?? url,
       GATEHOUSE_CLIENT_ID: CLIENT_ID,
       // Dev mode for the outbox at /dev/mailbox.json, where the seeding reads activation links.
       GATEHOUSE_DEV: '1',
