@@ -33,7 +33,7 @@ const { values: flags } = parseArgs({
 const root = resolve(flags.root ?? join(BENCH_DIR, '..'));
 const timing = {
   alternations: Number(flags.alternations ?? (flags.smoke ? 1 : 3)),
-  seconds: Number(flags.seconds ?? (flags.smoke ? 2 : 10)),
+  seconds: Number(flags.seconds ?? (flags.smoke ? 3 : 10)),
   warmupSeconds: Number(flags.warmup ?? (flags.smoke ? 0 : 3)),
 };
 const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -149,7 +149,7 @@ try {
   if (flags.scale) {
     installPeers();
     const { runScale } = await import('./scale.mjs');
-    report = await runScale({ root, databaseUrl, timing, log, cleanups, dataFile });
+    report = await runScale({ root, databaseUrl, timing, log, cleanups, dataFile, userCount: flags.smoke ? 20 : 128 });
     markdown = report.markdown;
   } else {
     report = await compare();

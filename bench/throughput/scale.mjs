@@ -16,13 +16,13 @@ import { fmt, median } from './lib/stats.mjs';
 const CONNECTIONS = 64;
 const GENERATOR_CORE = '1';
 
-export async function runScale({ root, databaseUrl, timing, log, cleanups, dataFile }) {
+export async function runScale({ root, databaseUrl, timing, log, cleanups, dataFile, userCount = 128 }) {
   const database = createDatabase(databaseUrl);
   cleanups.push(database.drop);
   log(`scale-out: Gatehouse from ${root} on PostgreSQL (${database.env.DATABASE_SCHEMA})`);
   const a = await startGatehouse({ root, database, cores: '0', name: 'gatehouse-a' });
   cleanups.push(a.stop);
-  const users = await seedUsers(a.url, timing.seconds <= 2 ? 20 : 128);
+  const users = await seedUsers(a.url, userCount);
   const client = await seedClientCredentials(a.url, users[0]);
   const b = await startGatehouse({ root, database, cores: '1', name: 'gatehouse-b', publicUrl: a.url });
   cleanups.push(b.stop);
