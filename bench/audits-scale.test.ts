@@ -89,7 +89,8 @@ describeDialects('audits at scale', (h) => {
         if (done) break;
         bytes += value.byteLength;
         reads += 1;
-        for (let i = 0; i < value.byteLength; i++) if (value[i] === 10) newlines += 1;
+        // indexOf, not a loop over every byte: the loop took about a fifth of the measured export time (CPU profile, 100,000 rows).
+        for (let i = value.indexOf(10); i !== -1; i = value.indexOf(10, i + 1)) newlines += 1;
         onRead(reads);
       }
       return { bytes, newlines, reads };
@@ -113,7 +114,7 @@ describeDialects('audits at scale', (h) => {
       { name: 'time range (one week)', query: `?createdAtFrom=${newest - 7 * 86_400_000}&createdAtTo=${newest - 86_400_000}`, filters: { createdAtFrom: newest - 7 * 86_400_000, createdAtTo: newest - 86_400_000 } },
       { name: 'email', query: '?email=ADMIN-7%40scale.test', filters: { email: 'ADMIN-7@scale.test' }, expected: AUDITS / 500 },
       { name: 'ip exact', query: `?ip=10.1.2.3`, filters: { ip: '10.1.2.3' } },
-      { name: 'ip prefix 10.3.7.*', query: `?ip=10.3.7.*`, filters: { ip: '10.3.7.*' }, sortsMatches: true },
+      { name: 'ip prefix 10.0.7.*', query: `?ip=10.0.7.*`, filters: { ip: '10.0.7.*' }, sortsMatches: true, expected: 256 },
       { name: 'description contains', query: `?description=object%20${needle}`, filters: { description: `object ${needle}` }, sortsMatches: true, expected: 1 },
       { name: 'description, 11 matches', query: `?description=OBJECT%20${Math.floor(needle / 10)}`, filters: { description: `OBJECT ${Math.floor(needle / 10)}` }, sortsMatches: true, expected: 11 },
       { name: 'stats', query: '', filters: {} },
