@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
-import { cpuSecondsOf, mainThreadCpuSecondsOf, postgresCpuSeconds, runLoad } from './lib/processes.mjs';
+import { cpuSecondsOf, mainThreadCpuSecondsOf, runLoad } from './lib/processes.mjs';
 import { createDatabase, expectOk, freshSessions, json, REFRESH_COOKIE, BENCH_RATE_LIMITS, PASSWORD, seedClientCredentials, seedUsers, startGatehouse } from './lib/gatehouse.mjs';
 import { BENCH_DIR, installPeers, PEERS_DIR, peerVersion, seedBetterAuthUsers, startBetterAuth, startOidcProvider } from './lib/peers.mjs';
 import { comparisonMarkdown, medianOf, summarize } from './lib/stats.mjs';
@@ -58,7 +58,7 @@ function dataFile(data) {
 async function measure(side, connections) {
   const job = { peersDir: PEERS_DIR, urls: side.urls, connections, seconds: timing.seconds, warmupSeconds: timing.warmupSeconds, scenario: side.scenario, dataFile: dataFile(await side.data(connections)) };
   const watch = { server: () => side.pids.reduce((s, pid) => s + cpuSecondsOf(pid), 0), mainThread: () => side.pids.reduce((s, pid) => s + mainThreadCpuSecondsOf(pid), 0) };
-  if (side.postgres) watch.postgres = postgresCpuSeconds;
+  if (side.postgres) watch.postgres = side.postgres;
   const run = summarize(await runLoad({ job, watch }));
   log(`${side.label}: ${Math.round(run.rps)}/s, non-2xx ${run.non2xx}, server CPU ${run.serverCpuMsPerRequest.toFixed(3)} ms/req`);
   if (run.non2xx > 0) log(`  non-2xx answers: ${JSON.stringify(run.statusCodes)}`);
@@ -69,7 +69,7 @@ async function compare() {
   installPeers();
   const versions = { 'oidc-provider': peerVersion('oidc-provider'), 'better-auth': peerVersion('better-auth'), autocannon: peerVersion('autocannon') };
   const wanted = (id) => !only || only.has(id);
-  const users = flags.smoke ? 20 : 256;
+  const users = flags.smoke ? 20 : 128;
 
   log(`Gatehouse from ${root} (${commitOf(root)}), SQLite`);
   const sqlite = createDatabase(null);
@@ -122,7 +122,7 @@ async function compare() {
     cleanups.push(server.stop);
     const pgUsers = await seedUsers(server.url, flags.smoke ? 20 : 128);
     pg = server;
-    tests.push({ id: 'refresh-pg', title: 'refresh rotations/s, PostgreSQL, 64 connections', connections: 64, a: { label: 'Gatehouse', urls: [server.url], pids: [server.pid], postgres: true, scenario: 'refresh', data: async (c) => ({ path: '/identity/resources/auth/v1/user/token/refresh', cookieName: REFRESH_COOKIE, cookies: await freshSessions(server.url, pgUsers, c * 2 + 8) }) } });
+    tests.push({ id: 'refresh-pg', title: 'refresh rotations/s, PostgreSQL, 64 connections', connections: 64, a: { label: 'Gatehouse', urls: [server.url], pids: [server.pid], postgres: database.postgresCpuSeconds, scenario: 'refresh', data: async (c) => ({ path: '/identity/resources/auth/v1/user/token/refresh', cookieName: REFRESH_COOKIE, cookies: await freshSessions(server.url, pgUsers, c * 2 + 8) }) } });
   }
 
   const results = [];

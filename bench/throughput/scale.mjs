@@ -1,6 +1,7 @@
 // `npm run bench:throughput -- --scale`: one Gatehouse process against two on one PostgreSQL, pinned
 // with taskset on this 2-core machine: process A on core 0, process B on core 1, the load generator
-// on core 1 (PostgreSQL, shared with the rest of the machine, is not pinned). Both processes run all
+// on core 1 (PostgreSQL, shared with the rest of the machine, is not pinned; only its backends serving this
+// deployment are measured). Both processes run all
 // along; the 1-process runs send every request to A, the 2-process runs spread the connections over
 // A and B. Alternating 1 2 1 2, it measures throughput and the CPU seconds per request of the server
 // processes, of PostgreSQL and of the generator (from /proc), and predicts the 2-process ratio when
@@ -8,7 +9,7 @@
 // 2 processes carry 2 / c2 against 1 / c1 for one (c = server CPU seconds per request in that run),
 // provided PostgreSQL and the generator have cores of their own too (their CPU per request says how
 // many). On this machine the measured ratio stays below that: B shares core 1 with the generator.
-import { cpuSecondsOf, postgresCpuSeconds, runLoad } from './lib/processes.mjs';
+import { cpuSecondsOf, runLoad } from './lib/processes.mjs';
 import { createDatabase, expectOk, json, seedClientCredentials, seedUsers, startGatehouse } from './lib/gatehouse.mjs';
 import { PEERS_DIR } from './lib/peers.mjs';
 import { fmt, median } from './lib/stats.mjs';
@@ -51,7 +52,7 @@ export async function runScale({ root, databaseUrl, timing, log, cleanups, dataF
     for (let i = 0; i < timing.alternations; i++) {
       for (const config of configs) {
         const job = { peersDir: PEERS_DIR, urls: config.urls, connections: CONNECTIONS, seconds: timing.seconds, warmupSeconds: timing.warmupSeconds, scenario: workload.scenario, dataFile: file };
-        const r = await runLoad({ job, cores: GENERATOR_CORE, watch: { a: () => cpuSecondsOf(a.pid), b: () => cpuSecondsOf(b.pid), postgres: postgresCpuSeconds } });
+        const r = await runLoad({ job, cores: GENERATOR_CORE, watch: { a: () => cpuSecondsOf(a.pid), b: () => cpuSecondsOf(b.pid), postgres: database.postgresCpuSeconds } });
         const perRequest = (s) => (r.ok > 0 ? (s * 1000) / r.ok : NaN);
         const run = {
           rps: r.ok / r.durationSeconds,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { freePort, startNode } from './processes.mjs';
+import { freePort, postgresCpuSeconds, startNode } from './processes.mjs';
 
 export const PASSWORD = 'correct horse battery staple 7';
 const CLIENT_ID = 'bench-client';
@@ -33,9 +33,12 @@ export function createDatabase(databaseUrl) {
     return { dialect: 'sqlite', env: { GATEHOUSE_DATA_DIR: dir }, drop: () => rmSync(dir, { recursive: true, force: true }) };
   }
   const schema = `bench_${randomBytes(4).toString('hex')}`;
+  // The schema's name as application_name marks the backends serving this deployment (their CPU is measured).
+  const url = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}application_name=${schema}`;
   return {
     dialect: 'postgres',
-    env: { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, GATEHOUSE_DATA_DIR: mkdtempSync(join(tmpdir(), 'gh-bench-')) },
+    env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, GATEHOUSE_DATA_DIR: mkdtempSync(join(tmpdir(), 'gh-bench-')) },
+    postgresCpuSeconds: () => postgresCpuSeconds(databaseUrl, schema),
     drop: () => execFileSync('psql', [databaseUrl, '-q', '-c', `DROP SCHEMA IF EXISTS ${schema} CASCADE`], { stdio: 'ignore' }),
   };
 }

@@ -1,7 +1,7 @@
 // Child processes of the bench: started (optionally pinned to CPU cores with taskset), waited for
 // until they answer HTTP, their CPU time read from /proc, and stopped by their own pid only.
-import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -40,23 +40,14 @@ function ticksOf(path) {
   }
 }
 
-/** The pids of the PostgreSQL server's processes (postmaster and backends) on this machine. */
-export function postgresPids() {
-  const pids = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
-/** CPU seconds of all PostgreSQL processes (backends come and go; sum at each reading). */
-export function postgresCpuSeconds() {
-  return postgresPids().reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+/**
+ * CPU seconds of the PostgreSQL backends serving one deployment of the bench: the connections whose
+ * application_name is `applicationName` (the bench sets it in DATABASE_URL), so other work on the
+ * shared server is not counted. Backends of a busy pool live through a run.
+ */
+export function postgresCpuSeconds(databaseUrl, applicationName) {
+  const out = execFileSync('psql', [databaseUrl, '-Atc', `SELECT pid FROM pg_stat_activity WHERE application_name = '${applicationName}'`], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean).reduce((sum, pid) => sum + cpuSecondsOf(Number(pid)), 0);
 }
 
 /**
