@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { ApiPaths, ErrorCodes } from '@gatehouse/shared/wire';
-import { bodyLimit } from 'hono/body-limit';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { migrate, openDb, type Db } from './db';
@@ -8,6 +7,7 @@ import { AppError } from './errors';
 import type { AppEnv } from './http/env';
 import { notFound, onError, validationHook } from './http/errors';
 import { refuseControlCharacters } from './http/control-characters';
+import { limitBody } from './http/body-limit';
 import { compressJson } from './http/compression';
 import { serveOpenApiDocument } from './http/openapi-document';
 import { corsForAllowedOrigins, requestClient, securityHeaders, traceId } from './http/middleware';
@@ -176,7 +176,7 @@ function httpApp(config: Config): OpenAPIHono<AppEnv> {
   app.use('*', compressJson());
   app.use(
     '*',
-    bodyLimit({
+    limitBody({
       maxSize: config.maxBodyBytes,
       onError: () => {
         throw new AppError(ErrorCodes.payloadTooLarge, 413, 'Error request is too large');
