@@ -1,10 +1,11 @@
-import { createPrivateKey, sign as signWith, type JsonWebKey as NodeJwk, type KeyObject } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { createPrivateKey, createPublicKey, sign as signWith, type JsonWebKey as NodeJwk, type KeyObject } from 'node:crypto';
+import { exportJWK, generateKeyPair, type JWK, type JWTPayload } from 'jose';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { decrypt, encrypt, newId } from '../../crypto';
 import type { Db } from '../../db';
 import { insertSigningKey, listPublishedKeys, retireActiveKeys, type SigningKeyRow } from '../../db/queries/signing-keys';
+import { verifyJwt } from './jwt-verify';
 
 /** Access tokens are verified only with these algorithms, never with what a token header claims. */
 const ACCEPTED_ALGS = ['ES256', 'RS256'];
@@ -28,11 +29,9 @@ export interface KeyService {
   jwks(): Promise<{ keys: JWK[] }>;
 }
 
-type ImportedKey = Awaited<ReturnType<typeof importJWK>>;
-
 interface LoadedKey {
   row: SigningKeyRow;
-  publicKey: ImportedKey;
+  publicKey: KeyObject;
 }
 
 /** The active key, as node:crypto signs with it (jose's WebCrypto path cost several times more per token). */
@@ -61,7 +60,7 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
   async function load(force = false) {
     if (!force && cache && clock.now() - cache.at < CACHE_MS) return cache;
     const rows = await listPublishedKeys(db, clock.now());
-    const keys = await Promise.all(rows.map(async (row) => ({ row, publicKey: await importJWK(JSON.parse(row.public_jwk) as JWK, row.alg) })));
+    const keys = rows.map((row) => ({ row, publicKey: createPublicKey({ key: JSON.parse(row.public_jwk) as NodeJwk, format: 'jwk' }) }));
     const active = rows.find((r) => r.status === 'active' && r.alg === config.signingAlg) ?? rows.find((r) => r.status === 'active');
     const signer = active
       ? { kid: active.kid, alg: active.alg, key: createPrivateKey({ key: JSON.parse(decrypt(active.private_jwk, config.keyEncryptionKey)) as NodeJwk, format: 'jwk' }) }
@@ -108,7 +107,7 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
       return signJws(signer, payload);
     },
     async verify(token) {
-      const { payload } = await jwtVerify(
+      return verifyJwt(
         token,
         async (header) => {
           if (typeof header.kid !== 'string' || !KID_FORMAT.test(header.kid)) throw new Error('malformed kid');
@@ -123,9 +122,8 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
           if (!hit) throw new Error('unknown kid');
           return hit.publicKey;
         },
-        { issuer: config.publicUrl, audience: config.clientId, algorithms: ACCEPTED_ALGS, currentDate: new Date(clock.now()) },
+        { issuer: config.publicUrl, audience: config.clientId, algorithms: ACCEPTED_ALGS, now: clock.now() },
       );
-      return payload;
     },
     async jwks() {
       const { keys } = await load();
