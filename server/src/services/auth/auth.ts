@@ -5,7 +5,7 @@ import { newId, newSecret, sha256 } from '../../crypto';
 import type { Db } from '../../db';
 import { findRefreshToken, findRefreshTokenSession, findSession, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
 import { findRequestSession } from '../../db/queries/session-auth';
-import { hasAnyMembership, isMember, listUserTenants, membershipEnded } from '../../db/queries/tenants';
+import { hasAnyMembership, isMember, listUserTenants, membershipEnded, type TenantRow } from '../../db/queries/tenants';
 import { revokeTenantSessions } from '../../db/queries/admin-users';
 import { findImpersonationBySession } from '../../db/queries/impersonations';
 import { findOAuthGrant } from '../../db/queries/oauth';
@@ -179,8 +179,14 @@ export function createAuthService(deps: {
    * `known`: the session's impersonation and hosted-login grant when the caller has read them already
    * (a refresh reads them with its token), so they are not read again.
    */
-  async function accessToken(user: UserRow, session: SessionRow, tenantId: string, notAfter = Infinity, known?: { actor: { impersonator_id: string } | null; grantClientId: string | null }): Promise<LoginResponse> {
-    const tenants = await listUserTenants(db, user.id, clock.now());
+  async function accessToken(
+    user: UserRow,
+    session: SessionRow,
+    tenantId: string,
+    notAfter = Infinity,
+    known?: { actor: { impersonator_id: string } | null; grantClientId: string | null; tenants?: TenantRow[] },
+  ): Promise<LoginResponse> {
+    const tenants = known?.tenants ?? (await listUserTenants(db, user.id, clock.now()));
     const authz = await loadAuthorization(db, user.id, tenantId);
     // Impersonation (RFC 8693 `act`): the token names the impersonator, lists only the session's
     // tenant, and dies with the (short) session.
@@ -231,8 +237,9 @@ export function createAuthService(deps: {
     return token;
   }
 
-  async function activeTenantFor(user: UserRow): Promise<string> {
-    const tenants = await listUserTenants(db, user.id, clock.now());
+  /** `tenants`: the user's active memberships when the caller has read them already. */
+  async function activeTenantFor(user: UserRow, tenants?: TenantRow[]): Promise<string> {
+    tenants ??= await listUserTenants(db, user.id, clock.now());
     const preferred = tenants.find((t) => t.id === user.last_tenant_id) ?? tenants[0];
     // Memberships an admin disabled, locked or let expire (migration 016) do not count.
     if (!preferred && (await hasAnyMembership(db, user.id))) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
@@ -242,7 +249,9 @@ export function createAuthService(deps: {
 
   async function startSession(user: UserRow, client: ClientInfo, amr: string[] = [AMR_PASSWORD], options: SessionOptions = {}): Promise<IssuedSession> {
     const now = clock.now();
-    const tenantId = options.tenantId ?? (await activeTenantFor(user));
+    // Read once: the tenant the session lands in, and the token's tenant list.
+    const tenants = await listUserTenants(db, user.id, now);
+    const tenantId = options.tenantId ?? (await activeTenantFor(user, tenants));
     const session: SessionRow = {
       id: newId(),
       user_id: user.id,
@@ -306,7 +315,10 @@ export function createAuthService(deps: {
     if (options.impersonation) await options.impersonation.link(session.id);
     // Every sign-in method ends here: beyond the tenant's concurrent-session limit, the user's oldest sessions there end.
     else await deps.sessionPolicy?.afterSessionStarted(user.id, tenantId);
-    return { response: await accessToken(user, session, tenantId), refreshToken };
+    // A session made just now has no hosted-login grant (grants make their own sessions), and an
+    // impersonation only when this call linked one: neither needs reading.
+    const known = options.impersonation ? undefined : { actor: null, grantClientId: null, tenants };
+    return { response: await accessToken(user, session, tenantId, Infinity, known), refreshToken };
   }
 
   /** The audit record of a refused sign-in of a known account (an unknown one writes nothing anywhere). */
