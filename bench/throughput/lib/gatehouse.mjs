@@ -35,11 +35,15 @@ export function createDatabase(databaseUrl) {
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   // The schema's name as application_name marks the backends serving this deployment (their CPU is measured).
   const url = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}application_name=${schema}`;
+  const dir = mkdtempSync(join(tmpdir(), 'gh-bench-'));
   return {
     dialect: 'postgres',
-    env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, GATEHOUSE_DATA_DIR: mkdtempSync(join(tmpdir(), 'gh-bench-')) },
+    env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, GATEHOUSE_DATA_DIR: dir },
     postgresCpuSeconds: () => postgresCpuSeconds(databaseUrl, schema),
-    drop: () => execFileSync('psql', [databaseUrl, '-q', '-c', `DROP SCHEMA IF EXISTS ${schema} CASCADE`], { stdio: 'ignore' }),
+    drop: () => {
+      rmSync(dir, { recursive: true, force: true });
+      execFileSync('psql', [databaseUrl, '-q', '-c', `DROP SCHEMA IF EXISTS ${schema} CASCADE`], { stdio: 'ignore' });
+    },
   };
 }
 
