@@ -17,7 +17,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { AuditPaths } from '@gatehouse/shared/wire';
-import { auditsAfterQuery, auditsPageQuery, type AuditRowFilters } from '../server/src/db/queries/audits';
+import { auditsAfterQuery, auditsPageQuery, countAuditsQuery, type AuditRowFilters } from '../server/src/db/queries/audits';
 import { EXPORT_BATCH } from '../server/src/services/admin/audits';
 import { describeDialects } from '../server/src/test/harness';
 import { callAs, tenantWithAdmin } from '../server/src/test/admin-helpers';
@@ -28,6 +28,8 @@ const RUNS = Number(process.env.SCALE_RUNS ?? 30);
 const REPORT = '/tmp/gatehouse-audits-scale.txt';
 const MINUTE = 60_000;
 const ACTIONS = ['User roles updated', 'Group created', 'Role updated', 'User locked', 'Invite link created', 'Users added to group', 'Permission updated', 'User disabled'];
+
+const isFilteredCall = (filters: AuditRowFilters) => Object.values(filters).some((v) => v !== undefined && v !== '');
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -64,6 +66,7 @@ describeDialects('audits at scale', (h) => {
       }
       await db.insertInto('audits').values(rows).execute();
     }
+    // What an operator's database does on its own (PostgreSQL autovacuum, SQLite's optimize).
     await refreshStatistics(db, h.dialect);
     const seedSeconds = (performance.now() - seedStart) / 1000;
     const total = AUDITS + own;
@@ -86,7 +89,8 @@ describeDialects('audits at scale', (h) => {
         if (done) break;
         bytes += value.byteLength;
         reads += 1;
-        for (let i = 0; i < value.byteLength; i++) if (value[i] === 10) newlines += 1;
+        // indexOf, not a loop over every byte: the loop took about a fifth of the measured export time (CPU profile, 100,000 rows).
+        for (let i = value.indexOf(10); i !== -1; i = value.indexOf(10, i + 1)) newlines += 1;
         onRead(reads);
       }
       return { bytes, newlines, reads };
@@ -97,7 +101,7 @@ describeDialects('audits at scale', (h) => {
     const near = Math.floor(AUDITS / 100);
     const middle = Math.floor(AUDITS / 2);
     const needle = Math.floor(AUDITS * 0.4242);
-    const calls: { name: string; query: string; filters: AuditRowFilters; offset?: number; expected?: number; scansTenant?: boolean }[] = [
+    const calls: { name: string; query: string; filters: AuditRowFilters; offset?: number; expected?: number; sortsMatches?: boolean }[] = [
       { name: 'first page', query: '', filters: {}, expected: total },
       { name: `offset ${near.toLocaleString('en')}`, query: `?offset=${near}`, filters: {}, offset: near, expected: total },
       { name: `offset ${middle.toLocaleString('en')}`, query: `?offset=${middle}`, filters: {}, offset: middle, expected: total },
@@ -105,7 +109,14 @@ describeDialects('audits at scale', (h) => {
       { name: 'severity High', query: '?severity=High', filters: { severity: 'High' }, expected: Math.ceil(AUDITS / 50) },
       { name: 'action', query: `?action=${encodeURIComponent(ACTIONS[3]!)}`, filters: { action: ACTIONS[3] } },
       { name: 'last day (time range)', query: `?createdAtFrom=${from}`, filters: { createdAtFrom: from } },
-      { name: 'description contains', query: `?description=object%20${needle}`, filters: { description: `object ${needle}` }, scansTenant: true },
+      { name: 'action, severity High', query: `?action=${encodeURIComponent(ACTIONS[0]!)}&severity=High`, filters: { action: ACTIONS[0], severity: 'High' } },
+      { name: 'action, last day', query: `?action=${encodeURIComponent(ACTIONS[3]!)}&createdAtFrom=${from}`, filters: { action: ACTIONS[3], createdAtFrom: from } },
+      { name: 'time range (one week)', query: `?createdAtFrom=${newest - 7 * 86_400_000}&createdAtTo=${newest - 86_400_000}`, filters: { createdAtFrom: newest - 7 * 86_400_000, createdAtTo: newest - 86_400_000 } },
+      { name: 'email', query: '?email=ADMIN-7%40scale.test', filters: { email: 'ADMIN-7@scale.test' }, expected: AUDITS / 500 },
+      { name: 'ip exact', query: `?ip=10.1.2.3`, filters: { ip: '10.1.2.3' } },
+      { name: 'ip prefix 10.0.7.*', query: `?ip=10.0.7.*`, filters: { ip: '10.0.7.*' }, sortsMatches: true, expected: 256 },
+      { name: 'description contains', query: `?description=object%20${needle}`, filters: { description: `object ${needle}` }, sortsMatches: true, expected: 1 },
+      { name: 'description, 11 matches', query: `?description=OBJECT%20${Math.floor(needle / 10)}`, filters: { description: `OBJECT ${Math.floor(needle / 10)}` }, sortsMatches: true, expected: 11 },
       { name: 'stats', query: '', filters: {} },
     ];
     const lines = [`audits at scale [${h.dialect}]: ${AUDITS.toLocaleString('en')} records in one tenant, seeded in ${seedSeconds.toFixed(1)} s; ${RUNS} runs per call`, ''];
@@ -126,10 +137,16 @@ describeDialects('audits at scale', (h) => {
       times.sort((a, b) => a - b);
       lines.push(`${c.name.padEnd(26)} ${percentile(times, 50).toFixed(1).padStart(7)}  ${percentile(times, 95).toFixed(1).padStart(7)}   ${count}`);
       if (c.expected !== undefined) expect(count, c.name).toBe(c.expected);
-      if (c.name === 'stats' || c.scansTenant) continue;
-      const plan = await queryPlan(db, h.dialect, auditsPageQuery(db, admin.tenantId, c.filters, c.name === 'oldest first' ? 'asc' : 'desc', c.offset ?? 0, 20).compile());
-      expect(plan, `${c.name}\n${plan}`).not.toMatch(h.dialect === 'postgres' ? /\bSort\b/ : /TEMP B-TREE/);
-      expect(plan, `${c.name}\n${plan}`).toMatch(/audits_by_/);
+      if (c.name === 'stats') continue;
+      const plan = await queryPlan(db, h.dialect, auditsPageQuery(db, admin.tenantId, c.filters, c.name === 'oldest first' ? 'asc' : 'desc', c.offset ?? 0, 20, count).compile());
+      // A deep page skips over index entries only (the deferred join): no record is read for the skipped ones.
+      if (c.offset) expect(plan, `${c.name}\n${plan}`).toMatch(h.dialect === 'postgres' ? /Index Only Scan/ : /COVERING INDEX/);
+      // Pages come out of an index in list order; a search sorts only its matches, found by the trigram index.
+      if (!c.sortsMatches) expect(plan, `${c.name}\n${plan}`).not.toMatch(h.dialect === 'postgres' ? /\bSort\b/ : /TEMP B-TREE/);
+      if (c.filters.description) expect(plan, `${c.name}\n${plan}`).toMatch(h.dialect === 'postgres' ? /audits_description_trgm/ : /audits_fts/);
+      else expect(plan, `${c.name}\n${plan}`).toMatch(/audits_by_/);
+      // Counts of time, action and severity add up hours, not records.
+      if (!c.filters.description && !c.filters.email && !c.filters.ip && isFilteredCall(c.filters)) expect(countAuditsQuery(db, admin.tenantId, c.filters).compile().sql).toMatch(/audit_hours/);
     }
 
     // ---- export: a keyset batch seeks the index; the whole CSV streams ----

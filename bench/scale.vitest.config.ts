@@ -6,5 +6,5 @@ import { resolve } from 'node:path';
 export default defineConfig({
   resolve: { conditions: ['dev-source'] },
   ssr: { resolve: { conditions: ['dev-source'] } },
-  test: { name: 'users-scale', include: ['bench/users-scale.test.ts', 'bench/audits-scale.test.ts'], root: resolve(import.meta.dirname, '..'), environment: 'node', testTimeout: 1_800_000, hookTimeout: 120_000, maxWorkers: 1, execArgv: ['--expose-gc'] },
+  test: { name: 'users-scale', include: ['bench/users-scale.test.ts', 'bench/audits-scale.test.ts'], root: resolve(import.meta.dirname, '..'), environment: 'node', globalSetup: ['server/src/test/global-setup.ts'], testTimeout: 1_800_000, hookTimeout: 120_000, maxWorkers: 1, execArgv: ['--expose-gc'] },
 });

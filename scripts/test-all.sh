@@ -68,6 +68,11 @@ export REQUIRE_PEERS=1
 step "unit and integration tests"
 counted npx vitest run --maxWorkers=2
 
+# The throughput bench as a smoke run (about a minute): the built server and the peers each answer
+# every kind of request 2xx and the numbers print; no ratio is judged here (bench/throughput/).
+step "throughput bench smoke run"
+npm run bench:throughput -- --smoke
+
 # Beside the end-to-end tests, the bundle budgets, which measure bytes, not time (its output goes to
 # a file of its own, and its name to $work/beside.failed if it fails). schemathesis runs
 # after them: beside three Chromium workers on 2 cores its passes ran past their deadline (issue 12).

@@ -2,7 +2,9 @@
 # Installs the test bench's third-party peers, pinned, into ignored folders of the repository:
 # - Python peers into the virtual environment .peers/python, from python-peers.txt (every package
 #   pinned with its hashes, installed with --require-hashes);
-# - Go peers into .peers/go/bin with `go install module@version`, one per line of go-peers.txt.
+# - Go peers into .peers/go/bin with `go install module@version`, one per line of go-peers.txt;
+# - the throughput bench's Node peers and autocannon into bench/.peers, with `npm ci` from
+#   bench/throughput/peers/package-lock.json (bench/throughput/install-peers.mjs).
 # Idempotent: a folder whose stamp matches its pin file is left as it is. Nothing unpinned is fetched.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -34,4 +36,5 @@ if [ "$(cat "$peers/go/.stamp" 2>/dev/null)" != "$(stamp_of "$go_pins")" ]; then
   done < "$go_pins"
   stamp_of "$go_pins" > "$peers/go/.stamp"
 fi
-echo "peers: ready in .peers/"
+node "$root/bench/throughput/install-peers.mjs"
+echo "peers: ready in .peers/ and bench/.peers/"

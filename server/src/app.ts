@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { ApiPaths, ErrorCodes } from '@gatehouse/shared/wire';
-import { bodyLimit } from 'hono/body-limit';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { migrate, openDb, type Db } from './db';
@@ -8,6 +7,8 @@ import { AppError } from './errors';
 import type { AppEnv } from './http/env';
 import { notFound, onError, validationHook } from './http/errors';
 import { refuseControlCharacters } from './http/control-characters';
+import { limitBody } from './http/body-limit';
+import { compressJson } from './http/compression';
 import { serveOpenApiDocument } from './http/openapi-document';
 import { corsForAllowedOrigins, requestClient, securityHeaders, traceId } from './http/middleware';
 import { accountArea } from './routes/account';
@@ -172,9 +173,10 @@ function httpApp(config: Config): OpenAPIHono<AppEnv> {
   app.use('*', securityHeaders());
   // /cdn and the OAuth endpoints any page may call (token, userinfo, discovery) answer CORS themselves.
   app.use('*', async (c, next) => (c.req.path.startsWith('/cdn/') || isOAuthCorsPath(c.req.path) ? next() : corsForAllowedOrigins(config)(c, next)));
+  app.use('*', compressJson());
   app.use(
     '*',
-    bodyLimit({
+    limitBody({
       maxSize: config.maxBodyBytes,
       onError: () => {
         throw new AppError(ErrorCodes.payloadTooLarge, 413, 'Error request is too large');

@@ -21,7 +21,7 @@ export const RATE_LIMIT_BUCKETS = {
     default: '3/3600',
     counts: 'Resend-activation calls per target email; over it the call still answers 200 but sends nothing',
   },
-  refreshPerIp: { env: 'RATE_LIMIT_REFRESH_PER_IP', default: '120/60', counts: 'Token refreshes per client IP' },
+  refreshPerIp: { env: 'RATE_LIMIT_REFRESH_PER_IP', default: '120/60', counts: 'Refused token refreshes per client IP (a successful refresh only reads the count), and every users/v3/me/token call' },
   passwordResetPerIp: { env: 'RATE_LIMIT_PASSWORD_RESET_PER_IP', default: '20/3600', counts: 'Password-recovery requests (email or SMS) per client IP' },
   passwordResetPerIdentifier: {
     env: 'RATE_LIMIT_PASSWORD_RESET_PER_IDENTIFIER',
@@ -110,7 +110,7 @@ export const RATE_LIMIT_BUCKETS = {
   socialLoginPerIp: { env: 'RATE_LIMIT_SOCIAL_LOGIN_PER_IP', default: '60/600', counts: 'Social login calls (starting a sign-in at a provider, and finishing it with the provider\'s code) per client IP' },
   ssoPerIp: { env: 'RATE_LIMIT_SSO_PER_IP', default: '60/600', counts: 'SSO calls per client IP: SSO lookups at preLogin, sign-in starts, SAML responses posted to the ACS and SSO sign-in completions' },
   oauthAuthorizePerIp: { env: 'RATE_LIMIT_OAUTH_AUTHORIZE_PER_IP', default: '120/600', counts: 'Hosted-login authorization requests per client IP (GET /oauth/authorize, its completion by the hosted page, and silent authorization)' },
-  oauthTokenPerIp: { env: 'RATE_LIMIT_OAUTH_TOKEN_PER_IP', default: '120/600', counts: 'Calls to the OAuth token endpoint per client IP (code exchanges and refreshes, right or wrong)' },
+  oauthTokenPerIp: { env: 'RATE_LIMIT_OAUTH_TOKEN_PER_IP', default: '120/600', counts: 'Refused calls to the OAuth token endpoint per client IP (code exchanges, refreshes and client_credentials grants); a successful call only reads the count, and once it holds the limit every call gets 429 slow_down' },
   scimPerConnection: { env: 'RATE_LIMIT_SCIM_PER_CONNECTION', default: '600/60', counts: 'SCIM 2.0 requests (/scim/v2) per provisioning connection; over it the call gets 429 in the SCIM error schema with Retry-After' },
   scimBadTokenPerIp: { env: 'RATE_LIMIT_SCIM_BAD_TOKEN_PER_IP', default: '30/600', counts: 'SCIM 2.0 requests (/scim/v2) with a missing or wrong bearer token per client IP; past it they get 429 in the SCIM error schema with Retry-After instead of 401' },
 } as const satisfies Record<string, { env: string; default: string; counts: string }>;

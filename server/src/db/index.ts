@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
 import { Migrator } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import { migrationProvider, type DialectName } from './migrations';
 import type { Database } from './schema';
+import { withStatementCache } from './statement-cache';
+import { observedDialect } from './statement-observer';
 
 export type Db = Kysely<Database>;
 
@@ -42,7 +44,7 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchem
           oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = observableKysely(new PostgresDialect({ pool }));
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   mkdirSync(config.dataDir, { recursive: true });
@@ -50,8 +52,16 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchem
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = observableKysely(new SqliteDialect({ database: withStatementCache(file) }));
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** A Kysely over `dialect` whose statements observeStatements can watch (tests count them). */
+function observableKysely(dialect: Dialect): Db {
+  const observed = observedDialect(dialect);
+  const db = new Kysely<Database>({ dialect: observed.dialect });
+  observed.register(db);
+  return db;
 }
 
 /** Applies every pending migration; fails loudly with the migration's name. */

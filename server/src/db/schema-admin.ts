@@ -68,7 +68,26 @@ export interface AuditCountsTable {
   n: number | string;
 }
 
-/** The tables of migrations 016 and 023, merged into `Database` (schema.ts). */
+/** Migration 041: how many records each (tenant, action, severity, hour since the epoch) has, kept exact by triggers on `audits`. */
+export interface AuditHoursTable {
+  tenant_id: string;
+  action: string;
+  severity: string;
+  hour: number;
+  /** bigint: PostgreSQL returns it as a string. */
+  n: number | string;
+}
+
+/** Migration 040: a tenant's counts of memberships (all, without an active second factor, with a breached password), kept exact by triggers on `user_tenants`. */
+export interface MemberCountsTable {
+  tenant_id: string;
+  /** bigint: PostgreSQL returns them as strings. */
+  n: number | string;
+  mfa_unenrolled: number | string;
+  breached: number | string;
+}
+
+/** The tables of migrations 016, 023, 040 and 041, merged into `Database` (schema.ts). */
 export interface AdminTables {
   groups: GroupsTable;
   group_roles: GroupRolesTable;
@@ -77,4 +96,6 @@ export interface AdminTables {
   invite_links: InviteLinksTable;
   audits: AuditsTable;
   audit_counts: AuditCountsTable;
+  audit_hours: AuditHoursTable;
+  member_counts: MemberCountsTable;
 }

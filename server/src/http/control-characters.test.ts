@@ -2,7 +2,7 @@ import { AdminPaths, ApiPaths } from '@gatehouse/shared/wire';
 import { describe, expect, it } from 'vitest';
 import { callAs, tenantWithAdmin } from '../test/admin-helpers';
 import { call, describeDialects, uniqueEmail } from '../test/harness';
-import { controlCharacterField } from './control-characters';
+import { controlCharacterField, formControlCharacterField } from './control-characters';
 
 describe('controlCharacterField', () => {
   it('names the first field whose key or string holds a control character, at any depth', () => {
@@ -19,6 +19,16 @@ describe('controlCharacterField', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 100; i++) deep = [deep];
     expect(controlCharacterField(deep)).not.toBeNull();
+  });
+});
+
+describe('formControlCharacterField', () => {
+  it('names the form field whose name or decoded value holds a control character, `name[]` values by position', () => {
+    expect(formControlCharacterField(new URLSearchParams('grant_type=client_credentials&scope=a+b%09c'))).toBeNull();
+    expect(formControlCharacterField(new URLSearchParams('email=a%40b.c&name=a%00b'))).toBe('name');
+    expect(formControlCharacterField(new URLSearchParams('na%07me=x'))).toBe('na\u0007me');
+    expect(formControlCharacterField(new URLSearchParams('tags[]=a&tags[]=b%1B'))).toBe('tags[].1');
+    expect(formControlCharacterField(new URLSearchParams('note=one%0D%0Atwo'))).toBeNull();
   });
 });
 

@@ -50,6 +50,19 @@ export function controlCharacterField(value: unknown): string | null {
   return null;
 }
 
+/** The first field of a form whose name or value holds a control character, named as parseBody() would nest it. */
+export function formControlCharacterField(form: URLSearchParams): string | null {
+  const seen = new Map<string, number>();
+  for (const [key, value] of form) {
+    if (IN_TEXT.test(key)) return key;
+    // parseBody() gathers `name[]` fields into an array, so their values are named `name[].0`, `name[].1`, ...
+    const index = key.endsWith('[]') ? (seen.get(key) ?? 0) : -1;
+    if (index >= 0) seen.set(key, index + 1);
+    if (IN_TEXT.test(value)) return index >= 0 ? `${key}.${index}` : key;
+  }
+  return null;
+}
+
 export function refuseControlCharacters(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const url = new URL(c.req.url);
@@ -65,8 +78,10 @@ export function refuseControlCharacters(): MiddlewareHandler<AppEnv> {
         const field = body === undefined ? null : controlCharacterField(body);
         if (field) refuse(field);
       } else if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
-        const form = await c.req.parseBody().catch(() => ({}));
-        const field = controlCharacterField(form);
+        // Read as text, which the route reads again from the cache: parseBody() would build a web
+        // Response to parse the form, and the route's text() another one (13% of a token grant).
+        const form = await c.req.text().catch(() => '');
+        const field = formControlCharacterField(new URLSearchParams(form));
         if (field) refuse(field);
       }
     }

@@ -1,4 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { negotiateEncoding, type ContentCoding } from './accept-encoding';
+import { compressBody } from './compression';
 import type { AppEnv } from './env';
 
 type Document = ReturnType<OpenAPIHono<AppEnv>['getOpenAPIDocument']>;
@@ -43,8 +45,22 @@ export function withSharedResponses(document: Document): Document {
   return document;
 }
 
-/** Serves the OpenAPI document at `path`, built once on first request from the registered routes. */
+/**
+ * Serves the OpenAPI document at `path`, built once on first request from the registered routes. It
+ * never changes within a process, so each coding a client asks for (br, gzip) is compressed once,
+ * at the best ratio, and kept: the document is over 300 KB as JSON.
+ */
 export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>, path: string, config: Parameters<OpenAPIHono<AppEnv>['getOpenAPIDocument']>[0]): void {
-  let document: Document | undefined;
-  app.get(path, (c) => c.json((document ??= withSharedResponses(app.getOpenAPIDocument(config)))));
+  let text: string | undefined;
+  const encoded = new Map<ContentCoding, Promise<Buffer>>();
+  app.get(path, async (c) => {
+    text ??= JSON.stringify(withSharedResponses(app.getOpenAPIDocument(config)));
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', Vary: 'Accept-Encoding' };
+    const [coding = 'identity'] = negotiateEncoding(c.req.header('accept-encoding'));
+    if (coding === 'identity') return c.body(text, 200, headers);
+    let body = encoded.get(coding);
+    if (!body) encoded.set(coding, (body = compressBody(Buffer.from(text), coding, false)));
+    const bytes = await body;
+    return c.body(new Uint8Array(bytes), 200, { ...headers, 'Content-Encoding': coding, 'Content-Length': String(bytes.length) });
+  });
 }

@@ -33,6 +33,8 @@ import { webhooksMigration } from './034_webhooks';
 import { channelsMigration } from './035_channels';
 import { notificationsMigration } from './036_notifications';
 import { reportsMigration } from './037_reports';
+import { memberCountsMigration } from './040_member_counts';
+import { auditsSearchMigration } from './041_audits_search';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -75,6 +77,8 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '035_channels': channelsMigration,
         '036_notifications': notificationsMigration,
         '037_reports': reportsMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
+        '040_member_counts': memberCountsMigration(dialect),
+        '041_audits_search': auditsSearchMigration(dialect),
       };
     },
   };

@@ -47,22 +47,61 @@ function filtered(db: Db, tenantId: string, query: Pick<UsersListQuery, 'search'
   return q;
 }
 
-/** The two statements of a users page: the page in list order, and the count of every match (exported for the scale bench's query plans). */
+/** The page's rows in list order; `direction` reverses every sort column (the back half of the list is read from its end). */
+function pageQuery(db: Db, tenantId: string, query: UsersListQuery, now: number, direction: 'asc' | 'desc') {
+  let page = filtered(db, tenantId, query, now);
+  for (const column of SORT_COLUMNS[query.sortBy]) page = page.orderBy(column, direction);
+  return page;
+}
+
+/** The preset whose count migration 040 keeps, when the list has no other filter. */
+const COUNTED: Partial<Record<NonNullable<UsersListQuery['preset']> | 'all', 'n' | 'mfa_unenrolled' | 'breached'>> = { all: 'n', 'mfa-unenrolled': 'mfa_unenrolled', 'breached-passwords': 'breached' };
+
+/**
+ * The statements of a users page (exported for the scale bench's query plans): the count of every
+ * match (the counter of migration 040 when it has it), and the page. `page(total)` reads the page from
+ * the nearer end of the list (the last page is the first rows in reverse order) and, past the first
+ * rows, as a deferred join: `keys` walks the covering index (tenant_id, sort columns, user_id) to
+ * the page's user ids without reading a row, and `rows` reads just those; `reversed` when the rows
+ * come in reverse order.
+ */
 export function membersPageQueries(db: Db, tenantId: string, query: UsersListQuery, now: number) {
-  let page = filtered(db, tenantId, query, now).selectAll();
-  for (const column of SORT_COLUMNS[query.sortBy]) page = page.orderBy(column, query.sortDirection);
+  const counter = query.search?.trim() ? undefined : COUNTED[query.preset ?? 'all'];
   return {
-    page: page.limit(query.pageSize).offset(query.page * query.pageSize),
-    count: filtered(db, tenantId, query, now).select((eb) => eb.fn.countAll<number | string>().as('n')),
+    count: counter
+      ? db.selectFrom('member_counts').select(sql<number | string>`${sql.ref(counter)}`.as('n')).where('tenant_id', '=', tenantId)
+      : filtered(db, tenantId, query, now).select((eb) => eb.fn.countAll<number | string>().as('n')),
+    page(total: number) {
+      const offset = query.page * query.pageSize;
+      const limit = Math.max(0, Math.min(query.pageSize, total - offset));
+      // From the end when the page's middle lies in the back half of the list.
+      const reversed = offset + limit / 2 > total / 2;
+      const skip = reversed ? total - offset - limit : offset;
+      const direction = reversed ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : query.sortDirection;
+      const ordered = pageQuery(db, tenantId, query, now, direction);
+      return {
+        reversed,
+        limit,
+        keys: skip > 0 ? ordered.select('user_id').limit(limit).offset(skip) : null,
+        rows: ordered.selectAll().limit(limit),
+      };
+    },
   };
 }
 
 /** One page of a tenant's memberships in list order, and how many match. */
 export async function listMembersPage(db: Db, tenantId: string, query: UsersListQuery, now: number): Promise<{ rows: MembershipRow[]; total: number }> {
-  const { page, count } = membersPageQueries(db, tenantId, query, now);
-  const rows = await page.execute();
-  const counted = await count.executeTakeFirst();
-  return { rows, total: Number(counted?.n ?? 0) };
+  const { count, page } = membersPageQueries(db, tenantId, query, now);
+  const total = Number((await count.executeTakeFirst())?.n ?? 0);
+  const { reversed, limit, keys, rows: first } = page(total);
+  if (limit === 0) return { rows: [], total };
+  let rows: MembershipRow[];
+  if (keys) {
+    const ids = (await keys.execute()).map((r) => r.user_id);
+    const byId = new Map((await listMemberships(db, tenantId, ids)).map((m) => [m.user_id, m]));
+    rows = ids.flatMap((id) => byId.get(id) ?? []);
+  } else rows = await first.execute();
+  return { rows: reversed ? rows.reverse() : rows, total };
 }
 
 export function findMembership(db: Db, tenantId: string, userId: string): Promise<MembershipRow | undefined> {
@@ -162,7 +201,7 @@ export async function revokeTenantSessions(db: Db, tenantId: string, userId: str
   await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('tenant_id', '=', tenantId).where('revoked_at', 'is', null).execute();
 }
 
-/** Counts of the team page, each one index range of the read model. */
+/** Counts of the team page: the counters of migration 040, the others each one index range of the read model. */
 export async function memberStats(db: Db, tenantId: string, now: number) {
   const count = async (where: (q: ReturnType<typeof base>) => ReturnType<typeof base>) => {
     const row = await where(base()).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
@@ -175,14 +214,16 @@ export async function memberStats(db: Db, tenantId: string, now: number) {
     .where('tenant_id', '=', tenantId)
     .where('accepted_at', 'is', null)
     .executeTakeFirst();
+  // The counts migration 040 keeps (no count of the tenant's memberships).
+  const counted = await db.selectFrom('member_counts').select(['n', 'mfa_unenrolled', 'breached']).where('tenant_id', '=', tenantId).executeTakeFirst();
   return {
-    totalUsers: await count((q) => q),
+    totalUsers: Number(counted?.n ?? 0),
     pendingInvitations: Number(pending?.n ?? 0),
     disabled: await count((q) => q.where('disabled_at', 'is not', null)),
     locked: await count((q) => q.where('locked', '=', 1)),
     temporary: await count((q) => q.where('expires_at', 'is not', null)),
-    mfaUnenrolled: await count((q) => q.where('mfa_enrolled', '=', 0)),
-    breachedPasswords: await count((q) => q.where('breached', '=', 1)),
+    mfaUnenrolled: Number(counted?.mfa_unenrolled ?? 0),
+    breachedPasswords: Number(counted?.breached ?? 0),
     inactive: await count((q) => q.where('active_at', '<', now - INACTIVE_USER_SECONDS * 1000)),
   };
 }

@@ -1,7 +1,8 @@
 import type { Insertable } from 'kysely';
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../index';
 import type { AuditsTable } from '../schema-admin';
+import { AUDIT_HOUR_MS } from '../migrations/041_audits_search';
 
 export async function insertAudit(db: Db, row: Insertable<AuditsTable>): Promise<void> {
   await db.insertInto('audits').values(row).execute();
@@ -35,6 +36,9 @@ export interface AuditRowFilters {
   userAgent?: string;
 }
 
+/** Sorts after every character an IP holds, so `[p, p + MAX_CHAR)` is exactly "starts with p". */
+const MAX_CHAR = '\u{10FFFF}';
+
 /** `%`, `_` and `\` taken literally in a LIKE pattern (with ESCAPE '\'). */
 const likeLiteral = (value: string) => value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
@@ -46,28 +50,68 @@ function filteredAudits(db: Db, tenantId: string, filters: AuditRowFilters) {
   if (filters.severity) q = q.where('severity', '=', filters.severity);
   if (filters.action) q = q.where('action', '=', filters.action);
   if (filters.email) q = q.where(sql`lower(email)`, '=', filters.email.toLowerCase());
-  if (filters.ip) q = filters.ip.endsWith('*') ? q.where(sql<boolean>`ip like ${`${likeLiteral(filters.ip.slice(0, -1))}%`} escape '\\'`) : q.where('ip', '=', filters.ip);
+  if (filters.ip && filters.ip.endsWith('*')) {
+    const prefix = filters.ip.slice(0, -1);
+    q = q.where(sql<boolean>`ip like ${`${likeLiteral(prefix)}%`} escape '\\'`);
+    // A prefix without letters is the same in any case (SQLite's LIKE ignores ASCII case): also a range of audits_by_ip.
+    if (/^[0-9.:]+$/.test(prefix)) q = q.where('ip', '>=', prefix).where('ip', '<', `${prefix}${MAX_CHAR}`);
+  } else if (filters.ip) q = q.where('ip', '=', filters.ip);
   for (const column of ['description', 'user_agent'] as const) {
     const value = column === 'description' ? filters.description : filters.userAgent;
     if (value) q = q.where(sql<boolean>`lower(${sql.ref(column)}) like ${`%${likeLiteral(value.toLowerCase())}%`} escape '\\'`);
   }
+  // SQLite: the trigram index of migration 041 narrows the description filter to its candidates (of
+  // any tenant; the conditions above keep the tenant's and the exact match). PostgreSQL's trigram
+  // index serves the LIKE itself. Below 3 characters there is no trigram: the filter scans.
+  if (filters.description && [...filters.description].length >= 3 && !(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    q = q.where(sql<boolean>`audits.rowid in (select rowid from audits_fts where audits_fts match ${ftsPhrase(filters.description)})`);
+  }
   return q;
 }
+
+/** The needle as one FTS5 phrase (quotes doubled): with the trigram tokenizer, "contains this substring" in any case. */
+const ftsPhrase = (value: string) => `"${value.replace(/"/g, '""')}"`;
 
 /** Whether any filter is set (an unset filter is undefined or ''). */
 function isFiltered(filters: AuditRowFilters): boolean {
   return Object.values(filters).some((value) => value !== undefined && value !== '');
 }
 
-/** One page of a tenant's records by time (indexed offset: the page is read in index order), and the count of matches. */
+/**
+ * One page of a tenant's records by time, and the count of matches (counted first: the page is read
+ * from the nearer end of the list, the back half in reverse order; past the first rows as a deferred
+ * join, the ids from the covering audits_by_* index and then just the page's records).
+ */
 export async function pageTenantAudits(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', offset: number, count: number) {
-  const rows = await filteredAudits(db, tenantId, filters).selectAll().orderBy('created_at', direction).orderBy('id', direction).offset(offset).limit(count).execute();
-  return { rows, total: await countTenantAudits(db, tenantId, filters) };
+  const total = await countTenantAudits(db, tenantId, filters);
+  const page = auditsPagePlan(db, tenantId, filters, direction, offset, count, total);
+  if (page.limit === 0) return { rows: [], total };
+  let rows;
+  if (page.keys) {
+    const ids = (await page.keys.execute()).map((r) => r.id);
+    const byId = new Map((await db.selectFrom('audits').selectAll().where('tenant_id', '=', tenantId).where('id', 'in', ids).execute()).map((r) => [r.id, r]));
+    rows = ids.flatMap((id) => byId.get(id) ?? []);
+  } else rows = await page.rows.execute();
+  return { rows: page.reversed ? rows.reverse() : rows, total };
 }
 
-/** The query of one page, for query-plan checks (bench/audits-scale.test.ts). */
-export function auditsPageQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', offset: number, count: number) {
-  return filteredAudits(db, tenantId, filters).selectAll().orderBy('created_at', direction).orderBy('id', direction).offset(offset).limit(count);
+/**
+ * How a page is read when `total` records match: `keys` (the ids, when rows are skipped) or `rows`
+ * (the records), in `direction` order or, `reversed`, from the end of the list.
+ */
+export function auditsPagePlan(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', offset: number, count: number, total: number) {
+  const limit = Math.max(0, Math.min(count, total - offset));
+  const reversed = offset + limit / 2 > total / 2;
+  const skip = reversed ? total - offset - limit : offset;
+  const order = reversed ? (direction === 'asc' ? 'desc' : 'asc') : direction;
+  const ordered = filteredAudits(db, tenantId, filters).orderBy('created_at', order).orderBy('id', order);
+  return { reversed, limit, keys: skip > 0 ? ordered.select('id').limit(limit).offset(skip) : null, rows: ordered.selectAll().limit(limit) };
+}
+
+/** The statement that reads one page (its ids when rows are skipped), for query-plan checks; `total` defaults to a list that goes on. */
+export function auditsPageQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', offset: number, count: number, total = Number.MAX_SAFE_INTEGER) {
+  const page = auditsPagePlan(db, tenantId, filters, direction, offset, count, total);
+  return page.keys ?? page.rows;
 }
 
 /** Keyset batch for the CSV export: the `limit` records after `after` (created_at, id) in `direction` order. */
@@ -93,10 +137,36 @@ export async function tenantAuditTotal(db: Db, tenantId: string): Promise<number
 
 /**
  * The count of a tenant's records matching `filters` (the stats use it with a time range and
- * severity). Without filters it is the tenant's counter; with them, a count over the index range.
+ * severity). Without filters it is the tenant's counter; with only a time range, action and
+ * severity, the hourly counts of migration 041 (whole hours) plus the index count of the partial
+ * hours at the range's ends, in one statement; with any other filter, a count over the index range.
  */
 export async function countTenantAudits(db: Db, tenantId: string, filters: AuditRowFilters): Promise<number> {
   if (!isFiltered(filters)) return tenantAuditTotal(db, tenantId);
-  const row = await filteredAudits(db, tenantId, filters).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await countAuditsQuery(db, tenantId, filters).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The filters the hourly counts of migration 041 answer. */
+const HOURLY_FILTERS = new Set(['createdAtFrom', 'createdAtTo', 'action', 'severity']);
+
+/** The statement countTenantAudits runs for a filtered count (exported for query-plan checks). */
+export function countAuditsQuery(db: Db, tenantId: string, filters: AuditRowFilters) {
+  const count = (f: AuditRowFilters) => filteredAudits(db, tenantId, f).select((eb) => eb.fn.countAll<number | string>().as('n'));
+  const set = Object.entries(filters).filter(([, value]) => value !== undefined && value !== '');
+  if (!set.every(([key]) => HOURLY_FILTERS.has(key))) return count(filters);
+  const { createdAtFrom: from, createdAtTo: to } = filters;
+  // Whole hours [firstHour, endHour) lie inside the range; the records before and after them are counted from the index.
+  const firstHour = from === undefined ? undefined : Math.ceil(from / AUDIT_HOUR_MS);
+  const endHour = to === undefined ? undefined : Math.floor((to + 1) / AUDIT_HOUR_MS);
+  if (firstHour !== undefined && endHour !== undefined && firstHour >= endHour) return count(filters);
+  let hours = db.selectFrom('audit_hours').where('tenant_id', '=', tenantId);
+  if (filters.action) hours = hours.where('action', '=', filters.action);
+  if (filters.severity) hours = hours.where('severity', '=', filters.severity);
+  if (firstHour !== undefined) hours = hours.where('hour', '>=', firstHour);
+  if (endHour !== undefined) hours = hours.where('hour', '<', endHour);
+  const parts = [sql`(${hours.select(sql<number | string>`coalesce(sum(n), 0)`.as('n'))})`];
+  if (firstHour !== undefined) parts.push(sql`(${count({ ...filters, createdAtTo: firstHour * AUDIT_HOUR_MS - 1 })})`);
+  if (endHour !== undefined) parts.push(sql`(${count({ ...filters, createdAtFrom: endHour * AUDIT_HOUR_MS })})`);
+  return db.selectNoFrom(sql<number | string>`${sql.join(parts, sql` + `)}`.as('n'));
 }

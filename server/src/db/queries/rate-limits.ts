@@ -30,6 +30,16 @@ export async function hitRateLimit(db: Db, key: string, now: number, windowMs: n
   return { count: Number(row.count), windowStart: Number(row.window_start) };
 }
 
+/**
+ * Reads, without writing, how many hits `key`'s current window holds (0 when there is no counter or
+ * its window ended), and when that window began (null when there is none).
+ */
+export async function peekRateLimit(db: Db, key: string, now: number, windowMs: number): Promise<{ count: number; windowStart: number | null }> {
+  const row = await db.selectFrom('rate_limits').select(['count', 'window_start']).where('key', '=', key).executeTakeFirst();
+  if (!row || Number(row.window_start) <= now - windowMs) return { count: 0, windowStart: null };
+  return { count: Number(row.count), windowStart: Number(row.window_start) };
+}
+
 /** Forgets a counter (e.g. an account's failures after a successful sign-in). */
 export async function resetRateLimit(db: Db, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('key', '=', key).execute();

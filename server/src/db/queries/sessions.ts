@@ -49,6 +49,58 @@ export function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshToke
   return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+/** A refresh token with everything a refresh reads about its session, from one statement. */
+export interface RefreshTokenSession {
+  token: Pick<RefreshTokenRow, 'token_hash' | 'session_id' | 'expires_at' | 'used_at'>;
+  session: SessionRow;
+  /** The session's user's membership of the session's tenant: when it ends (null: permanent or none), and whether it counts now. */
+  membership: { expiresAt: number | null; active: boolean };
+  /** The impersonation this session belongs to (an admin acting as the user), if any. */
+  impersonation: { id: string; impersonator_id: string; tenant_id: string } | undefined;
+  /** The client of the hosted-login grant this session is, if any. */
+  grantClientId: string | null;
+}
+
+/**
+ * The refresh token of `tokenHash` joined with its session, the membership of the session's tenant,
+ * its impersonation and its hosted-login grant: what five lookups used to read, in one statement.
+ */
+export async function findRefreshTokenSession(db: Db, tokenHash: string, now: number): Promise<RefreshTokenSession | undefined> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .leftJoin('user_tenants', (j) => j.onRef('user_tenants.user_id', '=', 'sessions.user_id').onRef('user_tenants.tenant_id', '=', 'sessions.tenant_id'))
+    .leftJoin('impersonations', 'impersonations.session_id', 'sessions.id')
+    .leftJoin('oauth_grants', 'oauth_grants.session_id', 'sessions.id')
+    .selectAll('sessions')
+    .select([
+      'refresh_tokens.token_hash as rt_token_hash',
+      'refresh_tokens.expires_at as rt_expires_at',
+      'refresh_tokens.used_at as rt_used_at',
+      'user_tenants.tenant_id as ut_tenant_id',
+      'user_tenants.expires_at as ut_expires_at',
+      'user_tenants.disabled_at as ut_disabled_at',
+      'user_tenants.admin_locked_at as ut_admin_locked_at',
+      'impersonations.id as imp_id',
+      'impersonations.impersonator_id as imp_impersonator_id',
+      'impersonations.tenant_id as imp_tenant_id',
+      'oauth_grants.client_id as grant_client_id',
+    ])
+    .where('refresh_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { rt_token_hash, rt_expires_at, rt_used_at, ut_tenant_id, ut_expires_at, ut_disabled_at, ut_admin_locked_at, imp_id, imp_impersonator_id, imp_tenant_id, grant_client_id, ...session } = row;
+  const expiresAt = ut_expires_at === null ? null : Number(ut_expires_at);
+  return {
+    token: { token_hash: rt_token_hash, session_id: session.id, expires_at: Number(rt_expires_at), used_at: rt_used_at === null ? null : Number(rt_used_at) },
+    session: session as SessionRow,
+    // The rule of activeMemberships (tenants.ts, migration 016): not disabled, not locked, not past its end.
+    membership: { expiresAt, active: ut_tenant_id !== null && ut_disabled_at === null && ut_admin_locked_at === null && (expiresAt === null || expiresAt > now) },
+    impersonation: imp_id !== null && imp_impersonator_id !== null && imp_tenant_id !== null ? { id: imp_id, impersonator_id: imp_impersonator_id, tenant_id: imp_tenant_id } : undefined,
+    grantClientId: grant_client_id,
+  };
+}
+
 /**
  * Marks a refresh token used. Returns false when another request used it first: the conditional
  * update is the lock, so two processes can never both rotate the same token.

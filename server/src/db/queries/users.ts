@@ -16,6 +16,21 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * A user with whether they have an active MFA device (seed 4.8: enrolled), in one statement: what
+ * the profile (`users/v2/me`) reads on every call.
+ */
+export async function findUserWithMfaEnrolled(db: Db, id: string): Promise<(UserRow & { mfa_enrolled: boolean }) | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll('users')
+    .select((eb) => eb.exists(eb.selectFrom('mfa_devices').select('mfa_devices.id').whereRef('mfa_devices.user_id', '=', 'users.id').where('mfa_devices.status', '=', 'active')).as('mfa_enrolled'))
+    .where('users.id', '=', id)
+    .executeTakeFirst();
+  // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+  return row ? { ...row, mfa_enrolled: Number(row.mfa_enrolled) === 1 } : undefined;
+}
+
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 }

@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../http/env';
-import { negotiateEncoding } from './cdn';
+import { negotiateEncoding } from '../../http/accept-encoding';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

@@ -12,7 +12,8 @@
  * POST. The admin guard (access.ts) re-reads the token row on every call, so a deleted or
  * expired token stops working at once, exchanged access tokens included; its permissions are read
  * from the database at each call too (a role taken away counts at once), and it acts only in its own
- * tenant. API tokens cannot manage API tokens.
+ * tenant. The exchange keeps what it read of a token for at most 1 s per process (issue 17), so a
+ * deletion stops new exchanges within 1 s everywhere. API tokens cannot manage API tokens.
  */
 import { ACCESS_TOKEN_PREFIX, ErrorCodes, type ApiToken, type ApiTokenType, type CreatedApiToken, type CreateTenantApiTokenRequest, type CreateUserApiTokenRequest } from '@gatehouse/shared/wire';
 import { randomBytes } from 'node:crypto';
@@ -31,8 +32,18 @@ import { recordAudit } from './audit-log';
 import type { KeyService } from '../platform/keys';
 import { grantsOf } from './permissions';
 import type { IpRestrictionService } from '../security/ip-restrictions';
+import { AUTHORIZATION_CACHE_MAX_TTL_MS, createTtlCache } from '../platform/ttl-cache';
 
 export type ApiTokenKind = 'user' | 'tenant';
+
+/** ClientCredentials tokens whose exchange material one process keeps (each for at most 1 s). */
+const EXCHANGE_CACHE_MAX = 1_000;
+
+/** What an exchange reads about a token: its row and the grants it carries now (null: none, or its user is disabled). */
+interface ExchangeMaterial {
+  row: ApiTokenRow;
+  grants: { keys: string[]; roles: string[] } | null;
+}
 
 export const ApiTokenAuditActions = {
   created: 'API token created',
@@ -156,6 +167,25 @@ export function createApiTokenService(deps: {
     };
   }
 
+  /**
+   * The token row and its grants, read at most once a second per ClientCredentials token and process
+   * (a backend exchanging its token many times a second costs no more reads): a deleted token, a
+   * removed role or membership, or a disabled user takes effect within 1 s in every process, and at
+   * once in the process that deleted the token. Unknown client ids are not kept.
+   */
+  const exchangeCache = createTtlCache<string, ExchangeMaterial>({ clock, ttlMs: AUTHORIZATION_CACHE_MAX_TTL_MS, max: EXCHANGE_CACHE_MAX });
+  async function exchangeMaterial(clientId: string, now: number): Promise<ExchangeMaterial | undefined> {
+    const cached = exchangeCache.get(clientId);
+    if (cached) return cached;
+    const row = await findApiTokenByClientId(db, clientId);
+    if (row?.type !== 'ClientCredentials') return row && { row, grants: null };
+    const grants = await grantsOfToken(db, row, now);
+    const user = grants ? await findUserById(db, row.user_id) : undefined;
+    const material = { row, grants: grants && user && user.disabled !== 1 ? grants : null };
+    exchangeCache.set(clientId, material);
+    return material;
+  }
+
   /** Personal tokens are the caller's own; tenant tokens are the tenant's. */
   const scope = (caller: AdminCaller, kind: ApiTokenKind) => ({ tenantId: caller.tenantId, kind, ...(kind === 'user' ? { userId: caller.userId } : {}) });
 
@@ -215,16 +245,18 @@ export function createApiTokenService(deps: {
         if ((await deleteApiToken(trx, { ...scope(caller, kind), type, id: tokenId })) === 0) throw notFound();
         await recordAudit(trx, caller, { action: ApiTokenAuditActions.deleted, description: `${kind === 'user' ? 'Personal' : 'Account'} API token deleted`, severity: 'High', json: { tokenId, kind, type } }, now);
       });
+      // Deletions are rare: this process forgets every token it keeps, so the deleted one stops here at once.
+      exchangeCache.clear();
     },
 
     async exchange(clientId, secret, ip) {
       const now = clock.now();
-      const row = await findApiTokenByClientId(db, clientId);
+      const material = await exchangeMaterial(clientId, now);
+      const row = material?.row;
       const ok = safeEqual(row?.secret_hash ?? sha256(''), sha256(secret)) && row?.type === 'ClientCredentials';
       if (!ok || !live(row, now)) return null;
-      const grants = await grantsOfToken(db, row, now);
-      const user = await findUserById(db, row.user_id);
-      if (!grants || !user || user.disabled === 1) return null;
+      const grants = material?.grants;
+      if (!grants) return null;
       await deps.ipRestrictions?.assertAllowed(row.tenant_id, ip);
       const expiresAt = Math.min(now + config.accessTokenTtl * 1000, row.expires_at ?? Infinity);
       const claims = {

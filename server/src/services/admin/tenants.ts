@@ -1,9 +1,8 @@
 import { BuiltInRoles, Permissions, type PermissionSummary, type RoleSummary, type TenantSummary } from '@gatehouse/shared/wire';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
-import { ensurePermissions, insertRole, listPermissionsByKeys, listRolePermissions, listUserRoles } from '../../db/queries/roles';
+import { ensurePermissions, insertRole, listAuthorizationRows, listPermissionsByKeys } from '../../db/queries/roles';
 import { insertTenant, type TenantRow } from '../../db/queries/tenants';
-import { listGroupRolesOfUser } from '../../db/queries/groups';
 
 /** Turns `fe.secure.read.users` into `Read users` for the catalogue's display name. */
 function permissionName(key: string): string {
@@ -64,14 +63,16 @@ export interface Authorization {
 
 /** A user's roles (their own and their groups', migration 016) and the permissions they grant, in one tenant. */
 export async function loadAuthorization(db: Db, userId: string, tenantId: string): Promise<Authorization> {
-  const own = await listUserRoles(db, userId, tenantId);
-  const viaGroups = (await listGroupRolesOfUser(db, userId, tenantId)).filter((g) => !own.some((r) => r.id === g.id));
-  const roles = [...own, ...viaGroups].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const perms = await listRolePermissions(db, roles.map((r) => r.id));
-  return {
-    roles: roles.map((r) => ({ id: r.id, key: r.key, name: r.name, ...(r.description ? { description: r.description } : {}) })),
-    permissions: perms.map((p) => ({ id: p.id, key: p.key, name: p.name, ...(p.category_id ? { categoryId: p.category_id } : {}) })),
-  };
+  const roles = new Map<string, RoleSummary>();
+  const permissions = new Map<string, PermissionSummary>();
+  // Rows come ordered by permission key, so the permissions keep that order; a role granting several appears once.
+  for (const row of await listAuthorizationRows(db, userId, tenantId)) {
+    if (!roles.has(row.role_id)) roles.set(row.role_id, { id: row.role_id, key: row.role_key, name: row.role_name, ...(row.role_description ? { description: row.role_description } : {}) });
+    if (row.permission_id !== null && !permissions.has(row.permission_id)) {
+      permissions.set(row.permission_id, { id: row.permission_id, key: row.permission_key!, name: row.permission_name!, ...(row.permission_category_id ? { categoryId: row.permission_category_id } : {}) });
+    }
+  }
+  return { roles: [...roles.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)), permissions: [...permissions.values()] };
 }
 
 export function toTenantSummary(t: TenantRow): TenantSummary {

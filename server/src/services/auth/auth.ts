@@ -3,8 +3,9 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId, newSecret, sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { findRefreshToken, findSession, findSessionWithMembership, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
-import { hasAnyMembership, isMember, isMembershipExpired, listUserTenants, membershipEnded } from '../../db/queries/tenants';
+import { findRefreshToken, findRefreshTokenSession, findSession, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
+import { findRequestSession } from '../../db/queries/session-auth';
+import { hasAnyMembership, isMember, listUserTenants, membershipEnded, type TenantRow } from '../../db/queries/tenants';
 import { revokeTenantSessions } from '../../db/queries/admin-users';
 import { findImpersonationBySession } from '../../db/queries/impersonations';
 import { findOAuthGrant } from '../../db/queries/oauth';
@@ -174,16 +175,26 @@ export function createAuthService(deps: {
     if (await findOAuthGrant(db, sessionId)) throw Errors.forbidden("An application's session cannot switch to another account here: refresh its token with the account's tenantId");
   }
 
-  async function accessToken(user: UserRow, session: SessionRow, tenantId: string, notAfter = Infinity): Promise<LoginResponse> {
-    const tenants = await listUserTenants(db, user.id, clock.now());
+  /**
+   * `known`: the session's impersonation and hosted-login grant when the caller has read them already
+   * (a refresh reads them with its token), so they are not read again.
+   */
+  async function accessToken(
+    user: UserRow,
+    session: SessionRow,
+    tenantId: string,
+    notAfter = Infinity,
+    known?: { actor: { impersonator_id: string } | null; grantClientId: string | null; tenants?: TenantRow[] },
+  ): Promise<LoginResponse> {
+    const tenants = known?.tenants ?? (await listUserTenants(db, user.id, clock.now()));
     const authz = await loadAuthorization(db, user.id, tenantId);
     // Impersonation (RFC 8693 `act`): the token names the impersonator, lists only the session's
     // tenant, and dies with the (short) session.
-    const actor = await findImpersonationBySession(db, session.id);
+    const actor = known ? known.actor : await findImpersonationBySession(db, session.id);
     const actorEmail = actor ? (await findUserById(db, actor.impersonator_id))?.email : undefined;
     // A hosted-login grant's session: the token names its client (RFC 9068 client_id), so the API
     // of a MANAGED_ACCESS application can refuse tokens issued to the login box or to other clients.
-    const grant = await findOAuthGrant(db, session.id);
+    const grant = known ? (known.grantClientId === null ? undefined : { client_id: known.grantClientId }) : await findOAuthGrant(db, session.id);
     const expiresAt = Math.min(clock.now() + config.accessTokenTtl * 1000, actor ? session.expires_at : Infinity, notAfter);
     const capped = expiresAt < clock.now() + config.accessTokenTtl * 1000;
     const claims = {
@@ -226,8 +237,9 @@ export function createAuthService(deps: {
     return token;
   }
 
-  async function activeTenantFor(user: UserRow): Promise<string> {
-    const tenants = await listUserTenants(db, user.id, clock.now());
+  /** `tenants`: the user's active memberships when the caller has read them already. */
+  async function activeTenantFor(user: UserRow, tenants?: TenantRow[]): Promise<string> {
+    tenants ??= await listUserTenants(db, user.id, clock.now());
     const preferred = tenants.find((t) => t.id === user.last_tenant_id) ?? tenants[0];
     // Memberships an admin disabled, locked or let expire (migration 016) do not count.
     if (!preferred && (await hasAnyMembership(db, user.id))) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
@@ -237,7 +249,9 @@ export function createAuthService(deps: {
 
   async function startSession(user: UserRow, client: ClientInfo, amr: string[] = [AMR_PASSWORD], options: SessionOptions = {}): Promise<IssuedSession> {
     const now = clock.now();
-    const tenantId = options.tenantId ?? (await activeTenantFor(user));
+    // Read once: the tenant the session lands in, and the token's tenant list.
+    const tenants = await listUserTenants(db, user.id, now);
+    const tenantId = options.tenantId ?? (await activeTenantFor(user, tenants));
     const session: SessionRow = {
       id: newId(),
       user_id: user.id,
@@ -277,8 +291,11 @@ export function createAuthService(deps: {
       throw err;
     }
     const secondFactor = secondFactorOfAmr(amr);
+    const refreshToken = newSecret();
+    // The session, its refresh token, the last sign-in and the audit record: all kept, or none (one commit).
     await db.transaction().execute(async (trx) => {
       await insertSession(trx, session);
+      await insertRefreshToken(trx, { token_hash: sha256(refreshToken), session_id: session.id, created_at: now, expires_at: now + config.refreshTokenTtl * 1000, used_at: null });
       // An impersonation is recorded by the impersonation service: the user did not sign in.
       if (options.impersonation) return;
       await updateUser(trx, user.id, { last_login: now });
@@ -298,8 +315,10 @@ export function createAuthService(deps: {
     if (options.impersonation) await options.impersonation.link(session.id);
     // Every sign-in method ends here: beyond the tenant's concurrent-session limit, the user's oldest sessions there end.
     else await deps.sessionPolicy?.afterSessionStarted(user.id, tenantId);
-    const refreshToken = await newRefreshToken(session.id);
-    return { response: await accessToken(user, session, tenantId), refreshToken };
+    // A session made just now has no hosted-login grant (grants make their own sessions), and an
+    // impersonation only when this call linked one: neither needs reading.
+    const known = options.impersonation ? undefined : { actor: null, grantClientId: null, tenants };
+    return { response: await accessToken(user, session, tenantId, Infinity, known), refreshToken };
   }
 
   /** The audit record of a refused sign-in of a known account (an unknown one writes nothing anywhere). */
@@ -318,6 +337,107 @@ export function createAuthService(deps: {
     if (!user || user.password_hash || user.verified === 1) return { hash: user?.password_hash, pending: false };
     const token = await findLiveUserToken(db, user.id, ACTIVATION, clock.now());
     return { hash: token?.pending_password_hash ?? null, pending: Boolean(token?.pending_password_hash) };
+  }
+
+  /** A used refresh token came back: someone holds a copy. Ends the session (the whole family) and says so. */
+  async function refreshTokenReused(session: SessionRow, client: ClientInfo, now: number): Promise<never> {
+    // The tenant's admins are told in the same transaction (once, however many copies come back).
+    await db.transaction().execute(async (trx) => {
+      if (!(await revokeSession(trx, session.id, now))) return;
+      const owner = await findUserById(trx, session.user_id);
+      if (owner) {
+        await recordUserAudit(
+          trx,
+          owner,
+          client,
+          { action: AuditActions.refreshTokenReused, description: 'A refresh token was used twice; the session was revoked', severity: 'High', json: { sessionId: session.id } },
+          now,
+          session.tenant_id,
+        );
+      }
+    });
+    throw new AppError(ErrorCodes.refreshTokenReused, 401, 'Refresh token was already used; the session has been revoked');
+  }
+
+  /**
+   * One refresh (issue 17): the token, its session, membership, impersonation and grant in one read;
+   * every check; then the rotation in one transaction whose first statement is the compare-and-swap
+   * on the token (used_at still null), so of two uses of one token, in any processes, exactly one
+   * wins and the other is a reuse. Checks that ran after the token was spent before still spend it
+   * when they refuse.
+   */
+  async function rotate(refreshToken: string | undefined, tenantId: string | undefined, client: ClientInfo): Promise<IssuedSession> {
+    if (!refreshToken) throw invalidRefresh();
+    const hash = sha256(refreshToken);
+    const now = clock.now();
+    const found = await findRefreshTokenSession(db, hash, now);
+    if (!found) throw invalidRefresh();
+    const { token: row, session, membership, impersonation: impersonated } = found;
+    if (session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw invalidRefresh();
+    // Idle too long, or signed in longer ago than the tenant's forced re-login allows: the session ends.
+    await deps.sessionPolicy?.checkSession(session, session.tenant_id);
+    // The session's temporary membership has ended: its sessions there end with it, as on a disable.
+    if (membershipEnded(membership.expiresAt, now)) {
+      await revokeTenantSessions(db, session.tenant_id, session.user_id, now);
+      throw invalidRefresh();
+    }
+    // An impersonation session stays in its tenant (no way into the target's other tenants).
+    if (impersonated && tenantId && tenantId !== session.tenant_id) throw impersonationPinned();
+    // Checked before the token is spent, so a bad tenantId does not sign the user out.
+    if (tenantId && tenantId !== session.tenant_id && !(await isMember(db, session.user_id, tenantId, now))) {
+      throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
+    }
+    // Checked before the token is spent: a refused network keeps its session for an allowed one.
+    await deps.ipRestrictions?.assertAllowed(tenantId ?? session.tenant_id, client.ip);
+    // Into another tenant: its MFA policy must be met by the session's sign-in (before the token is spent too).
+    if (tenantId && tenantId !== session.tenant_id) await assertMeetsMfaPolicy(tenantId, session.amr);
+    if (row.used_at !== null) return refreshTokenReused(session, client, now);
+
+    // From here on a refusal spends the token, as it always has (the user signs in again).
+    let user: UserRow;
+    let activeTenant = session.tenant_id;
+    try {
+      const owner = await findUserById(db, session.user_id);
+      if (!owner || owner.disabled === 1) {
+        await revokeSession(db, session.id, now);
+        throw invalidRefresh();
+      }
+      user = owner;
+      if (tenantId && tenantId !== activeTenant) {
+        activeTenant = tenantId;
+      } else if (!membership.active) {
+        // Removed from the session's tenant since sign-in: never mint another token for it.
+        if (impersonated) {
+          await revokeSession(db, session.id, now);
+          throw invalidRefresh();
+        }
+        activeTenant = await activeTenantFor(user);
+      }
+      if (activeTenant !== (tenantId ?? session.tenant_id)) {
+        await deps.ipRestrictions?.assertAllowed(activeTenant, client.ip);
+        await assertMeetsMfaPolicy(activeTenant, session.amr);
+      }
+      // Into another tenant: its sessions policy must let the session in too.
+      if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.checkSession(session, activeTenant);
+    } catch (err) {
+      if (!(await markRefreshTokenUsed(db, hash, now))) await refreshTokenReused(session, client, now);
+      throw err;
+    }
+
+    const next = newSecret();
+    const rotated = await db.transaction().execute(async (trx) => {
+      // First statement of the transaction: it takes the write lock (SQLite) or the row (PostgreSQL) at once.
+      if (!(await markRefreshTokenUsed(trx, hash, now))) return false;
+      if (tenantId && tenantId !== session.tenant_id) await updateUser(trx, user.id, { last_tenant_id: tenantId });
+      await touchSession(trx, session.id, now, activeTenant);
+      await insertRefreshToken(trx, { token_hash: sha256(next), session_id: session.id, created_at: now, expires_at: now + config.refreshTokenTtl * 1000, used_at: null });
+      return true;
+    });
+    if (!rotated) return refreshTokenReused(session, client, now);
+    // Moved in, it counts against the tenant's concurrent-session limit like a sign-in there.
+    if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.afterSessionStarted(user.id, activeTenant, session.id);
+    const known = { actor: impersonated ?? null, grantClientId: found.grantClientId };
+    return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant, Infinity, known), refreshToken: next };
   }
 
   return {
@@ -392,79 +512,17 @@ export function createAuthService(deps: {
     },
 
     async refresh(refreshToken, tenantId, client) {
-      await limiter.consume('refreshPerIp', client.ip ?? UNKNOWN_CLIENT);
-      if (!refreshToken) throw invalidRefresh();
-      const hash = sha256(refreshToken);
-      const row = await findRefreshToken(db, hash);
-      if (!row) throw invalidRefresh();
-      const now = clock.now();
-      const session = await findSession(db, row.session_id);
-      if (!session || session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw invalidRefresh();
-      // Idle too long, or signed in longer ago than the tenant's forced re-login allows: the session ends.
-      await deps.sessionPolicy?.checkSession(session, session.tenant_id);
-      // The session's temporary membership has ended: its sessions there end with it, as on a disable.
-      if (await isMembershipExpired(db, session.user_id, session.tenant_id, now)) {
-        await revokeTenantSessions(db, session.tenant_id, session.user_id, now);
-        throw invalidRefresh();
+      // Failures only (a refresh token is a 256-bit secret: the limit bounds abuse, not guessing): a
+      // refresh reads the window, and every refused one is counted before it is answered, so the
+      // count agrees across processes without a write per success.
+      const counted = client.ip ?? UNKNOWN_CLIENT;
+      await limiter.assertBelowLimit('refreshPerIp', counted);
+      try {
+        return await rotate(refreshToken, tenantId, client);
+      } catch (err) {
+        await limiter.consume('refreshPerIp', counted);
+        throw err;
       }
-      // An impersonation session stays in its tenant (no way into the target's other tenants).
-      const impersonated = await findImpersonationBySession(db, session.id);
-      if (impersonated && tenantId && tenantId !== session.tenant_id) throw impersonationPinned();
-      // Checked before the token is spent, so a bad tenantId does not sign the user out.
-      if (tenantId && tenantId !== session.tenant_id && !(await isMember(db, session.user_id, tenantId, now))) {
-        throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
-      }
-      // Checked before the token is spent: a refused network keeps its session for an allowed one.
-      await deps.ipRestrictions?.assertAllowed(tenantId ?? session.tenant_id, client.ip);
-      // Into another tenant: its MFA policy must be met by the session's sign-in (before the token is spent too).
-      if (tenantId && tenantId !== session.tenant_id) await assertMeetsMfaPolicy(tenantId, session.amr);
-      if (row.used_at !== null || !(await markRefreshTokenUsed(db, hash, now))) {
-        // A used token came back: someone holds a copy. Kill the whole family (the session), and tell the
-        // tenant's admins in the same transaction (once, however many copies come back).
-        await db.transaction().execute(async (trx) => {
-          if (!(await revokeSession(trx, session.id, now))) return;
-          const owner = await findUserById(trx, session.user_id);
-          if (owner) {
-            await recordUserAudit(
-              trx,
-              owner,
-              client,
-              { action: AuditActions.refreshTokenReused, description: 'A refresh token was used twice; the session was revoked', severity: 'High', json: { sessionId: session.id } },
-              now,
-              session.tenant_id,
-            );
-          }
-        });
-        throw new AppError(ErrorCodes.refreshTokenReused, 401, 'Refresh token was already used; the session has been revoked');
-      }
-      const user = await findUserById(db, session.user_id);
-      if (!user || user.disabled === 1) {
-        await revokeSession(db, session.id, now);
-        throw invalidRefresh();
-      }
-      let activeTenant = session.tenant_id;
-      if (tenantId && tenantId !== activeTenant) {
-        activeTenant = tenantId;
-        await updateUser(db, user.id, { last_tenant_id: tenantId });
-      } else if (!(await isMember(db, user.id, activeTenant, now))) {
-        // Removed from the session's tenant since sign-in: never mint another token for it.
-        if (impersonated) {
-          await revokeSession(db, session.id, now);
-          throw invalidRefresh();
-        }
-        activeTenant = await activeTenantFor(user);
-      }
-      if (activeTenant !== (tenantId ?? session.tenant_id)) {
-        await deps.ipRestrictions?.assertAllowed(activeTenant, client.ip);
-        await assertMeetsMfaPolicy(activeTenant, session.amr);
-      }
-      // Into another tenant: its sessions policy must let the session in too.
-      if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.checkSession(session, activeTenant);
-      await touchSession(db, session.id, now, activeTenant);
-      // Moved in, it counts against the tenant's concurrent-session limit like a sign-in there.
-      if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.afterSessionStarted(user.id, activeTenant, session.id);
-      const next = await newRefreshToken(session.id);
-      return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant), refreshToken: next };
     },
 
     async logout(refreshToken, client = { ip: null, userAgent: null }) {
@@ -505,7 +563,7 @@ export function createAuthService(deps: {
         throw Errors.unauthorized();
       }
       // Access tokens die with their session (logout, reuse detection), not only at exp.
-      const session = claims.sid ? await findSessionWithMembership(db, claims.sid, claims.tenantId) : undefined;
+      const session = claims.sid ? await findRequestSession(db, claims.sid, claims.tenantId) : undefined;
       if (!session || session.revoked_at !== null || session.user_id !== claims.sub) throw Errors.unauthorized();
       // ...and with the temporary membership they were minted for. A disable, lock or removal revokes
       // the tenant's sessions when the admin acts; an expiry has no such moment, so its first use does.
@@ -523,7 +581,8 @@ export function createAuthService(deps: {
         tenantIds = (await listUserTenants(db, claims.sub, clock.now())).map((t) => t.id);
         await assertMeetsMfaPolicy(tenantId, session.amr);
       }
-      await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
+      // The token's tenant's IP restrictions switch came with the session: off (or never set), nothing more to read.
+      if (tenantId !== claims.tenantId || Number(session.ip_restrictions_active) === 1) await deps.ipRestrictions?.assertAllowed(tenantId, client.ip);
       return { userId: claims.sub, sessionId: session.id, tenantId, tenantIds, claims };
     },
 

@@ -142,7 +142,8 @@ export function createPasswordPolicyService(deps: {
     },
 
     async afterPassword(user, password) {
-      await clearFailedLogins(db, user.id);
+      // The row this sign-in read shows no failures: nothing to clear (a failure racing this sign-in stays counted).
+      if (user.failed_logins !== 0) await clearFailedLogins(db, user.id);
       const { rotation: tenantRotation } = await security.effectiveForUser(user);
       const rotation = rotationStatus(user.password_changed_at ?? user.created_at, clock.now(), { expiresInDays: tenantRotation.passwordExpiresIn, notificationDays: tenantRotation.notificationPeriod });
       if (rotation?.expired) {

@@ -426,18 +426,23 @@ export function createOAuthService(deps: {
     },
 
     async token(params, basic, ip) {
+      // Failures only (every credential here is a 128-bit or longer secret, so the limit bounds abuse,
+      // not guessing): a call first reads the window, and every refused call is counted before it is
+      // answered, so a success writes nothing here and failures stop every process on the database.
+      const counted = ip ?? UNKNOWN_CLIENT;
+      await slowDown(limiter.assertBelowLimit('oauthTokenPerIp', counted));
       try {
-        await limiter.consume('oauthTokenPerIp', ip ?? UNKNOWN_CLIENT);
+        const { values: form, repeated } = single(params);
+        if (repeated.length) throw new OAuthError('invalid_request', `Parameters must not be repeated: ${repeated.join(', ')}`);
+        if (form.grant_type === 'client_credentials' && deps.apiTokens) return { body: await clientCredentialsGrant(deps.apiTokens, form, basic, ip), client: { clientId: basic?.id ?? form.client_id ?? '' } };
+        const client = await authenticateClient(form, basic);
+        if (form.grant_type === 'authorization_code') return { body: await codeGrant(form, client, ip), client };
+        if (form.grant_type === 'refresh_token') return { body: await refreshGrant(form, client, ip), client };
+        throw new OAuthError(form.grant_type ? 'unsupported_grant_type' : 'invalid_request', form.grant_type ? 'Only authorization_code, refresh_token and client_credentials are supported' : 'grant_type is required');
       } catch (err) {
-        throw Object.assign(new OAuthError('slow_down', (err as AppError).message, 429), { retryAfterSeconds: (err as AppError).context?.retryAfterSeconds });
+        await slowDown(limiter.consume('oauthTokenPerIp', counted));
+        throw err;
       }
-      const { values: form, repeated } = single(params);
-      if (repeated.length) throw new OAuthError('invalid_request', `Parameters must not be repeated: ${repeated.join(', ')}`);
-      if (form.grant_type === 'client_credentials' && deps.apiTokens) return { body: await clientCredentialsGrant(deps.apiTokens, form, basic, ip), client: { clientId: basic?.id ?? form.client_id ?? '' } };
-      const client = await authenticateClient(form, basic);
-      if (form.grant_type === 'authorization_code') return { body: await codeGrant(form, client, ip), client };
-      if (form.grant_type === 'refresh_token') return { body: await refreshGrant(form, client, ip), client };
-      throw new OAuthError(form.grant_type ? 'unsupported_grant_type' : 'invalid_request', form.grant_type ? 'Only authorization_code, refresh_token and client_credentials are supported' : 'grant_type is required');
     },
 
     async userinfo(authorization, ip) {
@@ -504,6 +509,16 @@ export function createOAuthService(deps: {
       return Boolean(client && client.secretHash === null && isClientOrigin(client, requestOrigin));
     },
   };
+}
+
+/** The token endpoint's 429: OAuth's slow_down, carrying the limiter's wait for Retry-After. */
+async function slowDown(check: Promise<unknown>): Promise<void> {
+  try {
+    await check;
+  } catch (err) {
+    if (isAppError(err) && err.status === 429) throw Object.assign(new OAuthError('slow_down', err.message, 429), { retryAfterSeconds: err.context?.retryAfterSeconds });
+    throw err;
+  }
 }
 
 /**

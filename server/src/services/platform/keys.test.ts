@@ -92,3 +92,41 @@ describeDialects('signing keys', (h) => {
     await expect(h.start({ GATEHOUSE_KEY_ENCRYPTION_KEY: 'cd'.repeat(32) })).rejects.toThrow(/GATEHOUSE_KEY_ENCRYPTION_KEY differs/);
   });
 });
+
+describeDialects('token signing with node:crypto', (h) => {
+  it('makes the same header and claims bytes as jose SignJWT, and third parties verify it against the JWKS (ES256 and RS256)', async () => {
+    for (const alg of ['ES256', 'RS256'] as const) {
+      const clock = movableClock(1_800_000_000_000);
+      const server = await h.start({ GATEHOUSE_SIGNING_ALG: alg }, { clock });
+      const claims = { sub: 'user-1', tenantId: 'tenant-1', roles: ['Admin'], email: 'ada@example.com' };
+      const expiresAt = clock.now() + 300_000;
+      const token = await server.keys.sign(claims, expiresAt);
+      const [header, payload, signature] = token.split('.');
+
+      const kid = decodeProtectedHeader(token).kid!;
+      const { privateKey } = await generateKeyPair(alg);
+      const expected = await new SignJWT(claims)
+        .setProtectedHeader({ alg, kid, typ: 'JWT' })
+        .setIssuer(server.config.publicUrl)
+        .setAudience(server.config.clientId)
+        .setIssuedAt(Math.floor(clock.now() / 1000))
+        .setExpirationTime(Math.floor(expiresAt / 1000))
+        .sign(privateKey);
+      expect([header, payload], alg).toEqual(expected.split('.').slice(0, 2));
+      // ES256 signatures are the raw 64-byte r||s pair JWS requires, not DER.
+      if (alg === 'ES256') expect(Buffer.from(signature!, 'base64url')).toHaveLength(64);
+
+      const jwks = (await call<{ keys: JWK[] }>(server, 'GET', ApiPaths.jwks)).body;
+      const verified = await jwtVerify(token, createLocalJWKSet(jwks), { issuer: server.config.publicUrl, audience: server.config.clientId, currentDate: new Date(clock.now()) });
+      expect(verified.payload).toMatchObject({ ...claims, iat: 1_800_000_000, exp: 1_800_000_300 });
+      expect(await server.keys.verify(token)).toMatchObject(claims);
+      // A flipped signature byte fails jose and our own verification.
+      const bytes = Buffer.from(signature!, 'base64url');
+      bytes[0] = bytes[0]! ^ 1;
+      const forged = `${header}.${payload}.${bytes.toString('base64url')}`;
+      await expect(jwtVerify(forged, createLocalJWKSet(jwks))).rejects.toThrow();
+      await expect(server.keys.verify(forged)).rejects.toThrow();
+      await server.close();
+    }
+  });
+});

@@ -76,6 +76,51 @@ describeDialects('rate limiter', (h) => {
     expect(await limiter.tryConsume('resendPerEmail', email)).toBe(true);
   });
 
+  it('assertBelowLimit reads without counting: it passes below the limit, throws the 429 of consume at the limit, and passes again once the window ended', async () => {
+    const { db } = await h.start();
+    const clock = movableClock();
+    const limiter = createRateLimiter({ db, clock, config: limits({ RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '2/600' }) });
+    const id = `user:${uniqueEmail()}`;
+    const stored = async () => (await db.selectFrom('rate_limits').select('count').where('key', '=', `loginFailuresPerAccount:${sha256(id)}`).executeTakeFirst())?.count;
+    // No counter yet: passes, and writes none.
+    await limiter.assertBelowLimit('loginFailuresPerAccount', id);
+    await limiter.assertBelowLimit('loginFailuresPerAccount', id);
+    expect(await stored()).toBeUndefined();
+    await limiter.consume('loginFailuresPerAccount', id);
+    await limiter.assertBelowLimit('loginFailuresPerAccount', id);
+    expect(Number(await stored())).toBe(1);
+    clock.advance(100_000);
+    await limiter.consume('loginFailuresPerAccount', id);
+    // At the limit: consume would throw on the next hit, so assertBelowLimit throws now, with the same wait.
+    const err = await rejection(limiter.assertBelowLimit('loginFailuresPerAccount', id));
+    expect(isAppError(err) && err.status === 429 && err.code === ErrorCodes.rateLimited).toBe(true);
+    if (!isAppError(err)) return;
+    expect(err.context).toEqual({ retryAfterSeconds: 500 });
+    expect(err.message).toBe('Too many attempts. Try again in 9 minutes.');
+    expect(Number(await stored())).toBe(2);
+    const consumed = await rejection(limiter.consume('loginFailuresPerAccount', id));
+    expect(isAppError(consumed) && consumed.context).toEqual({ retryAfterSeconds: 500 });
+    // The window began 600 s before: the old count no longer holds.
+    clock.advance(500_000);
+    await limiter.assertBelowLimit('loginFailuresPerAccount', id);
+  });
+
+  it('assertBelowLimit on one server refuses once failures counted through another server on the same database reach the limit', async () => {
+    const a = await h.start();
+    const b = await h.start();
+    const clock = movableClock();
+    const config = limits({ RATE_LIMIT_MFA_ATTEMPTS_PER_USER: '3/900' });
+    const onA = createRateLimiter({ db: a.db, clock, config });
+    const onB = createRateLimiter({ db: b.db, clock, config });
+    const id = `user-${Math.random()}`;
+    await Promise.all([onA.consume('mfaAttemptsPerUser', id), onA.consume('mfaAttemptsPerUser', id)]);
+    await onB.assertBelowLimit('mfaAttemptsPerUser', id);
+    await onA.consume('mfaAttemptsPerUser', id);
+    await expect(onB.assertBelowLimit('mfaAttemptsPerUser', id)).rejects.toMatchObject({ status: 429, code: ErrorCodes.rateLimited });
+    await onB.reset('mfaAttemptsPerUser', id);
+    await onA.assertBelowLimit('mfaAttemptsPerUser', id);
+  });
+
   it('stores identifiers only hashed, never an email in clear text', async () => {
     const { db } = await h.start();
     const limiter = createRateLimiter({ db, clock: movableClock(), config: limits() });

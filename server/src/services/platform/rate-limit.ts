@@ -4,7 +4,7 @@ import type { Clock } from '../../clock';
 import type { Config, RateLimitBucket } from '../../config';
 import { sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { deleteExpiredRateLimits, hitRateLimit, resetRateLimit } from '../../db/queries/rate-limits';
+import { deleteExpiredRateLimits, hitRateLimit, peekRateLimit, resetRateLimit } from '../../db/queries/rate-limits';
 import { AppError } from '../../errors';
 import { log, reasonOf } from '../../log';
 
@@ -22,6 +22,12 @@ export interface RateLimiter {
   consume(bucket: RateLimitBucket, id: string): Promise<RateLimitHit>;
   /** Counts one hit like consume, but answers false instead of throwing when over the limit. */
   tryConsume(bucket: RateLimitBucket, id: string): Promise<boolean>;
+  /**
+   * Reads the current window of `id` in `bucket` without counting anything, and throws the same 429
+   * as consume when it already holds the bucket's limit or more: the success path of a bucket that
+   * counts failures only (its failures go through consume before they are answered).
+   */
+  assertBelowLimit(bucket: RateLimitBucket, id: string): Promise<void>;
   /** Forgets the count of `id` in `bucket`. */
   reset(bucket: RateLimitBucket, id: string): Promise<void>;
 }
@@ -108,6 +114,13 @@ export function createRateLimiter(deps: { db: Db; clock: Clock; config: Pick<Con
     },
     async tryConsume(bucket, id) {
       return (await hit(bucket, id)).wait === null;
+    },
+    async assertBelowLimit(bucket, id) {
+      const rule = config.rateLimits[bucket];
+      const now = clock.now();
+      const windowMs = rule.windowSeconds * 1000;
+      const { count, windowStart } = await peekRateLimit(db, keyOf(bucket, id), now, windowMs);
+      if (count >= rule.limit && windowStart !== null) throw rateLimitedError(Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)));
     },
     async reset(bucket, id) {
       await resetRateLimit(db, keyOf(bucket, id));

@@ -4,9 +4,8 @@ import type { Config } from '../../config';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
 import { deleteUserPicturesExcept, findProfilePicture, insertProfilePicture, type ProfilePictureRow } from '../../db/queries/profile-pictures';
-import { listMfaDevices } from '../../db/queries/mfa-devices';
 import { listUserTenants } from '../../db/queries/tenants';
-import { findUserById, updateUser } from '../../db/queries/users';
+import { findUserById, findUserWithMfaEnrolled, updateUser } from '../../db/queries/users';
 import { normalizePhoneNumber } from '../platform/phone';
 import { AppError, Errors } from '../../errors';
 import type { AuthContext } from '../auth/auth';
@@ -41,7 +40,7 @@ export function createUserService(deps: { db: Db; clock: Clock; config: Pick<Con
   const pictureUrl = (id: string | null) => (id ? `${pictureBase}${id}` : null);
 
   async function getMe(ctx: AuthContext): Promise<MeResponse> {
-    const user = await findUserById(db, ctx.userId);
+    const user = await findUserWithMfaEnrolled(db, ctx.userId);
     if (!user) throw Errors.unauthorized();
     const tenants = (await listUserTenants(db, user.id)).map(toTenantSummary);
     const authz = await loadAuthorization(db, user.id, ctx.tenantId);
@@ -62,7 +61,7 @@ export function createUserService(deps: { db: Db; clock: Clock; config: Pick<Con
       permissions: authz.permissions,
       superUser: user.super_user === 1,
       // Seed 4.8: enrolment marks the user as MFA enrolled; disabling clears it.
-      mfaEnrolled: (await listMfaDevices(db, user.id, 'active')).length > 0,
+      mfaEnrolled: user.mfa_enrolled,
       metadata: user.metadata,
       createdAt: new Date(user.created_at).toISOString(),
       lastLogin: user.last_login ? new Date(user.last_login).toISOString() : null,

@@ -1,0 +1,70 @@
+/**
+ * Authorization changes reach every process within 1 s (issue 17): two servers on one database
+ * (two processes as far as state goes), each with its own movable clock. A user disabled, a role
+ * taken away, a session revoked or an API token deleted through server A is refused or changed on
+ * server B once B's clock has moved 1,000 ms, the longest a per-process cache of authorization data
+ * may hold an entry (services/platform/ttl-cache.ts).
+ */
+import { AdminPaths, ApiPaths, ApiTokenPaths } from '@gatehouse/shared/wire';
+import { expect, it } from 'vitest';
+import { activeMember, callAs, pathOf, roleIdByKey, tenantWithAdmin } from '../test/admin-helpers';
+import { call, describeDialects, movableClock } from '../test/harness';
+
+const ROOMY = { RATE_LIMIT_LOGIN_PER_IP: '1000/600', RATE_LIMIT_SIGNUP_PER_IP: '1000/60' };
+
+describeDialects('authorization changes across two processes', (h) => {
+  async function twoServers() {
+    const clockB = movableClock();
+    const a = await h.start(ROOMY);
+    const b = await h.start(ROOMY, { clock: clockB });
+    return { a, b, clockB };
+  }
+
+  it('a user disabled through A is refused on B (profile and admin calls)', async () => {
+    const { a, b, clockB } = await twoServers();
+    const admin = await tenantWithAdmin(a);
+    const member = await activeMember(a, admin);
+    expect((await callAs(b, member, 'GET', ApiPaths.me)).status).toBe(200);
+    expect((await callAs(a, admin, 'POST', pathOf(AdminPaths.tenantUserDisable, { userId: member.userId }))).status).toBe(200);
+    clockB.advance(1_000);
+    expect((await callAs(b, member, 'GET', ApiPaths.me)).status).toBe(401);
+    expect((await callAs(b, member, 'GET', ApiPaths.meAuthorization)).status).toBe(401);
+  });
+
+  it('a role taken away through A is gone on B: the profile, the authorization and the admin guard', async () => {
+    const { a, b, clockB } = await twoServers();
+    const admin = await tenantWithAdmin(a);
+    const adminRole = await roleIdByKey(a, admin, 'Admin');
+    const member = await activeMember(a, admin, { roleIds: [adminRole] });
+    expect((await callAs(b, member, 'GET', ApiPaths.meAuthorization)).body.roles.map((r: { key: string }) => r.key)).toEqual(['Admin']);
+    expect((await callAs(b, member, 'GET', AdminPaths.usersV3)).status).toBe(200);
+    expect((await callAs(a, admin, 'PUT', AdminPaths.teamMembers, { body: { id: member.userId, roleIds: [] } })).status).toBeLessThan(300);
+    clockB.advance(1_000);
+    expect((await callAs(b, member, 'GET', ApiPaths.meAuthorization)).body).toEqual({ roles: [], permissions: [] });
+    expect((await callAs(b, member, 'GET', ApiPaths.me)).body.roles).toEqual([]);
+    expect((await callAs(b, member, 'GET', AdminPaths.usersV3)).status).toBe(403);
+  });
+
+  it('a session signed out through A is refused on B', async () => {
+    const { a, b, clockB } = await twoServers();
+    const admin = await tenantWithAdmin(a);
+    const login = await call(a, 'POST', ApiPaths.login, { body: { email: admin.email, password: 'correct horse battery' } });
+    expect(login.status).toBe(200);
+    expect((await call(b, 'GET', ApiPaths.me, { token: login.body.accessToken })).status).toBe(200);
+    expect((await call(a, 'POST', ApiPaths.logout, { cookie: login.refreshCookie!, body: {} })).status).toBeLessThan(300);
+    clockB.advance(1_000);
+    expect((await call(b, 'GET', ApiPaths.me, { token: login.body.accessToken })).status).toBe(401);
+    expect((await call(b, 'GET', AdminPaths.usersV3, { token: login.body.accessToken })).status).toBe(401);
+  });
+
+  it('a personal API token deleted through A is refused on B', async () => {
+    const { a, b, clockB } = await twoServers();
+    const admin = await tenantWithAdmin(a);
+    const created = await callAs(a, admin, 'POST', ApiTokenPaths.userAccessTokens, { body: { description: 'script' } });
+    expect(created.status).toBe(201);
+    expect((await call(b, 'GET', AdminPaths.usersV3, { token: created.body.secret })).status).toBe(200);
+    expect((await callAs(a, admin, 'DELETE', ApiTokenPaths.userAccessToken.replace('{tokenId}', created.body.id))).status).toBeLessThan(300);
+    clockB.advance(1_000);
+    expect((await call(b, 'GET', AdminPaths.usersV3, { token: created.body.secret })).status).toBe(401);
+  });
+});

@@ -1,0 +1,145 @@
+import { AdminPaths, type UsersListQuery } from '@gatehouse/shared/wire';
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import type { GatehouseServer } from '../../app';
+import { membersPageQueries } from '../../db/queries/admin-users';
+import { callAs, listUsers, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { describeDialects } from '../../test/harness';
+import { queryPlan } from '../../test/query-plan';
+
+const DAY = 86_400_000;
+const NAMES = ['ada', 'Ada', 'Émile', 'zoë', 'Bob', 'bob', 'Carol', 'dave', 'Eve', 'Zed'];
+
+/** `n` members of the tenant written straight to the tables (the triggers fill the read model and the counts); every 3rd breached, every 4th with MFA. */
+async function seedMembers(server: GatehouseServer, tenantId: string, n: number, prefix: string) {
+  const now = Date.now();
+  const users = Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}-${String(i).padStart(4, '0')}`,
+    email: `${prefix}-${(i * 7919) % n}@deep.test`,
+    username: null,
+    // Repeated names: ties broken by user id, in both directions.
+    name: `${NAMES[i % NAMES.length]} ${i % 4}`,
+    password_hash: null,
+    verified: i % 2,
+    super_user: 0,
+    disabled: 0,
+    phone_number: null,
+    address: null,
+    job_title: null,
+    profile_picture_id: null,
+    metadata: null,
+    last_tenant_id: tenantId,
+    created_at: now - (i % 9) * DAY,
+    last_login: null,
+    is_breached_password: i % 3 === 0 ? 1 : 0,
+  }));
+  await server.db.insertInto('users').values(users).execute();
+  await server.db.insertInto('user_tenants').values(users.map((u) => ({ user_id: u.id, tenant_id: tenantId, created_at: u.created_at }))).execute();
+  const devices = users.filter((_, i) => i % 4 === 0).map((u) => ({ id: `dev-${u.id}`, user_id: u.id, type: 'authenticator', status: 'active', secret: null, email: null, last_used_step: null, created_at: now, verified_at: now }));
+  await server.db.insertInto('mfa_devices').values(devices).execute();
+}
+
+/** The ids of the whole list in one ORDER BY over the table (no counter, no reversal, no deferred join): what every page must be a slice of. */
+async function wholeList(server: GatehouseServer, tenantId: string, query: Partial<UsersListQuery>): Promise<string[]> {
+  const full: UsersListQuery = { page: 0, pageSize: 1_000_000, sortBy: 'name', sortDirection: 'asc', ...query };
+  const { page } = membersPageQueries(server.db, tenantId, full, Date.now());
+  // page(total) with offset 0 and the whole list as its limit reads it front to back in one statement.
+  const rows = await page(Number.MAX_SAFE_INTEGER).rows.execute();
+  return rows.map((r) => r.user_id);
+}
+
+describeDialects('users list, deep pages', (h) => {
+  it('answers every page, the last pages read from the end, as the same slice of the whole list in every sort, preset and direction', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const other = await tenantWithAdmin(server, 'other');
+    await seedMembers(server, admin.tenantId, 61, 'deep');
+    await seedMembers(server, other.tenantId, 23, 'oth');
+
+    const cases: { query: string; list: Partial<UsersListQuery> }[] = [
+      { query: '', list: {} },
+      { query: 'sortDirection=desc', list: { sortDirection: 'desc' } },
+      { query: 'sortBy=email&sortDirection=desc', list: { sortBy: 'email', sortDirection: 'desc' } },
+      { query: 'sortBy=verified', list: { sortBy: 'verified' } },
+      { query: 'sortBy=createdAt&sortDirection=desc', list: { sortBy: 'createdAt', sortDirection: 'desc' } },
+      { query: 'preset=mfa-unenrolled&sortDirection=desc', list: { preset: 'mfa-unenrolled', sortDirection: 'desc' } },
+      { query: 'preset=breached-passwords', list: { preset: 'breached-passwords' } },
+      { query: 'filter=b', list: { search: 'b' } },
+    ];
+    for (const c of cases) {
+      const whole = await wholeList(server, admin.tenantId, c.list);
+      expect(whole.length, c.query).toBeGreaterThan(0);
+      const pageSize = 7;
+      const pages = Math.ceil(whole.length / pageSize);
+      for (let p = 0; p <= pages; p++) {
+        const res = await listUsers(server, admin, `?${c.query}&pageSize=${pageSize}&pageOffset=${p}`);
+        expect(res._metadata, `${c.query} page ${p}`).toEqual({ totalItems: whole.length, totalPages: pages });
+        expect(res.items.map((u) => u.id), `${c.query} page ${p}`).toEqual(whole.slice(p * pageSize, (p + 1) * pageSize));
+        // Never another tenant's member.
+        expect(res.items.every((u) => u.tenantId === admin.tenantId)).toBe(true);
+      }
+    }
+  });
+
+  it('reads a deep page as a deferred join over the covering index, and the back half from the end of the list', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const list: UsersListQuery = { page: 0, pageSize: 20, sortBy: 'name', sortDirection: 'asc' };
+    const total = 100_000;
+    const { page } = membersPageQueries(server.db, admin.tenantId, { ...list, page: 2_000 }, Date.now());
+    const middle = page(total);
+    expect(middle.reversed).toBe(false);
+    // Past the middle, from the end: page 3,000 skips 39,980 rows in reverse order.
+    expect(membersPageQueries(server.db, admin.tenantId, { ...list, page: 3_000 }, Date.now()).page(total)).toMatchObject({ reversed: true, limit: 20 });
+    // An empty table would be scanned by PostgreSQL whatever its indexes: the plan as for a large one.
+    const plan = await server.db.transaction().execute(async (trx) => {
+      if (h.dialect === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
+      return queryPlan(trx, h.dialect, middle.keys!.compile());
+    });
+    // The user ids come from the index (SQLite: alone), in list order: no row is read for the 40,000 skipped, nothing sorted.
+    expect(plan, plan).toMatch(h.dialect === 'postgres' ? /Index (Only )?Scan using user_tenants_by_name/ : /USING COVERING INDEX user_tenants_by_name/);
+    expect(plan, plan).not.toMatch(h.dialect === 'postgres' ? /\bSort\b/ : /TEMP B-TREE/);
+    const last = membersPageQueries(server.db, admin.tenantId, { ...list, page: total / 20 - 1 }, Date.now()).page(total);
+    expect(last.reversed).toBe(true);
+    expect(last.keys).toBeNull(); // the last page is the first 20 rows in reverse order
+  });
+
+  it('counts from the counters of migration 040, which follow joins, removals, MFA and breached-password changes, per tenant', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const other = await tenantWithAdmin(server, 'other');
+    await seedMembers(server, admin.tenantId, 40, 'cnt');
+    await seedMembers(server, other.tenantId, 9, 'cnt-other');
+    const db = server.db;
+    const counted = async (who: TenantAdmin) => {
+      const stats = (await listUsers(server, who, '?pageSize=1'))._metadata.totalItems;
+      const mfa = (await listUsers(server, who, '?preset=mfa-unenrolled&pageSize=1'))._metadata.totalItems;
+      const breached = (await listUsers(server, who, '?preset=breached-passwords&pageSize=1'))._metadata.totalItems;
+      return { total: stats, mfa, breached };
+    };
+    const actual = async (who: TenantAdmin) => {
+      const n = async (where: string) => Number((await sql<{ n: number | string }>`select count(*) as n from user_tenants where tenant_id = ${who.tenantId} and ${sql.raw(where)}`.execute(db)).rows[0]!.n);
+      return { total: await n('1 = 1'), mfa: await n('mfa_enrolled = 0'), breached: await n('breached = 1') };
+    };
+    expect(await counted(admin)).toEqual(await actual(admin));
+    expect(await counted(admin)).toEqual({ total: 41, mfa: 41 - 10, breached: 14 });
+    expect(await counted(other)).toEqual({ total: 10, mfa: 10 - 3, breached: 3 });
+
+    // A device enrolled, one removed; a password found breached; a member removed; a user deleted.
+    const now = Date.now();
+    await db.insertInto('mfa_devices').values({ id: 'dev-new', user_id: 'cnt-0001', type: 'authenticator', status: 'active', secret: null, email: null, last_used_step: null, created_at: now, verified_at: now }).execute();
+    await db.deleteFrom('mfa_devices').where('id', '=', 'dev-cnt-0004').execute();
+    await db.updateTable('users').set({ is_breached_password: 1 }).where('id', '=', 'cnt-0001').execute();
+    await db.deleteFrom('user_tenants').where('tenant_id', '=', admin.tenantId).where('user_id', '=', 'cnt-0003').execute();
+    await db.deleteFrom('mfa_devices').where('user_id', '=', 'cnt-0008').execute();
+    await db.deleteFrom('user_tenants').where('user_id', '=', 'cnt-0008').execute();
+    await db.deleteFrom('users').where('id', '=', 'cnt-0008').execute();
+    expect(await counted(admin)).toEqual(await actual(admin));
+    expect(await counted(admin)).toEqual({ total: 39, mfa: 39 - 9, breached: 14 });
+    // The team stats read the same counters.
+    const stats = (await callAs(server, admin, 'GET', AdminPaths.teamStats)).body;
+    expect(stats).toMatchObject({ totalUsers: 39, mfaUnenrolled: 30, breachedPasswords: 14 });
+    // The other tenant's counts never moved.
+    expect(await counted(other)).toEqual({ total: 10, mfa: 7, breached: 3 });
+  });
+});
