@@ -33,6 +33,7 @@ import { webhooksMigration } from './034_webhooks';
 import { channelsMigration } from './035_channels';
 import { notificationsMigration } from './036_notifications';
 import { reportsMigration } from './037_reports';
+import { cdnRolloutsMigration } from './042_cdn_rollouts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -75,6 +76,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '035_channels': channelsMigration,
         '036_notifications': notificationsMigration,
         '037_reports': reportsMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
+        '042_cdn_rollouts': cdnRolloutsMigration,
       };
     },
   };

@@ -52,5 +52,7 @@ export const OperatorErrorCodes = {
   cdnVersionConflict: 'ER-04008',
   /** CDN (issue 18): the rollout would name a version whose files do not verify; nothing changed. */
   cdnManifestInvalid: 'ER-04009',
+  /** CDN (issue 18): rollback asked of a bundle with no previous default. */
+  cdnNoPrevious: 'ER-04010',
 } as const;
 export type OperatorErrorCode = (typeof OperatorErrorCodes)[keyof typeof OperatorErrorCodes];
