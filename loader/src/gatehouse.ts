@@ -287,7 +287,8 @@ export function importBundle<T>(manifest: CdnManifest, cdnBase: string, bundle: 
 
 function resolveCdnBase(options: GatehouseOptions, baseUrl: string): string {
   if (options.cdnUrl) return options.cdnUrl.replace(/\/*$/, '/');
-  const src = (document.currentScript as HTMLScriptElement | null)?.src ?? loaderSrc;
+  // An inline script calling initialize() is the current script then, with an empty src: the loader's own is meant.
+  const src = (document.currentScript as HTMLScriptElement | null)?.src || loaderSrc;
   const at = src?.indexOf('/cdn/') ?? -1;
   return at >= 0 ? src!.slice(0, at + 5) : `${baseUrl}/cdn/`;
 }
