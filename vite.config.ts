@@ -27,7 +27,7 @@ export function bundleBuild(outDir: string): UserConfig['build'] {
 /**
  * Vite routes every `import()` of a bundle through its module-preload helper, which (with
  * `modulePreload: false`) only costs bytes. This plugin puts a small one in its place that lets
- * the loader's lazy-import gate (loader/src/assets.ts) register a lazily imported file's integrity
+ * the runtime's lazy-import gate (loader/src/assets.ts) register a lazily imported file's integrity
  * before the browser fetches it; without the gate (tests, other hosts) it imports at once.
  */
 export function lazyImportGate(): Plugin {

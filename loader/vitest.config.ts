@@ -13,6 +13,7 @@ export const isolatedLoaderFiles = [
   'loader/src/gatehouse.test.ts',
   'loader/src/gatehouse.checkout.test.ts',
   'loader/src/gatehouse.entitlements.test.ts',
+  'loader/src/gatehouse.versions.test.ts',
   'loader/src/runtime/lazy-lists.test.ts',
 ];
 

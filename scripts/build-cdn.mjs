@@ -3,9 +3,12 @@
  * Builds every browser bundle into dist/cdn/<bundle>/<version>/ and writes the live
  * dist/cdn/cdn-manifest.json: the versions from ./cdn-manifest.json plus, for each bundle, its
  * entry file and the sha384 integrity of the entry and of every other file it may load.
- * Last, every file under dist/cdn gets a brotli (quality 11) and a gzip (level 9) copy beside it,
+ * Each version folder gets its files.json: every file of the version (entry included) with its
+ * sha384, what `gatehouse cdn publish` and the server verify (issue 18, docs/cdn.md).
+ * Then every file under dist/cdn gets a brotli (quality 11) and a gzip (level 9) copy beside it,
  * `<file>.br` and `<file>.gz`, which the server sends by Accept-Encoding (routes/platform/cdn.ts).
  * Integrity hashes are those of the uncompressed files: SRI checks the decoded body.
+ * Last, dist/cdn/headers says which cache and CORS headers each path needs, for static hosts.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -63,6 +66,7 @@ for (const b of builds) {
   console.log(`built ${b.bundle} in ${Date.now() - started} ms`);
 }
 
+const COMPRESSED = /\.(br|gz)$/;
 const sri = (file) => 'sha384-' + createHash('sha384').update(readFileSync(file)).digest('base64');
 // Dot folders (Vite's .vite/manifest.json) are build records: never hashed, compressed or served.
 const walk = (dir) => readdirSync(dir).flatMap((name) => {
@@ -114,25 +118,28 @@ for (const b of builds) {
     if (file !== entryPath && /\.m?js$/.test(file)) files[relative(cdn, file)] = sri(file);
   }
   const entry = { version, entry: relative(cdn, entryPath), integrity: sri(entryPath) };
-  if (separateFileLists.has(b.bundle)) {
-    writeFileSync(listPath, JSON.stringify(files) + '\n');
-    manifest.bundles[b.bundle] = { ...entry, fileList: relative(cdn, listPath), fileListIntegrity: sri(listPath) };
-  } else if (b.lazy) {
+  if (b.lazy) {
     const eager = eagerFiles(JSON.parse(readFileSync(join(dir, '.vite/manifest.json'), 'utf8')), b.entry, b.lazy);
     const now = {};
     const later = {};
     for (const [file, hash] of Object.entries(files)) (eager.has(relative(dir, join(cdn, file))) ? now : later)[file] = hash;
     writeFileSync(lazyListPath, JSON.stringify(later) + '\n');
     manifest.bundles[b.bundle] = { ...entry, files: now, lazyFileList: relative(cdn, lazyListPath), lazyFileListIntegrity: sri(lazyListPath) };
-  } else {
+  } else if (!separateFileLists.has(b.bundle)) {
     manifest.bundles[b.bundle] = { ...entry, files };
   }
+  // files.json lists every file of the version, the entry and lazy-files.json included (for the
+  // admin portal and the checkout it is also the loader's file list: an entry more in the import
+  // map's integrity is harmless). Not itself, nor the compressed copies (they decode to a listed file).
+  const everything = {};
+  for (const file of walk(dir).sort()) if (file !== listPath && !COMPRESSED.test(file)) everything[relative(cdn, file)] = sri(file);
+  writeFileSync(listPath, JSON.stringify(everything) + '\n');
+  if (separateFileLists.has(b.bundle)) manifest.bundles[b.bundle] = { ...entry, fileList: relative(cdn, listPath), fileListIntegrity: sri(listPath) };
 }
 mkdirSync(cdn, { recursive: true });
 writeFileSync(join(cdn, 'cdn-manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
 console.log(`wrote dist/cdn/cdn-manifest.json (${Object.keys(manifest.bundles).join(', ')})`);
 
-const COMPRESSED = /\.(br|gz)$/;
 const TEXT = new Set(['.js', '.mjs', '.css', '.json', '.map', '.txt', '.html', '.svg']);
 const brotli = promisify(brotliCompress);
 const gzip9 = promisify(gzip);
@@ -168,7 +175,31 @@ async function compressTree(dir) {
   return { files: sources.length, raw, br, gz };
 }
 
+const HEADERS_FILE = 'headers';
+
+/**
+ * dist/cdn/headers, in the `_headers` format of Netlify and Cloudflare Pages (a path pattern, then
+ * its headers indented), with paths from the folder's root: versioned files are immutable, the
+ * manifest is kept 30 s (CDN_MANIFEST_MAX_AGE), and everything may be loaded from any origin.
+ */
+function headersFile(bundles) {
+  const lines = [
+    '# Gatehouse CDN headers (scripts/build-cdn.mjs; docs/cdn.md). Netlify and Cloudflare Pages read this',
+    '# file as _headers at the root of the uploaded folder; for other hosts set the same headers per path.',
+    '/*',
+    '  Access-Control-Allow-Origin: *',
+    '  Cross-Origin-Resource-Policy: cross-origin',
+    '  X-Content-Type-Options: nosniff',
+    '/cdn-manifest.json',
+    '  Cache-Control: public, max-age=30',
+  ];
+  for (const bundle of bundles) lines.push(`/${bundle}/*`, '  Cache-Control: public, max-age=31536000, immutable');
+  return lines.join('\n') + '\n';
+}
+
 const started = Date.now();
+rmSync(join(cdn, HEADERS_FILE), { force: true });
 const sizes = await compressTree(cdn);
+writeFileSync(join(cdn, HEADERS_FILE), headersFile(builds.map((b) => b.bundle)));
 const kb = (n) => (n / 1024).toFixed(1) + ' KB';
 console.log(`compressed ${sizes.files} CDN files in ${Date.now() - started} ms: ${kb(sizes.raw)} raw, ${kb(sizes.gz)} gzip, ${kb(sizes.br)} brotli`);

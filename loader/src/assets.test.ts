@@ -60,6 +60,12 @@ describe('integrity', () => {
     expect(maps).toEqual([{ integrity: { 'https://a.example/cdn/x.js': 'sha384-1' } }, { integrity: { 'https://a.example/cdn/y.js': 'sha384-2' } }]);
   });
 
+  it('keeps the mapped URLs in one set on globalThis, shared with the runtime (a separately built copy of this file), so its lazy-import gate skips what the loader mapped', () => {
+    addIntegrityMap('https://shared.example/cdn/', { 'login-box/7.78.0/assets/mount-1.js': 'sha384-m' });
+    const shared = (globalThis as unknown as Record<symbol, Set<string>>)[Symbol.for('gatehouse.mapped')]!;
+    expect(shared.has('https://shared.example/cdn/login-box/7.78.0/assets/mount-1.js')).toBe(true);
+  });
+
   it('fetches the file list of a bundle kept out of the manifest with the manifest hash as SRI, then registers its files', async () => {
     const fetchSpy = vi.fn(async () => new Response(JSON.stringify({ 'admin-portal/7.78.0/assets/mount-x.js': 'sha384-portal-chunk' })));
     vi.stubGlobal('fetch', fetchSpy);

@@ -14,7 +14,11 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, message: string)
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const mapped = new Set<string>();
+/**
+ * URLs already in an import map, shared by the loader and the runtime (two separately built
+ * copies of this file): the runtime's lazy-import gate skips what the loader mapped.
+ */
+const mapped: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('gatehouse.mapped')] ??= new Set()) as Set<string>;
 
 /** Adds an import map with integrity entries for `files` (paths relative to `base`). */
 export function addIntegrityMap(base: string, files: Record<string, string>, nonce?: string): void {

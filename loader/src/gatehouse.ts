@@ -12,7 +12,8 @@ import { ENTITLEMENTS_DISABLED_MESSAGE } from '../../shared/src/wire/entitlement
 import { MULTI_APPS_ADMIN_PORTAL_FLAG } from '../../shared/src/wire/applications/paths';
 import type { CheckOptions, CustomAttributes, EntitlementResult, EntitlementsContext } from '@gatehouse/shared/entitlements';
 import type { BootContext, CdnManifest, EntitlementQuery, GatehouseOptions, LoadedEntitlements, RuntimeHandle } from './types';
-import { addBundleLazyList, importWithIntegrity, withTimeout } from './assets';
+import { importWithIntegrity, withTimeout } from './assets';
+import { chooseVersions } from './versions';
 
 export const LOADING_BODY_CLASS = 'gatehouse-loading';
 export const APP_NOT_FOUND = 'GatehouseApp not found';
@@ -194,15 +195,27 @@ export class GatehouseApp {
         // No hint: this browser holds no session here, and asking would only log a 401.
         preview || this.options.hostedLoginBox || !hint.mayHaveSession() ? null : withRefreshLock(baseUrl, () => loadSession(get, hint)),
       ]);
+      // Each bundle's version for this person (pin, canary or default), known once the session is.
+      const chosen = await chooseVersions(manifest, session?.me);
+      const load = <T>(bundle: string) => importBundle<T>(chosen, cdnBase, bundle, this.options.nonce);
       const context: BootContext = {
         name: this.name,
         options: this.options,
         cdnBase,
-        manifest,
+        manifest: chosen,
         flags,
         metadata,
         session,
-        importBundle: (bundle) => importBundle(manifest, cdnBase, bundle, this.options.nonce),
+        // A pinned or canary version that fails to load falls back once to the default: a bad canary degrades, it does not break.
+        importBundle: <T>(bundle: string) =>
+          load<T>(bundle).catch((error: Error) => {
+            const fallback = manifest.bundles[bundle]!;
+            const failed = chosen.bundles[bundle]!;
+            if (failed === fallback) throw error;
+            this.record(bundle, new Error(`${failed.version} failed, loading ${fallback.version}: ${error.message}`));
+            chosen.bundles[bundle] = fallback;
+            return load<T>(bundle);
+          }),
         reportError: (request, error) => this.record(request, error),
         notifyChange: () => this.changeListeners.forEach((listener) => listener()),
       };
@@ -267,8 +280,6 @@ export function importBundle<T>(manifest: CdnManifest, cdnBase: string, bundle: 
       if (!res?.ok) throw new Error(`Failed to load ${cdnBase + entry.fileList} (integrity check or network error)`);
       listed = (await res.json()) as Record<string, string>;
     }
-    // The bundle's lazily imported files: their list is fetched on the first such import.
-    addBundleLazyList(cdnBase, entry, nonce);
     return importWithIntegrity<T>(cdnBase, entry.entry, { ...listed, [entry.entry]: entry.integrity }, nonce);
   };
   return withTimeout(load(), ASSET_LOAD_TIMEOUT_MS, `Failed to load ${bundle} from ${cdnBase + entry.entry}`);
@@ -276,7 +287,8 @@ export function importBundle<T>(manifest: CdnManifest, cdnBase: string, bundle: 
 
 function resolveCdnBase(options: GatehouseOptions, baseUrl: string): string {
   if (options.cdnUrl) return options.cdnUrl.replace(/\/*$/, '/');
-  const src = (document.currentScript as HTMLScriptElement | null)?.src ?? loaderSrc;
+  // An inline script calling initialize() is the current script then, with an empty src: the loader's own is meant.
+  const src = (document.currentScript as HTMLScriptElement | null)?.src || loaderSrc;
   const at = src?.indexOf('/cdn/') ?? -1;
   return at >= 0 ? src!.slice(0, at + 5) : `${baseUrl}/cdn/`;
 }

@@ -82,8 +82,18 @@ export interface ManifestEntry {
   lazyFileList?: string;
   lazyFileListIntegrity?: string;
 }
+/** A bundle in the manifest: its default version's descriptor and the rollout around it (docs/cdn.md). */
+export interface ManifestBundle extends ManifestEntry {
+  previous?: string;
+  /** People whose bucket (0–99) is below `percent` load `version`. */
+  canary?: { version: string; percent: number };
+  /** Versions pinned by tenant, keyed by base64url (no padding) of SHA-256 of the tenant id. */
+  pins?: Record<string, string>;
+  /** The descriptor of every version `canary` or `pins` names. */
+  versions?: Record<string, ManifestEntry>;
+}
 /** `cdn-manifest.json`: which version of each bundle is live, with integrity hashes. */
-export interface CdnManifest { version: string; bundles: Record<string, ManifestEntry> }
+export interface CdnManifest { version: string; bundles: Record<string, ManifestBundle> }
 
 /** What stage 1 fetched in parallel and hands to stage 2. */
 export interface BootContext {

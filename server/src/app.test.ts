@@ -183,7 +183,8 @@ describeDialects('HTTP surface', (h) => {
     const html = await call(server, 'GET', '/cdn/loader/7.78.0/page.html');
     expect(html.headers.get('content-type')).toBe('application/octet-stream');
     const manifest = await call(server, 'GET', '/cdn/cdn-manifest.json');
-    expect(manifest.headers.get('cache-control')).toBe('no-cache');
+    // No version folder verifies here (no files.json): the file is served as the build wrote it.
+    expect(manifest.headers.get('cache-control')).toBe('public, max-age=30');
     expect(manifest.body).toEqual({ version: '7.78.0' });
     for (const p of ['/cdn/../secret.txt', '/cdn/%2e%2e/secret.txt', '/cdn/loader/%2e%2e%2f%2e%2e%2fsecret.txt', '/cdn/..%5csecret.txt']) {
       const res = await call(server, 'GET', p);

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config';
 import { migrate, openDb, type Db } from './db';
 import { createClientRegistry, hashClientSecret, newClientSecret, type OAuthClient } from './services/oauth/clients';
 import { setSuperUser } from './services/operator/super-users';
+import { CDN_USAGE, CdnUsageError, runCdnCommand } from './cli-cdn';
 
 export const CLI_USAGE = `Usage:
   npm run gatehouse -- clients add <clientId> --redirect-uri <uri> [--redirect-uri <uri> ...]
@@ -17,6 +18,7 @@ export const CLI_USAGE = `Usage:
   npm run gatehouse -- clients secret     (a new secret and its hash, for OAUTH_CLIENTS_FILE)
   npm run gatehouse -- users promote <email>   (makes an existing user a super user: the vendor's operator)
   npm run gatehouse -- users demote <email>    (makes them an ordinary user again)
+${CDN_USAGE}
 
 A client is public (PKCE only) unless --confidential: then its secret is printed once and only its
 SHA-256 is stored. Redirect URIs are matched exactly: https, or http on localhost / 127.0.0.1 / [::1].
@@ -67,7 +69,7 @@ async function promoteOrDemote(db: Db, clock: Clock, promote: boolean, email: st
 /** Runs the CLI; returns the exit code. `out` and `err` print lines (tests capture them). */
 export async function runCli(argv: string[], io: { out: (line: string) => void; err: (line: string) => void; env?: NodeJS.ProcessEnv; clock?: Clock } = { out: console.log, err: console.error }): Promise<number> {
   const [group, command, ...rest] = argv;
-  const known = group === 'clients' || group === 'users';
+  const known = group === 'clients' || group === 'users' || group === 'cdn';
   if (!known || !command || command === 'help' || command === '--help') {
     io.out(CLI_USAGE);
     return known && (command === 'help' || command === '--help') ? 0 : 1;
@@ -102,6 +104,7 @@ export async function runCli(argv: string[], io: { out: (line: string) => void; 
   try {
     await migrate(opened.db, opened.dialect);
     if (group === 'users') return await promoteOrDemote(opened.db, io.clock ?? systemClock, command === 'promote', rest[0]!, io);
+    if (group === 'cdn') return await runCdnCommand({ db: opened.db, clock: io.clock ?? systemClock, config }, command, rest, io);
     const registry = createClientRegistry({ db: opened.db, clock: io.clock ?? systemClock, config });
     if (command === 'list') {
       const clients = await registry.list();
@@ -137,9 +140,14 @@ export async function runCli(argv: string[], io: { out: (line: string) => void; 
     }
     throw new UsageError(`Unknown command "clients ${command}".`);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof CdnUsageError) {
       io.err(error.message);
       io.err(CLI_USAGE);
+      return 1;
+    }
+    // A refusal of the rules (AppError, compared by kind): its message says what and why.
+    if ((error as { kind?: string })?.kind === 'AppError') {
+      io.err((error as Error).message);
       return 1;
     }
     throw error;

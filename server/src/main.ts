@@ -12,8 +12,8 @@ const MAX_HEADER_BYTES = 96 * 1024;
 
 /** Process entry: config, server, listener, graceful shutdown. */
 async function main(): Promise<void> {
-  // `npm run gatehouse -- clients ...` (hosted-login applications) and `users promote|demote` run and exit instead of serving.
-  if (process.argv[2] === 'clients' || process.argv[2] === 'users') process.exit(await runCli(process.argv.slice(2)));
+  // `npm run gatehouse -- clients ...` (hosted-login applications), `users promote|demote` and `cdn ...` (issue 18) run and exit instead of serving.
+  if (process.argv[2] === 'clients' || process.argv[2] === 'users' || process.argv[2] === 'cdn') process.exit(await runCli(process.argv.slice(2)));
   let config;
   try {
     config = loadConfig();

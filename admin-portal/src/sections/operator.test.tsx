@@ -69,7 +69,7 @@ describe('operator section', { timeout: 30_000 }, () => {
     expect(other.calls).toEqual([]);
     document.body.innerHTML = '';
     const { view } = open();
-    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Plans', 'Features', 'Feature flags', 'Billing', 'Applications', 'Products']);
+    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Plans', 'Features', 'Feature flags', 'Billing', 'Applications', 'Products', 'CDN']);
     expect(await view.findByRole('row', { name: /Premium/ }, LOAD)).toBeTruthy();
   });
 

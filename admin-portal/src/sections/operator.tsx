@@ -4,6 +4,7 @@ import { adoptCss } from '../host-styles';
 import { useT } from '../i18n/i18n-context';
 import ApplicationsTab from './operator/applications-tab';
 import BillingTab from './operator/billing-tab';
+import CdnTab from './operator/cdn-tab';
 import FeaturesTab from './operator/features-tab';
 import FlagsTab from './operator/flags-tab';
 import { createOperatorApi } from './operator/operator-api';
@@ -14,7 +15,7 @@ import type { SectionProps } from './section-props';
 import usersCss from './users/users.css?inline';
 import css from './operator/operator.css?inline';
 
-export const OPERATOR_TABS = ['plans', 'features', 'flags', 'billing', 'applications', 'products'] as const;
+export const OPERATOR_TABS = ['plans', 'features', 'flags', 'billing', 'applications', 'products', 'cdn'] as const;
 export type OperatorTab = (typeof OPERATOR_TABS)[number];
 
 const TAB_COMPONENTS: Readonly<Record<OperatorTab, ComponentType<OperatorTabProps>>> = {
@@ -24,6 +25,7 @@ const TAB_COMPONENTS: Readonly<Record<OperatorTab, ComponentType<OperatorTabProp
   billing: BillingTab,
   applications: ApplicationsTab,
   products: ProductsTab,
+  cdn: CdnTab,
 };
 
 const isTab = (value: string | undefined): value is OperatorTab => (OPERATOR_TABS as readonly string[]).includes(value ?? '');
@@ -31,7 +33,7 @@ const isTab = (value: string | undefined): value is OperatorTab => (OPERATOR_TAB
 /**
  * The Operator area (issue 13 "Operator (vendor) side"): the vendor's super users manage plans,
  * features, feature flags with targeting rules, the billing configuration, the OAuth
- * applications and (issue 15) the vendor's applications as Products. The navigation shows it only to super users; the server refuses everyone else.
+ * applications, (issue 15) the vendor's applications as Products and (issue 18) the CDN rollouts. The navigation shows it only to super users; the server refuses everyone else.
  */
 export default function OperatorSection(props: SectionProps) {
   const { title, headingId, user, api, target } = props;

@@ -8,9 +8,11 @@ import * as ReactDOMClient from 'react-dom/client';
 import * as jsxRuntime from 'react/jsx-runtime';
 import * as shared from '@gatehouse/shared';
 import * as runtimeCore from '@module-federation/runtime-core';
+import type { types } from '@module-federation/runtime-core';
 import { createInstance } from '@module-federation/runtime';
 import type { ParcelConfig } from 'single-spa';
 import type { BootContext } from '../types';
+import { addLoadedBundleLazyList } from './lazy-lists';
 
 /** Remote names by bundle (the `name` each bundle's federation build declares). */
 export const REMOTE_NAMES: Record<string, string> = {
@@ -50,7 +52,7 @@ export function createFederation(ctx: BootContext) {
         // manifest's integrity hashes and applies the asset timeout.
         loadEntry: ({ remoteInfo }) => {
           const bundle = Object.keys(REMOTE_NAMES).find((b) => REMOTE_NAMES[b] === remoteInfo.name);
-          return bundle ? ctx.importBundle(bundle) : undefined;
+          return bundle ? ctx.importBundle<types.RemoteEntryExports>(bundle).then((container) => (addLoadedBundleLazyList(ctx, bundle), container)) : undefined;
         },
       },
     ],

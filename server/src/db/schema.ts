@@ -15,6 +15,7 @@ import type { WebhookTables } from './schema-webhooks';
 import type { ChannelTables } from './schema-channels';
 import type { NotificationTables } from './schema-notifications';
 import type { ReportTables } from './schema-reports';
+import type { CdnTables } from './schema-cdn';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint; the pg pool parses
@@ -367,7 +368,7 @@ export interface PasswordlessCodesTable {
   used_at: number | null;
 }
 
-export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables, ConnectivityTables, ChannelTables, NotificationTables, WebhookTables, ReportTables {
+export interface Database extends SsoTables, SocialTables, OAuthTables, AdminTables, ApiTokenTables, AccountTables, SelfServiceTables, SecurityTables, BillingTables, ScimTables, ApplicationTables, ConnectivityTables, ChannelTables, NotificationTables, WebhookTables, ReportTables, CdnTables {
   tenants: TenantsTable;
   users: UsersTable;
   user_tenants: UserTenantsTable;

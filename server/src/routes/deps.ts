@@ -10,6 +10,7 @@ import type { CaptchaService } from '../services/platform/captcha';
 import type { KeyService } from '../services/platform/keys';
 import type { RateLimiter } from '../services/platform/rate-limit';
 import type { TenantSecurity } from '../services/security';
+import type { CdnService } from '../services/cdn';
 import type { EntitlementsService } from '../services/entitlements';
 
 /** What every area is built from: the config, the database, the clock, and the platform and messaging services. */
@@ -21,6 +22,8 @@ export interface AreaContext {
   limiter: RateLimiter;
   /** The captcha policy: the public policy and the check of a call's recaptchaToken. */
   captcha: CaptchaService;
+  /** CDN rollouts (issue 18): versions, the rollout of each bundle, the live manifest. */
+  cdn: CdnService;
   mail: Mailer;
   /** Renders every email in the recipient's language and tenant look. */
   emails: EmailService;

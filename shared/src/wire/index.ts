@@ -68,6 +68,7 @@ export * from './oauth/oauth';
 export * from './oauth/paths';
 
 export * from './platform/public';
+export * from './platform/cdn-manifest';
 export * from './platform/captcha';
 export * from './platform/vendor-info';
 export * from './platform/vendor-info-paths';
@@ -81,6 +82,7 @@ export * from './operator/paths';
 
 export * from './provisioning/provisioning';
 export * from './operator/operator';
+export * from './operator/cdn';
 export * from './applications/paths';
 export * from './applications/applications';
 

@@ -1,13 +1,13 @@
 /**
  * The Operator area's calls (issue 13; OperatorPaths): plans, features, feature flags, the vendor
- * billing configuration and OAuth applications. Every one needs a super user; the server refuses
+ * billing configuration, OAuth applications and (issue 18) the CDN rollouts. Every one needs a super user; the server refuses
  * anyone else (403), whatever the portal shows.
  */
 import { ApplicationPaths, OperatorPaths } from '@gatehouse/shared/admin-paths';
-import type { Application, BillingConfiguration, Feature, FeatureFlag, OperatorPlan, VendorApplication } from '@gatehouse/shared/wire';
+import type { Application, BillingConfiguration, CdnPromoteBody, CdnPruneResponse, CdnVersionsResponse, Feature, FeatureFlag, OperatorPlan, VendorApplication } from '@gatehouse/shared/wire';
 import type { GatehouseApi } from '../../contract';
 
-const at = (path: string, name: 'id' | 'clientId' | 'appId', value: string) => path.replace(`{${name}}`, encodeURIComponent(value));
+const at = (path: string, name: 'id' | 'clientId' | 'appId' | 'bundle' | 'tenantId', value: string) => path.replace(`{${name}}`, encodeURIComponent(value));
 
 /** PUT billing-configuration/v1 (BillingConfigurationBody): a secret left undefined keeps the stored one, '' removes it. */
 export interface BillingConfigurationInput {
@@ -46,6 +46,13 @@ export function createOperatorApi(api: GatehouseApi) {
     createProduct: (body: Record<string, unknown>) => api.request<VendorApplication>('POST', ApplicationPaths.applications, { body }),
     updateProduct: (id: string, body: Record<string, unknown>) => api.request<VendorApplication>('PATCH', at(ApplicationPaths.application, 'appId', id), { body }),
     deleteProduct: (id: string) => api.request<unknown>('DELETE', at(ApplicationPaths.application, 'appId', id)),
+    /** CDN rollouts (issue 18): every published version of every bundle, with its state and size over the wire. */
+    cdnVersions: () => api.request<CdnVersionsResponse>('GET', OperatorPaths.cdnVersions),
+    cdnPromote: (bundle: string, body: CdnPromoteBody) => api.request<unknown>('POST', at(OperatorPaths.cdnPromote, 'bundle', bundle), { body }),
+    cdnRollback: (bundle: string) => api.request<unknown>('POST', at(OperatorPaths.cdnRollback, 'bundle', bundle)),
+    cdnStopCanary: (bundle: string) => api.request<unknown>('DELETE', at(OperatorPaths.cdnCanary, 'bundle', bundle)),
+    cdnUnpin: (bundle: string, tenantId: string) => api.request<unknown>('DELETE', at(at(OperatorPaths.cdnPin, 'bundle', bundle), 'tenantId', tenantId)),
+    cdnPrune: (keep: number) => api.request<CdnPruneResponse>('POST', OperatorPaths.cdnPrune, { body: { keep } }),
   };
 }
 

@@ -35,6 +35,7 @@ import { notificationsMigration } from './036_notifications';
 import { reportsMigration } from './037_reports';
 import { memberCountsMigration } from './040_member_counts';
 import { auditsSearchMigration } from './041_audits_search';
+import { cdnRolloutsMigration } from './042_cdn_rollouts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -79,6 +80,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '037_reports': reportsMigration(dialect === 'postgres' ? 'bytea' : 'blob'),
         '040_member_counts': memberCountsMigration(dialect),
         '041_audits_search': auditsSearchMigration(dialect),
+        '042_cdn_rollouts': cdnRolloutsMigration,
       };
     },
   };

@@ -14,6 +14,7 @@ import { createGrantService } from '../../services/operator/grants';
 import { createPlanService } from '../../services/operator/plans';
 import type { RouteDeps } from '../deps';
 import { applicationRoutes } from './applications';
+import { cdnRolloutRoutes } from './cdn';
 import { featureFlagRoutes } from './feature-flags';
 import { featureRoutes } from './features';
 import { grantRoutes } from './grants';
@@ -28,4 +29,5 @@ export function operatorArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps): void {
   app.route('/', grantRoutes(deps, createGrantService({ db, clock })));
   const registry = createClientRegistry({ db, clock, config });
   app.route('/', applicationRoutes(deps, createApplicationService({ db, clock, registry, config })));
+  app.route('/', cdnRolloutRoutes(deps, deps.cdn));
 }

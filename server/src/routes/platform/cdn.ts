@@ -1,11 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { CDN_MANIFEST_MAX_AGE } from '@gatehouse/shared/wire';
 import type { Config } from '../../config';
 import { Errors } from '../../errors';
 import { negotiateEncoding } from '../../http/accept-encoding';
 import type { AppEnv } from '../../http/env';
+import type { CdnService } from '../../services/cdn';
+import type { ServedManifest } from '../../services/cdn/manifest';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -58,16 +61,60 @@ async function fileStat(file: string): Promise<Stats | null> {
   return info?.isFile() ? info : null;
 }
 
+/** Headers every CDN response carries. */
+const COMMON_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  // Caches keep one copy per coding; every CDN file may have siblings.
+  Vary: 'Accept-Encoding',
+  // Nothing under /cdn may run as a document in the identity origin (it could call refresh).
+  'Content-Security-Policy': "default-src 'none'; sandbox",
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+/**
+ * The live manifest (issue 18), rendered from the rollout and verified (services/cdn/manifest.ts),
+ * in the best coding the browser accepts. Short-lived: a rollout change reaches new page loads
+ * within max-age plus the server's refresh (CDN_MANIFEST_MAX_AGE + CDN_ROLLOUT_REFRESH seconds).
+ */
+async function serveManifest(c: Context<AppEnv>, cdn: CdnService): Promise<Response> {
+  let served: ServedManifest;
+  try {
+    served = await cdn.live.current();
+  } catch {
+    // No build yet: nothing verified and no cdn-manifest.json on disk (the reason is in the server log).
+    throw Errors.notFound();
+  }
+  const coding = negotiateEncoding(c.req.header('accept-encoding'))[0]!;
+  const body = coding === 'br' ? served.br : coding === 'gzip' ? served.gzip : served.identity;
+  const etag = `"${coding}-${served.tag}"`;
+  const headers: Record<string, string> = {
+    ...COMMON_HEADERS,
+    'Content-Type': CONTENT_TYPES['.json']!,
+    'Cache-Control': `public, max-age=${CDN_MANIFEST_MAX_AGE}`,
+    'Content-Length': String(body.length),
+    ETag: etag,
+  };
+  if (coding !== 'identity') headers['Content-Encoding'] = coding;
+  if (matchesEtag(c.req.header('if-none-match'), etag)) {
+    const { 'Content-Length': _length, 'Content-Type': _type, 'Content-Encoding': _coding, ...unchanged } = headers;
+    return c.body(null, 304, unchanged);
+  }
+  if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+  return c.body(new Uint8Array(body), 200, headers);
+}
+
 /**
  * `/cdn/*`: bundles are public and loaded cross-origin with SRI, so ACAO is `*` here. Each file is
  * sent as the build's brotli or gzip sibling when the browser accepts it (SRI covers the decoded
  * bytes, so the manifest's hashes hold for every coding).
  */
-export function cdnRoutes(config: Pick<Config, 'cdnDir'>): Hono<AppEnv> {
+export function cdnRoutes(config: Pick<Config, 'cdnDir'>, cdn: CdnService): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const root = path.resolve(config.cdnDir);
   app.on(['GET', 'HEAD'], '/cdn/*', async (c) => {
     const rel = c.req.path.slice('/cdn/'.length);
+    if (rel === MANIFEST) return serveManifest(c, cdn);
     const file = resolveInside(root, rel);
     if (!file) throw Errors.notFound();
     const info = await fileStat(file);

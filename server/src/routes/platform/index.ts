@@ -8,6 +8,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { AppEnv } from '../../http/env';
+import { createCdnService, type CdnService } from '../../services/cdn';
 import { createCaptchaService, type CaptchaService } from '../../services/platform/captcha';
 import { createKeyService, type KeyService } from '../../services/platform/keys';
 import { createPublicService, type PublicService } from '../../services/platform/public';
@@ -23,6 +24,8 @@ export interface Platform {
   keys: KeyService;
   limiter: RateLimiter;
   captcha: CaptchaService;
+  /** CDN rollouts (issue 18): the live manifest the CDN routes serve, changed by the Operator area and the CLI. */
+  cdn: CdnService;
 }
 
 /** Builds the platform services, before any area: every area gets them in its context. */
@@ -31,7 +34,8 @@ export function createPlatform(deps: { db: Db; clock: Clock; config: Config }): 
   const keys = createKeyService({ db, clock, config });
   const limiter = createRateLimiter({ db, clock, config });
   const captcha = createCaptchaService({ config, limiter });
-  return { keys, limiter, captcha };
+  const cdn = createCdnService({ db, clock, cdnDir: config.cdnDir });
+  return { keys, limiter, captcha, cdn };
 }
 
 export interface PlatformArea {
@@ -46,7 +50,7 @@ export function platformArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: {
   const publicInfo = createPublicService({ db, clock, signUp: areas.signUp, entitlements: deps.entitlements, config });
   app.route('/', publicRoutes(deps, publicInfo));
   app.route('/', captchaPolicyRoutes(deps));
-  app.route('/', cdnRoutes(config));
+  app.route('/', cdnRoutes(config, deps.cdn));
   // A dev convenience; in production this path does not exist (404).
   if (config.dev) app.route('/', demoRoutes(config));
   return {

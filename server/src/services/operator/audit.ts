@@ -32,6 +32,13 @@ export const OperatorAuditActions = {
   vendorApplicationCreated: 'operator.vendor-application.created',
   vendorApplicationUpdated: 'operator.vendor-application.updated',
   vendorApplicationDeleted: 'operator.vendor-application.deleted',
+  /** CDN rollouts (issue 18): a bundle version published, and the rollout changes. */
+  cdnPublished: 'operator.cdn.published',
+  cdnPromoted: 'operator.cdn.promoted',
+  cdnRolledBack: 'operator.cdn.rolled-back',
+  cdnCanaryRemoved: 'operator.cdn.canary-removed',
+  cdnPinRemoved: 'operator.cdn.pin-removed',
+  cdnPruned: 'operator.cdn.pruned',
 } as const;
 
 export type OperatorAuditAction = (typeof OperatorAuditActions)[keyof typeof OperatorAuditActions];

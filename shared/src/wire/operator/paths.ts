@@ -25,6 +25,18 @@ export const OperatorPaths = {
   application: `${operator}/applications/v1/{clientId}`,
   /** POST: a new secret for a confidential application, answered once. */
   applicationSecret: `${operator}/applications/v1/{clientId}/secret`,
+  /** GET: every published version of every bundle, with its rollout state and size over the wire (issue 18). */
+  cdnVersions: `${operator}/cdn/v1/versions`,
+  /** POST `{ version, percent?, tenants? }`: make a version the default, the canary, or pinned for tenants. */
+  cdnPromote: `${operator}/cdn/v1/bundles/{bundle}/promote`,
+  /** POST: the previous default becomes the default again (409 when there is none). */
+  cdnRollback: `${operator}/cdn/v1/bundles/{bundle}/rollback`,
+  /** DELETE: the bundle's canary. */
+  cdnCanary: `${operator}/cdn/v1/bundles/{bundle}/canary`,
+  /** DELETE: a tenant's pin. */
+  cdnPin: `${operator}/cdn/v1/bundles/{bundle}/pins/{tenantId}`,
+  /** POST `{ keep }`: removes unused versions beyond the newest `keep` of each bundle. */
+  cdnPrune: `${operator}/cdn/v1/prune`,
 } as const;
 
 export const OperatorErrorCodes = {
@@ -36,5 +48,11 @@ export const OperatorErrorCodes = {
   inUse: 'ER-04006',
   /** An OAuth application from OAUTH_CLIENTS_FILE (or dev mode's demo-spa): changed in its file, not here. */
   readOnly: 'ER-04007',
+  /** CDN (issue 18): a published version already exists with other bytes, or a folder's files.json does not match its files. */
+  cdnVersionConflict: 'ER-04008',
+  /** CDN (issue 18): the rollout would name a version whose files do not verify; nothing changed. */
+  cdnManifestInvalid: 'ER-04009',
+  /** CDN (issue 18): rollback asked of a bundle with no previous default. */
+  cdnNoPrevious: 'ER-04010',
 } as const;
 export type OperatorErrorCode = (typeof OperatorErrorCodes)[keyof typeof OperatorErrorCodes];

@@ -1,0 +1,41 @@
+/** CDN folders as scripts/build-cdn.mjs leaves them (issue 18), for the rollout tests. */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import type { CdnBundle } from '@gatehouse/shared/wire';
+import { BUNDLE_ENTRIES } from '../services/cdn/version-folder';
+
+export const sri = (bytes: Buffer | string) => 'sha384-' + createHash('sha384').update(bytes).digest('base64');
+
+/**
+ * Writes `<root>/<bundle>/<version>/`: its entry, one chunk, each with .br and .gz, and files.json.
+ * `body` changes the bytes (another build of the same version).
+ */
+export function writeVersion(root: string, bundle: CdnBundle, version: string, body = ''): { dir: string; files: Record<string, string> } {
+  const dir = path.join(root, bundle, version);
+  mkdirSync(path.join(dir, 'assets'), { recursive: true });
+  const content: Record<string, string> = {
+    [BUNDLE_ENTRIES[bundle]]: `export const version = ${JSON.stringify(version)}; import './assets/chunk.js';${body}\n`,
+    'assets/chunk.js': `export const chunk = ${JSON.stringify(`${bundle} ${version}`)};\n`.repeat(20),
+  };
+  const files: Record<string, string> = {};
+  for (const [rel, text] of Object.entries(content)) {
+    const file = path.join(dir, rel);
+    writeFileSync(file, text);
+    writeFileSync(file + '.br', brotliCompressSync(Buffer.from(text)));
+    writeFileSync(file + '.gz', gzipSync(Buffer.from(text)));
+    files[`${bundle}/${version}/${rel}`] = sri(text);
+  }
+  writeFileSync(path.join(dir, 'files.json'), JSON.stringify(files) + '\n');
+  return { dir, files };
+}
+
+/** A CDN folder whose cdn-manifest.json names `defaults` (each version written). */
+export function cdnDirWith(defaults: Partial<Record<CdnBundle, string>>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'gatehouse-cdn-'));
+  for (const [bundle, version] of Object.entries(defaults)) writeVersion(root, bundle as CdnBundle, version);
+  writeFileSync(path.join(root, 'cdn-manifest.json'), JSON.stringify({ version: '7.78.0', bundles: Object.fromEntries(Object.entries(defaults).map(([b, v]) => [b, { version: v }])) }, null, 2));
+  return root;
+}
