@@ -1,6 +1,6 @@
 /** Types shared by the stage-1 loader and the stage-2 runtime. No runtime code here. */
 import type { AuthRoutes, AuthSnapshot, GatehouseStore } from '@gatehouse/shared';
-import type { LoginResponse, MeResponse } from '@gatehouse/shared/wire';
+import type { CdnManifestBundle, CdnVersionDescriptor, LoginResponse, MeResponse } from '@gatehouse/shared/wire';
 import type { CheckOptions, CustomAttributes, EntitlementResult, EntitlementsContext } from '@gatehouse/shared/entitlements';
 
 /** Options of `Gatehouse.initialize(options, name)`. */
@@ -69,29 +69,9 @@ export interface LoadedEntitlements {
   isEntitledTo(query: EntitlementQuery, customAttributes?: CustomAttributes, options?: Pick<CheckOptions, 'explain'>): EntitlementResult;
 }
 
-export interface ManifestEntry {
-  version: string;
-  entry: string;
-  integrity: string;
-  /** Integrity of every other file the bundle may load, inline ... */
-  files?: Record<string, string>;
-  /** ... or in a separate JSON file (bundles not needed before sign-in), itself checked by SRI. */
-  fileList?: string;
-  fileListIntegrity?: string;
-  /** Hashes of the files the bundle imports only later (lazy screens, flows), fetched with SRI on the first such import. */
-  lazyFileList?: string;
-  lazyFileListIntegrity?: string;
-}
-/** A bundle in the manifest: its default version's descriptor and the rollout around it (docs/cdn.md). */
-export interface ManifestBundle extends ManifestEntry {
-  previous?: string;
-  /** People whose bucket (0–99) is below `percent` load `version`. */
-  canary?: { version: string; percent: number };
-  /** Versions pinned by tenant, keyed by base64url (no padding) of SHA-256 of the tenant id. */
-  pins?: Record<string, string>;
-  /** The descriptor of every version `canary` or `pins` names. */
-  versions?: Record<string, ManifestEntry>;
-}
+/** One version of a bundle as the manifest describes it, and a bundle with its rollout (docs/cdn.md): the server's shapes. */
+export type ManifestEntry = CdnVersionDescriptor;
+export type ManifestBundle = CdnManifestBundle;
 /** `cdn-manifest.json`: which version of each bundle is live, with integrity hashes. */
 export interface CdnManifest { version: string; bundles: Record<string, ManifestBundle> }
 
