@@ -1,22 +1,26 @@
 /**
  * Versioned CDN rollouts in Chromium (issue 18): a second login-box version is published beside the
- * first (a real copy of the built one under a new version: its own paths, files.json and hashes),
- * then rolled out through the operator API: a 50% canary serves both versions across 20 fresh
- * browsers, each keeping its own across reloads; a canary whose files fail integrity falls back to
- * the default, reports it with the version, and still signs in. The version a page loaded is told
- * by the path of its login box's remoteEntry.js request.
+ * first with the real CLI (`gatehouse cdn publish`; a real copy of the built one under a new
+ * version: its own paths, files.json and hashes), then rolled out through the operator API: a 50%
+ * canary serves both versions across 20 fresh browsers, each keeping its own across reloads; a
+ * canary whose files fail integrity falls back to the default, reports it with the version, and
+ * still signs in; a tenant pinned to the old version keeps it under a 100% canary; a returning
+ * browser moves to a new default (downloading only the manifest and the new login box) and back
+ * after a rollback. The version a page loaded is told by the path of its login box's
+ * remoteEntry.js request.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OperatorPaths } from '@gatehouse/shared/admin-paths';
+import { CDN_MANIFEST_MAX_AGE } from '@gatehouse/shared/wire';
 import { PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 import { accessToken } from './support/portal';
-import { promoteSuperUser, repoRoot, useBrowserAndServer } from './support/server';
+import { promoteSuperUser, repoRoot, runGatehouseCli, useBrowserAndServer } from './support/server';
 
 const cdnDir = mkdtempSync(join(tmpdir(), 'gatehouse-cdn-rollouts-'));
 cpSync(join(repoRoot, 'dist/cdn'), cdnDir, { recursive: true });
@@ -56,11 +60,13 @@ function loginBoxVersion(version: string): string {
 }
 
 /**
- * Puts a version folder into the server's CDN folder, as `gatehouse cdn publish` leaves it (the
- * CLI's own checks and refusals are tested in server/src/cli tests); the server finds it there.
+ * `gatehouse cdn publish <dir>`: the real CLI, a process of its own with the server's database and
+ * CDN folder, as an operator runs it beside a live server (its checks and refusals are tested in
+ * server/src/cli tests); the server finds the new version in its CDN folder. Asserts exit 0.
  */
 async function publish(dir: string): Promise<void> {
-  cpSync(dir, join(cdnDir, 'login-box', dir.split('/').pop()!), { recursive: true });
+  const { code, stdout, stderr } = await runGatehouseCli(ctx.server, ['cdn', 'publish', dir], { GATEHOUSE_CDN_DIR: cdnDir });
+  expect(code, `cdn publish ${dir}:\n${stdout}${stderr}`).toBe(0);
 }
 
 type LiveBundle = { version: string; canary?: { version: string; percent: number }; pins?: Record<string, string> };
@@ -93,10 +99,76 @@ async function loadedVersion(page: Page): Promise<string> {
   return version;
 }
 
+/** The login box version a signed-in page loads: a login box route stays mounted for a signed-in user on the forgotten password one. */
+async function signedInVersion(page: Page): Promise<string> {
+  const entry = page.waitForRequest((r) => REMOTE_ENTRY.test(r.url()), { timeout: 15_000 });
+  await page.goto(`${ctx.server.url}/account/forget-password`);
+  return REMOTE_ENTRY.exec((await entry).url())![1]!;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * A browser keeps the manifest for CDN_MANIFEST_MAX_AGE s (`public, max-age=30`): a returning
+ * browser sees a change on its first load after that. Waits until the manifest a browser fetched
+ * before `fetchedBy` (a Date.now() taken after its load) has expired in its cache.
+ */
+async function manifestExpired(fetchedBy: number): Promise<void> {
+  const wait = fetchedBy + CDN_MANIFEST_MAX_AGE * 1000 + 1_000 - Date.now();
+  if (wait > 0) await sleep(wait);
+}
+
+interface Transfer {
+  url: string;
+  status: number;
+  /** Served from the browser's memory or disk cache, nothing over the wire. */
+  cached: boolean;
+  /** Bytes received for it (Network.loadingFinished encodedDataLength: compressed body and headers). */
+  bytes: number;
+}
+
+/** Records every request of `page` through the DevTools protocol until the answered function is called. */
+async function recordTransfers(page: Page): Promise<() => Promise<Transfer[]>> {
+  const cdp = await page.context().newCDPSession(page);
+  const all: Transfer[] = [];
+  const byId = new Map<string, Transfer>();
+  cdp.on('Network.requestWillBeSent', (e) => {
+    const t = { url: e.request.url, status: 0, cached: false, bytes: 0 };
+    all.push(t);
+    byId.set(e.requestId, t);
+  });
+  cdp.on('Network.requestServedFromCache', (e) => void (byId.get(e.requestId) && (byId.get(e.requestId)!.cached = true)));
+  cdp.on('Network.responseReceived', (e) => {
+    const t = byId.get(e.requestId);
+    if (!t) return;
+    t.status = e.response.status;
+    t.cached ||= Boolean(e.response.fromDiskCache || e.response.fromPrefetchCache);
+  });
+  cdp.on('Network.loadingFinished', (e) => void (byId.get(e.requestId) && (byId.get(e.requestId)!.bytes = e.encodedDataLength)));
+  await cdp.send('Network.enable');
+  return async () => {
+    await cdp.detach();
+    return all;
+  };
+}
+
+const PARTS = ['manifest', 'loader', 'runtime', 'login box', 'other'] as const;
+const partOf = (url: string): (typeof PARTS)[number] => {
+  const path = url.startsWith(ctx.server.url) ? url.slice(ctx.server.url.length) : '';
+  if (path.startsWith('/cdn/cdn-manifest.json')) return 'manifest';
+  if (path.startsWith('/cdn/loader/')) return 'loader';
+  if (path.startsWith('/cdn/runtime/')) return 'runtime';
+  if (path.startsWith('/cdn/login-box/')) return 'login box';
+  return 'other';
+};
+
 const NEXT = '7.999.1';
 const BROKEN = '7.999.2';
 let tenantEmail = '';
 let tenantId = '';
+/** The operator's signed-in browser state (cookies and storage), for a second signed-in browser of their tenant. */
+let operatorState: Awaited<ReturnType<BrowserContext['storageState']>>;
+/** A returning browser that loaded NEXT as the default; the rollback test loads it again. */
+let returning: { page: Page; fetchedBy: number } | undefined;
 
 describe('CDN rollouts', () => {
   beforeAll(async () => {
@@ -109,6 +181,7 @@ describe('CDN rollouts', () => {
     await visible(page, page.getByTestId('signed-in-user'));
     operatorToken = await accessToken(page);
     tenantId = await page.evaluate(() => (globalThis as unknown as { Gatehouse: { getApp(): { getState(): { user: { tenantId: string } } } } }).Gatehouse.getApp().getState().user.tenantId);
+    operatorState = await page.context().storageState();
     await page.close();
     await publish(loginBoxVersion(NEXT));
   });
@@ -117,7 +190,7 @@ describe('CDN rollouts', () => {
     rmSync(sources, { recursive: true, force: true });
   });
 
-  it('publishes the second version beside the first: both listed, the first still the default', async () => {
+  it('publishes the second version beside the first with the CLI: both listed, the first still the default', async () => {
     const { status, body } = await operator('GET', OperatorPaths.cdnVersions);
     expect(status).toBe(200);
     const loginBox = (body as { bundles: Array<{ bundle: string; default: string; versions: Array<{ version: string; state: string[] }> }> }).bundles.find((b) => b.bundle === 'login-box')!;
@@ -163,5 +236,87 @@ describe('CDN rollouts', () => {
     await page.waitForURL(`${ctx.server.url}/`, { timeout: 15_000 });
     await visible(page, page.getByTestId('signed-in-user'));
     await context.close();
+  });
+
+  it('a tenant pinned to the old version loads it when signed in, while a fresh browser under a 100% canary of the new one loads the new one', { timeout: 60_000 }, async () => {
+    expect((await promote(NEXT, { percent: 100 })).status).toBe(200);
+    expect((await promote(BASE, { tenants: [tenantId] })).status).toBe(200);
+    await manifestShows((b) => b.canary?.version === NEXT && b.canary.percent === 100 && Object.values(b.pins ?? {}).includes(BASE));
+
+    const anonymous = await ctx.browser.newContext();
+    expect(await loadedVersion(await anonymous.newPage())).toBe(NEXT);
+    await anonymous.close();
+
+    // The loader knows the tenant once the session call resolves: the pin wins over the canary.
+    const signedIn = await ctx.browser.newContext({ storageState: operatorState });
+    const page = await signedIn.newPage();
+    expect(await signedInVersion(page)).toBe(BASE);
+    // Signed in as the tenant's user (the state is set once the runtime has booted).
+    const signedInTenant = await page.waitForFunction(() => (globalThis as unknown as { Gatehouse: { getApp(): { getState(): { user?: { tenantId: string } } | null } } }).Gatehouse.getApp().getState()?.user?.tenantId, undefined, { timeout: 15_000 });
+    expect(await signedInTenant.jsonValue()).toBe(tenantId);
+    await signedIn.close();
+  });
+
+  it(
+    'a new default reaches a returning browser on its first load after its cached manifest expires: it downloads the manifest and the new login box, the loader and runtime come from its cache',
+    { timeout: 120_000 },
+    async () => {
+      expect((await operator('DELETE', OperatorPaths.cdnCanary.replace('{bundle}', 'login-box'))).status).toBe(204);
+      await manifestShows((b) => b.version === BASE && !b.canary);
+      const context = await ctx.browser.newContext();
+      const page = await context.newPage();
+      expect(await loadedVersion(page)).toBe(BASE);
+      const warmBy = Date.now();
+
+      expect((await promote(NEXT)).status).toBe(200);
+      await manifestShows((b) => b.version === NEXT);
+      // The rollback test's returning browser loads NEXT now, so its cached manifest expires during
+      // this test's wait instead of a second one; a reload keeps NEXT (the same person, same version).
+      const other = await (await ctx.browser.newContext()).newPage();
+      expect(await loadedVersion(other)).toBe(NEXT);
+      expect(await loadedVersion(other), 'a returning browser reloading').toBe(NEXT);
+      returning = { page: other, fetchedBy: Date.now() };
+
+      await manifestExpired(warmBy);
+      const stop = await recordTransfers(page);
+      const entry = page.waitForRequest((r) => REMOTE_ENTRY.test(r.url()), { timeout: 15_000 });
+      await page.reload();
+      expect(REMOTE_ENTRY.exec((await entry).url())![1]).toBe(NEXT);
+      await visible(page, page.getByRole('heading', { name: 'Sign in' }));
+      await page.waitForLoadState('networkidle');
+      const transfers = await stop();
+      await context.close();
+
+      const parts = Object.fromEntries(PARTS.map((part) => [part, transfers.filter((t) => partOf(t.url) === part)])) as Record<(typeof PARTS)[number], Transfer[]>;
+      const sum = (list: Transfer[]) => list.reduce((n, t) => n + t.bytes, 0);
+      for (const part of PARTS) {
+        const list = parts[part];
+        console.log(`[version-switch] ${part}: ${sum(list)} B in ${list.length} request(s), ${list.filter((t) => t.cached).length} from the cache, ${list.filter((t) => t.status === 304).length} revalidated (304)`);
+      }
+      console.log(`[version-switch] total over the wire: ${sum(transfers)} B; CDN files only (manifest + loader + runtime + login box): ${sum(transfers.filter((t) => partOf(t.url) !== 'other'))} B`);
+      console.log(`[version-switch] login box files fetched: ${parts['login box'].filter((t) => !t.cached).map((t) => `${t.url.split('/').pop()} ${t.bytes} B`).join(', ')}`);
+
+      // The manifest is fetched again and names the new default.
+      expect(parts.manifest.map((t) => [t.status, t.cached])).toEqual([[200, false]]);
+      // The loader and runtime did not change: nothing of them crosses the wire but a revalidation.
+      expect(parts.loader.length).toBeGreaterThan(0);
+      expect(parts.runtime.length).toBeGreaterThan(0);
+      for (const t of [...parts.loader, ...parts.runtime]) expect(t.cached || t.status === 304, `${t.url} ${t.status}`).toBe(true);
+      // Only the new login box is fetched, its entry over the wire.
+      expect(parts['login box'].every((t) => t.url.includes(`/login-box/${NEXT}/`))).toBe(true);
+      expect(parts['login box'].some((t) => REMOTE_ENTRY.test(t.url) && t.status === 200 && !t.cached && t.bytes > 0)).toBe(true);
+    },
+  );
+
+  it('a rollback restores the previous default: the next load of a returning browser that had the new version gets the old one', { timeout: 90_000 }, async () => {
+    expect(returning, 'the returning browser of the previous test').toBeDefined();
+    const { page, fetchedBy } = returning!;
+    const { status, body } = await operator('POST', OperatorPaths.cdnRollback.replace('{bundle}', 'login-box'));
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ default: BASE });
+    await manifestShows((b) => b.version === BASE);
+    await manifestExpired(fetchedBy);
+    expect(await loadedVersion(page)).toBe(BASE);
+    await page.context().close();
   });
 });

@@ -169,3 +169,20 @@ export async function promoteSuperUser(server: RunningServer, email: string): Pr
   const { stdout } = await promisify(execFile)(process.execPath, [join(repoRoot, 'server/dist/main.js'), 'users', 'promote', email], { cwd: repoRoot, env });
   return stdout;
 }
+
+/**
+ * `npm run gatehouse -- <args>`: the built server's CLI against a running server's database, the
+ * way `promoteSuperUser` runs it, with `env` added (e.g. the server's GATEHOUSE_CDN_DIR). Answers
+ * the exit code and output instead of rejecting, so a test can assert on a refusal too.
+ */
+export async function runGatehouseCli(server: RunningServer, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), GATEHOUSE_DATA_DIR: server.dataDir, GATEHOUSE_PUBLIC_URL: server.url, GATEHOUSE_DEV: '1', NODE_ENV: 'development', ...env };
+  delete childEnv.DATABASE_URL;
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(repoRoot, 'server/dist/main.js'), ...args], { cwd: repoRoot, env: childEnv });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? String(error) };
+  }
+}
