@@ -68,7 +68,7 @@ export REQUIRE_PEERS=1
 step "unit and integration tests"
 counted npx vitest run --maxWorkers=2
 
-# The throughput bench as a smoke run (about a minute): the built server and the peers each answer
+# The throughput bench as a smoke run (about 20 s): the built server and the peers each answer
 # every kind of request 2xx and the numbers print; no ratio is judged here (bench/throughput/).
 step "throughput bench smoke run"
 npm run bench:throughput -- --smoke

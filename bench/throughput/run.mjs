@@ -3,7 +3,7 @@
 // measured, medians of the alternations); every answer must be 2xx. Options:
 //   --pg            also measure refresh rotations on PostgreSQL (DATABASE_URL, else the test bench's)
 //   --scale         two Gatehouse processes on one PostgreSQL against one, pinned with taskset
-//   --smoke         the harness only: ~1 s per test, one alternation, no ratio judged (CI)
+//   --smoke         the harness only: 1 s per test, one alternation, no ratio judged (CI)
 //   --root <dir>    the checkout whose server/dist/main.js to run (default: this one)
 //   --only <ids>    comma-separated test ids (grants-16, grants-64, reads-64, sign-ins-16, refresh-sqlite, refresh-pg)
 //   --alternations <n>, --seconds <s>, --warmup <s>
@@ -33,7 +33,7 @@ const { values: flags } = parseArgs({
 const root = resolve(flags.root ?? join(BENCH_DIR, '..'));
 const timing = {
   alternations: Number(flags.alternations ?? (flags.smoke ? 1 : 3)),
-  seconds: Number(flags.seconds ?? (flags.smoke ? 3 : 10)),
+  seconds: Number(flags.seconds ?? (flags.smoke ? 1 : 10)),
   warmupSeconds: Number(flags.warmup ?? (flags.smoke ? 0 : 3)),
 };
 const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
