@@ -15,7 +15,7 @@ import { rateLimitedResponse, validationHook } from '../../http/errors';
 import { clientIp, requireAllowedOrigin, requireAuth } from '../../http/middleware';
 import { OAuthError, REAUTHENTICATE_PATH, type OAuthParams, type OAuthService } from '../../services/oauth/provider';
 import type { RouteDeps } from '../deps';
-import { loaderFromManifest } from '../platform/demo';
+import { liveLoader } from '../platform/demo';
 import { body, err, json } from '../openapi';
 import { renderHostedPage, renderMessagePage, type MessagePage } from './pages';
 
@@ -250,7 +250,7 @@ export function oauthRoutes(deps: RouteDeps, oauth: OAuthService): OpenAPIHono<A
 
   // The hosted pages: the login box full page on the hosted routes, and the hosted admin portal.
   const hosted = (portal: boolean) => async (c: Context) => {
-    const { html, csp } = renderHostedPage(config, await loaderFromManifest(config.cdnDir), portal);
+    const { html, csp } = renderHostedPage(config, await liveLoader(deps.cdn), portal);
     return c.html(html, 200, { 'Content-Security-Policy': csp, 'Cache-Control': 'no-store', 'Referrer-Policy': 'strict-origin-when-cross-origin' });
   };
   app.get(`${OAuthPaths.portal}`, hosted(true));

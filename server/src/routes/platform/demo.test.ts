@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/env';
 import { onError } from '../../http/errors';
-import { demoCsp, demoRoutes, STRIPE_CONNECT_SOURCES, STRIPE_FRAME_SOURCES } from './demo';
+import { demoCsp, demoRoutes, loaderFromManifest, STRIPE_CONNECT_SOURCES, STRIPE_FRAME_SOURCES } from './demo';
 
 /** A directive's sources in a CSP string, or null when absent; fails on a repeated directive (the browser would ignore all but the first). */
 function directive(csp: string, name: string): string[] | null {
@@ -32,11 +32,13 @@ describe('demo page CSP', () => {
   });
 
   it("joins a captcha's frames to Stripe's in the one frame-src directive", async () => {
-    const app = demoRoutes({ ...demoDirs(), publicUrl: 'http://127.0.0.1:3000', clientId: 'c', captcha: { scriptUrl: 'https://captcha.example.com/api.js' } as never });
+    const dirs = demoDirs();
+    const app = demoRoutes({ ...dirs, publicUrl: 'http://127.0.0.1:3000', clientId: 'c', captcha: { scriptUrl: 'https://captcha.example.com/api.js' } as never }, () => loaderFromManifest(dirs.cdnDir));
     const res = await app.request('/');
     expect(res.status).toBe(200);
     expect(directive(res.headers.get('content-security-policy')!, 'frame-src')).toEqual(['https://captcha.example.com', ...STRIPE_FRAME_SOURCES]);
-    const plain = await demoRoutes({ ...demoDirs(), publicUrl: 'http://127.0.0.1:3000', clientId: 'c', captcha: null }).request('/');
+    const plainDirs = demoDirs();
+    const plain = await demoRoutes({ ...plainDirs, publicUrl: 'http://127.0.0.1:3000', clientId: 'c', captcha: null }, () => loaderFromManifest(plainDirs.cdnDir)).request('/');
     expect(directive(plain.headers.get('content-security-policy')!, 'frame-src')).toEqual(STRIPE_FRAME_SOURCES);
   });
 });
@@ -51,7 +53,7 @@ describe('React demo (demo/react, issue 14)', () => {
     return dirs;
   }
   /** The routes with the app's error handler, as app.ts mounts them. */
-  const mounted = (dirs: { demoDir: string; cdnDir: string }) => new Hono<AppEnv>().onError(onError).route('/', demoRoutes({ ...dirs, publicUrl: 'http://127.0.0.1:3000', clientId: 'c', captcha: null }));
+  const mounted = (dirs: { demoDir: string; cdnDir: string }) => new Hono<AppEnv>().onError(onError).route('/', demoRoutes({ ...dirs, publicUrl: 'http://127.0.0.1:3000', clientId: 'c', captcha: null }, () => loaderFromManifest(dirs.cdnDir)));
   const routes = () => mounted(reactDirs());
 
   it('serves its page at /react/ and under it (its auth routes), filled with the loader and its SRI, under the demo CSP with a fresh nonce', async () => {

@@ -5,6 +5,7 @@ import { Hono, type Context } from 'hono';
 import type { Config } from '../../config';
 import { Errors } from '../../errors';
 import type { AppEnv } from '../../http/env';
+import type { CdnService } from '../../services/cdn';
 import { captchaFrameSources } from './captcha-policy';
 
 /**
@@ -30,12 +31,28 @@ export function demoCsp(nonce: string, publicUrl: string): string {
   ].join('; ');
 }
 
-/** The loader's entry and integrity from the live manifest, so the page's script tag carries SRI. */
-export async function loaderFromManifest(cdnDir: string): Promise<{ entry: string; integrity: string }> {
-  const manifest = JSON.parse(await readFile(path.join(cdnDir, 'cdn-manifest.json'), 'utf8')) as { bundles?: Record<string, { entry?: string; integrity?: string }> };
-  const loader = manifest.bundles?.loader;
+/** The loader's entry and integrity named by a manifest, so the page's script tag carries SRI. */
+export type LoaderScript = { entry: string; integrity: string };
+
+function loaderIn(manifest: { bundles?: Record<string, { entry?: string; integrity?: string }> } | null): LoaderScript {
+  const loader = manifest?.bundles?.loader;
   if (!loader?.entry || !loader.integrity) throw Errors.notFound('The CDN manifest lists no loader; run npm run build');
   return { entry: loader.entry, integrity: loader.integrity };
+}
+
+/** The loader of a CDN folder's cdn-manifest.json on disk (a page served beside a built dist/cdn). */
+export async function loaderFromManifest(cdnDir: string): Promise<LoaderScript> {
+  return loaderIn(JSON.parse(await readFile(path.join(cdnDir, 'cdn-manifest.json'), 'utf8')));
+}
+
+/**
+ * The loader of the live manifest, the one /cdn/cdn-manifest.json serves: after an operator promotes
+ * or rolls back a loader version (issue 18), the server's own pages load that version with its SRI.
+ */
+export async function liveLoader(cdn: Pick<CdnService, 'live'>): Promise<LoaderScript> {
+  const served = await cdn.live.current().catch(() => null);
+  if (!served) throw Errors.notFound('The CDN manifest lists no loader; run npm run build');
+  return loaderIn(served.manifest ?? (JSON.parse(served.identity.toString('utf8')) as Parameters<typeof loaderIn>[0]));
 }
 
 /**
@@ -45,7 +62,7 @@ export async function loaderFromManifest(cdnDir: string): Promise<{ entry: strin
 export function renderDemoPage(
   template: string,
   config: Pick<Config, 'publicUrl' | 'clientId'>,
-  loader: { entry: string; integrity: string },
+  loader: LoaderScript,
   hostedLogin?: { clientId: string },
 ): { html: string; csp: string } {
   const nonce = randomBytes(16).toString('base64');
@@ -67,13 +84,13 @@ const REACT_DEMO_TYPES: Record<string, string> = { js: 'text/javascript; charset
  * Dev mode only: the demo host page at `/`, the auth routes and the hosted-login callback; and the
  * React demo (demo/react, built to demo/react/dist) at `/react/` with its auth routes under it.
  */
-export function demoRoutes(config: Pick<Config, 'demoDir' | 'publicUrl' | 'clientId' | 'cdnDir' | 'captcha'>): Hono<AppEnv> {
+export function demoRoutes(config: Pick<Config, 'demoDir' | 'publicUrl' | 'clientId' | 'captcha'>, loader: () => Promise<LoaderScript>): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const page = (file: string, missing: string) => async (c: Context<AppEnv>) => {
     // Read per request so edits to the demo page show up without a restart.
     const template = await readFile(path.join(config.demoDir, file), 'utf8').catch(() => null);
     if (template === null) throw Errors.notFound(missing);
-    const { html, csp } = renderDemoPage(template, config, await loaderFromManifest(config.cdnDir));
+    const { html, csp } = renderDemoPage(template, config, await loader());
     // With a captcha policy, reCAPTCHA runs its checks in frames from the script's site.
     const frames = captchaFrameSources(config.captcha);
     return c.html(html, 200, {

@@ -17,7 +17,7 @@ import type { SignUpService } from '../../services/users/signup';
 import type { RouteDeps } from '../deps';
 import { captchaPolicyRoutes } from './captcha-policy';
 import { cdnRoutes } from './cdn';
-import { demoRoutes } from './demo';
+import { demoRoutes, liveLoader } from './demo';
 import { publicRoutes } from './public-config';
 
 export interface Platform {
@@ -52,7 +52,7 @@ export function platformArea(app: OpenAPIHono<AppEnv>, deps: RouteDeps, areas: {
   app.route('/', captchaPolicyRoutes(deps));
   app.route('/', cdnRoutes(config, deps.cdn));
   // A dev convenience; in production this path does not exist (404).
-  if (config.dev) app.route('/', demoRoutes(config));
+  if (config.dev) app.route('/', demoRoutes(config, () => liveLoader(deps.cdn)));
   return {
     publicInfo,
     async ensureDefaults() {
