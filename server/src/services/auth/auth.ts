@@ -1,9 +1,9 @@
-import { AuthContextClasses, AuthMethods, ENTITLEMENTS_CLAIM, ErrorCodes, SecurityErrorCodes, type AccessTokenClaims, type LoginRequest, type LoginResponse } from '@gatehouse/shared/wire';
+import { ErrorCodes, SecurityErrorCodes, type AccessTokenClaims, type LoginRequest } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId, newSecret, sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { findRefreshToken, findRefreshTokenSession, findSession, insertRefreshToken, insertSession, markRefreshTokenUsed, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
+import { findRefreshToken, findSession, insertRefreshToken, insertSession, revokeSession, setSessionTenant, type SessionRow } from '../../db/queries/sessions';
 import { findRequestSession } from '../../db/queries/session-auth';
 import { hasAnyMembership, isMember, listUserTenants, membershipEnded, type TenantRow } from '../../db/queries/tenants';
 import { revokeTenantSessions } from '../../db/queries/admin-users';
@@ -18,99 +18,16 @@ import type { KeyService } from '../platform/keys';
 import { accountLockedError, type PasswordPolicyService } from './password-policies';
 import { verifyPassword } from '../platform/passwords';
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
-import { loadAuthorization } from '../admin/tenants';
 import type { SessionPolicyService } from '../security/session-policy';
 import type { IpRestrictionService } from '../security/ip-restrictions';
 import { sessionMeetsMfaPolicy, type SecurityPolicyService } from '../security/policies';
 import type { EntitlementsService } from '../entitlements';
+import { AMR_PASSWORD, createAccessTokens } from './access-token';
+import { createRefreshRotation, impersonationPinned } from './refresh';
+import type { AuthService, ClientInfo, IssuedSession, SessionOptions } from './types';
 
-/** Authentication method reference and context class for a password sign-in (claims amr/acr). */
-export const AMR_PASSWORD = AuthMethods.password;
-export const ACR_PASSWORD = AuthContextClasses.password;
-
-/** Where a request came from; kept on the session for the sessions list. */
-export interface ClientInfo {
-  userAgent: string | null;
-  ip: string | null;
-  /** The remember-this-device cookie (MFA), if the browser sent one. */
-  mfaRememberToken?: string;
-  /** Where emailed links (the unlock link) point: the asking page's allowed origin, else the app URL. */
-  appUrl?: string;
-  /** How the sign-in began (seed 000 section 2.2): social-login, custom-social-login; direct when unset. Kept on the session. */
-  loginOrigin?: string;
-  /** How the user proved themselves (SignInMethods), for the audit record of the sign-in; derived from amr when unset. */
-  signInMethod?: string;
-  /** The protocol of an SSO sign-in: the MFA policy ForceExceptSAML exempts SAML only (issue 12). */
-  ssoProtocol?: 'saml' | 'oidc';
-  /** The language the request asks for (emails to a user without a stored locale). */
-  locale?: string;
-}
-
-/** Where any request came from: its IP, user agent and the language it asks for (for audit records and emails). */
-export interface RequestClient {
-  ip: string | null;
-  userAgent: string | null;
-  /** The supported locale the request asks for (X-Gatehouse-Locale, else Accept-Language), if any. */
-  locale?: string;
-}
-
-/** A signed-in call: who, which session, and the tenant it acts in (token tenant or scoped). */
-export interface AuthContext {
-  userId: string;
-  sessionId: string;
-  tenantId: string;
-  tenantIds: string[];
-  claims: AccessTokenClaims;
-  /** The request's client, set by the HTTP layer (requireAuth). */
-  client?: RequestClient;
-}
-
-/** A LoginResponse plus the refresh token the HTTP layer puts into the cookie. */
-export interface IssuedSession {
-  response: LoginResponse;
-  refreshToken: string;
-}
-
-export interface AuthService {
-  login(body: LoginRequest, client: ClientInfo): Promise<IssuedSession>;
-  /** Starts a session for a user already proven (activation auto sign-in). */
-  startSession(user: UserRow, client: ClientInfo, amr?: string[], options?: SessionOptions): Promise<IssuedSession>;
-  refresh(refreshToken: string | undefined, tenantId: string | undefined, client: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<IssuedSession>;
-  logout(refreshToken: string | undefined, client?: Pick<ClientInfo, 'ip' | 'userAgent'>): Promise<void>;
-  /**
-   * Verifies a bearer access token, and that the tenant it acts in lets `client.ip` in (the tenant's
-   * IP restrictions: 403 ER-IP-RESTRICTED), so every signed-in call of a member is checked.
-   */
-  authenticate(authorization: string | undefined, scopedTenantId: string | undefined, client: { ip: string | null }): Promise<AuthContext>;
-  switchTenant(ctx: AuthContext, tenantId: string): Promise<LoginResponse>;
-  /** A fresh access token for a session as stored now (after an MFA step-up changed its amr). */
-  sessionToken(sessionId: string): Promise<LoginResponse>;
-  /**
-   * POST users/v3/me/token: a fresh access token of the caller's session in `ctx.tenantId` (whose
-   * membership, MFA policy and IP restrictions `authenticate` checked), its claims read now. The
-   * session's active tenant and refresh token are left alone, and the token expires no later than
-   * the one presented (`ctx.claims.exp`), so an access token can never prolong itself.
-   */
-  meToken(ctx: AuthContext): Promise<LoginResponse>;
-}
-
-/** How a session differs from a plain sign-in's. */
-export interface SessionOptions {
-  /** The tenant the session acts in (default: the user's last, else first, tenant). */
-  tenantId?: string;
-  /** A lifetime shorter than REFRESH_TOKEN_TTL, in seconds. */
-  ttlSeconds?: number;
-  /**
-   * An impersonation session: `link` records it (impersonations.session_id) before the first token is
-   * signed, so every token of the session carries `act` and stays in its tenant. The user's last
-   * sign-in is left alone: they did not sign in.
-   */
-  impersonation?: { link(sessionId: string): Promise<void> };
-  /** How the user proved themselves, for the audit record (SignInMethods); else the client's, else derived from amr. */
-  method?: string;
-}
-
-const impersonationPinned = () => new AppError(ErrorCodes.notWhileImpersonating, 403, 'An impersonation session cannot switch to another tenant');
+export { AMR_PASSWORD, ACR_PASSWORD } from './access-token';
+export type { AuthContext, AuthService, ClientInfo, IssuedSession, RequestClient, SessionOptions } from './types';
 
 const invalidCredentials = () => new AppError(ErrorCodes.invalidCredentials, 401, 'Invalid email or password');
 /**
@@ -121,7 +38,6 @@ export const userNotVerifiedError = () =>
   new AppError(ErrorCodes.userNotVerified, 400, 'Please verify your email address first: open the activation link we sent you, or ask for a new one', { resendActivation: true });
 /** one_time_tokens.purpose of an activation link (services/users/signup.ts). */
 const ACTIVATION = 'activation';
-const invalidRefresh = () => new AppError(ErrorCodes.invalidRefreshToken, 401, 'Session expired, please sign in again');
 
 /**
  * The failure counter of a sign-in: the account's id when it exists (so its email and username share
@@ -153,6 +69,8 @@ export function createAuthService(deps: {
   config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
 }): AuthService {
   const { db, keys, clock, limiter, config } = deps;
+  const accessToken = createAccessTokens({ db, keys, clock, entitlements: deps.entitlements, config });
+  const { rotate } = createRefreshRotation({ db, clock, config, sessionPolicy: deps.sessionPolicy, ipRestrictions: deps.ipRestrictions, accessToken, activeTenantFor, assertMeetsMfaPolicy });
 
   /**
    * Refuses (403 ER-01307) a session whose sign-in does not meet the MFA policy of `tenantId`, the
@@ -173,68 +91,6 @@ export function createAuthService(deps: {
    */
   async function assertNotGrant(sessionId: string): Promise<void> {
     if (await findOAuthGrant(db, sessionId)) throw Errors.forbidden("An application's session cannot switch to another account here: refresh its token with the account's tenantId");
-  }
-
-  /**
-   * `known`: the session's impersonation and hosted-login grant when the caller has read them already
-   * (a refresh reads them with its token), so they are not read again.
-   */
-  async function accessToken(
-    user: UserRow,
-    session: SessionRow,
-    tenantId: string,
-    notAfter = Infinity,
-    known?: { actor: { impersonator_id: string } | null; grantClientId: string | null; tenants?: TenantRow[] },
-  ): Promise<LoginResponse> {
-    const tenants = known?.tenants ?? (await listUserTenants(db, user.id, clock.now()));
-    const authz = await loadAuthorization(db, user.id, tenantId);
-    // Impersonation (RFC 8693 `act`): the token names the impersonator, lists only the session's
-    // tenant, and dies with the (short) session.
-    const actor = known ? known.actor : await findImpersonationBySession(db, session.id);
-    const actorEmail = actor ? (await findUserById(db, actor.impersonator_id))?.email : undefined;
-    // A hosted-login grant's session: the token names its client (RFC 9068 client_id), so the API
-    // of a MANAGED_ACCESS application can refuse tokens issued to the login box or to other clients.
-    const grant = known ? (known.grantClientId === null ? undefined : { client_id: known.grantClientId }) : await findOAuthGrant(db, session.id);
-    const expiresAt = Math.min(clock.now() + config.accessTokenTtl * 1000, actor ? session.expires_at : Infinity, notAfter);
-    const capped = expiresAt < clock.now() + config.accessTokenTtl * 1000;
-    const claims = {
-      ...(actor ? { act: { sub: actor.impersonator_id, ...(actorEmail ? { email: actorEmail } : {}) } } : {}),
-      sub: user.id,
-      // An account made by phone sign-up has no email: no email claim, and email_verified false.
-      ...(user.email ? { email: user.email } : {}),
-      email_verified: user.email !== null && user.verified === 1,
-      name: user.name,
-      tenantId,
-      tenantIds: actor ? [tenantId] : tenants.map((t) => t.id),
-      roles: authz.roles.map((r) => r.key),
-      permissions: authz.permissions.map((p) => p.key),
-      amr: JSON.parse(session.amr) as string[],
-      // The session's amr decides: a second factor (sign-in or step-up) raises it to the MFA class.
-      acr: (JSON.parse(session.amr) as string[]).includes(AuthMethods.mfa) ? AuthContextClasses.mfa : ACR_PASSWORD,
-      auth_time: Math.floor(session.auth_time / 1000),
-      sid: session.id,
-      superUser: user.super_user === 1,
-      ...(grant ? { client_id: grant.client_id } : {}),
-    };
-    // Evaluated with the token's own claims, so rules on jwt.* see what the token will say; left
-    // out when empty to keep tokens small.
-    const entitled = await deps.entitlements?.tokenClaim({ userId: user.id, tenantId, email: user.email, emailVerified: claims.email_verified, claims });
-    const token = await keys.sign(entitled && Object.keys(entitled.f).length > 0 ? { ...claims, [ENTITLEMENTS_CLAIM]: entitled } : claims, expiresAt);
-    return {
-      accessToken: token,
-      expiresIn: capped ? Math.max(0, Math.floor((expiresAt - clock.now()) / 1000)) : config.accessTokenTtl,
-      expires: new Date(expiresAt).toISOString(),
-      mfaRequired: false,
-      tenantId,
-      userId: user.id,
-    };
-  }
-
-  async function newRefreshToken(sessionId: string): Promise<string> {
-    const token = newSecret();
-    const now = clock.now();
-    await insertRefreshToken(db, { token_hash: sha256(token), session_id: sessionId, created_at: now, expires_at: now + config.refreshTokenTtl * 1000, used_at: null });
-    return token;
   }
 
   /** `tenants`: the user's active memberships when the caller has read them already. */
@@ -337,107 +193,6 @@ export function createAuthService(deps: {
     if (!user || user.password_hash || user.verified === 1) return { hash: user?.password_hash, pending: false };
     const token = await findLiveUserToken(db, user.id, ACTIVATION, clock.now());
     return { hash: token?.pending_password_hash ?? null, pending: Boolean(token?.pending_password_hash) };
-  }
-
-  /** A used refresh token came back: someone holds a copy. Ends the session (the whole family) and says so. */
-  async function refreshTokenReused(session: SessionRow, client: ClientInfo, now: number): Promise<never> {
-    // The tenant's admins are told in the same transaction (once, however many copies come back).
-    await db.transaction().execute(async (trx) => {
-      if (!(await revokeSession(trx, session.id, now))) return;
-      const owner = await findUserById(trx, session.user_id);
-      if (owner) {
-        await recordUserAudit(
-          trx,
-          owner,
-          client,
-          { action: AuditActions.refreshTokenReused, description: 'A refresh token was used twice; the session was revoked', severity: 'High', json: { sessionId: session.id } },
-          now,
-          session.tenant_id,
-        );
-      }
-    });
-    throw new AppError(ErrorCodes.refreshTokenReused, 401, 'Refresh token was already used; the session has been revoked');
-  }
-
-  /**
-   * One refresh (issue 17): the token, its session, membership, impersonation and grant in one read;
-   * every check; then the rotation in one transaction whose first statement is the compare-and-swap
-   * on the token (used_at still null), so of two uses of one token, in any processes, exactly one
-   * wins and the other is a reuse. Checks that ran after the token was spent before still spend it
-   * when they refuse.
-   */
-  async function rotate(refreshToken: string | undefined, tenantId: string | undefined, client: ClientInfo): Promise<IssuedSession> {
-    if (!refreshToken) throw invalidRefresh();
-    const hash = sha256(refreshToken);
-    const now = clock.now();
-    const found = await findRefreshTokenSession(db, hash, now);
-    if (!found) throw invalidRefresh();
-    const { token: row, session, membership, impersonation: impersonated } = found;
-    if (session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw invalidRefresh();
-    // Idle too long, or signed in longer ago than the tenant's forced re-login allows: the session ends.
-    await deps.sessionPolicy?.checkSession(session, session.tenant_id);
-    // The session's temporary membership has ended: its sessions there end with it, as on a disable.
-    if (membershipEnded(membership.expiresAt, now)) {
-      await revokeTenantSessions(db, session.tenant_id, session.user_id, now);
-      throw invalidRefresh();
-    }
-    // An impersonation session stays in its tenant (no way into the target's other tenants).
-    if (impersonated && tenantId && tenantId !== session.tenant_id) throw impersonationPinned();
-    // Checked before the token is spent, so a bad tenantId does not sign the user out.
-    if (tenantId && tenantId !== session.tenant_id && !(await isMember(db, session.user_id, tenantId, now))) {
-      throw new AppError(ErrorCodes.tenantNotFound, 404, 'Tenant not found');
-    }
-    // Checked before the token is spent: a refused network keeps its session for an allowed one.
-    await deps.ipRestrictions?.assertAllowed(tenantId ?? session.tenant_id, client.ip);
-    // Into another tenant: its MFA policy must be met by the session's sign-in (before the token is spent too).
-    if (tenantId && tenantId !== session.tenant_id) await assertMeetsMfaPolicy(tenantId, session.amr);
-    if (row.used_at !== null) return refreshTokenReused(session, client, now);
-
-    // From here on a refusal spends the token, as it always has (the user signs in again).
-    let user: UserRow;
-    let activeTenant = session.tenant_id;
-    try {
-      const owner = await findUserById(db, session.user_id);
-      if (!owner || owner.disabled === 1) {
-        await revokeSession(db, session.id, now);
-        throw invalidRefresh();
-      }
-      user = owner;
-      if (tenantId && tenantId !== activeTenant) {
-        activeTenant = tenantId;
-      } else if (!membership.active) {
-        // Removed from the session's tenant since sign-in: never mint another token for it.
-        if (impersonated) {
-          await revokeSession(db, session.id, now);
-          throw invalidRefresh();
-        }
-        activeTenant = await activeTenantFor(user);
-      }
-      if (activeTenant !== (tenantId ?? session.tenant_id)) {
-        await deps.ipRestrictions?.assertAllowed(activeTenant, client.ip);
-        await assertMeetsMfaPolicy(activeTenant, session.amr);
-      }
-      // Into another tenant: its sessions policy must let the session in too.
-      if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.checkSession(session, activeTenant);
-    } catch (err) {
-      if (!(await markRefreshTokenUsed(db, hash, now))) await refreshTokenReused(session, client, now);
-      throw err;
-    }
-
-    const next = newSecret();
-    const rotated = await db.transaction().execute(async (trx) => {
-      // First statement of the transaction: it takes the write lock (SQLite) or the row (PostgreSQL) at once.
-      if (!(await markRefreshTokenUsed(trx, hash, now))) return false;
-      if (tenantId && tenantId !== session.tenant_id) await updateUser(trx, user.id, { last_tenant_id: tenantId });
-      await touchSession(trx, session.id, now, activeTenant);
-      await insertRefreshToken(trx, { token_hash: sha256(next), session_id: session.id, created_at: now, expires_at: now + config.refreshTokenTtl * 1000, used_at: null });
-      return true;
-    });
-    if (!rotated) return refreshTokenReused(session, client, now);
-    // Moved in, it counts against the tenant's concurrent-session limit like a sign-in there.
-    if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.afterSessionStarted(user.id, activeTenant, session.id);
-    const known = { actor: impersonated ?? null, grantClientId: found.grantClientId };
-    return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant, Infinity, known), refreshToken: next };
   }
 
   return {
