@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId } from '../../crypto';
@@ -52,11 +51,14 @@ export const SMTP_TIMEOUTS: SmtpTimeouts = { connectionTimeout: 20_000, greeting
 export function createMailer(deps: { db: Db; clock: Clock; config: Pick<Config, 'smtpUrl' | 'mailFrom'>; smtpTimeouts?: Partial<SmtpTimeouts> }): Mailer {
   const { db, clock, config } = deps;
   if (config.smtpUrl) {
+    const smtpUrl = config.smtpUrl;
+    // nodemailer loads with the first email, not at start: a start without mail to send skips it.
     // Parameters in SMTP_URL's query string still win (nodemailer reads the URL last).
-    const transport = nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS, ...deps.smtpTimeouts });
+    const openTransport = async () => (await import('nodemailer')).default.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS, ...deps.smtpTimeouts });
+    let transport: ReturnType<typeof openTransport> | undefined;
     return {
       async send(m) {
-        await transport.sendMail({
+        await (await (transport ??= openTransport())).sendMail({
           from: senderOf(config.mailFrom, m.fromName),
           to: m.to,
           subject: m.subject,
@@ -66,7 +68,8 @@ export function createMailer(deps: { db: Db; clock: Clock; config: Pick<Config, 
         });
       },
       async close() {
-        transport.close();
+        // A transport that never opened has nothing to close.
+        (await transport?.catch(() => undefined))?.close();
       },
     };
   }

@@ -9,14 +9,7 @@
  * (or to the signed-in session). No HTTP and no SQL here.
  */
 import { getRandomValues } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
   AuthMethods,
   ErrorCodes,
@@ -48,7 +41,7 @@ import { factorName } from './factor-audit';
 import { requireActiveStrategy, strategyOfDevice } from './strategies';
 import type { RateLimiter } from '../platform/rate-limit';
 import { requireFreshAuthForNewFactor, requireRecentAuth } from '../auth/recent-auth';
-import { signedChallenge, WEBAUTHN_CHALLENGE_TTL_MS } from '../passwordless/webauthn';
+import { signedChallenge, simpleWebAuthn, WEBAUTHN_CHALLENGE_TTL_MS } from '../passwordless/webauthn';
 
 type Purpose = 'mfa-registration' | 'mfa-authentication' | 'mfa-disable';
 
@@ -124,6 +117,7 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
   async function creationOptions(user: UserRow, deviceType: WebAuthnAttachment, challenge: Uint8Array<ArrayBuffer>): Promise<PasskeyRegistrationOptions> {
     const existing = (await listMfaDevices(db, user.id)).filter((d) => d.type === 'webauthn' && d.credential_id);
     const label = user.email ?? user.phone_number ?? user.id;
+    const { generateRegistrationOptions } = await simpleWebAuthn();
     const options = await generateRegistrationOptions({
       rpName,
       rpID: rpId,
@@ -143,6 +137,7 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
   /** Verifies an attestation for a spent registration challenge and stores the key as an active device. */
   /** Verifies the registration and stores the key; returns the key's name for the audit log. */
   async function store(userId: string, row: WebauthnChallengeRow, challenge: string, credential: PasskeyRegistrationCredential, name: string | undefined): Promise<string> {
+    const { verifyRegistrationResponse } = await simpleWebAuthn();
     let info;
     try {
       const result = await verifyRegistrationResponse({ response: credential as RegistrationResponseJSON, expectedChallenge: challenge, expectedOrigin: origins, expectedRPID: rpId, requireUserVerification: false });
@@ -178,6 +173,7 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
   /** Verifies an assertion by `device` for a spent challenge and moves its counter; false when it fails. */
   async function assertionValid(device: MfaDeviceRow, challenge: string, credential: PasskeyAuthenticationCredential): Promise<boolean> {
     if (credential.rawId !== credential.id || credential.id !== device.credential_id) return false;
+    const { verifyAuthenticationResponse } = await simpleWebAuthn();
     let newCounter: number;
     try {
       const result = await verifyAuthenticationResponse({
@@ -198,6 +194,7 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
   }
 
   async function requestOptions(keys: MfaDeviceRow[], challenge: Uint8Array<ArrayBuffer>): Promise<PasskeyAuthenticationOptions> {
+    const { generateAuthenticationOptions } = await simpleWebAuthn();
     const options = await generateAuthenticationOptions({
       rpID: rpId,
       challenge,

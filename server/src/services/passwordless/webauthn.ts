@@ -5,14 +5,7 @@
  * and expire after WEBAUTHN_CHALLENGE_TTL_MS; registration challenges are bound to the session.
  */
 import { getRandomValues } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
   AuthMethods,
   ErrorCodes,
@@ -46,6 +39,9 @@ import type { AuthContext, AuthService, ClientInfo, IssuedSession } from '../aut
 import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import { requireFreshAuthForNewFactor } from '../auth/recent-auth';
 import { AuditActions, recordUserAudit } from '../admin/audit-log';
+
+/** @simplewebauthn/server, loaded on the first ceremony (passkey or security key), not at start: it costs ~0.4 s of every server start. */
+export const simpleWebAuthn = () => import('@simplewebauthn/server');
 
 /** How long a ceremony may take: the challenge and the browser prompt both expire after it. */
 export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60_000;
@@ -141,6 +137,7 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
       await requireFreshAuth(ctx);
       const existing = await listCredentials(db, user.id);
       const challenge = await newChallenge('registration', user.id, ctx.sessionId);
+      const { generateRegistrationOptions } = await simpleWebAuthn();
       const options = await generateRegistrationOptions({
         rpName,
         rpID: rpId,
@@ -164,6 +161,7 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
       const { challenge, row } = await spendChallenge(credential.response.clientDataJSON, 'registration');
       // Bound to the session that asked for it: another session (or user) cannot finish it.
       if (row.user_id !== ctx.userId || row.session_id !== ctx.sessionId) throw challengeInvalid();
+      const { verifyRegistrationResponse } = await simpleWebAuthn();
       let info;
       try {
         const result = await verifyRegistrationResponse({
@@ -210,6 +208,7 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
       // the options are the same for known, unknown and passkey-less accounts.
       const user = body.email ? await findUserByEmail(db, body.email) : undefined;
       const challenge = await newChallenge('authentication', user?.id ?? null, null);
+      const { generateAuthenticationOptions } = await simpleWebAuthn();
       const options = await generateAuthenticationOptions({
         rpID: rpId,
         challenge,
@@ -229,6 +228,7 @@ export function createWebauthnService(deps: { db: Db; clock: Clock; auth: AuthSe
       if (row.user_id !== null && row.user_id !== stored.user_id) throw verificationFailed(401);
       const userHandle = credential.response.userHandle;
       if (userHandle && Buffer.from(userHandle, 'base64url').toString('utf8') !== stored.user_id) throw verificationFailed(401);
+      const { verifyAuthenticationResponse } = await simpleWebAuthn();
       let newCounter: number;
       try {
         const result = await verifyAuthenticationResponse({

@@ -4,7 +4,6 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
-import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 import { ErrorCodes } from '@gatehouse/shared/wire';
 import { AppError } from '../../errors';
 
@@ -124,7 +123,9 @@ export function certificatePem(b64: string): string {
 }
 
 /** Our SP metadata for one configuration: entity id, ACS (HTTP-POST) and, when we sign requests, our certificate. */
-export function serviceProviderMetadata(input: { spEntityId: string; acsUrl: string; signing: { key: string; cert: string } | null }): string {
+export async function serviceProviderMetadata(input: { spEntityId: string; acsUrl: string; signing: { key: string; cert: string } | null }): Promise<string> {
+  // node-saml loads with the first metadata request or SAML sign-in, not at start.
+  const { generateServiceProviderMetadata } = await import('@node-saml/node-saml');
   return generateServiceProviderMetadata({
     issuer: input.spEntityId,
     callbackUrl: input.acsUrl,

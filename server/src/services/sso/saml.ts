@@ -9,7 +9,7 @@
  * here, on the signed assertion it hands back.
  */
 import { DOMParser } from '@xmldom/xmldom';
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import type { SsoConfigurationRow } from '../../db/queries/sso-configurations';
 import { parseIds } from './configurations';
 import { certificatePem } from './saml-metadata';
@@ -55,7 +55,11 @@ type XmlNode = { $?: Record<string, string>; _?: string } & { [child: string]: X
 const kids = (node: XmlNode | undefined, name: string): XmlNode[] => (node?.[name] as XmlNode[] | undefined) ?? [];
 const attr = (node: XmlNode | undefined, name: string): string | undefined => node?.$?.[name];
 
-function samlFor(row: SsoConfigurationRow, sp: ServiceProvider, cache: CacheProvider, requestId?: string): SAML {
+/** node-saml (and its XML signature stack), loaded with the first SAML sign-in, not at start. */
+const nodeSaml = () => import('@node-saml/node-saml');
+type NodeSaml = Awaited<ReturnType<typeof nodeSaml>>;
+
+function samlFor({ SAML, ValidateInResponseTo }: NodeSaml, row: SsoConfigurationRow, sp: ServiceProvider, cache: CacheProvider, requestId?: string): SAML {
   const signs = row.sign_request === 1 && sp.signing !== null;
   return new SAML({
     entryPoint: row.idp_sso_url ?? undefined,
@@ -86,7 +90,7 @@ function samlFor(row: SsoConfigurationRow, sp: ServiceProvider, cache: CacheProv
 export async function authnRequestUrl(row: SsoConfigurationRow, sp: ServiceProvider, requestId: string, relayState: string): Promise<string> {
   // Our own sso_requests row is the record of issued requests; node-saml need not keep one.
   const cache: CacheProvider = { saveAsync: async () => null, getAsync: async () => null, removeAsync: async () => null };
-  return samlFor(row, sp, cache, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+  return samlFor(await nodeSaml(), row, sp, cache, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 const EMAIL_ATTRIBUTES = ['email', 'mail', 'emailAddress', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'];
@@ -153,9 +157,10 @@ export async function verifySamlResponse(
     getAsync: async (key) => ((await isPending(key)) ? new Date().toISOString() : null),
     removeAsync: async () => null,
   };
+  const lib = await nodeSaml();
   let profile: Profile | null;
   try {
-    ({ profile } = await samlFor(row, sp, cache).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await samlFor(lib, row, sp, cache).validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (err) {
     throw new SamlRejected(err instanceof Error ? err.message : String(err));
   }

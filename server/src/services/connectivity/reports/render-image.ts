@@ -3,7 +3,6 @@
  * then rasterised and encoded by sharp (libvips with librsvg). One image of the whole report, 1200
  * px wide; rows beyond IMAGE_MAX_ROWS per table are left out with a line saying so.
  */
-import sharp from 'sharp';
 import { reportTime, type ReportDocument } from './document';
 
 export const IMAGE_WIDTH = 1200;
@@ -82,5 +81,7 @@ export function renderReportSvg(doc: ReportDocument): string {
 
 /** The report as JPEG bytes. */
 export async function renderReportJpeg(doc: ReportDocument): Promise<Buffer> {
+  // Loaded on the first image, not at start: sharp (libvips) costs ~0.3 s of every server start.
+  const { default: sharp } = await import('sharp');
   return sharp(Buffer.from(renderReportSvg(doc)), { density: 72 }).flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
 }

@@ -4,7 +4,6 @@
  * pages. The standard Helvetica font covers Latin text (WinAnsi); other scripts need an embedded
  * font, which this renderer does not ship.
  */
-import PDFDocument from 'pdfkit';
 import { reportTime, type ReportDocument } from './document';
 
 const MUTED = '#5b636e';
@@ -18,6 +17,8 @@ function drawable(text: string): string {
 
 /** The PDF bytes; `compress: false` leaves the content streams readable (tests read the text). */
 export async function renderReportPdf(doc: ReportDocument, options: { compress?: boolean } = {}): Promise<Buffer> {
+  // Loaded on the first PDF, not at start: pdfkit and its fonts cost ~0.2-0.5 s of every server start.
+  const { default: PDFDocument } = await import('pdfkit');
   const pdf = new PDFDocument({
     size: 'A4',
     layout: 'landscape',
