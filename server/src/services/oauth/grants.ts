@@ -14,6 +14,8 @@ import { findOAuthCode, findOAuthGrant, findOAuthRefreshToken, insertOAuthGrant,
 import { findSession, insertSession, revokeSession, setSessionTenant, touchSession, type SessionRow } from '../../db/queries/sessions';
 import { isMember, listUserTenants } from '../../db/queries/tenants';
 import { findUserById } from '../../db/queries/users';
+import { isAppError } from '../../errors';
+import type { ApiTokenService } from '../admin/api-tokens';
 import type { AuthService } from '../auth/auth';
 import { AuditActions, recordUserAudit } from '../admin/audit-log';
 import { SignInMethods } from '../auth/sign-in-methods';
@@ -251,4 +253,29 @@ export function createGrants(deps: {
   }
 
   return { liveSession, createGrant, issueTokens, authenticateClient, codeGrant, refreshGrant };
+}
+
+/** The token endpoint's 429: OAuth's slow_down, carrying the limiter's wait for Retry-After. */
+export async function slowDown(check: Promise<unknown>): Promise<void> {
+  try {
+    await check;
+  } catch (err) {
+    if (isAppError(err) && err.status === 429) throw Object.assign(new OAuthError('slow_down', err.message, 429), { retryAfterSeconds: err.context?.retryAfterSeconds });
+    throw err;
+  }
+}
+
+/**
+ * RFC 6749 section 4.4 for API tokens of type ClientCredentials (issue 5): the token's client id and
+ * secret (HTTP Basic or the form, not both) buy an access token carrying the token's tenant, roles and
+ * permissions; no refresh token, no ID token.
+ */
+export async function clientCredentialsGrant(apiTokens: ApiTokenService, form: Record<string, string | undefined>, basic: { id: string; secret: string } | null, ip: string | null): Promise<OAuthTokenResponse> {
+  if (basic && form.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method, not two');
+  if (basic && form.client_id !== undefined && form.client_id !== basic.id) throw new OAuthError('invalid_request', 'client_id differs from the authenticated client');
+  const clientId = basic?.id ?? form.client_id;
+  const secret = basic?.secret ?? form.client_secret;
+  const issued = clientId && secret ? await apiTokens.exchange(clientId, secret, ip) : null;
+  if (!issued) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
+  return { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: '' };
 }

@@ -9,7 +9,7 @@
  * to it, so a grant can be revoked alone and ends when the browser session ends.
  */
 import { compactVerify, createLocalJWKSet, type JWTPayload } from 'jose';
-import { ErrorCodes, HOSTED_LOGIN_SCOPE, HOSTED_ROUTES_PREFIX, OAuthPaths, SecurityErrorCodes, type ErrorCode, type OAuthTokenResponse } from '@gatehouse/shared/wire';
+import { ErrorCodes, HOSTED_LOGIN_SCOPE, HOSTED_ROUTES_PREFIX, OAuthPaths, SecurityErrorCodes, type OAuthTokenResponse } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newSecret, sha256 } from '../../crypto';
@@ -29,17 +29,15 @@ import { UNKNOWN_CLIENT, type RateLimiter } from '../platform/rate-limit';
 import type { SessionPolicyService } from '../security/session-policy';
 import type { IpRestrictionService } from '../security/ip-restrictions';
 import { isClientOrigin, isRegisteredUri, type ClientRegistry, type OAuthClient } from './clients';
-import { CODE_TTL_MS, createGrants, OAuthError } from './grants';
+import { clientCredentialsGrant, CODE_TTL_MS, createGrants, OAuthError, slowDown } from './grants';
+import { checkAuthorizationRequest, errorRedirect, pageError, PROMPTS, requestQuery, responseUrl, single, SUPPORTED_SCOPES, type AuthorizationRequest, type OAuthParams } from './authorization-request';
 import { createLoginAfterMarkers, LOGIN_AFTER } from './reauthentication';
 import { sessionMeetsMfaPolicy, type SecurityPolicyService } from '../security/policies';
 import { NOT_ASSIGNED_MESSAGE, notAssigned, type ApplicationAccess } from '../applications/access';
 
 export { CODE_TTL_MS, OAuthError, s256 } from './grants';
+export { SUPPORTED_SCOPES, type AuthorizationRequest, type OAuthParams } from './authorization-request';
 
-export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access'] as const;
-const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
-/** BASE64URL(SHA-256(verifier)): always 43 characters. */
-const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 /** The login redirect carries the whole request in `redirectUrl`, which the browser core caps at 2048. */
 const MAX_LOGIN_REDIRECT = 2048;
 /**
@@ -47,24 +45,6 @@ const MAX_LOGIN_REDIRECT = 2048;
  * confirmation POST clears this browser's cookies and shows the login page. A GET never signs out.
  */
 export const REAUTHENTICATE_PATH = '/oauth/authorize/reauthenticate';
-
-/** Query or form parameters; a repeated parameter is a list (and refused, RFC 6749 section 3.1). */
-export type OAuthParams = Record<string, string | string[] | undefined>;
-
-export interface AuthorizationRequest {
-  client: OAuthClient;
-  redirectUri: string;
-  scope: string;
-  state?: string;
-  nonce?: string;
-  codeChallenge: string;
-  prompt: string[];
-  /** OIDC max_age: the sign-in must be at most this many seconds old. */
-  maxAge?: number;
-  /** LOGIN_AFTER of a request coming back from the login page, unchecked (see `loginAfterOf`). */
-  loginAfter?: string;
-  tenantId?: string;
-}
 
 /** What GET /oauth/authorize answers. */
 export type AuthorizeOutcome =
@@ -109,21 +89,6 @@ export interface OAuthService {
   corsAllowed(clientId: string | undefined, origin: string): Promise<boolean>;
 }
 
-const pageError = (message: string, code: ErrorCode = ErrorCodes.validation) => new AppError(code, 400, message);
-
-/** One value per name; a repeated parameter makes the request invalid. */
-function single(params: OAuthParams): { values: Record<string, string | undefined>; repeated: string[] } {
-  const values: Record<string, string | undefined> = {};
-  const repeated: string[] = [];
-  for (const [name, value] of Object.entries(params)) {
-    if (Array.isArray(value)) {
-      if (value.length > 1) repeated.push(name);
-      values[name] = value[0];
-    } else values[name] = value;
-  }
-  return { values, repeated };
-}
-
 export function createOAuthService(deps: {
   db: Db;
   clock: Clock;
@@ -157,67 +122,14 @@ export function createOAuthService(deps: {
     return sessionMeetsMfaPolicy((await deps.policies.effective(req.tenantId || session.tenant_id)).mfa, JSON.parse(session.amr) as string[]);
   }
 
-  function responseUrl(redirectUri: string, params: Record<string, string | undefined>, withIssuer = true): string {
-    const url = new URL(redirectUri);
-    for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
-    // RFC 9207: the issuer in the response defends clients against mix-up attacks.
-    if (withIssuer) url.searchParams.set('iss', issuer);
-    return url.href;
-  }
-
-  const errorRedirect = (req: Pick<AuthorizationRequest, 'redirectUri' | 'state'>, error: string, description: string) =>
-    responseUrl(req.redirectUri, { error, error_description: description, state: req.state });
-
-  /** Checks an authorization request: the client and redirect URI first (an error page), then the rest (an error redirect). */
-  async function checkRequest(params: OAuthParams): Promise<{ page: AppError } | { redirect: string } | { request: AuthorizationRequest }> {
-    const { values: p, repeated } = single(params);
-    const client = await clients.find(p.client_id);
-    if (!client || repeated.includes('client_id')) return { page: pageError('This application is not registered with Gatehouse (unknown client_id).', ErrorCodes.oauthInvalidClient) };
-    if (!p.redirect_uri || repeated.includes('redirect_uri') || !isRegisteredUri(client, p.redirect_uri, 'redirect')) {
-      return { page: pageError('The redirect_uri is not registered for this application, so Gatehouse will not send you there.', ErrorCodes.oauthInvalidRedirectUri) };
-    }
-    const base = { redirectUri: p.redirect_uri, state: p.state };
-    const fail = (error: string, description: string) => ({ redirect: errorRedirect(base, error, description) });
-    if (repeated.length) return fail('invalid_request', `Parameters must not be repeated: ${repeated.join(', ')}`);
-    if (p.request !== undefined) return fail('request_not_supported', 'The request parameter is not supported');
-    if (p.request_uri !== undefined) return fail('request_uri_not_supported', 'The request_uri parameter is not supported');
-    if (p.response_type !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported');
-    if (p.response_mode !== undefined && p.response_mode !== 'query') return fail('invalid_request', 'Only response_mode=query is supported');
-    if ((p.state?.length ?? 0) > 512 || (p.nonce?.length ?? 0) > 512) return fail('invalid_request', 'state and nonce must be at most 512 characters');
-    const requested = (p.scope ?? '').split(' ').filter(Boolean);
-    if (!requested.includes('openid')) return fail('invalid_scope', 'scope must include openid');
-    const scope = SUPPORTED_SCOPES.filter((s) => requested.includes(s)).join(' ');
-    if (!p.code_challenge) return fail('invalid_request', 'code_challenge is required (PKCE with S256)');
-    if (p.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256; plain is not accepted');
-    if (!S256_CHALLENGE.test(p.code_challenge)) return fail('invalid_request', 'code_challenge must be the 43-character BASE64URL SHA-256 of the code_verifier');
-    const prompt = (p.prompt ?? '').split(' ').filter(Boolean);
-    if (prompt.some((v) => !PROMPTS.has(v))) return fail('invalid_request', 'prompt may be none, login, consent or select_account');
-    if (prompt.includes('none') && prompt.length > 1) return fail('invalid_request', 'prompt=none cannot be combined with other values');
-    if (p.max_age !== undefined && !/^\d{1,10}$/.test(p.max_age)) return fail('invalid_request', 'max_age must be a non-negative whole number of seconds');
-    const maxAge = p.max_age === undefined ? undefined : Number(p.max_age);
-    const loginAfter = p[LOGIN_AFTER] || undefined;
-    // `organization` names the tenant too (seed 000 section 7.2); both given must agree.
-    if (p.tenantId && p.organization && p.tenantId !== p.organization) return fail('invalid_request', 'tenantId and organization name different tenants');
-    const tenantId = p.tenantId || p.organization || undefined;
-    if (tenantId && tenantId.length > 64) return fail('invalid_request', 'tenantId is too long');
-    return { request: { client, redirectUri: p.redirect_uri, scope, state: p.state, nonce: p.nonce, codeChallenge: p.code_challenge, prompt, maxAge, loginAfter, tenantId } };
-  }
-
   const { recentEnough, signLoginAfter, loginAfterOf } = createLoginAfterMarkers({ keys, clock, issuer });
-
-  /** The request's own parameters as a query (without LOGIN_AFTER, which only Gatehouse sets). */
-  function requestQuery(params: OAuthParams): URLSearchParams {
-    const query = new URLSearchParams(Object.entries(single(params).values).filter((e): e is [string, string] => e[1] !== undefined));
-    query.delete(LOGIN_AFTER);
-    return query;
-  }
 
   /** The hosted login page, which comes back to /oauth/authorize with the same request once signed in. */
   async function loginPage(params: OAuthParams, req: AuthorizationRequest): Promise<{ kind: 'login' | 'redirect'; url: string }> {
     const query = requestQuery(params);
     if (req.prompt.includes('login') || req.maxAge !== undefined) query.set(LOGIN_AFTER, await signLoginAfter(req));
     const back = `${OAuthPaths.authorize}?${query.toString()}`;
-    if (back.length > MAX_LOGIN_REDIRECT) return { kind: 'redirect', url: errorRedirect(req, 'invalid_request', 'The authorization request is too long') };
+    if (back.length > MAX_LOGIN_REDIRECT) return { kind: 'redirect', url: errorRedirect(issuer, req, 'invalid_request', 'The authorization request is too long') };
     return { kind: 'login', url: `${issuer}${HOSTED_ROUTES_PREFIX}/account/login?redirectUrl=${encodeURIComponent(back)}` };
   }
 
@@ -253,14 +165,14 @@ export function createOAuthService(deps: {
 
   /** Throws 403 ER-IP-RESTRICTED when the tenant's IP restrictions keep `ip` out. */
   async function issueCode(req: AuthorizationRequest, browser: SessionRow, ip: string | null): Promise<string> {
-    if (await impersonating(browser)) return errorRedirect(req, 'access_denied', 'Hosted login is not available while impersonating a user');
+    if (await impersonating(browser)) return errorRedirect(issuer, req, 'access_denied', 'Hosted login is not available while impersonating a user');
     let tenantId = browser.tenant_id;
     if (req.tenantId && req.tenantId !== tenantId) {
-      if (!(await isMember(db, browser.user_id, req.tenantId))) return errorRedirect(req, 'access_denied', 'The user is not a member of the requested tenant');
+      if (!(await isMember(db, browser.user_id, req.tenantId))) return errorRedirect(issuer, req, 'access_denied', 'The user is not a member of the requested tenant');
       tenantId = req.tenantId;
     }
     await deps.ipRestrictions?.assertAllowed(tenantId, ip);
-    if (deps.applicationAccess && !(await deps.applicationAccess.allowed(req.client.clientId, browser.user_id, tenantId))) return errorRedirect(req, 'access_denied', NOT_ASSIGNED_MESSAGE);
+    if (deps.applicationAccess && !(await deps.applicationAccess.allowed(req.client.clientId, browser.user_id, tenantId))) return errorRedirect(issuer, req, 'access_denied', NOT_ASSIGNED_MESSAGE);
     const code = newSecret();
     const now = clock.now();
     await insertOAuthCode(db, {
@@ -279,7 +191,7 @@ export function createOAuthService(deps: {
       reused_at: null,
       issued_session_id: null,
     });
-    return responseUrl(req.redirectUri, { code, state: req.state });
+    return responseUrl(issuer, req.redirectUri, { code, state: req.state });
   }
 
   async function verifyIdTokenHint(token: string): Promise<JWTPayload | null> {
@@ -332,7 +244,7 @@ export function createOAuthService(deps: {
       } catch (err) {
         return { kind: 'page', error: err as AppError };
       }
-      const checked = await checkRequest(params);
+      const checked = await checkAuthorizationRequest(clients, issuer, params);
       if ('page' in checked) return { kind: 'page', error: checked.page };
       if ('redirect' in checked) return { kind: 'redirect', url: checked.redirect };
       const req = checked.request;
@@ -350,7 +262,7 @@ export function createOAuthService(deps: {
         }
       };
       if (req.prompt.includes('none')) {
-        return browser && recent ? codeFor(browser) : { kind: 'redirect', url: errorRedirect(req, 'login_required', browser ? 'The sign-in is older than max_age' : 'The user is not signed in') };
+        return browser && recent ? codeFor(browser) : { kind: 'redirect', url: errorRedirect(issuer, req, 'login_required', browser ? 'The sign-in is older than max_age' : 'The user is not signed in') };
       }
       if (browser && recent) return codeFor(browser);
       // prompt=login or an old sign-in: the user is asked; a cross-site GET alone never signs anyone out.
@@ -359,11 +271,11 @@ export function createOAuthService(deps: {
     },
 
     async reauthenticate(params, confirmed, cookies = {}) {
-      const checked = await checkRequest(params);
+      const checked = await checkAuthorizationRequest(clients, issuer, params);
       if ('page' in checked) return { kind: 'page', error: checked.page };
       if ('redirect' in checked) return { kind: 'redirect', url: checked.redirect };
       const req = checked.request;
-      if (!confirmed) return { kind: 'confirm', cancelUrl: errorRedirect(req, 'login_required', 'The user did not sign in again') };
+      if (!confirmed) return { kind: 'confirm', cancelUrl: errorRedirect(issuer, req, 'login_required', 'The user did not sign in again') };
       // "Sign in again" replaces the sign-in: the old browser session ends on the server (with the
       // grants made from it), not only its cookies, so tokens already issued from it stop working.
       const browser = (await sessionOfBrowserCookie(cookies.browserCookie)) ?? (await sessionOfRefreshCookie(cookies.refreshCookie));
@@ -377,7 +289,7 @@ export function createOAuthService(deps: {
 
     async completeAuthorize(params, ctx, ip) {
       await limiter.consume('oauthAuthorizePerIp', ip ?? UNKNOWN_CLIENT);
-      const checked = await checkRequest(params);
+      const checked = await checkAuthorizationRequest(clients, issuer, params);
       if ('page' in checked) throw checked.page;
       if ('redirect' in checked) return { redirectUrl: checked.redirect };
       if (await findOAuthGrant(db, ctx.sessionId)) throw new AppError(ErrorCodes.oauthNotBrowserSession, 403, 'Only a sign-in on the hosted login page can authorize an application');
@@ -501,7 +413,7 @@ export function createOAuthService(deps: {
           await recordUserAudit(db, user, { ip: null }, { action: AuditActions.signedOut, description: `Signed out with ${SignInMethods.hostedLogin}`, json: { sessionId: id, clientId: clientId ?? null } }, now, browser.tenant_id);
         }
       }
-      return { kind: 'done', redirect: target !== undefined ? responseUrl(target, { state: p.state }, false) : undefined };
+      return { kind: 'done', redirect: target !== undefined ? responseUrl(issuer, target, { state: p.state }, false) : undefined };
     },
 
     async corsAllowed(clientId, requestOrigin) {
@@ -509,29 +421,4 @@ export function createOAuthService(deps: {
       return Boolean(client && client.secretHash === null && isClientOrigin(client, requestOrigin));
     },
   };
-}
-
-/** The token endpoint's 429: OAuth's slow_down, carrying the limiter's wait for Retry-After. */
-async function slowDown(check: Promise<unknown>): Promise<void> {
-  try {
-    await check;
-  } catch (err) {
-    if (isAppError(err) && err.status === 429) throw Object.assign(new OAuthError('slow_down', err.message, 429), { retryAfterSeconds: err.context?.retryAfterSeconds });
-    throw err;
-  }
-}
-
-/**
- * RFC 6749 section 4.4 for API tokens of type ClientCredentials (issue 5): the token's client id and
- * secret (HTTP Basic or the form, not both) buy an access token carrying the token's tenant, roles and
- * permissions; no refresh token, no ID token.
- */
-async function clientCredentialsGrant(apiTokens: ApiTokenService, form: Record<string, string | undefined>, basic: { id: string; secret: string } | null, ip: string | null): Promise<OAuthTokenResponse> {
-  if (basic && form.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method, not two');
-  if (basic && form.client_id !== undefined && form.client_id !== basic.id) throw new OAuthError('invalid_request', 'client_id differs from the authenticated client');
-  const clientId = basic?.id ?? form.client_id;
-  const secret = basic?.secret ?? form.client_secret;
-  const issued = clientId && secret ? await apiTokens.exchange(clientId, secret, ip) : null;
-  if (!issued) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
-  return { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: '' };
 }
