@@ -1,5 +1,5 @@
-import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { Server, ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isGatehouseAuthError } from '../errors.js';
 import { listen } from '../test/gatehouse.js';
 import { JWKS_FETCH_TIMEOUT_MS, rsaBits } from './key-set.js';
@@ -9,11 +9,18 @@ describe('the key-set fetch', () => {
   const open: { close: () => Promise<void> }[] = [];
   const held: ServerResponse[] = [];
   afterEach(async () => {
-    for (const res of held.splice(0)) res.destroy();
+    vi.restoreAllMocks();
+    // The aborted fetches leave idle connections open (the server's close would wait the ~4 s until
+    // fetch drops them): closed with the held ones.
+    for (const res of held.splice(0)) (res.socket as { server?: Server } | null)?.server?.closeAllConnections();
     await Promise.all(open.splice(0).map((s) => s.close()));
   });
 
   it('gives up on a key set that never answers when the 5000 ms fetch timeout aborts it (401), and tries again at the next token', async () => {
+    // The fetch is given AbortSignal.timeout(5000); the signal it gets here is one that fires after
+    // 50 ms, so the abort is real but the test does not wait the 5 s out.
+    const timeoutOf = AbortSignal.timeout.bind(AbortSignal);
+    const timeout = vi.spyOn(AbortSignal, 'timeout').mockImplementation(() => timeoutOf(50));
     let requests = 0;
     const jwks = await listen((_req, res) => {
       requests += 1;
@@ -26,10 +33,13 @@ describe('the key-set fetch', () => {
     const cause = (err as { cause?: { name?: string } }).cause;
     expect(cause?.name).toBe('TimeoutError');
     expect(requests).toBe(1);
+    expect(timeout.mock.calls).toEqual([[JWKS_FETCH_TIMEOUT_MS]]);
+    expect(JWKS_FETCH_TIMEOUT_MS).toBe(5000);
     // A failed read is not cached as an empty set.
     await verifyAccessToken(token, { baseUrl: jwks.url, clientId: 'demo-client' }).catch(() => undefined);
     expect(requests).toBe(2);
-  }, JWKS_FETCH_TIMEOUT_MS * 3);
+    expect(timeout.mock.calls).toEqual([[JWKS_FETCH_TIMEOUT_MS], [JWKS_FETCH_TIMEOUT_MS]]);
+  });
 
   it('counts RSA modulus bits without leading zero bytes', () => {
     const n = (bytes: number[]) => ({ kty: 'RSA', n: Buffer.from(bytes).toString('base64url') });
