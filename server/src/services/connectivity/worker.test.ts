@@ -48,6 +48,8 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
     const b = await harness.start({}, { clock });
     return { a, b, clock };
   };
+  /** One server, for the tests that need no second process (a server start is one pool more to open and close). */
+  const oneProcess = async (clock = movableClock()) => ({ a: await harness.start({}, { clock }), clock });
 
   it('two workers on separate connections claim disjoint jobs: every job runs exactly once', async () => {
     const { a, b, clock } = await twoProcesses();
@@ -102,7 +104,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('a job that kills every process running it is claimed again only until its schedule is spent, then failed without running and onGiveUp called once', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() });
     // Two attempts on the schedule ([1 s]); each claimant dies before recording anything.
@@ -124,7 +126,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('a job claimed again after one lost lease still runs while its schedule lasts', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() });
     await claimJobs(a.db, ['sms'], clock.now(), DEFAULT_LEASE_MS, 'dies', 10);
@@ -139,7 +141,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('a handler that runs past its deadline (lease - 5 s, at least 1 s) is a failed attempt, timed out, and does not hold the pass', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const slowId = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'slow', payload: null, dueAt: clock.now() });
     const { handler, runs, gaveUp } = recordingHandler(async (job) => {
@@ -182,7 +184,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it("a claimant whose lease was taken over records nothing: the new claimant's outcome stands", async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() });
     let release!: () => void;
@@ -207,7 +209,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it("follows the handler's retry schedule with a moved clock, then gives up once and calls onGiveUp once", async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() });
     const { handler, runs, gaveUp } = recordingHandler((job) => ({ ok: false, error: `refused #${job.attempt}` }), [1_000, 5_000, 60_000]);
@@ -233,7 +235,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('a thrown handler error counts as a failed attempt; success after failures ends as succeeded', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() });
     const { handler, gaveUp } = recordingHandler((job) => {
@@ -254,7 +256,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('retry: false gives up at once, whatever the schedule left', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() });
     const { handler, runs, gaveUp } = recordingHandler(() => ({ ok: false, error: 'webhook-delivery: abort-message', retry: false }));
@@ -269,7 +271,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('retryJobNow puts a finished job back to pending, due now; it refuses a job still pending', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() + 10_000 });
     expect(await retryJobNow(a.db, id, clock.now())).toBe(false);
@@ -291,7 +293,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it("cancelJobsForTarget cancels that target's pending jobs of that kind only", async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const gone1 = await enqueueJob(a.db, { kind: 'webhook', tenantId, targetId: 'endpoint-1', payload: null, dueAt: clock.now() });
     const gone2 = await enqueueJob(a.db, { kind: 'webhook', tenantId, targetId: 'endpoint-1', payload: null, dueAt: clock.now() + 5_000 });
@@ -309,7 +311,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('a worker claims only the kinds it has handlers for', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const report = await enqueueJob(a.db, { kind: 'report', tenantId, targetId: 'r', payload: null, dueAt: clock.now() });
     const worker = createConnectivityWorker({ db: a.db, clock, log: quiet });
@@ -319,7 +321,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('prunes finished jobs and dispatched events past the retention, keeping an event while a job of it may still run', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const raise = async () => (await raiseEvent(a.db, { tenantId, key: 'user.deleted', data: { userId: 'u', email: null }, actor: null }, clock.now())).id;
     const [done, waiting] = [await raise(), await raise()];
@@ -342,7 +344,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('prunes notifications older than 90 days unless a reader pinned them, with their read states', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const admin = await signUpAndActivate(a);
     const day = 86_400_000;
     const note = async (title: string, createdAt: number) => {
@@ -362,7 +364,7 @@ describeDialects('connectivity worker: the delivery queue', (harness) => {
   });
 
   it('stop() waits for the jobs in flight and start() polls until stopped', async () => {
-    const { a, clock } = await twoProcesses();
+    const { a, clock } = await oneProcess();
     const tenantId = await newTenant(a.db, clock.now());
     const id = await enqueueJob(a.db, { kind: 'sms', tenantId, targetId: 'x', payload: null, dueAt: clock.now() });
     const { handler } = recordingHandler(() => sleep(100).then(() => ({ ok: true }) as const));
