@@ -17,14 +17,20 @@ describe('the key-set fetch', () => {
   });
 
   it('gives up on a key set that never answers when the 5000 ms fetch timeout aborts it (401), and tries again at the next token', async () => {
-    // The fetch is given AbortSignal.timeout(5000); the signal it gets here is one that fires after
-    // 50 ms, so the abort is real but the test does not wait the 5 s out.
-    const timeoutOf = AbortSignal.timeout.bind(AbortSignal);
-    const timeout = vi.spyOn(AbortSignal, 'timeout').mockImplementation(() => timeoutOf(50));
+    // The fetch is given AbortSignal.timeout(5000) (checked below). The signal it gets here fires as
+    // that one does at 5 s (a TimeoutError DOMException) once the key set holds the request, so the
+    // test does not wait the 5 s out, and the request has always arrived before the abort.
+    const fireTimeouts: (() => void)[] = [];
+    const timeout = vi.spyOn(AbortSignal, 'timeout').mockImplementation(() => {
+      const controller = new AbortController();
+      fireTimeouts.push(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+      return controller.signal;
+    });
     let requests = 0;
     const jwks = await listen((_req, res) => {
       requests += 1;
       held.push(res); // never answered
+      for (const fire of fireTimeouts.splice(0)) fire();
     });
     open.push(jwks);
     const token = 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJ1In0.c2ln';
