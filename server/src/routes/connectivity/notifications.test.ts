@@ -230,9 +230,11 @@ describeDialects('notifications routes', (harness) => {
     expect(await events.next()).toEqual({ unread: 1 });
 
     // Written as another process would: no in-process signal; the periodic check finds it (5 s
-    // after the stream opened), not before. First the second look after the last signal passes,
-    // so only the periodic check can see it.
+    // after the stream opened), not before. First the second look after the last signal passes
+    // and its query answers (real time, as much as the wall-clock version gave it), so only the
+    // periodic check can see it.
     await advance(300);
+    await sleep(300);
     await insertNotification(server.db, { id: newId(), tenant_id: admin.tenantId, category: 'security', severity: 'info', title: 'elsewhere', body: '', link: null, dedupe_key: null, created_at: clock.now() });
     let seen: unknown;
     const fromDatabase = events.next().then((e) => (seen = e));
