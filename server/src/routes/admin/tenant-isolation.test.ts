@@ -539,13 +539,13 @@ describeDialects('admin tenant isolation', (h) => {
       const named = await callAs(server, a.admin, endpoint.method, endpoint.path(b.ids), { tenantId: b.admin.tenantId, ...(endpoint.body ? { body: endpoint.body(b.ids) } : {}) });
       expect(named.status, `${label(endpoint)} ?tenantId=B`).toBe(404);
       const namedText = JSON.stringify(named.body);
-      for (const secret of b.secrets) expect(namedText, `${label(endpoint)} ?tenantId=B leaks`).not.toContain(secret);
+      expect(b.secrets.filter((secret) => namedText.includes(secret)), `${label(endpoint)} ?tenantId=B leaks`).toEqual([]);
 
       if (!endpoint.targetsObjects) continue;
       const aimed = await callAs(server, a.admin, endpoint.method, endpoint.path(b.ids), endpoint.body ? { body: endpoint.body(b.ids) } : {});
       expect(endpoint.crossStatuses ?? [404], `${label(endpoint)} with B's ids`).toContain(aimed.status);
       const aimedText = JSON.stringify(aimed.body);
-      for (const secret of b.secrets) expect(aimedText, `${label(endpoint)} with B's ids leaks`).not.toContain(secret);
+      expect(b.secrets.filter((secret) => aimedText.includes(secret)), `${label(endpoint)} with B's ids leaks`).toEqual([]);
     }
     expect(await snapshot(server, b.admin)).toEqual(before);
   });
