@@ -33,8 +33,9 @@ let installed: Promise<{ app: string; own: string }> | undefined;
 const install = () =>
   (installed ??= (async () => {
     await run('npm', ['run', 'build'], pkgDir);
-    await run('npm', ['pack', '--pack-destination', scratch], pkgDir);
-    await run('npm', ['pack', path.join(repo, 'node_modules/jose'), '--pack-destination', scratch], scratch);
+    // One npm for the package's tarball and jose's: npm pack takes several folders and packs each as
+    // on its own (the package's tarball is byte for byte the one `npm pack` makes in its folder).
+    await run('npm', ['pack', pkgDir, path.join(repo, 'node_modules/jose'), '--pack-destination', scratch], scratch);
     const tarballs = readdirSync(scratch).filter((f) => f.endsWith('.tgz'));
     const own = tarballs.find((f) => f.startsWith('gatehouse-node-'))!;
     const jose = tarballs.find((f) => f.startsWith('jose-'))!;

@@ -1,11 +1,12 @@
-import { fireEvent, render, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, waitFor, within } from '@testing-library/react';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Role, SsoConfiguration, SsoTestReport } from '@gatehouse/shared/wire';
 import type { GatehouseApi } from '../../contract';
 import { readAdminPortalOptions } from '../../options';
 import { createTestStore, makeUser, shadowMountPoint } from '../../test/fake-store';
 import SsoSection from '../sso';
-import { canTest, localDeadline, oidcRedirectUri, waitForReport } from './connection-test';
+import { canTest, localDeadline, oidcRedirectUri, TEST_POLL_MS, waitForReport } from './connection-test';
 
 const BASE = '/identity/resources/sso/v1/configurations';
 const ROLES: Role[] = [
@@ -66,7 +67,41 @@ function fakePopup() {
   return { popup, spy };
 }
 
+/** Waits on the real clock (vi.waitFor would move the fake one) until `done` holds, for at most 5 s. */
+async function until(done: () => boolean) {
+  const deadline = Date.now() + 5_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await sleep(5);
+  }
+}
+
+const reportReads = (calls: string[]) => calls.filter((c) => c === `GET ${BASE}/c1/test/_t1`).length;
+
+/**
+ * Clicks "Test connection" with setTimeout on a fake clock (the card's poll waits on it), and waits
+ * for its first read of the report, which the fake API answers pending.
+ */
+async function startTest(card: ReturnType<typeof within>, calls: string[]) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  fireEvent.click(card.getByRole('button', { name: 'Test connection' }));
+  await act(() => until(() => reportReads(calls) === 1));
+}
+
+/** The card reads the report again only once TEST_POLL_MS have passed (not 1 ms before); then the clock is real again. */
+async function nextPoll(calls: string[]) {
+  try {
+    await act(() => vi.advanceTimersByTimeAsync(TEST_POLL_MS - 1));
+    expect(reportReads(calls), 'no second read before the poll interval').toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    await act(() => until(() => reportReads(calls) === 2));
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   document.body.innerHTML = '';
 });
@@ -77,13 +112,14 @@ describe('SSO Test connection', () => {
     const { view, root, calls } = open(report());
     const card = within(await view.findByRole('region', { name: '5. Test connection' }));
     expect(card.getByText(/before you turn single sign-on on/)).toBeTruthy();
-    fireEvent.click(card.getByRole('button', { name: 'Test connection' }));
+    await startTest(card, calls);
     // Opened in the click, its opener cut before it is sent to the IdP's address.
     expect(spy).toHaveBeenCalledWith('', '_blank');
-    await waitFor(() => expect(popup.location.href).toBe(ADDRESS));
+    expect(popup.location.href).toBe(ADDRESS);
     expect(popup.opener).toBeNull();
     expect(card.getByRole('status').textContent).toMatch(/Waiting for the sign-in/);
     expect(card.getByRole('link', { name: 'Open the sign-in window' }).getAttribute('href')).toBe(ADDRESS);
+    await nextPoll(calls);
 
     const heading = await card.findByRole('heading', { name: 'The connection works' }, { timeout: 5000 });
     await waitFor(() => expect(root.activeElement).toBe(heading));
@@ -101,7 +137,8 @@ describe('SSO Test connection', () => {
     fakePopup();
     const { view, calls } = open(report(), config(), {}, () => Date.now() - 3_600_000);
     const card = within(await view.findByRole('region', { name: '5. Test connection' }));
-    fireEvent.click(card.getByRole('button', { name: 'Test connection' }));
+    await startTest(card, calls);
+    await nextPoll(calls);
     await card.findByRole('heading', { name: 'The connection works' }, { timeout: 5000 });
     expect(card.queryByRole('heading', { name: 'No answer from the identity provider' })).toBeNull();
     expect(calls.filter((c) => c === `GET ${BASE}/c1/test/_t1`)).toHaveLength(2);
@@ -111,7 +148,8 @@ describe('SSO Test connection', () => {
     fakePopup();
     const failed = open(report({ status: 'failed', error: 'Invalid signature', subject: null, email: null, name: null, attributes: [], groups: [], roleMappings: [], problems: [] }));
     const card = within(await failed.view.findByRole('region', { name: '5. Test connection' }));
-    fireEvent.click(card.getByRole('button', { name: 'Test connection' }));
+    await startTest(card, failed.calls);
+    await nextPoll(failed.calls);
     await card.findByRole('heading', { name: 'The test failed' }, { timeout: 5000 });
     expect(card.getByText('Invalid signature')).toBeTruthy();
     expect(card.queryByRole('table')).toBeNull();
@@ -120,7 +158,8 @@ describe('SSO Test connection', () => {
     fakePopup();
     const outside = open(report({ email: 'jane@elsewhere.test', problems: [{ code: 'emailDomainNotValidated', severity: 'error', values: ['elsewhere.test'] }] }));
     const card2 = within(await outside.view.findByRole('region', { name: '5. Test connection' }));
-    fireEvent.click(card2.getByRole('button', { name: 'Test connection' }));
+    await startTest(card2, outside.calls);
+    await nextPoll(outside.calls);
     await card2.findByRole('heading', { name: 'The identity provider answered, but sign-ins would be refused' }, { timeout: 5000 });
     expect(card2.getByText(/The email domain elsewhere.test is not one of your validated domains/)).toBeTruthy();
   }, 15_000);
@@ -134,10 +173,11 @@ describe('SSO Test connection', () => {
     });
     const { view, calls, bodies } = open(claims, oidc, { oidcRedirectUrl: '/sso/oidc-back' });
     const card = within(await view.findByRole('region', { name: '5. Test connection' }));
-    fireEvent.click(card.getByRole('button', { name: 'Test connection' }));
-    await waitFor(() => expect(popup.location.href).toBe(ADDRESS));
+    await startTest(card, calls);
+    expect(popup.location.href).toBe(ADDRESS);
     expect(calls).toContain(`POST ${BASE}/c1/test`);
     expect(bodies).toEqual([{ redirectUri: `${window.location.origin}/sso/oidc-back` }]);
+    await nextPoll(calls);
     await card.findByRole('heading', { name: 'The identity provider answered, but sign-ins would be refused' }, { timeout: 5000 });
     const table = card.getByRole('table', { name: 'Claims received' });
     expect(within(table).getByRole('columnheader', { name: 'Claim' })).toBeTruthy();

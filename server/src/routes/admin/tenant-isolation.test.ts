@@ -488,10 +488,21 @@ describeDialects('admin tenant isolation', (h) => {
   let b: { admin: TenantAdmin; ids: Ids; secrets: string[] };
   let root: TenantAdmin;
 
+  /**
+   * The tenants are made once per dialect, in the database the block's servers share: each test gets
+   * a server of its own on it. The walks of A's admin and of a member without permissions prove with
+   * snapshots that they change nothing; the super user's walk, which changes B, is the last test.
+   */
+  let made: { root: TenantAdmin; a: typeof a; b: typeof b } | undefined;
   beforeEach(async () => {
     // A clock that stands still: the snapshots compare minutes left on the invite link.
     server = await h.start({ SSO_DNS_SERVERS: dns.address, SLACK_CLIENT_ID: 'walk.client', SLACK_CLIENT_SECRET: 'walk-secret' }, { clock: movableClock() });
-    root = await superUser(server);
+    made ??= await makeTenants();
+    ({ root, a, b } = made);
+  });
+
+  async function makeTenants() {
+    const root = await superUser(server);
     // The shared catalogue: a custom permission in a custom category, and an empty category.
     const category = await callAs(server, root, 'POST', AdminPaths.permissionCategories, { body: { name: fresh('reports') } });
     const empty = await callAs(server, root, 'POST', AdminPaths.permissionCategories, { body: { name: fresh('empty') } });
@@ -505,9 +516,8 @@ describeDialects('admin tenant isolation', (h) => {
       return res.body.id as string;
     };
     const catalogue = { permissionId: usersRead.id, customPermissionId: custom.body.id, categoryId: category.body.id, emptyCategoryId: empty.body.id, planId, appId: await app(fresh('walked')), assignedAppId: await app(fresh('assigned')) };
-    a = await populatedTenant(server, catalogue);
-    b = await populatedTenant(server, catalogue);
-  });
+    return { root, a: await populatedTenant(server, catalogue), b: await populatedTenant(server, catalogue) };
+  }
 
   it('lists every admin route of users, roles, groups and invite links the server publishes', async () => {
     const doc = (await callAs(server, root, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { tags?: string[] }>> };
@@ -528,12 +538,14 @@ describeDialects('admin tenant isolation', (h) => {
     for (const endpoint of ENDPOINTS) {
       const named = await callAs(server, a.admin, endpoint.method, endpoint.path(b.ids), { tenantId: b.admin.tenantId, ...(endpoint.body ? { body: endpoint.body(b.ids) } : {}) });
       expect(named.status, `${label(endpoint)} ?tenantId=B`).toBe(404);
-      for (const secret of b.secrets) expect(JSON.stringify(named.body), `${label(endpoint)} ?tenantId=B leaks`).not.toContain(secret);
+      const namedText = JSON.stringify(named.body);
+      expect(b.secrets.filter((secret) => namedText.includes(secret)), `${label(endpoint)} ?tenantId=B leaks`).toEqual([]);
 
       if (!endpoint.targetsObjects) continue;
       const aimed = await callAs(server, a.admin, endpoint.method, endpoint.path(b.ids), endpoint.body ? { body: endpoint.body(b.ids) } : {});
       expect(endpoint.crossStatuses ?? [404], `${label(endpoint)} with B's ids`).toContain(aimed.status);
-      for (const secret of b.secrets) expect(JSON.stringify(aimed.body), `${label(endpoint)} with B's ids leaks`).not.toContain(secret);
+      const aimedText = JSON.stringify(aimed.body);
+      expect(b.secrets.filter((secret) => aimedText.includes(secret)), `${label(endpoint)} with B's ids leaks`).toEqual([]);
     }
     expect(await snapshot(server, b.admin)).toEqual(before);
   });

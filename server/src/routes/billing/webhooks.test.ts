@@ -17,7 +17,7 @@ async function eventually<T>(check: () => Promise<T | undefined | null | false>,
     const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

@@ -1,11 +1,13 @@
 import { ApiTokenPaths, NotificationPaths, OAuthPaths, type NotificationList } from '@gatehouse/shared/wire';
-import { expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, expect, it, vi } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { newId } from '../../crypto';
 import { insertNotification } from '../../db/queries/notifications';
 import { activeMember, callAs, memberWithoutPermissions, roleIdByKey, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { describeDialects, movableClock } from '../../test/harness';
 import { claimsOf } from '../../test/mfa-helpers';
+import { DEFAULT_STREAM_OPTIONS } from '../../services/connectivity/notification-stream';
 import { notifyTenantAdmins, type NotificationInput } from '../../services/connectivity/notifications';
 
 type Notice = Omit<NotificationInput, 'tenantId'>;
@@ -20,6 +22,10 @@ async function list(server: GatehouseServer, who: TenantAdmin, query = ''): Prom
   expect(res.status).toBe(200);
   return res.body as NotificationList;
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describeDialects('notifications routes', (harness) => {
   const start = (clock = movableClock()) => harness.start({ RATE_LIMIT_SIGNUP_PER_IP: '1000/60' }, { clock });
@@ -187,6 +193,14 @@ describeDialects('notifications routes', (harness) => {
     const server = await start(clock);
     const admin = await tenantWithAdmin(server);
     await notify(server, admin.tenantId, security('one'), clock.now());
+    // The stream's timers (the second look 300 ms after a signal, the 5 s database check) on a fake
+    // clock this test moves; the database, the request and Date stay real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    let elapsed = 0;
+    const advance = async (ms: number) => {
+      elapsed += ms;
+      await vi.advanceTimersByTimeAsync(ms);
+    };
     const aborter = new AbortController();
     const res = await server.fetch(
       new Request(`${server.config.publicUrl}${NotificationPaths.stream}`, { headers: { authorization: `Bearer ${admin.accessToken}`, accept: 'text/event-stream' }, signal: aborter.signal }),
@@ -203,27 +217,36 @@ describeDialects('notifications routes', (harness) => {
     expect(await events.next()).toEqual({ unread: 1 });
 
     // Signalled from inside a transaction that commits a little later (as the worker's dispatch
-    // does): the stream looks again shortly after the signal, well before the periodic check.
+    // does): the stream looks again 300 ms after the signal, well before the periodic check.
     await server.db.transaction().execute(async (trx) => {
       await notifyTenantAdmins(trx, { tenantId: admin.tenantId, ...security('in a transaction') }, clock.now() + 2);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     });
-    const signalled = Date.now();
-    expect(await events.next()).toEqual({ unread: 2 });
-    expect(Date.now() - signalled).toBeLessThan(2_000);
+    const afterCommit = events.next();
+    await advance(300);
+    expect(await afterCommit).toEqual({ unread: 2 });
+    expect(elapsed).toBeLessThan(DEFAULT_STREAM_OPTIONS.checkMs);
     await callAs(server, admin, 'PUT', NotificationPaths.status, { body: { notificationId: (await list(server, admin)).rows[0]!.id, status: 'read' } });
     expect(await events.next()).toEqual({ unread: 1 });
 
-    // Written as another process would: no in-process signal; the periodic check finds it (5 s).
-    // First let the second look after the last signal pass, so only the periodic check can see it.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Written as another process would: no in-process signal; the periodic check finds it (5 s
+    // after the stream opened), not before. First the second look after the last signal passes
+    // and its query answers (real time, as much as the wall-clock version gave it), so only the
+    // periodic check can see it.
+    await advance(300);
+    await sleep(300);
     await insertNotification(server.db, { id: newId(), tenant_id: admin.tenantId, category: 'security', severity: 'info', title: 'elsewhere', body: '', link: null, dedupe_key: null, created_at: clock.now() });
-    const started = Date.now();
-    expect(await events.next()).toEqual({ unread: 2 });
-    expect(Date.now() - started).toBeGreaterThan(300);
-    expect(Date.now() - started).toBeLessThan(7_000);
+    let seen: unknown;
+    const fromDatabase = events.next().then((e) => (seen = e));
+    await advance(DEFAULT_STREAM_OPTIONS.checkMs - elapsed - 1);
+    await sleep(50); // real time for a check, had one started, to answer
+    expect(seen, 'not seen before the periodic check').toBeUndefined();
+    await advance(1);
+    await fromDatabase;
+    expect(seen).toEqual({ unread: 2 });
+    expect(DEFAULT_STREAM_OPTIONS.checkMs).toBe(5_000);
     aborter.abort();
-  }, 20_000);
+  });
 
   it('ends a stream when the access token that opened it expires, so it never outlives the token (the client reconnects with a fresh one)', async () => {
     const clock = movableClock();
