@@ -7,6 +7,7 @@ import { RowMenu, type RowMenuItem } from '../dialogs/row-menu';
 import { TextField } from '../dialogs/text-field';
 import { useSave } from '../dialogs/use-save';
 import { Modal } from '../users/modal';
+import { PublishDialog } from './cdn-publish-dialog';
 import { TabList, useShownGeneration, useTabList } from './tab-list';
 import type { OperatorTabProps } from './tab-props';
 
@@ -15,7 +16,7 @@ interface Row { rollout: CdnBundleRollout; version: CdnPublishedVersion }
 type Dialog =
   | { kind: 'default' | 'rollback'; row: Row }
   | { kind: 'canary' | 'pin'; row: Row }
-  | { kind: 'prune' };
+  | { kind: 'prune' | 'publish' };
 
 /** The server's tenant id rule (shared/src/wire/operator/cdn.ts CdnTenantId). */
 const TENANT_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -75,7 +76,14 @@ export default function CdnTab({ api, generation }: OperatorTabProps) {
     <TabList
       state={state}
       intro={t.t('operator.cdn.intro')}
-      button={data && <button type="button" className="gh-ap-button-secondary" onClick={() => open({ kind: 'prune' })}>{t.t('operator.cdn.prune')}</button>}
+      button={
+        data && (
+          <span className="gh-ap-op-buttons">
+            <button type="button" className="gh-ap-button" onClick={() => open({ kind: 'publish' })}>{t.t('operator.cdn.publish')}</button>
+            <button type="button" className="gh-ap-button-secondary" onClick={() => open({ kind: 'prune' })}>{t.t('operator.cdn.prune')}</button>
+          </span>
+        )
+      }
       caption={t.t('operator.cdn.caption')}
       columns={[t.t('operator.cdn.bundle'), col.version, col.state, col.size, col.published]}
       items={rows}
@@ -137,6 +145,16 @@ export default function CdnTab({ api, generation }: OperatorTabProps) {
               save={async (tenants) => {
                 await api.cdnPromote(dialog.row.rollout.bundle, { version: dialog.row.version.version, tenants });
                 await finish(t.t('operator.cdn.done.pinned', { name: name(dialog.row), count: tenants.length }));
+              }}
+            />
+          )}
+          {dialog?.kind === 'publish' && (
+            <PublishDialog
+              onClose={close}
+              publish={async (body) => {
+                const done = await api.cdnPublish(body);
+                await finish(t.t(done.outcome === 'published' ? 'operator.cdn.done.published' : 'operator.cdn.done.unchanged', { name: `${done.bundle} ${done.version}` }));
+                return done;
               }}
             />
           )}
