@@ -1,13 +1,16 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type { CdnPublishBody, CdnPublishResponse } from '@gatehouse/shared/wire';
+import type { Translator } from '../../contract';
 import { useErrorText } from '../../i18n/errors';
 import { useT } from '../../i18n/i18n-context';
 import { DialogFooter } from '../dialogs/dialog-footer';
 import { Modal } from '../users/modal';
 import { PickProblem, publishBody, readPickedFolder, type PickedVersion } from './cdn-upload';
 
-/** Kilobytes, as the versions list shows sizes. */
-const kb = (bytes: number) => Math.max(0.1, Math.round((bytes / 1024) * 10) / 10);
+
+/** The folder's size in kB, or MB from 1 MB on. */
+const sizeText = (t: Translator, bytes: number) =>
+  bytes < 1024 * 1024 ? t.formatNumber(bytes / 1024, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 1 }) : t.formatNumber(bytes / 1024 / 1024, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 });
 
 /**
  * "Publish a version" (issue 18): the operator picks a built version folder
@@ -77,7 +80,7 @@ export function PublishDialog({ publish, onClose }: { publish: (body: CdnPublish
         </div>
         {picked && (
           <p className="gh-ap-banner gh-ap-op-picked" role="status">
-            {t.t('operator.cdn.picked', { bundle: picked.bundle, version: picked.version, count: picked.files.length, kb: kb(picked.bytes) })}
+            {t.t('operator.cdn.picked', { bundle: picked.bundle, version: picked.version, count: picked.files.length, size: sizeText(t, picked.bytes) })}
           </p>
         )}
         <DialogFooter error={null} busy={busy} disabled={!picked} label={busy ? t.t('operator.cdn.publishing') : t.t('operator.cdn.publishConfirm')} onClose={onClose} />

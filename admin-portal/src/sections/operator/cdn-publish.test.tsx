@@ -60,7 +60,7 @@ describe('Operator CDN tab: publish a version', { timeout: 30_000 }, () => {
     const publish = within(dialog).getByRole('button', { name: 'Publish' }) as HTMLButtonElement;
     expect(publish.disabled).toBe(true);
     fireEvent.change(input, { target: { files: folder() } });
-    await waitFor(() => expect(within(dialog).getByRole('status').textContent).toBe('login-box 7.79.0: 3 files, 0.1 KB'), LOAD);
+    await waitFor(() => expect(within(dialog).getByRole('status').textContent).toBe('login-box 7.79.0: 3 files, 0.1 kB'), LOAD);
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
     const listed = gets(calls);
     fireEvent.click(publish);
