@@ -182,6 +182,29 @@ describeDialects('Publishing a CDN version over the operator API', (h) => {
     expect(snapshot(cdnDir)).toEqual(before);
   });
 
+  it('answers a 4xx, never a 5xx, to 300 random bodies mixing hostile names, values and shapes, and writes nothing', async () => {
+    const before = snapshot(cdnDir);
+    let seed = 20261127;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
+    const names = ['files.json', 'remoteEntry.js', '../x', '/abs', 'a\\b', 'a\u0000b', '', '.', '..', 'a//b', 'A.js', 'a.js', 'a', 'a/b', 'é.js', '\u202e.js', 'x'.repeat(300), 'a/'.repeat(20) + 'b', 'con', 'nul.js', '__proto__', 'constructor', 'toString'];
+    const values: unknown[] = ['', 'eA==', 'eA', '====', '!!!!', 'eA==\n', 42, null, true, [], {}, 'A'.repeat(4000), b64('x'.repeat(100))];
+    const shapes: Array<() => unknown> = [
+      () => ({ bundle: pick(['login-box', 'runtime', 'evil', '', '..', 7]), version: pick(['1.1.0', '1.1', '../1.1.0', '', '1.1.0-' + 'a'.repeat(70), 1]), files: Object.fromEntries(Array.from({ length: rnd(4) }, () => [pick(names), pick(values)])) }),
+      () => ({ bundle: 'login-box', version: '1.1.0', files: pick(values) }),
+      () => pick(values),
+      () => ({ bundle: 'login-box', version: '1.1.0', files: { [pick(names)]: pick(values) }, [pick(names)]: pick(values) }),
+    ];
+    for (let i = 0; i < 300; i++) {
+      const body = pick(shapes)();
+      const res = await callAs(server, root, 'POST', OperatorPaths.cdnPublish, { rawBody: JSON.stringify(body) ?? 'undefined' });
+      expect(res.status, JSON.stringify(body)?.slice(0, 200)).toBeGreaterThanOrEqual(400);
+      expect(res.status, JSON.stringify(body)?.slice(0, 200)).toBeLessThan(500);
+    }
+    expect(snapshot(cdnDir)).toEqual(before);
+    expect(await cdnAudits()).toEqual([]);
+  });
+
   it('refuses a tenant admin (403 ER-04001), writing nothing', async () => {
     const admin = await tenantWithAdmin(server);
     const build = writeVersion(builds, 'login-box', '1.1.0');
