@@ -9,15 +9,14 @@
  * after a rollback. The version a page loaded is told by the path of its login box's
  * remoteEntry.js request.
  */
-import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OperatorPaths } from '@gatehouse/shared/admin-paths';
 import { CDN_MANIFEST_MAX_AGE } from '@gatehouse/shared/wire';
+import { loginBoxVersion as newLoginBoxVersion, writeCoded } from './support/cdn-version';
 import { PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 import { accessToken } from './support/portal';
 import { promoteSuperUser, repoRoot, runGatehouseCli, useBrowserAndServer } from './support/server';
@@ -29,35 +28,8 @@ const sources = mkdtempSync(join(tmpdir(), 'gatehouse-cdn-sources-'));
 const BASE = (JSON.parse(readFileSync(join(cdnDir, 'cdn-manifest.json'), 'utf8')) as { bundles: Record<string, { version: string }> }).bundles['login-box']!.version;
 const REMOTE_ENTRY = /\/cdn\/login-box\/([^/]+)\/remoteEntry\.js$/;
 
-const sri = (bytes: Buffer) => 'sha384-' + createHash('sha384').update(bytes).digest('base64');
-const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (name.startsWith('.') ? [] : statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
-
-/** Writes `bytes` with its brotli and gzip copies, as the build leaves every CDN file. */
-function writeCoded(path: string, bytes: Buffer): void {
-  writeFileSync(path, bytes);
-  writeFileSync(path + '.br', brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
-  writeFileSync(path + '.gz', gzipSync(bytes, { level: 9 }));
-}
-
-/**
- * A real new version of the built login box, in `<sources>/login-box/<version>` as the build would
- * leave it: the same files under the new version's folder with a line naming the version added to
- * its entry (so its bytes differ), files.json and lazy-files.json listing the new paths with their
- * hashes, and every compressed copy written again.
- */
-function loginBoxVersion(version: string): string {
-  const dir = join(sources, 'login-box', version);
-  cpSync(join(repoRoot, 'dist/cdn/login-box', BASE), dir, { recursive: true, filter: (src) => !src.split('/').pop()!.startsWith('.') });
-  const prefix = (v: string) => `login-box/${v}/`;
-  const rename = (list: Record<string, string>) => Object.fromEntries(Object.entries(list).map(([path, hash]) => [path.replace(prefix(BASE), prefix(version)), hash]));
-  writeCoded(join(dir, 'remoteEntry.js'), Buffer.concat([readFileSync(join(dir, 'remoteEntry.js')), Buffer.from(`\n/* login-box ${version} */\n`)]));
-  const lazy = rename(JSON.parse(readFileSync(join(dir, 'lazy-files.json'), 'utf8')) as Record<string, string>);
-  writeCoded(join(dir, 'lazy-files.json'), Buffer.from(JSON.stringify(lazy) + '\n'));
-  const files: Record<string, string> = {};
-  for (const file of walk(dir).sort()) if (!/\.(br|gz)$/.test(file) && !file.endsWith('/files.json')) files[`login-box/${version}/${relative(dir, file)}`] = sri(readFileSync(file));
-  writeCoded(join(dir, 'files.json'), Buffer.from(JSON.stringify(files) + '\n'));
-  return dir;
-}
+/** A real new version of the built login box in `<sources>/login-box/<version>` (support/cdn-version.ts). */
+const loginBoxVersion = (version: string) => newLoginBoxVersion(join(repoRoot, 'dist/cdn'), BASE, sources, version);
 
 /**
  * `gatehouse cdn publish <dir>`: the real CLI, a process of its own with the server's database and

@@ -1,6 +1,6 @@
 /** CDN folders as scripts/build-cdn.mjs leaves them (issue 18), for the rollout tests. */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -38,4 +38,25 @@ export function cdnDirWith(defaults: Partial<Record<CdnBundle, string>>): string
   for (const [bundle, version] of Object.entries(defaults)) writeVersion(root, bundle as CdnBundle, version);
   writeFileSync(path.join(root, 'cdn-manifest.json'), JSON.stringify({ version: '7.78.0', bundles: Object.fromEntries(Object.entries(defaults).map(([b, v]) => [b, { version: v }])) }, null, 2));
   return root;
+}
+
+/** A version folder's files as the publish route takes them: each by its path inside the folder, in base64. */
+export function uploadOf(dir: string, rel = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) Object.assign(out, uploadOf(dir, p));
+    else out[p] = readFileSync(path.join(dir, p)).toString('base64');
+  }
+  return out;
+}
+
+/** The publish body of writeVersion(bundle, version), built in a temporary folder that is removed. */
+export function versionUpload(bundle: CdnBundle, version: string): { bundle: CdnBundle; version: string; files: Record<string, string> } {
+  const root = mkdtempSync(path.join(tmpdir(), 'gatehouse-build-'));
+  try {
+    return { bundle, version, files: uploadOf(writeVersion(root, bundle, version).dir) };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }

@@ -33,6 +33,9 @@ export * from './billing/paths';
 export * from './entitlements/paths';
 /** The Operator area (super users only). */
 export * from './operator/paths';
+/** Publishing a CDN version: caps and name rules (Operator area, CDN tab). */
+export * from './operator/cdn-publish';
+export { CDN_BUNDLES } from './platform/cdn-manifest';
 /** SCIM provisioning: the connections' paths, sources and error codes (the portal's Provisioning section). */
 export * from './provisioning/paths';
 /** Applications: the vendor's (operators) and their assignment to a tenant's users (users table, multi-app mode). */

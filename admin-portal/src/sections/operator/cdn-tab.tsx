@@ -1,12 +1,10 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback } from 'react';
 import type { CdnBundleRollout, CdnPublishedVersion, CdnVersionsResponse } from '@gatehouse/shared/wire';
 import type { Translator } from '../../contract';
 import { useT } from '../../i18n/i18n-context';
-import { DialogFooter } from '../dialogs/dialog-footer';
 import { RowMenu, type RowMenuItem } from '../dialogs/row-menu';
-import { TextField } from '../dialogs/text-field';
-import { useSave } from '../dialogs/use-save';
-import { Modal } from '../users/modal';
+import { ConfirmDialog, NumberDialog, PinDialog } from './cdn-dialogs';
+import { PublishDialog } from './cdn-publish-dialog';
 import { TabList, useShownGeneration, useTabList } from './tab-list';
 import type { OperatorTabProps } from './tab-props';
 
@@ -15,10 +13,7 @@ interface Row { rollout: CdnBundleRollout; version: CdnPublishedVersion }
 type Dialog =
   | { kind: 'default' | 'rollback'; row: Row }
   | { kind: 'canary' | 'pin'; row: Row }
-  | { kind: 'prune' };
-
-/** The server's tenant id rule (shared/src/wire/operator/cdn.ts CdnTenantId). */
-const TENANT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+  | { kind: 'prune' | 'publish' };
 
 /** Kilobytes over the wire, as the CLI's `cdn versions` gives them. */
 const kilobytes = (t: Translator, bytes: number) => t.formatNumber(bytes / 1024, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 1 });
@@ -75,7 +70,14 @@ export default function CdnTab({ api, generation }: OperatorTabProps) {
     <TabList
       state={state}
       intro={t.t('operator.cdn.intro')}
-      button={data && <button type="button" className="gh-ap-button-secondary" onClick={() => open({ kind: 'prune' })}>{t.t('operator.cdn.prune')}</button>}
+      button={
+        data && (
+          <span className="gh-ap-op-buttons">
+            <button type="button" className="gh-ap-button" onClick={() => open({ kind: 'publish' })}>{t.t('operator.cdn.publish')}</button>
+            <button type="button" className="gh-ap-button-secondary" onClick={() => open({ kind: 'prune' })}>{t.t('operator.cdn.prune')}</button>
+          </span>
+        )
+      }
       caption={t.t('operator.cdn.caption')}
       columns={[t.t('operator.cdn.bundle'), col.version, col.state, col.size, col.published]}
       items={rows}
@@ -121,8 +123,11 @@ export default function CdnTab({ api, generation }: OperatorTabProps) {
             />
           )}
           {dialog?.kind === 'canary' && (
-            <CanaryDialog
-              row={dialog.row}
+            <NumberDialog
+              title={t.t('operator.cdn.canaryTitle', { name: name(dialog.row) })}
+              text={t.t('operator.cdn.canaryText', { current: dialog.row.rollout.default })}
+              field={{ label: t.t('operator.cdn.percent'), hint: t.t('operator.cdn.percentHint'), problem: t.t('operator.cdn.problem.percent'), min: 1, max: 100, initial: dialog.row.rollout.canary?.percent ?? 5 }}
+              confirm={t.t('operator.cdn.canaryConfirm')}
               onClose={close}
               save={async (percent) => {
                 await api.cdnPromote(dialog.row.rollout.bundle, { version: dialog.row.version.version, percent });
@@ -132,7 +137,7 @@ export default function CdnTab({ api, generation }: OperatorTabProps) {
           )}
           {dialog?.kind === 'pin' && (
             <PinDialog
-              row={dialog.row}
+              title={t.t('operator.cdn.pinTitle', { name: name(dialog.row) })}
               onClose={close}
               save={async (tenants) => {
                 await api.cdnPromote(dialog.row.rollout.bundle, { version: dialog.row.version.version, tenants });
@@ -140,8 +145,23 @@ export default function CdnTab({ api, generation }: OperatorTabProps) {
               }}
             />
           )}
+          {dialog?.kind === 'publish' && (
+            <PublishDialog
+              onClose={close}
+              publish={async (body) => {
+                const done = await api.cdnPublish(body);
+                await finish(t.t(done.outcome === 'published' ? 'operator.cdn.done.published' : 'operator.cdn.done.unchanged', { name: `${done.bundle} ${done.version}` }));
+                return done;
+              }}
+            />
+          )}
           {dialog?.kind === 'prune' && (
-            <PruneDialog
+            <NumberDialog
+              title={t.t('operator.cdn.pruneTitle')}
+              text={t.t('operator.cdn.pruneText')}
+              field={{ label: t.t('operator.cdn.keep'), hint: t.t('operator.cdn.keepHint'), problem: t.t('operator.cdn.problem.keep'), min: 1, max: 1000, initial: 3 }}
+              confirm={t.t('operator.cdn.pruneConfirm')}
+              danger
               onClose={close}
               save={async (keep) => {
                 const { removed } = await api.cdnPrune(keep);
@@ -152,88 +172,5 @@ export default function CdnTab({ api, generation }: OperatorTabProps) {
         </>
       }
     />
-  );
-}
-
-function ConfirmDialog({ title, text, label, run, onClose }: { title: string; text: string; label: string; run: () => Promise<void>; onClose: () => void }) {
-  const save = useSave();
-  return (
-    <Modal title={title} onClose={onClose} busy={save.busy}>
-      <p className="gh-ap-modal-text">{text}</p>
-      <DialogFooter error={save.error} busy={save.busy} label={label} onClose={onClose} onConfirm={() => void save.run(run)} autofocus />
-    </Modal>
-  );
-}
-
-/** A whole number from `min` to `max` typed in a field, or null. */
-const wholeNumber = (text: string, min: number, max: number) => (/^\d{1,4}$/.test(text.trim()) && Number(text) >= min && Number(text) <= max ? Number(text) : null);
-
-function CanaryDialog({ row, save, onClose }: { row: Row; save: (percent: number) => Promise<void>; onClose: () => void }) {
-  const t = useT();
-  const id = useId().replace(/:/g, '');
-  const saving = useSave();
-  const [percent, setPercent] = useState(String(row.rollout.canary?.percent ?? 5));
-  const [problem, setProblem] = useState<string>();
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const value = wholeNumber(percent, 1, 100);
-    setProblem(value === null ? t.t('operator.cdn.problem.percent') : undefined);
-    if (value !== null) await saving.run(() => save(value));
-  }
-  return (
-    <Modal title={t.t('operator.cdn.canaryTitle', { name: `${row.rollout.bundle} ${row.version.version}` })} onClose={onClose} busy={saving.busy}>
-      <form className="gh-ap-form gh-ap-op-form" onSubmit={(e) => void submit(e)} noValidate>
-        <p className="gh-ap-modal-text">{t.t('operator.cdn.canaryText', { current: row.rollout.default })}</p>
-        <TextField id={`${id}-percent`} label={t.t('operator.cdn.percent')} hint={t.t('operator.cdn.percentHint')} value={percent} busy={saving.busy} problem={problem} autofocus onChange={setPercent} />
-        <DialogFooter error={saving.error} busy={saving.busy} label={t.t('operator.cdn.canaryConfirm')} onClose={onClose} />
-      </form>
-    </Modal>
-  );
-}
-
-function PinDialog({ row, save, onClose }: { row: Row; save: (tenants: string[]) => Promise<void>; onClose: () => void }) {
-  const t = useT();
-  const id = useId().replace(/:/g, '');
-  const saving = useSave();
-  const [text, setText] = useState('');
-  const [problem, setProblem] = useState<string>();
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const tenants = [...new Set(text.split(/[\s,]+/).filter(Boolean))];
-    const bad = tenants.find((tenant) => !TENANT_ID.test(tenant));
-    const found = tenants.length === 0 ? t.t('operator.cdn.problem.tenantsEmpty') : bad ? t.t('operator.cdn.problem.tenant', { tenant: bad }) : tenants.length > 100 ? t.t('operator.cdn.problem.tenantsMany') : undefined;
-    setProblem(found);
-    if (!found) await saving.run(() => save(tenants));
-  }
-  return (
-    <Modal title={t.t('operator.cdn.pinTitle', { name: `${row.rollout.bundle} ${row.version.version}` })} onClose={onClose} busy={saving.busy}>
-      <form className="gh-ap-form gh-ap-op-form" onSubmit={(e) => void submit(e)} noValidate>
-        <TextField id={`${id}-tenants`} label={t.t('operator.cdn.tenants')} hint={t.t('operator.cdn.tenantsHint')} value={text} busy={saving.busy} problem={problem} code autofocus onChange={setText} />
-        <DialogFooter error={saving.error} busy={saving.busy} label={t.t('operator.cdn.pinConfirm')} onClose={onClose} />
-      </form>
-    </Modal>
-  );
-}
-
-function PruneDialog({ save, onClose }: { save: (keep: number) => Promise<void>; onClose: () => void }) {
-  const t = useT();
-  const id = useId().replace(/:/g, '');
-  const saving = useSave();
-  const [keep, setKeep] = useState('3');
-  const [problem, setProblem] = useState<string>();
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const value = wholeNumber(keep, 1, 1000);
-    setProblem(value === null ? t.t('operator.cdn.problem.keep') : undefined);
-    if (value !== null) await saving.run(() => save(value));
-  }
-  return (
-    <Modal title={t.t('operator.cdn.pruneTitle')} onClose={onClose} busy={saving.busy}>
-      <form className="gh-ap-form gh-ap-op-form" onSubmit={(e) => void submit(e)} noValidate>
-        <p className="gh-ap-modal-text">{t.t('operator.cdn.pruneText')}</p>
-        <TextField id={`${id}-keep`} label={t.t('operator.cdn.keep')} hint={t.t('operator.cdn.keepHint')} value={keep} busy={saving.busy} problem={problem} autofocus onChange={setKeep} />
-        <DialogFooter error={saving.error} busy={saving.busy} label={t.t('operator.cdn.pruneConfirm')} onClose={onClose} danger />
-      </form>
-    </Modal>
   );
 }

@@ -4,7 +4,7 @@
  * anyone else (403), whatever the portal shows.
  */
 import { ApplicationPaths, OperatorPaths } from '@gatehouse/shared/admin-paths';
-import type { Application, BillingConfiguration, CdnPromoteBody, CdnPruneResponse, CdnVersionsResponse, Feature, FeatureFlag, OperatorPlan, VendorApplication } from '@gatehouse/shared/wire';
+import type { Application, BillingConfiguration, CdnPromoteBody, CdnPruneResponse, CdnPublishBody, CdnPublishResponse, CdnVersionsResponse, Feature, FeatureFlag, OperatorPlan, VendorApplication } from '@gatehouse/shared/wire';
 import type { GatehouseApi } from '../../contract';
 
 const at = (path: string, name: 'id' | 'clientId' | 'appId' | 'bundle' | 'tenantId', value: string) => path.replace(`{${name}}`, encodeURIComponent(value));
@@ -53,6 +53,8 @@ export function createOperatorApi(api: GatehouseApi) {
     cdnStopCanary: (bundle: string) => api.request<unknown>('DELETE', at(OperatorPaths.cdnCanary, 'bundle', bundle)),
     cdnUnpin: (bundle: string, tenantId: string) => api.request<unknown>('DELETE', at(at(OperatorPaths.cdnPin, 'bundle', bundle), 'tenantId', tenantId)),
     cdnPrune: (keep: number) => api.request<CdnPruneResponse>('POST', OperatorPaths.cdnPrune, { body: { keep } }),
+    /** A built version folder's files (201 published, 200 already published with the same bytes). */
+    cdnPublish: (body: CdnPublishBody) => api.request<CdnPublishResponse>('POST', OperatorPaths.cdnPublish, { body }),
   };
 }
 

@@ -1,10 +1,12 @@
 /**
  * CDN rollouts (issue 18; OperatorPaths.cdn*): the published versions of each bundle and their
- * rollout. Publishing is the CLI's (`npm run gatehouse -- cdn publish <dir>`): it copies a folder
- * from the operator's disk, which an HTTP caller has no business naming.
+ * rollout, and publishing a version. An HTTP caller never names a folder on the server's disk: it
+ * sends the version folder's files, which are staged in a temporary folder and published with the
+ * CLI's checks (services/cdn/publish-upload.ts). That route alone takes a body up to
+ * CDN_PUBLISH_MAX_BODY_BYTES (http/body-limit.ts).
  */
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { CdnBundleParam, CdnBundleRollout, CdnPinParam, CdnPromoteBody, CdnPruneBody, CdnPruneResponse, CdnVersionsResponse, OperatorPaths } from '@gatehouse/shared/wire';
+import { CDN_PUBLISH_MAX_BYTES, CDN_PUBLISH_MAX_FILES, CdnBundleParam, CdnBundleRollout, CdnPinParam, CdnPromoteBody, CdnPruneBody, CdnPruneResponse, CdnPublishBody, CdnPublishResponse, CdnVersionsResponse, OperatorPaths } from '@gatehouse/shared/wire';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
 import type { CdnService } from '../../services/cdn';
@@ -53,6 +55,28 @@ export function cdnRolloutRoutes(deps: RouteDeps, cdn: CdnService): OpenAPIHono<
   app.openapi(
     createRoute({ method: 'post', path: OperatorPaths.cdnPrune, tags, summary: 'Removes unused versions beyond the newest `keep` of each bundle; never one the manifest names', ...write, request: body(CdnPruneBody), responses: { 200: json(CdnPruneResponse, 'What was removed'), ...invalid, ...operatorErrors } }),
     async (c) => c.json(await cdn.prune(c.get('admin'), c.req.valid('json').keep), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: OperatorPaths.cdnPublish,
+      tags,
+      summary: `Publishes a version folder sent as its files (path inside the folder: base64), checked as \`cdn publish <dir>\` checks it; at most ${CDN_PUBLISH_MAX_FILES} files and ${CDN_PUBLISH_MAX_BYTES / 1024 / 1024} MB decoded`,
+      ...write,
+      request: body(CdnPublishBody),
+      responses: {
+        201: json(CdnPublishResponse, 'Published'),
+        200: json(CdnPublishResponse, 'Already published with the same bytes: nothing changed'),
+        400: err('A bad bundle, version or file name, too many files or bytes, or files that do not verify (files.json, sha384, .br/.gz, the entry); the message names the field; nothing written'),
+        ...operatorErrors,
+        409: err('ER-04008: the version is already published with other bytes'),
+        413: err('The body is over the route\'s limit'),
+      },
+    }),
+    async (c) => {
+      const { audited: _, ...done } = await cdn.publishUpload(c.get('admin'), c.req.valid('json'));
+      return done.outcome === 'published' ? c.json(done, 201) : c.json(done, 200);
+    },
   );
   return app;
 }

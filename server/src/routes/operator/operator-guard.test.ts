@@ -12,7 +12,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { callAs, pathOf, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
-import { cdnDirWith, writeVersion } from '../../test/cdn-fixture';
+import { cdnDirWith, versionUpload, writeVersion } from '../../test/cdn-fixture';
 import { call, describeDialects } from '../../test/harness';
 
 interface Ids {
@@ -73,6 +73,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', template: OperatorPaths.cdnPromote, body: () => ({ version: '1.1.0' }), superStatus: 200 },
   { method: 'POST', template: OperatorPaths.cdnRollback, superStatus: 200 },
   { method: 'POST', template: OperatorPaths.cdnPrune, body: () => ({ keep: 5 }), superStatus: 200 },
+  { method: 'POST', template: OperatorPaths.cdnPublish, body: () => versionUpload('login-box', '1.2.0'), superStatus: 201 },
   { method: 'DELETE', template: OperatorPaths.grant, superStatus: 204 },
   { method: 'DELETE', template: OperatorPaths.featureFlag, superStatus: 204 },
   { method: 'DELETE', template: OperatorPaths.feature, superStatus: 204 },

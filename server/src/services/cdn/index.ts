@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CdnBundle, CdnPromoteBody, CdnPruneResponse, CdnVersionsResponse, CdnVersionState } from '@gatehouse/shared/wire';
+import type { CdnBundle, CdnPromoteBody, CdnPublishBody, CdnPruneResponse, CdnVersionsResponse, CdnVersionState } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
 import { deleteCdnPin, existingTenantIds, upsertCdnPin } from '../../db/queries/cdn-rollouts';
@@ -15,10 +15,14 @@ import { OperatorAuditActions } from '../operator/audit';
 import { CdnErrors } from './errors';
 import { createLiveManifest, type LiveManifest } from './manifest';
 import { publishedVersions, publishVersion, removeVersion, type PublishOutcome } from './publish';
+import { UploadError, withStagedUpload } from './publish-upload';
 import { auditCdn, BaseManifestError, changeRollout, MANIFEST_FILE, readBaseManifest, readRollouts, valuesOf, type BaseManifest, type BundleRollout, type CdnActor } from './rollouts';
 import { createVersionCache, VersionFolderError } from './version-folder';
 
 export { pinKey } from './manifest';
+
+/** A staged folder's messages name the version folder, not the server's temporary path. */
+const stagedMessage = (message: string, dir: string) => message.split(dir).join(path.basename(path.dirname(dir)) + '/' + path.basename(dir));
 export type { CdnActor } from './rollouts';
 
 export interface CdnService {
@@ -31,6 +35,11 @@ export interface CdnService {
   unpin(actor: CdnActor, bundle: CdnBundle, tenantId: string): Promise<void>;
   prune(actor: CdnActor, keep: number): Promise<CdnPruneResponse>;
   publish(actor: CdnActor, source: string): Promise<PublishOutcome & { audited: boolean }>;
+  /**
+   * Publishes a version sent over the API: its files are staged in a temporary folder and published
+   * by `publish`, with all its checks; a folder that does not verify is a 400 naming `files`.
+   */
+  publishUpload(actor: CdnActor, upload: CdnPublishBody): Promise<PublishOutcome & { audited: boolean }>;
   /** Writes the live manifest (and its .br/.gz) into the CDN folder for a static host; refused when it does not verify. */
   writeManifest(): Promise<string>;
 }
@@ -72,6 +81,19 @@ export function createCdnService(deps: { db: Db; clock: Clock; cdnDir: string; l
       versions.push({ version: v.version, state, wireBytes, publishedAt: v.publishedAt });
     }
     return { bundle: r.bundle, default: r.default, previous: r.previous, canary: r.canary, pins: r.pins.map((p) => ({ tenantId: p.tenantId, version: p.version })), versions };
+  }
+
+  /** The one publish of the CLI and the API; `refused` maps a folder that does not verify. */
+  async function publish(actor: CdnActor, source: string, refused: (error: VersionFolderError) => Error) {
+    let outcome: PublishOutcome;
+    try {
+      outcome = await publishVersion(cdnDir, source, (message) => CdnErrors.versionConflict(message));
+    } catch (error) {
+      if (error instanceof VersionFolderError) throw refused(error);
+      throw error;
+    }
+    const audited = outcome.outcome === 'published' && (await auditCdn(db, clock, actor, OperatorAuditActions.cdnPublished, `${outcome.bundle} ${outcome.version} published (${outcome.files} files)`, { bundle: outcome.bundle, old: null, new: { version: outcome.version, files: outcome.files, wireBytes: outcome.wireBytes } }));
+    return { ...outcome, audited };
   }
 
   const changed = async <T>(result: T): Promise<T> => {
@@ -172,16 +194,15 @@ export function createCdnService(deps: { db: Db; clock: Clock; cdnDir: string; l
       return changed({ removed });
     },
 
-    async publish(actor, source) {
-      let outcome: PublishOutcome;
+    publish: (actor, source) => publish(actor, source, (error) => CdnErrors.versionConflict(`refused, nothing changed: ${error.message}`)),
+
+    async publishUpload(actor, upload) {
       try {
-        outcome = await publishVersion(cdnDir, source, (message) => CdnErrors.versionConflict(message));
+        return await withStagedUpload(upload, (dir) => publish(actor, dir, (error) => CdnErrors.field('files', `refused, nothing changed: ${stagedMessage(error.message, dir)}`)));
       } catch (error) {
-        if (error instanceof VersionFolderError) throw CdnErrors.versionConflict(`refused, nothing changed: ${error.message}`);
+        if (error instanceof UploadError) throw CdnErrors.field(error.field, error.message);
         throw error;
       }
-      const audited = outcome.outcome === 'published' && (await auditCdn(db, clock, actor, OperatorAuditActions.cdnPublished, `${outcome.bundle} ${outcome.version} published (${outcome.files} files)`, { bundle: outcome.bundle, old: null, new: { version: outcome.version, files: outcome.files, wireBytes: outcome.wireBytes } }));
-      return { ...outcome, audited };
     },
 
     async writeManifest() {

@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 import { CDN_BUNDLES, CDN_VERSION_MAX_LENGTH, CDN_VERSION_PATTERN } from '../platform/cdn-manifest';
+import { base64Bytes, CDN_PUBLISH_MAX_BYTES, CDN_PUBLISH_MAX_FILES, CDN_PUBLISH_PATH, isBase64 } from './cdn-publish';
+
+export * from './cdn-publish';
 
 export const CdnBundleName = z.enum(CDN_BUNDLES);
 export const CdnVersion = z.string().min(5).max(CDN_VERSION_MAX_LENGTH).regex(CDN_VERSION_PATTERN, 'a version is semver: 1.2.3 or 1.2.3-beta.1');
@@ -61,3 +64,49 @@ export type CdnPruneResponse = z.infer<typeof CdnPruneResponse>;
 
 export const CdnBundleParam = z.object({ bundle: CdnBundleName });
 export const CdnPinParam = z.object({ bundle: CdnBundleName, tenantId: CdnTenantId });
+
+/**
+ * Publish a version: the version folder's files exactly as the build leaves them in
+ * `dist/cdn/<bundle>/<version>/` (files.json, each file and its .br/.gz), keyed by their path inside
+ * that folder, each in base64. The server checks them as `cdn publish <dir>` does.
+ */
+export const CdnPublishBody = z
+  .object({
+    bundle: CdnBundleName,
+    version: CdnVersion,
+    files: z.record(
+      z.string().max(1100).regex(CDN_PUBLISH_PATH, 'a path inside the version folder: segments of letters, digits, ".", "_" and "-", none starting with "." or empty, "/" between them'),
+      z.string().max(Math.ceil(CDN_PUBLISH_MAX_BYTES / 3) * 4).refine(isBase64, 'the file in base64'),
+    ),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    const paths = Object.keys(b.files);
+    if (paths.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['files'], message: 'at least files.json and the entry' });
+    if (paths.length > CDN_PUBLISH_MAX_FILES) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['files'], message: `at most ${CDN_PUBLISH_MAX_FILES} files` });
+    let total = 0;
+    for (const value of Object.values(b.files)) total += base64Bytes(value);
+    if (total > CDN_PUBLISH_MAX_BYTES) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['files'], message: `at most ${CDN_PUBLISH_MAX_BYTES / 1024 / 1024} MB decoded, all files together` });
+    // Names that one file system would take for the same file (case-insensitive ones), or a file that is also a folder.
+    const seen = new Set<string>();
+    const folders = new Set<string>();
+    for (const p of paths) {
+      const key = p.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['files', p], message: 'named twice (names differ only in case)' });
+      seen.add(key);
+      const segments = key.split('/');
+      for (let i = 1; i < segments.length; i++) folders.add(segments.slice(0, i).join('/'));
+    }
+    for (const p of paths) if (folders.has(p.toLowerCase())) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['files', p], message: 'is both a file and a folder' });
+  });
+export type CdnPublishBody = z.infer<typeof CdnPublishBody>;
+
+export const CdnPublishResponse = z.object({
+  outcome: z.enum(['published', 'unchanged']),
+  bundle: CdnBundleName,
+  version: z.string(),
+  /** Files listed in files.json. */
+  files: z.number().int().min(0),
+  wireBytes: z.number().int().min(0),
+});
+export type CdnPublishResponse = z.infer<typeof CdnPublishResponse>;

@@ -37,6 +37,8 @@ export const OperatorPaths = {
   cdnPin: `${operator}/cdn/v1/bundles/{bundle}/pins/{tenantId}`,
   /** POST `{ keep }`: removes unused versions beyond the newest `keep` of each bundle. */
   cdnPrune: `${operator}/cdn/v1/prune`,
+  /** POST `{ bundle, version, files: { path: base64 } }`: publish a version folder (201, or 200 when already published with the same bytes). */
+  cdnPublish: `${operator}/cdn/v1/publish`,
 } as const;
 
 export const OperatorErrorCodes = {
