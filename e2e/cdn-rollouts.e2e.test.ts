@@ -15,7 +15,6 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OperatorPaths } from '@gatehouse/shared/admin-paths';
-import { CDN_MANIFEST_MAX_AGE } from '@gatehouse/shared/wire';
 import { loginBoxVersion as newLoginBoxVersion, writeCoded } from './support/cdn-version';
 import { PASSWORD, signIn, signUpThroughApi, visible } from './support/journey';
 import { accessToken } from './support/portal';
@@ -23,7 +22,12 @@ import { promoteSuperUser, repoRoot, runGatehouseCli, useBrowserAndServer } from
 
 const cdnDir = mkdtempSync(join(tmpdir(), 'gatehouse-cdn-rollouts-'));
 cpSync(join(repoRoot, 'dist/cdn'), cdnDir, { recursive: true });
-const ctx = useBrowserAndServer({ GATEHOUSE_CDN_DIR: cdnDir });
+/**
+ * How long browsers keep the manifest on this server: the shortest an operator would choose, so the
+ * returning-browser tests wait a few seconds for it to expire instead of the default 30.
+ */
+const MANIFEST_MAX_AGE = 3;
+const ctx = useBrowserAndServer({ GATEHOUSE_CDN_DIR: cdnDir, GATEHOUSE_CDN_MANIFEST_MAX_AGE: String(MANIFEST_MAX_AGE) });
 const sources = mkdtempSync(join(tmpdir(), 'gatehouse-cdn-sources-'));
 const BASE = (JSON.parse(readFileSync(join(cdnDir, 'cdn-manifest.json'), 'utf8')) as { bundles: Record<string, { version: string }> }).bundles['login-box']!.version;
 const REMOTE_ENTRY = /\/cdn\/login-box\/([^/]+)\/remoteEntry\.js$/;
@@ -80,12 +84,12 @@ async function signedInVersion(page: Page): Promise<string> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
- * A browser keeps the manifest for CDN_MANIFEST_MAX_AGE s (`public, max-age=30`): a returning
+ * A browser keeps the manifest for MANIFEST_MAX_AGE s (`public, max-age=3` here): a returning
  * browser sees a change on its first load after that. Waits until the manifest a browser fetched
  * before `fetchedBy` (a Date.now() taken after its load) has expired in its cache.
  */
 async function manifestExpired(fetchedBy: number): Promise<void> {
-  const wait = fetchedBy + CDN_MANIFEST_MAX_AGE * 1000 + 1_000 - Date.now();
+  const wait = fetchedBy + MANIFEST_MAX_AGE * 1000 + 1_000 - Date.now();
   if (wait > 0) await sleep(wait);
 }
 

@@ -160,6 +160,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'COOKIE_SECURE', default: 'auto', description: 'auto (Secure when the public URL is https or localhost), true or false.' },
   { name: 'MAX_BODY_BYTES', default: '1048576', description: "Largest request body; bigger ones get 413 'Error request is too large'." },
   { name: 'GATEHOUSE_CDN_DIR', default: './dist/cdn', description: 'Folder served at /cdn (relative to the working directory).' },
+  { name: 'GATEHOUSE_CDN_MANIFEST_MAX_AGE', default: '30', description: 'Seconds (0 to 60) browsers and CDNs may keep /cdn/cdn-manifest.json: a rollout change reaches new page loads within this plus the 15 s rollout refresh of each server process (docs/cdn.md).' },
   { name: 'GATEHOUSE_DEMO_DIR', default: './demo', description: 'Folder holding the demo host page index.html (dev mode only).' },
   { name: 'GATEHOUSE_FLAGS', default: '{}', description: "JSON object of feature flag -> value served at /flags ('on' means on)." },
   { name: 'PASSWORD_MIN_LENGTH', default: '8', description: 'Shortest password accepted.' },

@@ -82,6 +82,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SESSION_FORCE_RELOGIN: '-1' })).toThrow(/SESSION_FORCE_RELOGIN must be a whole number/);
   });
 
+  it('keeps the CDN manifest 30 s by default, takes 0 to 60, and refuses anything longer than a minute or not a whole number', () => {
+    expect(loadConfig({}).cdnManifestMaxAge).toBe(30);
+    expect(loadConfig({ GATEHOUSE_CDN_MANIFEST_MAX_AGE: '0' }).cdnManifestMaxAge).toBe(0);
+    expect(loadConfig({ GATEHOUSE_CDN_MANIFEST_MAX_AGE: '60' }).cdnManifestMaxAge).toBe(60);
+    expect(() => loadConfig({ GATEHOUSE_CDN_MANIFEST_MAX_AGE: '61' })).toThrow('GATEHOUSE_CDN_MANIFEST_MAX_AGE must be at most 60 seconds (a rollout change must reach new page loads within a minute), got "61".');
+    expect(() => loadConfig({ GATEHOUSE_CDN_MANIFEST_MAX_AGE: '-1' })).toThrow(/GATEHOUSE_CDN_MANIFEST_MAX_AGE must be a whole number of at least 0/);
+    expect(() => loadConfig({ GATEHOUSE_CDN_MANIFEST_MAX_AGE: '2.5' })).toThrow(/GATEHOUSE_CDN_MANIFEST_MAX_AGE must be a whole number/);
+  });
+
   it('documents every option in the configuration table of docs/configuration.md', () => {
     const table = renderConfigTable();
     const doc = readFileSync(CONFIG_DOC, 'utf8');

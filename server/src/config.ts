@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import path from 'node:path';
-import { LOGIN_STRATEGIES, MfaStrategies, type LoginStrategy, type MfaStrategy } from '@gatehouse/shared/wire';
+import { CDN_MANIFEST_MAX_AGE, LOGIN_STRATEGIES, MfaStrategies, type LoginStrategy, type MfaStrategy } from '@gatehouse/shared/wire';
 import { RATE_LIMIT_BUCKETS, type RateLimitBucket } from './config-options';
 import { passwordlessTypeOf, phoneSignUpOpen, type SignUpStrategies, type SignUpStrategy } from '@gatehouse/shared/wire';
 import { socialLoginConfig, type SocialLoginConfig } from './services/social/config';
@@ -44,6 +44,8 @@ export interface Config {
   cookieSecure: boolean;
   maxBodyBytes: number;
   cdnDir: string;
+  /** Seconds browsers and CDNs may keep /cdn/cdn-manifest.json (0 to 60; default 30). */
+  cdnManifestMaxAge: number;
   demoDir: string;
   flags: Record<string, string>;
   password: {
@@ -176,6 +178,13 @@ function readFileSource(env: Source): Source {
   const out: Source = {};
   for (const [k, v] of Object.entries(parsed)) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
   return out;
+}
+
+/** GATEHOUSE_CDN_MANIFEST_MAX_AGE: a rollout change must reach new page loads within a minute (issue 18). */
+function cdnManifestMaxAge(src: Source): number {
+  const seconds = int(src, 'GATEHOUSE_CDN_MANIFEST_MAX_AGE', CDN_MANIFEST_MAX_AGE, 0);
+  if (seconds > 60) throw new ConfigError(`GATEHOUSE_CDN_MANIFEST_MAX_AGE must be at most 60 seconds (a rollout change must reach new page loads within a minute), got "${seconds}".`);
+  return seconds;
 }
 
 function int(src: Source, name: string, def: number, min = 0): number {
@@ -459,6 +468,7 @@ export function loadConfig(env: Source = process.env): Config {
     cookieSecure,
     maxBodyBytes: int(src, 'MAX_BODY_BYTES', 1048576, 1024),
     cdnDir: path.resolve(src.GATEHOUSE_CDN_DIR || './dist/cdn'),
+    cdnManifestMaxAge: cdnManifestMaxAge(src),
     demoDir: path.resolve(src.GATEHOUSE_DEMO_DIR || './demo'),
     mfa: { enforce: oneOf(src, 'MFA_POLICY', ['optional', 'force'] as const, 'optional', (s) => s.toLowerCase()), rememberDeviceDays: int(src, 'MFA_REMEMBER_DEVICE_DAYS', 30, 0) },
     flags,

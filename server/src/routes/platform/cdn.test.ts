@@ -204,6 +204,16 @@ describeDialects('CDN files as served', (h) => {
     }
   });
 
+  it('keeps the manifest as long as GATEHOUSE_CDN_MANIFEST_MAX_AGE says, 0 included (revalidated on every load)', async () => {
+    for (const seconds of ['5', '0', '60']) {
+      const server = await h.start({ GATEHOUSE_CDN_DIR: fixture.dir, GATEHOUSE_CDN_MANIFEST_MAX_AGE: seconds });
+      const res = await server.fetch(new Request('http://localhost:8787/cdn/cdn-manifest.json'));
+      expect(res.status, seconds).toBe(200);
+      expect(res.headers.get('cache-control'), seconds).toBe(`public, max-age=${seconds}`);
+      await res.arrayBuffer();
+    }
+  });
+
   it('revalidates with the ETag of the coding sent: a match is a 304 without a body, another coding is not', async () => {
     const first = await fetchRaw(port, '/cdn/cdn-manifest.json', { 'accept-encoding': 'br' });
     const etag = String(first.headers['etag']);

@@ -2,7 +2,6 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
-import { CDN_MANIFEST_MAX_AGE } from '@gatehouse/shared/wire';
 import type { Config } from '../../config';
 import { Errors } from '../../errors';
 import { negotiateEncoding } from '../../http/accept-encoding';
@@ -75,9 +74,9 @@ const COMMON_HEADERS = {
 /**
  * The live manifest (issue 18), rendered from the rollout and verified (services/cdn/manifest.ts),
  * in the best coding the browser accepts. Short-lived: a rollout change reaches new page loads
- * within max-age plus the server's refresh (CDN_MANIFEST_MAX_AGE + CDN_ROLLOUT_REFRESH seconds).
+ * within max-age plus the server's refresh (GATEHOUSE_CDN_MANIFEST_MAX_AGE + CDN_ROLLOUT_REFRESH seconds).
  */
-async function serveManifest(c: Context<AppEnv>, cdn: CdnService): Promise<Response> {
+async function serveManifest(c: Context<AppEnv>, cdn: CdnService, maxAge: number): Promise<Response> {
   let served: ServedManifest;
   try {
     served = await cdn.live.current();
@@ -91,7 +90,7 @@ async function serveManifest(c: Context<AppEnv>, cdn: CdnService): Promise<Respo
   const headers: Record<string, string> = {
     ...COMMON_HEADERS,
     'Content-Type': CONTENT_TYPES['.json']!,
-    'Cache-Control': `public, max-age=${CDN_MANIFEST_MAX_AGE}`,
+    'Cache-Control': `public, max-age=${maxAge}`,
     'Content-Length': String(body.length),
     ETag: etag,
   };
@@ -109,12 +108,12 @@ async function serveManifest(c: Context<AppEnv>, cdn: CdnService): Promise<Respo
  * sent as the build's brotli or gzip sibling when the browser accepts it (SRI covers the decoded
  * bytes, so the manifest's hashes hold for every coding).
  */
-export function cdnRoutes(config: Pick<Config, 'cdnDir'>, cdn: CdnService): Hono<AppEnv> {
+export function cdnRoutes(config: Pick<Config, 'cdnDir' | 'cdnManifestMaxAge'>, cdn: CdnService): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const root = path.resolve(config.cdnDir);
   app.on(['GET', 'HEAD'], '/cdn/*', async (c) => {
     const rel = c.req.path.slice('/cdn/'.length);
-    if (rel === MANIFEST) return serveManifest(c, cdn);
+    if (rel === MANIFEST) return serveManifest(c, cdn, config.cdnManifestMaxAge);
     const file = resolveInside(root, rel);
     if (!file) throw Errors.notFound();
     const info = await fileStat(file);
