@@ -7,7 +7,7 @@ import { AppError } from './errors';
 import type { AppEnv } from './http/env';
 import { notFound, onError, validationHook } from './http/errors';
 import { refuseControlCharacters } from './http/control-characters';
-import { limitBody } from './http/body-limit';
+import { limitBody, limitsItsOwnBody } from './http/body-limit';
 import { compressJson } from './http/compression';
 import { serveOpenApiDocument } from './http/openapi-document';
 import { corsForAllowedOrigins, requestClient, securityHeaders, traceId } from './http/middleware';
@@ -178,6 +178,7 @@ function httpApp(config: Config): OpenAPIHono<AppEnv> {
     '*',
     limitBody({
       maxSize: config.maxBodyBytes,
+      skip: limitsItsOwnBody,
       onError: () => {
         throw new AppError(ErrorCodes.payloadTooLarge, 413, 'Error request is too large');
       },

@@ -1,10 +1,16 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { CDN_PUBLISH_MAX_BODY_BYTES, OperatorPaths } from '@gatehouse/shared/wire';
+import { OperatorPaths } from '@gatehouse/shared/wire';
 import type { AppEnv } from './env';
 
-/** The routes that take a larger body than the server's limit, each with its own (exact path). */
-const LARGER_BODIES: Record<string, number> = { [OperatorPaths.cdnPublish]: CDN_PUBLISH_MAX_BODY_BYTES };
+/**
+ * Requests whose route limits its body itself, after its guard has authenticated the caller
+ * (a larger limit than the server's): POST of a CDN version (routes/operator/cdn.ts). Nothing
+ * before the route reads their body, so an unauthenticated caller gets its 401 unread.
+ */
+export function limitsItsOwnBody(method: string, path: string): boolean {
+  return method === 'POST' && path === OperatorPaths.cdnPublish;
+}
 
 /**
  * Refuses request bodies over `maxSize` bytes through `onError`. A body with a Content-Length (and
@@ -14,17 +20,16 @@ const LARGER_BODIES: Record<string, number> = { [OperatorPaths.cdnPublish]: CDN_
  * grant), and the route's own read can then no longer take the body straight from node. A chunked
  * body is counted as it streams, by hono's bodyLimit().
  */
-export function limitBody(options: { maxSize: number; onError: (c: Context<AppEnv>) => Response | Promise<Response> }): MiddlewareHandler<AppEnv> {
+export function limitBody(options: { maxSize: number; onError: (c: Context<AppEnv>) => Response | Promise<Response>; skip?: (method: string, path: string) => boolean }): MiddlewareHandler<AppEnv> {
   const streamed = bodyLimit(options);
-  const larger = new Map(Object.entries(LARGER_BODIES).map(([p, maxSize]) => [p, { maxSize, streamed: bodyLimit({ ...options, maxSize }) }]));
   return async (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
-    const route = larger.get(c.req.path);
+    if (options.skip?.(method, c.req.path)) return next();
     const length = c.req.header('content-length');
     if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
-      return Number.parseInt(length || '0', 10) > (route?.maxSize ?? options.maxSize) ? options.onError(c) : next();
+      return Number.parseInt(length || '0', 10) > options.maxSize ? options.onError(c) : next();
     }
-    return (route?.streamed ?? streamed)(c, next);
+    return streamed(c, next);
   };
 }

@@ -2,6 +2,7 @@ import { ErrorCodes } from '@gatehouse/shared/wire';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../errors';
 import type { AppEnv } from './env';
+import { limitsItsOwnBody } from './body-limit';
 
 /**
  * Refuses, once for every route, input holding characters that no field of the API means: a NUL
@@ -71,7 +72,8 @@ export function refuseControlCharacters(): MiddlewareHandler<AppEnv> {
       if (IN_URL.test(key) || IN_URL.test(value)) refuse(IN_URL.test(key) ? 'query' : key);
     }
     const type = c.req.header('content-type') ?? '';
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    // A route that limits its own body (after its guard) checks every string of it by its schema.
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !limitsItsOwnBody(c.req.method, c.req.path)) {
       // Parsed once here; the route's validator reads the same cached result.
       if (/\bjson\b/i.test(type)) {
         const body = await c.req.json().catch(() => undefined);

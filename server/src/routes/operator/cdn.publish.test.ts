@@ -7,13 +7,14 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CDN_PUBLISH_MAX_BODY_BYTES, CDN_PUBLISH_MAX_FILES, OperatorPaths } from '@gatehouse/shared/wire';
+import { CDN_PUBLISH_MAX_BODY_BYTES, CDN_PUBLISH_MAX_FILES, ErrorCodes, OperatorPaths } from '@gatehouse/shared/wire';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { runCli } from '../../cli';
 import { auditsOf, callAs, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { cdnDirWith, uploadOf, writeVersion } from '../../test/cdn-fixture';
 import { describeDialects } from '../../test/harness';
+import { stepClock } from '../../test/mfa-helpers';
 
 /** Every path under `dir` with its bytes. */
 function snapshot(dir: string): Record<string, string> {
@@ -212,5 +213,67 @@ describeDialects('Publishing a CDN version over the operator API', (h) => {
     expect([res.status, res.body.errorCode]).toEqual([403, 'ER-04001']);
     expect(existsSync(path.join(cdnDir, 'login-box/1.1.0'))).toBe(false);
     expect(await cdnAudits()).toEqual([]);
+  });
+});
+
+describeDialects('Publishing a CDN version: what reaches the body, bombs and a stale sign-in', (h) => {
+  let cdnDir: string;
+  let builds: string;
+  beforeEach(() => {
+    cdnDir = cdnDirWith({ 'login-box': '1.0.0' });
+    builds = mkdtempSync(path.join(tmpdir(), 'gatehouse-build-'));
+  });
+  afterEach(() => {
+    rmSync(cdnDir, { recursive: true, force: true });
+    rmSync(builds, { recursive: true, force: true });
+  });
+
+  it('reads no body before the caller is a super user: a 2 MB body with a control character gets 401 unsigned and 403 as a tenant admin, not 400 or 413', async () => {
+    const server = await h.start({ GATEHOUSE_CDN_DIR: cdnDir });
+    const admin = await tenantWithAdmin(server);
+    // The control-character walk and the server-wide 1 MB limit would answer 400 or 413 had they read it.
+    const body = JSON.stringify({ bundle: 'login-box', version: '1.1.0', files: { 'files.json': 'x'.repeat(2 * 1024 * 1024) + '\u0007' } });
+    const anonymous = await server.fetch(new Request(`${server.config.publicUrl}${OperatorPaths.cdnPublish}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    expect(anonymous.status).toBe(401);
+    expect((await callAs(server, admin, 'POST', OperatorPaths.cdnPublish, { rawBody: body })).status).toBe(403);
+    // Other methods on the path keep the server's limit.
+    const put = await server.fetch(new Request(`${server.config.publicUrl}${OperatorPaths.cdnPublish}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body }));
+    expect(put.status).toBe(413);
+    expect(existsSync(path.join(cdnDir, 'login-box/1.1.0'))).toBe(false);
+  });
+
+  it('refuses a compression bomb beside a small file (a .gz or .br of 8 MB of zeros), decoding no more than the file, writing nothing', async () => {
+    const server = await h.start({ GATEHOUSE_CDN_DIR: cdnDir });
+    const root = await superUser(server);
+    const build = writeVersion(builds, 'login-box', '1.1.0');
+    const files = filesOf(build.dir);
+    const { gzipSync, brotliCompressSync } = await import('node:zlib');
+    const zeros = Buffer.alloc(8 * 1024 * 1024);
+    for (const [suffix, packed] of [['.gz', gzipSync(zeros)], ['.br', brotliCompressSync(zeros)]] as const) {
+      const name = Object.keys(files).find((n) => n.endsWith(`chunk.js${suffix}`))!;
+      const res = await callAs(server, root, 'POST', OperatorPaths.cdnPublish, { body: { bundle: 'login-box', version: '1.1.0', files: { ...files, [name]: packed.toString('base64') } } });
+      expect(res.status, suffix).toBe(400);
+      expect(res.body.errorMessage ?? res.body.message ?? JSON.stringify(res.body), suffix).toMatch(new RegExp(`chunk\\.js\\${suffix} does not decode`));
+      expect(existsSync(path.join(cdnDir, 'login-box/1.1.0')), suffix).toBe(false);
+    }
+  });
+
+  it('asks a super user who signed in more than 10 minutes ago to sign in again before publishing or promoting (403 ER-01306); a fresh sign-in may', async () => {
+    const clock = stepClock();
+    const server = await h.start({ GATEHOUSE_CDN_DIR: cdnDir, ACCESS_TOKEN_TTL: '3600' }, { clock });
+    const stale = await superUser(server);
+    const build = writeVersion(builds, 'login-box', '1.1.0');
+    const body = { bundle: 'login-box', version: '1.1.0', files: filesOf(build.dir) };
+    clock.advance(11 * 60_000);
+    const publishing = await callAs(server, stale, 'POST', OperatorPaths.cdnPublish, { body });
+    expect(publishing.status).toBe(403);
+    expect(publishing.body.errorCode).toBe(ErrorCodes.recentAuthRequired);
+    expect(existsSync(path.join(cdnDir, 'login-box/1.1.0'))).toBe(false);
+    const fresh = await superUser(server);
+    expect((await callAs(server, fresh, 'POST', OperatorPaths.cdnPublish, { body })).status).toBe(201);
+    const promoting = await callAs(server, stale, 'POST', OperatorPaths.cdnPromote.replace('{bundle}', 'login-box'), { body: { version: '1.1.0' } });
+    expect(promoting.status).toBe(403);
+    expect(promoting.body.errorCode).toBe(ErrorCodes.recentAuthRequired);
+    expect((await callAs(server, fresh, 'POST', OperatorPaths.cdnPromote.replace('{bundle}', 'login-box'), { body: { version: '1.1.0' } })).status).toBe(200);
   });
 });

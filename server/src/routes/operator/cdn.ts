@@ -6,15 +6,26 @@
  * CDN_PUBLISH_MAX_BODY_BYTES (http/body-limit.ts).
  */
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { CDN_PUBLISH_MAX_BYTES, CDN_PUBLISH_MAX_FILES, CdnBundleParam, CdnBundleRollout, CdnPinParam, CdnPromoteBody, CdnPruneBody, CdnPruneResponse, CdnPublishBody, CdnPublishResponse, CdnVersionsResponse, OperatorPaths } from '@gatehouse/shared/wire';
+import { CDN_PUBLISH_MAX_BODY_BYTES, CDN_PUBLISH_MAX_BYTES, CDN_PUBLISH_MAX_FILES, ErrorCodes, CdnBundleParam, CdnBundleRollout, CdnPinParam, CdnPromoteBody, CdnPruneBody, CdnPruneResponse, CdnPublishBody, CdnPublishResponse, CdnVersionsResponse, OperatorPaths } from '@gatehouse/shared/wire';
+import { AppError } from '../../errors';
+import { limitBody } from '../../http/body-limit';
 import type { AppEnv } from '../../http/env';
 import { validationHook } from '../../http/errors';
+import { requireRecentAuth } from '../../services/auth/recent-auth';
 import type { CdnService } from '../../services/cdn';
 import type { RouteDeps } from '../deps';
 import { body, err, json } from '../openapi';
 import { notFound, operatorErrors, operatorGuardFor } from './shared';
 
 const tags = ['operator: cdn'];
+
+/** The publish route's body limit: a version folder's files in base64, with their names. */
+const publishBodyLimit = limitBody({
+  maxSize: CDN_PUBLISH_MAX_BODY_BYTES,
+  onError: () => {
+    throw new AppError(ErrorCodes.payloadTooLarge, 413, `Error request is too large: at most ${CDN_PUBLISH_MAX_BODY_BYTES} bytes`);
+  },
+});
 
 export function cdnRolloutRoutes(deps: RouteDeps, cdn: CdnService): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -30,8 +41,12 @@ export function cdnRolloutRoutes(deps: RouteDeps, cdn: CdnService): OpenAPIHono<
     async (c) => c.json(await cdn.versions(), 200),
   );
   app.openapi(
-    createRoute({ method: 'post', path: OperatorPaths.cdnPromote, tags, summary: 'Makes a version the default (no percent, no tenants), the canary for a percentage of users, or pinned for tenants', ...write, request: { params: CdnBundleParam, ...body(CdnPromoteBody) }, responses: { 200: json(CdnBundleRollout, 'The bundle\'s rollout as saved'), ...invalid, ...operatorErrors, ...missing, ...invalidVersion } }),
-    async (c) => c.json(await cdn.promote(c.get('admin'), c.req.valid('param').bundle, c.req.valid('json')), 200),
+    createRoute({ method: 'post', path: OperatorPaths.cdnPromote, tags, summary: 'Makes a version the default (no percent, no tenants), the canary for a percentage of users, or pinned for tenants', ...write, request: { params: CdnBundleParam, ...body(CdnPromoteBody) }, responses: { 200: json(CdnBundleRollout, 'The bundle\'s rollout as saved'), ...invalid, ...operatorErrors, 403: err('ER-04001: the caller is not a super user, or a change from an impersonation session; ER-01306: signed in more than 10 minutes ago (sign in again)'), ...missing, ...invalidVersion } }),
+    async (c) => {
+      // What goes live on every tenant's pages: a stolen or left-open token alone does not do it.
+      requireRecentAuth(c.get('auth'), deps.clock.now());
+      return c.json(await cdn.promote(c.get('admin'), c.req.valid('param').bundle, c.req.valid('json')), 200);
+    },
   );
   app.openapi(
     createRoute({ method: 'post', path: OperatorPaths.cdnRollback, tags, summary: 'Makes the previous default the default again, at once', ...write, request: { params: CdnBundleParam }, responses: { 200: json(CdnBundleRollout, 'The bundle\'s rollout as saved'), ...invalid, ...operatorErrors, 409: err('ER-04010: the bundle has no previous default, or ER-04009: the previous version no longer verifies') } }),
@@ -62,18 +77,24 @@ export function cdnRolloutRoutes(deps: RouteDeps, cdn: CdnService): OpenAPIHono<
       path: OperatorPaths.cdnPublish,
       tags,
       summary: `Publishes a version folder sent as its files (path inside the folder: base64), checked as \`cdn publish <dir>\` checks it; at most ${CDN_PUBLISH_MAX_FILES} files and ${CDN_PUBLISH_MAX_BYTES / 1024 / 1024} MB decoded`,
-      ...write,
+      security: write.security,
+      // Its own body limit, after the guard: the server-wide one skips this route (http/body-limit.ts),
+      // so no body of an unauthenticated caller is read, and a super user's may be a version folder.
+      middleware: [...write.middleware, publishBodyLimit],
       request: body(CdnPublishBody),
       responses: {
         201: json(CdnPublishResponse, 'Published'),
         200: json(CdnPublishResponse, 'Already published with the same bytes: nothing changed'),
         400: err('A bad bundle, version or file name, too many files or bytes, or files that do not verify (files.json, sha384, .br/.gz, the entry); the message names the field; nothing written'),
         ...operatorErrors,
+        403: err('ER-04001: the caller is not a super user, or a change from an impersonation session; ER-01306: signed in more than 10 minutes ago (sign in again)'),
         409: err('ER-04008: the version is already published with other bytes'),
         413: err('The body is over the route\'s limit'),
       },
     }),
     async (c) => {
+      // Script for the identity origin's pages: a stolen or left-open token alone does not publish it.
+      requireRecentAuth(c.get('auth'), deps.clock.now());
       const { audited: _, ...done } = await cdn.publishUpload(c.get('admin'), c.req.valid('json'));
       return done.outcome === 'published' ? c.json(done, 201) : c.json(done, 200);
     },

@@ -82,12 +82,17 @@ export async function publishVersion(cdnDir: string, source: string, conflict: (
       throw new VersionFolderError(`the copy did not verify (the folder changed while it was copied?): ${error.message}`);
     });
     if (!same(copied)) throw new VersionFolderError('the folder changed while it was copied');
-    await rename(temp, target).catch(async (error: NodeJS.ErrnoException) => {
-      // Another publish of the same version got there first: fine if it has the same bytes.
-      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
-      const existing = await verifyVersionFolder(target, bundle, version);
-      if (!same(existing)) throw conflict(`${bundle} ${version} was just published with other bytes`);
-    });
+    const won = await rename(temp, target).then(
+      () => true,
+      async (error: NodeJS.ErrnoException) => {
+        // Another publish of the same version got there first: unchanged if it has the same bytes.
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+        const existing = await verifyVersionFolder(target, bundle, version);
+        if (!same(existing)) throw conflict(`${bundle} ${version} was just published with other bytes`);
+        return false;
+      },
+    );
+    if (!won) return { outcome: 'unchanged', bundle, version, files: Object.keys(incoming.files).length, wireBytes: incoming.wireBytes };
   } finally {
     await rm(temp, { recursive: true, force: true });
   }

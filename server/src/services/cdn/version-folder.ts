@@ -118,7 +118,9 @@ export async function verifyVersionFolder(dir: string, bundle: CdnBundle, versio
     for (const suffix of SIBLINGS) {
       if (!present.has(rel + suffix)) continue;
       const packed = await readFile(path.join(dir, rel + suffix));
-      const decoded = await (suffix === '.br' ? unbrotli(packed) : ungzip(packed)).catch(() => null);
+      // At most the file's own size: a sibling that would decode to more (a compression bomb) is refused, not inflated.
+      const limit = { maxOutputLength: Math.max(1, bytes.length) };
+      const decoded = await (suffix === '.br' ? unbrotli(packed, limit) : ungzip(packed, limit)).catch(() => null);
       if (!decoded || !decoded.equals(bytes)) throw new VersionFolderError(`${prefix}${rel}${suffix} does not decode to ${rel}`);
       if (suffix === '.br') sent = packed.length;
     }

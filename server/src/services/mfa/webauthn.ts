@@ -253,6 +253,8 @@ export function createMfaWebauthnService(deps: { db: Db; clock: Clock; limiter: 
       await core.beginAttempt(token);
       const { challenge, row } = await spendForToken(token, credential.response.clientDataJSON, 'mfa-registration');
       requireActiveStrategy(core.active, strategyFor(row.attachment === WebAuthnAttachments.platform ? WebAuthnAttachments.platform : WebAuthnAttachments.crossPlatform));
+      // Loaded before the try: a server fault is not the user's wrong attempt.
+      await simpleWebAuthn();
       let stored: string;
       try {
         stored = await store(token.user_id, row, challenge, credential, name);

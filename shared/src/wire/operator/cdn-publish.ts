@@ -7,8 +7,13 @@
 export const CDN_PUBLISH_MAX_FILES = 2000;
 /** ... and at most this many bytes, decoded, all files together (a full build's admin-portal version is about 3 MB). */
 export const CDN_PUBLISH_MAX_BYTES = 20 * 1024 * 1024;
-/** The body limit of that one route: the files in base64 (4/3) plus room for the names and the JSON around them. */
-export const CDN_PUBLISH_MAX_BODY_BYTES = Math.ceil(CDN_PUBLISH_MAX_BYTES / 3) * 4 + 1024 * 1024;
+/** The longest file name (path in the version folder) the publish route takes. */
+export const CDN_PUBLISH_MAX_PATH = 1100;
+/**
+ * The body limit of that one route: the files in base64 (4/3), every name at its longest with the
+ * JSON around it (quotes, colon, comma), and room for the rest of the object.
+ */
+export const CDN_PUBLISH_MAX_BODY_BYTES = Math.ceil(CDN_PUBLISH_MAX_BYTES / 3) * 4 + CDN_PUBLISH_MAX_FILES * (CDN_PUBLISH_MAX_PATH + 8) + 64 * 1024;
 /**
  * A path inside the version folder: `/`-separated segments of letters, digits, `.`, `_` and `-`, none
  * starting with a dot (so no `..`, no hidden file), no empty segment (no absolute path), at most 8 deep.

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CDN_BUNDLES, CDN_VERSION_MAX_LENGTH, CDN_VERSION_PATTERN } from '../platform/cdn-manifest';
-import { base64Bytes, CDN_PUBLISH_MAX_BYTES, CDN_PUBLISH_MAX_FILES, CDN_PUBLISH_PATH, isBase64 } from './cdn-publish';
+import { base64Bytes, CDN_PUBLISH_MAX_BYTES, CDN_PUBLISH_MAX_FILES, CDN_PUBLISH_MAX_PATH, CDN_PUBLISH_PATH, isBase64 } from './cdn-publish';
 
 export * from './cdn-publish';
 
@@ -75,7 +75,7 @@ export const CdnPublishBody = z
     bundle: CdnBundleName,
     version: CdnVersion,
     files: z.record(
-      z.string().max(1100).regex(CDN_PUBLISH_PATH, 'a path inside the version folder: segments of letters, digits, ".", "_" and "-", none starting with "." or empty, "/" between them'),
+      z.string().max(CDN_PUBLISH_MAX_PATH).regex(CDN_PUBLISH_PATH, 'a path inside the version folder: segments of letters, digits, ".", "_" and "-", none starting with "." or empty, "/" between them'),
       z.string().max(Math.ceil(CDN_PUBLISH_MAX_BYTES / 3) * 4).refine(isBase64, 'the file in base64'),
     ),
   })
