@@ -13,8 +13,8 @@ import { OperatorPaths } from '@gatehouse/shared/admin-paths';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
 import { loginBoxVersion } from './support/cdn-version';
-import { PASSWORD, signUpThroughApi, visible } from './support/journey';
-import { accessToken, rowAction, screenshotsAtBothWidths } from './support/portal';
+import { signUpThroughApi, visible } from './support/journey';
+import { accessToken, rowAction, screenshotsAtBothWidths, signedInCopy } from './support/portal';
 import { promoteSuperUser, repoRoot, useBrowserAndServer } from './support/server';
 
 const cdnDir = mkdtempSync(join(tmpdir(), 'gatehouse-cdn-tab-'));
@@ -104,11 +104,7 @@ it('publishes a version folder from the CDN tab, lists it unused, canaries it, m
   expect(errors).toEqual([]);
 
   // Hebrew: the tab right to left, with the publish dialog open.
-  const context = await browser.newContext({ locale: 'he-IL', viewport: { width: 1280, height: 900 }, storageState: await page.context().storageState() });
-  const hebrew = await context.newPage();
-  expect((await context.request.post(`${server.url}/identity/resources/auth/v1/user`, { data: { email, password: PASSWORD } })).status()).toBe(200);
-  await hebrew.goto(`${server.url}/`);
-  await visible(hebrew, hebrew.getByTestId('signed-in-user'));
+  const hebrew = await signedInCopy(browser, page, server.url, email, 'he-IL');
   const hePortal = await openCdnTab(hebrew, 'פורטל הניהול', 'מפעיל', 'CDN');
   await visible(hebrew, hePortal.getByRole('row', { name: new RegExp(`login-box ${NEXT.replace(/\./g, '\\.')}`) }));
   expect(await hePortal.locator('xpath=..').getAttribute('dir')).toBe('rtl');
@@ -118,6 +114,6 @@ it('publishes a version folder from the CDN tab, lists it unused, canaries it, m
   await visible(hebrew, hebrew.getByRole('dialog', { name: 'פרסום גרסה' }));
   await hebrew.screenshot({ path: screenshotPath('admin-operator-cdn-publish-hebrew') });
   await expectAccessible(hebrew, 'operator CDN publish dialog, Hebrew');
-  await context.close();
+  await hebrew.context().close();
   await page.close();
 });

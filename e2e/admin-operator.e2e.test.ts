@@ -11,8 +11,8 @@ import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { expectAccessible } from './support/axe';
 import { screenshotPath } from './support/browser';
-import { PASSWORD, signUpThroughApi, visible } from './support/journey';
-import { accessToken, screenshotsAtBothWidths } from './support/portal';
+import { signUpThroughApi, visible } from './support/journey';
+import { accessToken, screenshotsAtBothWidths, signedInCopy } from './support/portal';
 import { useBrowserAndServer, promoteSuperUser } from './support/server';
 
 const ctx = useBrowserAndServer();
@@ -147,12 +147,7 @@ it('a super user (promoted with the CLI) creates a feature, a plan granting it a
   expect(errors).toEqual([]);
 
   // Hebrew: the same area right to left.
-  // The first page's storage (its session hint), and a session of its own: refresh tokens rotate, so sessions are not shared between contexts.
-  const context = await browser.newContext({ locale: 'he-IL', viewport: { width: 1280, height: 900 }, storageState: await page.context().storageState() });
-  const hebrew = await context.newPage();
-  expect((await context.request.post(`${server.url}/identity/resources/auth/v1/user`, { data: { email, password: PASSWORD } })).status()).toBe(200);
-  await hebrew.goto(`${server.url}/`);
-  await visible(hebrew, hebrew.getByTestId('signed-in-user'));
+  const hebrew = await signedInCopy(browser, page, server.url, email, 'he-IL');
   const hePortal = await openPortal(hebrew, 'פורטל הניהול');
   await hePortal.getByRole('navigation').getByRole('button', { name: 'מפעיל' }).click();
   await visible(hebrew, hePortal.getByRole('row', { name: /Team Plus/ }));
@@ -167,5 +162,5 @@ it('a super user (promoted with the CLI) creates a feature, a plan granting it a
   await visible(hebrew, heDialog.getByRole('listitem', { name: 'תנאי 1' }));
   await hebrew.screenshot({ path: screenshotPath('admin-operator-flag-dialog-hebrew') });
   await expectAccessible(hebrew, 'operator flag dialog, Hebrew');
-  await context.close();
+  await hebrew.context().close();
 });

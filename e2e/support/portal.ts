@@ -1,6 +1,8 @@
 /** Admin portal helpers for e2e: a row's action through its "⋯" menu, the signed-in user's token, screenshots at both widths. */
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { screenshotPath } from './browser';
+import { PASSWORD, visible } from './journey';
 
 /** Opens the row menu named `menu` inside `scope` and chooses its item named `item`. */
 export async function rowAction(page: Page, scope: Locator, menu: string | RegExp, item: string | RegExp): Promise<void> {
@@ -33,4 +35,18 @@ export async function screenshotsAtBothWidths(
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * The same user signed in again in a new browser context of `locale` (1280 x 900): the first page's
+ * storage (its session hint), and a session of its own, since refresh tokens rotate and sessions are
+ * not shared between contexts. Answers the new page on the host page, signed in.
+ */
+export async function signedInCopy(browser: Browser, page: Page, serverUrl: string, email: string, locale: string): Promise<Page> {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 }, storageState: await page.context().storageState() });
+  const copy = await context.newPage();
+  expect((await context.request.post(`${serverUrl}/identity/resources/auth/v1/user`, { data: { email, password: PASSWORD } })).status()).toBe(200);
+  await copy.goto(`${serverUrl}/`);
+  await visible(copy, copy.getByTestId('signed-in-user'));
+  return copy;
 }

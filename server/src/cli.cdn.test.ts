@@ -13,22 +13,8 @@ import type { GatehouseServer } from './app';
 import { runCli } from './cli';
 import { pinKey } from './services/cdn';
 import { auditsOf, superUser, tenantWithAdmin, type TenantAdmin } from './test/admin-helpers';
-import { cdnDirWith, writeVersion } from './test/cdn-fixture';
+import { cdnDirWith, snapshotOf, writeVersion } from './test/cdn-fixture';
 import { call, describeDialects } from './test/harness';
-
-/** Every path under `dir` with its bytes: what "the CDN folder is exactly as it was" compares. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const p = path.join(rel, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[p] = readFileSync(path.join(dir, p)).toString('base64');
-    }
-  };
-  walk('');
-  return out;
-}
 
 describeDialects('npm run gatehouse -- cdn', (h) => {
   let server: GatehouseServer;
@@ -101,7 +87,7 @@ describeDialects('npm run gatehouse -- cdn', (h) => {
 
   it('refuses a version published with other bytes, and folders that do not verify, leaving the CDN folder exactly as it was', async () => {
     writeVersion(cdnDir, 'login-box', '1.1.0');
-    const before = snapshot(cdnDir);
+    const before = snapshotOf(cdnDir);
     const other = writeVersion(builds, 'login-box', '1.1.0', '/* another build */');
     const refused = await cli('cdn', 'publish', other.dir);
     expect([refused.code, refused.err]).toEqual([1, 'login-box 1.1.0 is already published with other bytes; a published version never changes: publish a new version']);
@@ -126,7 +112,7 @@ describeDialects('npm run gatehouse -- cdn', (h) => {
       expect(res.code, dir).toBe(1);
       expect(res.err, dir).toMatch(message);
     }
-    expect(snapshot(cdnDir)).toEqual(before);
+    expect(snapshotOf(cdnDir)).toEqual(before);
     expect(await cdnAudits()).toEqual([]);
   });
 

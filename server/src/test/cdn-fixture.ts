@@ -60,3 +60,17 @@ export function versionUpload(bundle: CdnBundle, version: string): { bundle: Cdn
     rmSync(root, { recursive: true, force: true });
   }
 }
+
+/** Every path under `dir` with its bytes (base64): what "the CDN folder is exactly as it was" compares. */
+export function snapshotOf(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = path.join(rel, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[p] = readFileSync(path.join(dir, p)).toString('base64');
+    }
+  };
+  walk('');
+  return out;
+}

@@ -3,15 +3,13 @@
  * files) before anything is sent; the files go as base64 by their path inside the folder; the
  * server's refusal shows on the folder field with the dialog open; the list is read again after.
  */
-import { cleanup, fireEvent, render, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CdnPublishBody, type CdnVersionsResponse } from '@gatehouse/shared/wire';
-import { readAdminPortalOptions } from '../../options';
-import { createTestStore, makeUser, shadowMountPoint } from '../../test/fake-store';
-import { recordingApi, type Call, type Failure } from '../../test/section-harness';
-import OperatorSection from '../operator';
+import { type Call, type Failure } from '../../test/section-harness';
+import { CDN_API, openCdnTab } from './cdn-tab-harness';
 
-const P = '/operator/resources/cdn/v1';
+const P = CDN_API;
 const VERSIONS: CdnVersionsResponse = {
   bundles: [{ bundle: 'login-box', default: '7.78.0', previous: null, canary: null, pins: [], versions: [{ version: '7.78.0', state: ['default'], wireBytes: 39_936, publishedAt: Date.UTC(2026, 10, 20, 9, 30) }] }],
 };
@@ -27,16 +25,11 @@ const FILES_JSON = JSON.stringify({ 'login-box/7.79.0/remoteEntry.js': 'sha384-'
 const folder = (top = '7.79.0', filesJson = FILES_JSON) => [picked(`${top}/files.json`, filesJson), picked(`${top}/remoteEntry.js`, 'export {};'), picked(`${top}/assets/chunk.js`, 'x'), picked(`${top}/.vite/manifest.json`, '{}')];
 
 function open(failures: Failure[] = []) {
-  const { api, calls } = recordingApi((method, path) => {
+  return openCdnTab((method, path) => {
     if (method === 'GET' && path === `${P}/versions`) return VERSIONS;
     if (path === `${P}/publish`) return { outcome: 'published', bundle: 'login-box', version: '7.79.0', files: 2, wireBytes: 100 };
     return undefined;
   }, failures);
-  const { domElement } = shadowMountPoint();
-  const user = makeUser({ superUser: true });
-  const store = createTestStore(user);
-  render(<OperatorSection title="Operator" headingId="op-heading" user={user} snapshot={store.getSnapshot()} store={store} api={api} options={readAdminPortalOptions(undefined)} target="cdn" />, { container: domElement });
-  return { view: within(domElement), calls };
 }
 const gets = (calls: Call[]) => calls.filter((c) => c.method === 'GET').length;
 

@@ -1,13 +1,11 @@
-import { fireEvent, render, waitFor, within } from '@testing-library/react';
+import { fireEvent, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CdnPromoteBody, type CdnVersionsResponse } from '@gatehouse/shared/wire';
-import { readAdminPortalOptions } from '../../options';
-import { createTestStore, makeUser, shadowMountPoint } from '../../test/fake-store';
 import { chooseRowAction, rowMenuItems } from '../../test/row-menu';
-import { recordingApi, type Call, type Failure } from '../../test/section-harness';
-import OperatorSection from '../operator';
+import { type Call, type Failure } from '../../test/section-harness';
+import { CDN_API, openCdnTab } from './cdn-tab-harness';
 
-const P = '/operator/resources/cdn/v1';
+const P = CDN_API;
 const VERSIONS: CdnVersionsResponse = {
   bundles: [
     {
@@ -28,16 +26,11 @@ const VERSIONS: CdnVersionsResponse = {
 };
 
 function open(failures: Failure[] = []) {
-  const { api, calls } = recordingApi((method, path) => {
+  return openCdnTab((method, path) => {
     if (method === 'GET' && path === `${P}/versions`) return VERSIONS;
     if (path === `${P}/prune`) return { removed: [{ bundle: 'login-box', version: '7.76.0' }] };
     return undefined;
   }, failures);
-  const { domElement } = shadowMountPoint();
-  const user = makeUser({ superUser: true });
-  const store = createTestStore(user);
-  render(<OperatorSection title="Operator" headingId="op-heading" user={user} snapshot={store.getSnapshot()} store={store} api={api} options={readAdminPortalOptions(undefined)} target="cdn" />, { container: domElement });
-  return { view: within(domElement), calls };
 }
 
 const LOAD = { timeout: 5000 };

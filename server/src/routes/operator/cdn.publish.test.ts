@@ -4,7 +4,7 @@
  * no-op, other bytes a 409; hostile names, too many files or bytes, and files that do not verify are
  * a 400 naming the field with nothing written to the CDN folder and no staging folder left behind.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CDN_PUBLISH_MAX_BODY_BYTES, CDN_PUBLISH_MAX_FILES, ErrorCodes, OperatorPaths } from '@gatehouse/shared/wire';
@@ -12,23 +12,9 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { runCli } from '../../cli';
 import { auditsOf, callAs, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
-import { cdnDirWith, uploadOf, writeVersion } from '../../test/cdn-fixture';
+import { cdnDirWith, snapshotOf, uploadOf, writeVersion } from '../../test/cdn-fixture';
 import { describeDialects } from '../../test/harness';
 import { stepClock } from '../../test/mfa-helpers';
-
-/** Every path under `dir` with its bytes. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const p = path.join(rel, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[p] = readFileSync(path.join(dir, p)).toString('base64');
-    }
-  };
-  walk('');
-  return out;
-}
 
 /** The body the portal sends for a version folder: each file by its path inside the folder, in base64. */
 const filesOf = (dir: string) => uploadOf(dir);
@@ -68,7 +54,7 @@ describeDialects('Publishing a CDN version over the operator API', (h) => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ outcome: 'published', bundle: 'login-box', version: '1.1.0', files: 2 });
     expect(res.body.wireBytes).toBeGreaterThan(0);
-    expect(snapshot(path.join(cdnDir, 'login-box/1.1.0'))).toEqual(snapshot(build.dir));
+    expect(snapshotOf(path.join(cdnDir, 'login-box/1.1.0'))).toEqual(snapshotOf(build.dir));
 
     const versions = await callAs(server, root, 'GET', OperatorPaths.cdnVersions);
     const box = versions.body.bundles.find((b: { bundle: string }) => b.bundle === 'login-box');
@@ -80,12 +66,12 @@ describeDialects('Publishing a CDN version over the operator API', (h) => {
 
     const again = await publish({ bundle: 'login-box', version: '1.1.0', files: filesOf(build.dir) });
     expect([again.status, again.body.outcome]).toEqual([200, 'unchanged']);
-    const before = snapshot(cdnDir);
+    const before = snapshotOf(cdnDir);
     const other = writeVersion(path.join(builds, 'other'), 'login-box', '1.1.0', '/* another build */');
     const conflict = await publish({ bundle: 'login-box', version: '1.1.0', files: filesOf(other.dir) });
     expect([conflict.status, conflict.body.errorCode]).toEqual([409, 'ER-04008']);
     expect(conflict.body.errors[0]).toContain('already published with other bytes');
-    expect(snapshot(cdnDir)).toEqual(before);
+    expect(snapshotOf(cdnDir)).toEqual(before);
     expect((await cdnAudits()).length).toBe(1);
   });
 
@@ -105,14 +91,14 @@ describeDialects('Publishing a CDN version over the operator API', (h) => {
     expect(viaCli.code, viaCli.out).toBe(0);
     const viaApi = await publish({ bundle: 'login-box', version: '1.3.0', files: filesOf(b.dir) });
     expect([viaApi.status, viaApi.body.outcome]).toEqual([200, 'unchanged']);
-    expect(snapshot(path.join(cdnDir, 'login-box/1.2.0'))).toEqual(snapshot(a.dir));
-    expect(snapshot(path.join(cdnDir, 'login-box/1.3.0'))).toEqual(snapshot(b.dir));
+    expect(snapshotOf(path.join(cdnDir, 'login-box/1.2.0'))).toEqual(snapshotOf(a.dir));
+    expect(snapshotOf(path.join(cdnDir, 'login-box/1.3.0'))).toEqual(snapshotOf(b.dir));
   });
 
   it('refuses hostile names, bad bundles and versions, odd bodies and files that do not verify with a 400 naming the field, writing nothing', async () => {
     const build = writeVersion(builds, 'login-box', '1.1.0');
     const good = filesOf(build.dir);
-    const before = snapshot(cdnDir);
+    const before = snapshotOf(cdnDir);
     const cases: Array<[unknown, string]> = [
       [{ bundle: 'login-box', version: '1.1.0', files: { ...good, '../../../etc/passwd': b64('x') } }, 'files'],
       [{ bundle: 'login-box', version: '1.1.0', files: { ...good, '/etc/passwd': b64('x') } }, 'files'],
@@ -156,12 +142,12 @@ describeDialects('Publishing a CDN version over the operator API', (h) => {
       const res = await callAs(server, root, 'POST', OperatorPaths.cdnPublish, { rawBody: raw });
       expect(res.status, raw).toBe(400);
     }
-    expect(snapshot(cdnDir)).toEqual(before);
+    expect(snapshotOf(cdnDir)).toEqual(before);
     expect(await cdnAudits()).toEqual([]);
   });
 
   it(`caps the number of files (${CDN_PUBLISH_MAX_FILES}) and the decoded bytes (20 MB) with a 400, and the body of this route only at its own limit (413)`, async () => {
-    const before = snapshot(cdnDir);
+    const before = snapshotOf(cdnDir);
     const many = Object.fromEntries(Array.from({ length: CDN_PUBLISH_MAX_FILES + 1 }, (_, i) => [`f${i}.js`, b64('x')]));
     const tooMany = await publish({ bundle: 'login-box', version: '1.1.0', files: many });
     expect([tooMany.status, tooMany.body.errors.join()]).toEqual([400, `files: at most ${CDN_PUBLISH_MAX_FILES} files`]);
@@ -180,11 +166,11 @@ describeDialects('Publishing a CDN version over the operator API', (h) => {
     // Every other route keeps the server's limit.
     const other = await callAs(server, root, 'POST', OperatorPaths.cdnPrune, { rawBody: JSON.stringify({ keep: 1, pad: 'x'.repeat(2 * 1024 * 1024) }) });
     expect(other.status).toBe(413);
-    expect(snapshot(cdnDir)).toEqual(before);
+    expect(snapshotOf(cdnDir)).toEqual(before);
   });
 
   it('answers a 4xx, never a 5xx, to 300 random bodies mixing hostile names, values and shapes, and writes nothing', async () => {
-    const before = snapshot(cdnDir);
+    const before = snapshotOf(cdnDir);
     let seed = 20261127;
     const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
@@ -202,7 +188,7 @@ describeDialects('Publishing a CDN version over the operator API', (h) => {
       expect(res.status, JSON.stringify(body)?.slice(0, 200)).toBeGreaterThanOrEqual(400);
       expect(res.status, JSON.stringify(body)?.slice(0, 200)).toBeLessThan(500);
     }
-    expect(snapshot(cdnDir)).toEqual(before);
+    expect(snapshotOf(cdnDir)).toEqual(before);
     expect(await cdnAudits()).toEqual([]);
   });
 
