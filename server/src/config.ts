@@ -3,6 +3,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { CDN_MANIFEST_MAX_AGE, LOGIN_STRATEGIES, MfaStrategies, type LoginStrategy, type MfaStrategy } from '@gatehouse/shared/wire';
 import { RATE_LIMIT_BUCKETS, type RateLimitBucket } from './config-options';
+import { bool, ConfigError, int, oneOf, pemSetting, rateLimit, url, type RateLimitRule, type Source } from './config-readers';
 import { passwordlessTypeOf, phoneSignUpOpen, type SignUpStrategies, type SignUpStrategy } from '@gatehouse/shared/wire';
 import { socialLoginConfig, type SocialLoginConfig } from './services/social/config';
 import { loadClientsFile, type OAuthClient } from './services/oauth/clients';
@@ -150,20 +151,8 @@ export interface WebauthnConfig {
   passkeysPrompt: boolean;
 }
 
-/** At most `limit` hits per fixed window of `windowSeconds`. */
-export interface RateLimitRule {
-  limit: number;
-  windowSeconds: number;
-}
-
 export { CONFIG_OPTIONS, RATE_LIMIT_BUCKETS, renderConfigTable, type ConfigOption, type RateLimitBucket } from './config-options';
-
-/** Thrown at start when the configuration cannot work; the message says what to fix. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-type Source = Record<string, string | undefined>;
+export { ConfigError, type RateLimitRule } from './config-readers';
 
 function readFileSource(env: Source): Source {
   const file = env.GATEHOUSE_CONFIG;
@@ -187,14 +176,6 @@ function cdnManifestMaxAge(src: Source): number {
   return seconds;
 }
 
-function int(src: Source, name: string, def: number, min = 0): number {
-  const raw = src[name];
-  if (raw === undefined || raw === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be a whole number of at least ${min}, got "${raw}".`);
-  return n;
-}
-
 /** SESSION_*: each 0 (off) or a value a tenant's policy can also hold (timeouts 60 s to 365 days, 1 to 100 sessions). */
 function sessionPolicyConfig(src: Source): Config['sessionPolicy'] {
   const within = (name: string, min: number, max: number, unit: string): number => {
@@ -207,34 +188,6 @@ function sessionPolicyConfig(src: Source): Config['sessionPolicy'] {
     forceRelogin: within('SESSION_FORCE_RELOGIN', 60, 365 * 86_400, 'seconds'),
     maxConcurrent: within('SESSION_MAX_CONCURRENT', 1, 100, 'sessions'),
   };
-}
-
-function bool(src: Source, name: string, def: boolean): boolean {
-  const raw = src[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return def;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${src[name]}".`);
-}
-
-function oneOf<T extends string>(src: Source, name: string, values: readonly T[], def: T, normalise = (s: string) => s): T {
-  const raw = src[name];
-  if (raw === undefined || raw === '') return def;
-  const v = normalise(raw.trim()) as T;
-  if (!values.includes(v)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}".`);
-  return v;
-}
-
-/** Reads `<count>/<seconds>`, e.g. `30/600` for 30 per 10 minutes. */
-function rateLimit(src: Source, name: string, def: string): RateLimitRule {
-  const raw = src[name]?.trim() || def;
-  const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw);
-  if (!match) throw new ConfigError(`${name} must be <count>/<seconds>, such as "30/600" for 30 per 10 minutes, got "${src[name]}".`);
-  const limit = Number(match[1]);
-  const windowSeconds = Number(match[2]);
-  if (limit < 1 || limit > 1_000_000_000) throw new ConfigError(`${name} must allow between 1 and 1000000000 requests per window, got "${src[name]}".`);
-  if (windowSeconds < 1 || windowSeconds > 31 * 86400) throw new ConfigError(`${name} must have a window between 1 second and 31 days, got "${src[name]}".`);
-  return { limit, windowSeconds };
 }
 
 const MFA_STRATEGY_NAMES: readonly MfaStrategy[] = Object.values(MfaStrategies);
@@ -263,16 +216,6 @@ function slackAppConfig(src: Source): SlackAppConfig {
   const authorizeUrl = url('SLACK_OAUTH_AUTHORIZE_URL', src.SLACK_OAUTH_AUTHORIZE_URL?.trim() || 'https://slack.com/oauth/v2/authorize').href;
   const redirectUrl = src.SLACK_REDIRECT_URL?.trim() ? url('SLACK_REDIRECT_URL', src.SLACK_REDIRECT_URL.trim()).href : null;
   return { clientId, clientSecret, apiBaseUrl, authorizeUrl, redirectUrl };
-}
-
-function url(name: string, raw: string): URL {
-  try {
-    const u = new URL(raw);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
-    return u;
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}".`);
-  }
 }
 
 /** Reads the captcha policy: off unless both keys are set; a half-set policy stops the server. */
@@ -340,18 +283,6 @@ function webauthnConfig(src: Source, publicUrl: URL, allowedOrigins: string[]): 
     throw new ConfigError(`WEBAUTHN_RP_ID (${rpId}) is neither the host nor a parent domain of GATEHOUSE_PUBLIC_URL or any of GATEHOUSE_ALLOWED_ORIGINS, so no page could use passkeys.`);
   }
   return { rpId, rpName: src.WEBAUTHN_RP_NAME?.trim() || 'Gatehouse', origins, passkeysPrompt: bool(src, 'PASSKEYS_PROMPT', false) };
-}
-
-/** A PEM value given inline or as the path of a file holding it. */
-function pemSetting(src: Source, name: string): string | null {
-  const raw = src[name]?.trim();
-  if (!raw) return null;
-  if (raw.startsWith('-----BEGIN')) return raw;
-  try {
-    return readFileSync(path.resolve(raw), 'utf8');
-  } catch (err) {
-    throw new ConfigError(`${name} is neither PEM text nor a readable file (${(err as Error).message}).`);
-  }
 }
 
 /** Reads the SSO settings; a half-set or mismatched SP key pair stops the server. */
