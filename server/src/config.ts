@@ -20,6 +20,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   databaseSchema: string | null;
+  /** GATEHOUSE_SQLITE_SYNCHRONOUS: when SQLite waits for the disk (WAL mode): every commit (full) or each checkpoint (normal). */
+  sqliteSynchronous: 'normal' | 'full';
   clientId: string;
   allowedOrigins: string[];
   appUrl: string;
@@ -378,6 +380,7 @@ export function loadConfig(env: Source = process.env): Config {
     dataDir: path.resolve(src.GATEHOUSE_DATA_DIR || './data'),
     databaseUrl,
     databaseSchema,
+    sqliteSynchronous: oneOf(src, 'GATEHOUSE_SQLITE_SYNCHRONOUS', ['normal', 'full'] as const, 'normal', (v) => v.toLowerCase()),
     clientId: src.GATEHOUSE_CLIENT_ID?.trim() || 'demo-client',
     allowedOrigins,
     appUrl,

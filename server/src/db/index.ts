@@ -23,7 +23,7 @@ const INT8_OID = 20;
 const loadPg = async () => (await import('pg')).default;
 
 /** Opens the database the config names (PostgreSQL when DATABASE_URL is set, else SQLite). */
-export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<OpenedDb> {
+export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<Pick<Config, 'sqliteSynchronous'>>): Promise<OpenedDb> {
   if (config.databaseUrl) {
     const pg = await loadPg();
     const schema = config.databaseSchema;
@@ -53,6 +53,10 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchem
   mkdirSync(config.dataDir, { recursive: true });
   const file = new SqliteDatabase(path.join(config.dataDir, 'gatehouse.db'));
   file.pragma('journal_mode = WAL');
+  // NORMAL: a commit waits for the WAL write, and the disk only at checkpoints. A process crash loses
+  // nothing; a power loss may undo the last commits but never corrupts the file. FULL waits for the
+  // disk at every commit, which costs each write about ten times as much (docs/scaling.md).
+  file.pragma(`synchronous = ${config.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   const db = observableKysely(new SqliteDialect({ database: withStatementCache(file) }));
