@@ -1,12 +1,13 @@
 /**
  * Authorization changes reach every process within 1 s (issue 17): two servers on one database
  * (two processes as far as state goes), each with its own movable clock. A user disabled, a role
- * taken away, a session revoked or an API token deleted through server A is refused or changed on
+ * taken away, a permission taken from a role, a session revoked or an API token deleted through server A is refused or changed on
  * server B once B's clock has moved 1,000 ms, the longest a per-process cache of authorization data
  * may hold an entry (services/platform/ttl-cache.ts).
  */
-import { AdminPaths, ApiPaths, ApiTokenPaths } from '@gatehouse/shared/wire';
+import { AdminPaths, ApiPaths, ApiTokenPaths, Permissions } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
+import { findPermissionByKey } from '../db/queries/admin-roles';
 import { activeMember, callAs, pathOf, roleIdByKey, tenantWithAdmin } from '../test/admin-helpers';
 import { call, describeDialects, movableClock } from '../test/harness';
 
@@ -42,6 +43,26 @@ describeDialects('authorization changes across two processes', (h) => {
     clockB.advance(1_000);
     expect((await callAs(b, member, 'GET', ApiPaths.meAuthorization)).body).toEqual({ roles: [], permissions: [] });
     expect((await callAs(b, member, 'GET', ApiPaths.me)).body.roles).toEqual([]);
+    expect((await callAs(b, member, 'GET', AdminPaths.usersV3)).status).toBe(403);
+  });
+
+  it("a permission taken from a role through A is gone from A's answers at once and from B's within 1 s (role grants are cached per process)", async () => {
+    const { a, b, clockB } = await twoServers();
+    const admin = await tenantWithAdmin(a);
+    const role = await callAs(a, admin, 'POST', AdminPaths.rolesV1, { body: { key: 'Helper', name: 'Helper' } });
+    const usersRead = (await findPermissionByKey(a.db, Permissions.usersRead))!.id;
+    expect((await callAs(a, admin, 'PUT', pathOf(AdminPaths.rolePermissions, { roleId: role.body.id }), { body: { permissionIds: [usersRead] } })).status).toBe(200);
+    const member = await activeMember(a, admin, { roleIds: [role.body.id] });
+    const permissionsOn = async (server: typeof a) => (await callAs(server, member, 'GET', ApiPaths.meAuthorization)).body.permissions.map((p: { key: string }) => p.key);
+    expect(await permissionsOn(a)).toEqual([Permissions.usersRead]);
+    expect(await permissionsOn(b)).toEqual([Permissions.usersRead]);
+    expect((await callAs(b, member, 'GET', AdminPaths.usersV3)).status).toBe(200);
+
+    expect((await callAs(a, admin, 'PUT', pathOf(AdminPaths.rolePermissions, { roleId: role.body.id }), { body: { permissionIds: [] } })).status).toBe(200);
+    expect(await permissionsOn(a)).toEqual([]);
+    expect((await callAs(a, member, 'GET', AdminPaths.usersV3)).status).toBe(403);
+    clockB.advance(1_000);
+    expect(await permissionsOn(b)).toEqual([]);
     expect((await callAs(b, member, 'GET', AdminPaths.usersV3)).status).toBe(403);
   });
 

@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db';
-import { observeStatements } from '../db/statement-observer';
+import { isWrite, observeStatements } from '../db/statement-observer';
 
 export interface StatementCount {
   /** Statements run (transaction control, i.e. begin/commit/rollback/savepoints, not included). */
@@ -31,13 +31,4 @@ export async function countStatements(db: Db, work: () => Promise<unknown>): Pro
   return count;
 }
 
-const WRITE_NODES = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
-
-/** True for a statement that writes: by its query node, or for raw SQL by its leading verb (after any WITH). */
-export function isWrite(query: CompiledQuery): boolean {
-  if (WRITE_NODES.has(query.query.kind)) return true;
-  const text = query.sql.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
-  if (/^(insert|update|delete|replace|merge|upsert)\b/i.test(text)) return true;
-  // A raw CTE: the statement writes when a write verb follows the closing parenthesis of a WITH entry.
-  return /^with\b/i.test(text) && /\)\s*(insert|update|delete|merge)\b/i.test(text);
-}
+export { isWrite } from '../db/statement-observer';

@@ -57,8 +57,30 @@ export function listRolePermissions(db: Db, roleIds: readonly string[]): Promise
     .execute();
 }
 
-/** One row of `listAuthorizationRows`: a role of the user, with one permission it grants (null when it grants none). */
-export interface AuthorizationRow {
+/** The ids of a user's roles in one tenant: their own and their groups' (the group's role must belong to the tenant). */
+export async function listHeldRoleIds(db: Db, userId: string, tenantId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('user_roles')
+    .select('user_roles.role_id')
+    .where('user_roles.user_id', '=', userId)
+    .where('user_roles.tenant_id', '=', tenantId)
+    .union(
+      db
+        .selectFrom('group_users')
+        .innerJoin('groups', 'groups.id', 'group_users.group_id')
+        .innerJoin('group_roles', 'group_roles.group_id', 'groups.id')
+        .innerJoin('roles', 'roles.id', 'group_roles.role_id')
+        .select('group_roles.role_id')
+        .where('group_users.user_id', '=', userId)
+        .where('groups.tenant_id', '=', tenantId)
+        .where('roles.tenant_id', '=', tenantId),
+    )
+    .execute();
+  return rows.map((r) => r.role_id);
+}
+
+/** One row of `listRoleGrantRows`: a role, with one permission it grants (null when it grants none). */
+export interface RoleGrantRow {
   role_id: string;
   role_key: string;
   role_name: string;
@@ -69,34 +91,11 @@ export interface AuthorizationRow {
   permission_category_id: string | null;
 }
 
-/**
- * A user's roles in one tenant, their own and their groups' (the group's role must belong to the
- * tenant), each joined with the permissions it grants, ordered by permission key: what
- * listUserRoles, listGroupRolesOfUser and listRolePermissions read in three statements, in one
- * (every authenticated read and every access token needs it).
- */
-export function listAuthorizationRows(db: Db, userId: string, tenantId: string): Promise<AuthorizationRow[]> {
+/** The given roles, each joined with the permissions it grants, ordered by permission key. */
+export function listRoleGrantRows(db: Db, roleIds: readonly string[]): Promise<RoleGrantRow[]> {
+  if (roleIds.length === 0) return Promise.resolve([]);
   return db
-    .with('held', (qb) =>
-      qb
-        .selectFrom('user_roles')
-        .select('user_roles.role_id')
-        .where('user_roles.user_id', '=', userId)
-        .where('user_roles.tenant_id', '=', tenantId)
-        .union(
-          qb
-            .selectFrom('group_users')
-            .innerJoin('groups', 'groups.id', 'group_users.group_id')
-            .innerJoin('group_roles', 'group_roles.group_id', 'groups.id')
-            .innerJoin('roles', 'roles.id', 'group_roles.role_id')
-            .select('group_roles.role_id')
-            .where('group_users.user_id', '=', userId)
-            .where('groups.tenant_id', '=', tenantId)
-            .where('roles.tenant_id', '=', tenantId),
-        ),
-    )
-    .selectFrom('held')
-    .innerJoin('roles', 'roles.id', 'held.role_id')
+    .selectFrom('roles')
     .leftJoin('role_permissions', 'role_permissions.role_id', 'roles.id')
     .leftJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
     .select([
@@ -109,6 +108,7 @@ export function listAuthorizationRows(db: Db, userId: string, tenantId: string):
       'permissions.name as permission_name',
       'permissions.category_id as permission_category_id',
     ])
+    .where('roles.id', 'in', roleIds)
     .orderBy('permissions.key')
     .execute();
 }

@@ -8,6 +8,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { AppEnv } from '../../http/env';
+import { cacheRoleGrants } from '../../services/admin/role-grants';
 import { createCdnService, type CdnService } from '../../services/cdn';
 import { createCaptchaService, type CaptchaService } from '../../services/platform/captcha';
 import { createKeyService, type KeyService } from '../../services/platform/keys';
@@ -35,6 +36,8 @@ export function createPlatform(deps: { db: Db; clock: Clock; config: Config }): 
   const limiter = createRateLimiter({ db, clock, config });
   const captcha = createCaptchaService({ config, limiter });
   const cdn = createCdnService({ db, clock, cdnDir: config.cdnDir });
+  // Role grants are read by every token and authenticated call: kept per process, at most 1 s (role-grants.ts).
+  cacheRoleGrants(db, clock);
   return { keys, limiter, captcha, cdn };
 }
 

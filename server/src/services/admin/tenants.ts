@@ -1,7 +1,8 @@
 import { BuiltInRoles, Permissions, type PermissionSummary, type RoleSummary, type TenantSummary } from '@gatehouse/shared/wire';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
-import { ensurePermissions, insertRole, listAuthorizationRows, listPermissionsByKeys } from '../../db/queries/roles';
+import { ensurePermissions, insertRole, listHeldRoleIds, listPermissionsByKeys } from '../../db/queries/roles';
+import { roleGrants } from './role-grants';
 import { insertTenant, type TenantRow } from '../../db/queries/tenants';
 
 /** Turns `fe.secure.read.users` into `Read users` for the catalogue's display name. */
@@ -61,18 +62,16 @@ export interface Authorization {
   permissions: PermissionSummary[];
 }
 
-/** A user's roles (their own and their groups', migration 016) and the permissions they grant, in one tenant. */
+/**
+ * A user's roles (their own and their groups', migration 016) and the permissions they grant, in one
+ * tenant: roles by key, permissions by key, each once.
+ */
 export async function loadAuthorization(db: Db, userId: string, tenantId: string): Promise<Authorization> {
-  const roles = new Map<string, RoleSummary>();
+  const grants = await roleGrants(db, await listHeldRoleIds(db, userId, tenantId));
   const permissions = new Map<string, PermissionSummary>();
-  // Rows come ordered by permission key, so the permissions keep that order; a role granting several appears once.
-  for (const row of await listAuthorizationRows(db, userId, tenantId)) {
-    if (!roles.has(row.role_id)) roles.set(row.role_id, { id: row.role_id, key: row.role_key, name: row.role_name, ...(row.role_description ? { description: row.role_description } : {}) });
-    if (row.permission_id !== null && !permissions.has(row.permission_id)) {
-      permissions.set(row.permission_id, { id: row.permission_id, key: row.permission_key!, name: row.permission_name!, ...(row.permission_category_id ? { categoryId: row.permission_category_id } : {}) });
-    }
-  }
-  return { roles: [...roles.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)), permissions: [...permissions.values()] };
+  for (const grant of grants) for (const p of grant.permissions) if (!permissions.has(p.id)) permissions.set(p.id, p);
+  const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return { roles: grants.map((g) => g.role).sort(byKey), permissions: [...permissions.values()].sort(byKey) };
 }
 
 export function toTenantSummary(t: TenantRow): TenantSummary {

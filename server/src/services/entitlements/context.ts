@@ -6,7 +6,7 @@
  */
 import { NO_EXPIRATION, permissionCovers, type EntitlementsContext, type FeatureEntitlement, type FlagDefinition, type Rule } from '@gatehouse/shared/entitlements';
 import type { Db } from '../../db';
-import { listFlagFeatures, listFlags, listGrantsFor, listPermissionLinkedFeatures, listPlanFeatures, listTargetingPlans, type FlagRow } from '../../db/queries/entitlement-context';
+import { listFlagFeatures, listFlags, listGrantsFor, listPermissionLinkedFeatures, listPlanFeatures, listTargetingPlans, type FlagRow, type PlanFeatureRow } from '../../db/queries/entitlement-context';
 import { findEffectivePlanId } from '../../db/queries/tenant-plan';
 import { loadAuthorization } from '../admin/tenants';
 
@@ -54,25 +54,57 @@ function laterExpiry(a: number | null, b: number | null): boolean {
   return a === NO_EXPIRATION || a > b;
 }
 
+/** The vendor-wide rows a context reads, the same for every user and tenant. */
+export interface VendorCatalogue {
+  targeting: Awaited<ReturnType<typeof listTargetingPlans>>;
+  flags: FlagRow[];
+  flagFeatures: Awaited<ReturnType<typeof listFlagFeatures>>;
+  gating: Awaited<ReturnType<typeof listPermissionLinkedFeatures>>;
+}
+
+/** Where buildContext reads what is not the user's own: straight from the database, or through a cache (catalogue.ts). */
+export interface ContextSource {
+  vendor(): Promise<VendorCatalogue>;
+  effectivePlanId(tenantId: string): Promise<{ planId: string | null }>;
+  planFeatures(planIds: readonly string[]): Promise<PlanFeatureRow[]>;
+}
+
+/** Reads every part from `db` each time. */
+export function directSource(db: Db): ContextSource {
+  return {
+    vendor: async () => {
+      const [targeting, flags, flagFeatures, gating] = await Promise.all([listTargetingPlans(db), listFlags(db), listFlagFeatures(db), listPermissionLinkedFeatures(db)]);
+      return { targeting, flags, flagFeatures, gating };
+    },
+    effectivePlanId: (tenantId) => findEffectivePlanId(db, tenantId),
+    planFeatures: (planIds) => listPlanFeatures(db, planIds),
+  };
+}
+
 /** Builds the entitlements context of `userId` in `tenantId`. */
-export async function buildContext(db: Db, userId: string, tenantId: string, options: { permissions?: boolean } = {}): Promise<BuiltContext> {
+export async function buildContext(
+  db: Db,
+  userId: string,
+  tenantId: string,
+  options: { permissions?: boolean; source?: ContextSource } = {},
+): Promise<BuiltContext> {
   const withPermissions = options.permissions !== false;
-  const [effective, grants, targeting, flags, flagFeatures, authz, gating] = await Promise.all([
-    findEffectivePlanId(db, tenantId),
+  const source = options.source ?? directSource(db);
+  const [effective, grants, vendor, authz] = await Promise.all([
+    source.effectivePlanId(tenantId),
     listGrantsFor(db, tenantId, userId),
-    listTargetingPlans(db),
-    listFlags(db),
-    listFlagFeatures(db),
+    source.vendor(),
     // Feature checks never read permissions (the token's claim): skipped there.
     withPermissions ? loadAuthorization(db, userId, tenantId) : Promise.resolve({ permissions: [] }),
-    withPermissions ? listPermissionLinkedFeatures(db) : Promise.resolve([]),
   ]);
+  const { flags, flagFeatures } = vendor;
+  const gating = withPermissions ? vendor.gating : [];
   const planId = effective.planId;
-  const targetingPlans = targeting.filter((p) => {
+  const targetingPlans = vendor.targeting.filter((p) => {
     const rules = parseJson<Rule[]>(p.rules, []);
     return Array.isArray(rules) && rules.length > 0;
   });
-  const planFeatures = await listPlanFeatures(db, [...new Set([...(planId ? [planId] : []), ...targetingPlans.map((p) => p.id)])]);
+  const planFeatures = await source.planFeatures([...new Set([...(planId ? [planId] : []), ...targetingPlans.map((p) => p.id)])]);
 
   const features: Record<string, BuiltFeature> = {};
   const origins: Record<string, FeatureOrigin> = {};

@@ -10,8 +10,8 @@ import type { UsageResponse, UserEntitlementsResponse } from '@gatehouse/shared/
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
-import { listFlags } from '../../db/queries/entitlement-context';
 import type { AdminCaller } from '../admin/access';
+import { createCachedSource } from './catalogue';
 import { buildContext, flagDefinition } from './context';
 import { explainFeatures } from './explain';
 import { redactContext } from './redact';
@@ -65,11 +65,13 @@ const onOff = (treatment: string) => (treatment === 'true' ? 'on' : 'off');
 export function createEntitlements(deps: { db: Db; clock: Clock; config: Pick<Config, 'flags'> }): EntitlementsService {
   const { db, clock, config } = deps;
   const seats = createSeats({ db, clock });
+  // The vendor's catalogue and tenants' plans, shared by every token this process signs (catalogue.ts).
+  const source = createCachedSource({ db, clock });
   const usage = createUsage({ db, clock, seats });
 
   return {
     async contextFor(subject, options = {}) {
-      const built = await buildContext(db, subject.userId, subject.tenantId);
+      const built = await buildContext(db, subject.userId, subject.tenantId, { source });
       const attributes = subjectAttributes(subject);
       // Rules are sent decided for this caller where they read the caller: never other tenants' data.
       const response: UserEntitlementsResponse = { ...redactContext(built.context, prepareAttributes(attributes), subject.userId), planId: built.planId };
@@ -78,7 +80,7 @@ export function createEntitlements(deps: { db: Db; clock: Clock; config: Pick<Co
     },
 
     async tokenClaim(subject) {
-      const { context } = await buildContext(db, subject.userId, subject.tenantId, { permissions: false });
+      const { context } = await buildContext(db, subject.userId, subject.tenantId, { permissions: false, source });
       const attributes = subjectAttributes(subject);
       const now = clock.now();
       const f: Record<string, number> = {};
@@ -91,7 +93,7 @@ export function createEntitlements(deps: { db: Db; clock: Clock; config: Pick<Co
     },
 
     async flagsFor(subject) {
-      const flags = await listFlags(db);
+      const { flags } = await source.vendor();
       const result: Record<string, string> = { ...config.flags };
       const attributes = subject ? prepareAttributes(subjectAttributes(subject)) : null;
       for (const row of flags) {
