@@ -79,6 +79,32 @@ describeDialects('signing keys', (h) => {
     expect(later).not.toContain(oldKid);
   });
 
+  it('remembers a verified token for at most 1 s, checks its expiry at every use, and verifies any other string afresh', async () => {
+    const clock = movableClock();
+    const server = await h.start({ ACCESS_TOKEN_TTL: '10' }, { clock });
+    const { accessToken } = await signUpAndActivate(server);
+    const first = await server.keys.verify(accessToken);
+    // The same object within 1 s: answered from memory, without a second signature check.
+    clock.advance(999);
+    expect(await server.keys.verify(accessToken)).toBe(first);
+    clock.advance(1);
+    const second = await server.keys.verify(accessToken);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
+    // One changed character of the signature, or of the claims, is never the remembered token.
+    const [header, payload, signature] = accessToken.split('.') as [string, string, string];
+    const flipped = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BA' : 'AA'}`;
+    await expect(server.keys.verify(flipped)).rejects.toThrow();
+    expect((await call(server, 'GET', ApiPaths.me, { token: flipped })).status).toBe(401);
+    // A token remembered 500 ms before it expires is refused the moment it expires.
+    const expiresAt = (first.exp as number) * 1000;
+    clock.set(expiresAt - 500);
+    expect((await call(server, 'GET', ApiPaths.me, { token: accessToken })).status).toBe(200);
+    clock.set(expiresAt);
+    await expect(server.keys.verify(accessToken)).rejects.toThrow(/expired/);
+    expect((await call(server, 'GET', ApiPaths.me, { token: accessToken })).status).toBe(401);
+  });
+
   it('stores private keys encrypted when a key encryption key is set', async () => {
     const kek = 'ab'.repeat(32);
     const server = await h.start({ GATEHOUSE_KEY_ENCRYPTION_KEY: kek });

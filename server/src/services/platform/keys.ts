@@ -5,7 +5,8 @@ import type { Config } from '../../config';
 import { decrypt, encrypt, newId } from '../../crypto';
 import type { Db } from '../../db';
 import { insertSigningKey, listPublishedKeys, retireActiveKeys, type SigningKeyRow } from '../../db/queries/signing-keys';
-import { verifyJwt } from './jwt-verify';
+import { JwtRejected, verifyJwt } from './jwt-verify';
+import { AUTHORIZATION_CACHE_MAX_TTL_MS, createTtlCache } from './ttl-cache';
 
 /** Access tokens are verified only with these algorithms, never with what a token header claims. */
 const ACCEPTED_ALGS = ['ES256', 'RS256'];
@@ -15,6 +16,8 @@ const CACHE_MS = 60_000;
 const KID_FORMAT = /^[0-9a-f]{32}$/;
 /** How often a token with an unknown kid may force a re-read of the key set. */
 const FORCED_RELOAD_INTERVAL_MS = 5_000;
+/** How many verified tokens one process remembers (each at most AUTHORIZATION_CACHE_MAX_TTL_MS). */
+const VERIFIED_KEPT = 5_000;
 /** Seed 000 section 9: relying parties cache the key set for up to 10 minutes. */
 const JWKS_CLIENT_CACHE_MS = 10 * 60_000;
 
@@ -56,6 +59,11 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
   const { db, clock, config } = deps;
   let lastForcedReload = Number.NEGATIVE_INFINITY;
   let cache: { at: number; keys: LoadedKey[]; signer: Signer | null } | null = null;
+  // A token string whose signature and claims passed, for at most 1 s (issue 17): the same token
+  // comes back with every call of a page, and its signature check is a quarter of such a call's CPU.
+  // The exact string is the key, so nothing but those bytes can hit; the time claims are checked
+  // again at every use. Sessions, users and roles behind the token are still read on every call.
+  const verified = createTtlCache<string, JWTPayload>({ clock, ttlMs: AUTHORIZATION_CACHE_MAX_TTL_MS, max: VERIFIED_KEPT });
 
   async function load(force = false) {
     if (!force && cache && clock.now() - cache.at < CACHE_MS) return cache;
@@ -107,7 +115,14 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
       return signJws(signer, payload);
     },
     async verify(token) {
-      return verifyJwt(
+      const known = verified.get(token);
+      if (known) {
+        const now = Math.floor(clock.now() / 1000);
+        if ((known.exp as number) <= now) throw new JwtRejected('expired ("exp")');
+        if (typeof known.nbf === 'number' && known.nbf > now) throw new JwtRejected('not valid yet ("nbf")');
+        return known;
+      }
+      const claims = await verifyJwt(
         token,
         async (header) => {
           if (typeof header.kid !== 'string' || !KID_FORMAT.test(header.kid)) throw new Error('malformed kid');
@@ -124,6 +139,8 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
         },
         { issuer: config.publicUrl, audience: config.clientId, algorithms: ACCEPTED_ALGS, now: clock.now() },
       );
+      verified.set(token, Object.freeze(claims));
+      return claims;
     },
     async jwks() {
       const { keys } = await load();
