@@ -133,6 +133,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'GATEHOUSE_DATA_DIR', default: './data', description: 'Folder of the SQLite file `gatehouse.db` (created if missing).' },
   { name: 'DATABASE_URL', default: '(unset)', description: 'postgres://... to use PostgreSQL instead of SQLite.' },
   { name: 'DATABASE_SCHEMA', default: '(unset)', description: 'PostgreSQL schema to use (search_path); created if missing.' },
+  { name: 'DATABASE_PREPARED_STATEMENTS', default: 'true', description: 'PostgreSQL: each pooled connection prepares a statement once and then only runs it, which saves most of PostgreSQL\'s CPU per request. Set false behind a pooler that shares sessions between servers (PgBouncer in transaction mode before 1.21).' },
   { name: 'GATEHOUSE_SQLITE_SYNCHRONOUS', default: 'normal', description: 'When SQLite (WAL mode) waits for the disk: `normal` at each checkpoint, so a power loss or OS crash may undo the last commits (never corrupts; a process crash loses nothing); `full` at every commit, about 10 times the cost of each write. See docs/scaling.md.' },
   { name: 'GATEHOUSE_CLIENT_ID', default: 'demo-client', description: 'Client id: access-token audience and refresh-cookie name suffix.' },
   { name: 'GATEHOUSE_ALLOWED_ORIGINS', default: 'origin of the public URL', description: 'Comma-separated origins allowed to call the API with credentials (CORS) and to post to cookie endpoints.' },

@@ -22,6 +22,8 @@ export interface Config {
   databaseSchema: string | null;
   /** GATEHOUSE_SQLITE_SYNCHRONOUS: when SQLite waits for the disk (WAL mode): every commit (full) or each checkpoint (normal). */
   sqliteSynchronous: 'normal' | 'full';
+  /** DATABASE_PREPARED_STATEMENTS: PostgreSQL connections prepare each statement once (db/pg-prepared.ts). */
+  databasePreparedStatements: boolean;
   clientId: string;
   allowedOrigins: string[];
   appUrl: string;
@@ -380,6 +382,7 @@ export function loadConfig(env: Source = process.env): Config {
     dataDir: path.resolve(src.GATEHOUSE_DATA_DIR || './data'),
     databaseUrl,
     databaseSchema,
+    databasePreparedStatements: bool(src, 'DATABASE_PREPARED_STATEMENTS', true),
     sqliteSynchronous: oneOf(src, 'GATEHOUSE_SQLITE_SYNCHRONOUS', ['normal', 'full'] as const, 'normal', (v) => v.toLowerCase()),
     clientId: src.GATEHOUSE_CLIENT_ID?.trim() || 'demo-client',
     allowedOrigins,

@@ -6,6 +6,7 @@ import { Migrator } from 'kysely';
 import type { Config } from '../config';
 import { migrationProvider, type DialectName } from './migrations';
 import type { Database } from './schema';
+import { withPreparedStatements } from './pg-prepared';
 import { withStatementCache } from './statement-cache';
 import { observedDialect } from './statement-observer';
 
@@ -18,12 +19,14 @@ export interface OpenedDb {
 }
 
 const INT8_OID = 20;
+/** How many statement texts one PostgreSQL connection prepares (db/pg-prepared.ts). */
+const PREPARED_PER_CONNECTION = 300;
 
 /** The PostgreSQL driver, loaded only when DATABASE_URL names one: a SQLite start skips its ~0.2 s. */
 const loadPg = async () => (await import('pg')).default;
 
 /** Opens the database the config names (PostgreSQL when DATABASE_URL is set, else SQLite). */
-export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<Pick<Config, 'sqliteSynchronous'>>): Promise<OpenedDb> {
+export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<Pick<Config, 'sqliteSynchronous' | 'databasePreparedStatements'>>): Promise<OpenedDb> {
   if (config.databaseUrl) {
     const pg = await loadPg();
     const schema = config.databaseSchema;
@@ -47,7 +50,7 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchem
           oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     });
-    const db = observableKysely(new PostgresDialect({ pool }));
+    const db = observableKysely(new PostgresDialect({ pool: config.databasePreparedStatements === false ? pool : withPreparedStatements(pool, { max: PREPARED_PER_CONNECTION }) }));
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   mkdirSync(config.dataDir, { recursive: true });

@@ -108,7 +108,8 @@ export function listRoleGrantRows(db: Db, roleIds: readonly string[]): Promise<R
       'permissions.name as permission_name',
       'permissions.category_id as permission_category_id',
     ])
-    .where('roles.id', 'in', roleIds)
+    // One role (the cache's loads) by `=`: a fixed text, which PostgreSQL prepares once (db/pg-prepared.ts).
+    .where('roles.id', roleIds.length === 1 ? '=' : 'in', roleIds.length === 1 ? roleIds[0]! : roleIds)
     .orderBy('permissions.key')
     .execute();
 }
