@@ -5,6 +5,7 @@
  * entitlement-grants.ts.
  */
 import type { Db } from '..';
+import { precompiled, type Params } from '../precompiled';
 
 export interface PlanFeatureRow {
   plan_id: string;
@@ -58,8 +59,12 @@ export interface GrantRow {
 }
 
 /** Direct grants to the tenant (every user) and to this user in it, oldest first. */
-export function listGrantsFor(db: Db, tenantId: string, userId: string): Promise<GrantRow[]> {
-  return db
+export async function listGrantsFor(db: Db, tenantId: string, userId: string): Promise<GrantRow[]> {
+  return (await grantsFor(db, { tenantId, userId })).rows;
+}
+
+const grantsFor = precompiled((db, p: Params<{ tenantId: string; userId: string }>) =>
+  db
     .selectFrom('entitlement_grants')
     .innerJoin('features', 'features.id', 'entitlement_grants.feature_id')
     .select([
@@ -71,12 +76,11 @@ export function listGrantsFor(db: Db, tenantId: string, userId: string): Promise
       'entitlement_grants.user_id',
       'entitlement_grants.expires_at',
     ])
-    .where('entitlement_grants.tenant_id', '=', tenantId)
-    .where((eb) => eb.or([eb('entitlement_grants.user_id', 'is', null), eb('entitlement_grants.user_id', '=', userId)]))
+    .where('entitlement_grants.tenant_id', '=', p.tenantId)
+    .where((eb) => eb.or([eb('entitlement_grants.user_id', 'is', null), eb('entitlement_grants.user_id', '=', p.userId)]))
     .orderBy('entitlement_grants.created_at')
-    .orderBy('entitlement_grants.id')
-    .execute();
-}
+    .orderBy('entitlement_grants.id'),
+);
 
 export interface FlagRow {
   id: string;

@@ -1,5 +1,6 @@
 /** SQL of IP restrictions (migration 025): a tenant's allow and block entries and its config, always by tenant. */
 import type { Db } from '..';
+import { precompiled, type Params } from '../precompiled';
 import type { IpRestrictionConfigsTable, IpRestrictionsTable } from '../schema-security';
 
 export type IpRestrictionRow = IpRestrictionsTable;
@@ -44,8 +45,10 @@ export async function deleteIpRestriction(db: Db, tenantId: string, id: string):
 }
 
 export async function findIpRestrictionConfig(db: Db, tenantId: string): Promise<IpRestrictionConfigRow | undefined> {
-  return db.selectFrom('ip_restriction_configs').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+  return (await ipRestrictionConfig(db, { tenantId })).rows[0];
 }
+
+const ipRestrictionConfig = precompiled((db, p: Params<{ tenantId: string }>) => db.selectFrom('ip_restriction_configs').selectAll().where('tenant_id', '=', p.tenantId));
 
 /** Creates or replaces the tenant's config in one statement. */
 export async function upsertIpRestrictionConfig(db: Db, row: IpRestrictionConfigRow): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../index';
+import { precompiled, type Params } from '../precompiled';
 
 /** A counter after a hit: how many hits its current window has seen, and when that window began. */
 export interface RateLimitHit {
@@ -35,10 +36,12 @@ export async function hitRateLimit(db: Db, key: string, now: number, windowMs: n
  * its window ended), and when that window began (null when there is none).
  */
 export async function peekRateLimit(db: Db, key: string, now: number, windowMs: number): Promise<{ count: number; windowStart: number | null }> {
-  const row = await db.selectFrom('rate_limits').select(['count', 'window_start']).where('key', '=', key).executeTakeFirst();
+  const row = (await rateLimitWindow(db, { key })).rows[0];
   if (!row || Number(row.window_start) <= now - windowMs) return { count: 0, windowStart: null };
   return { count: Number(row.count), windowStart: Number(row.window_start) };
 }
+
+const rateLimitWindow = precompiled((db, p: Params<{ key: string }>) => db.selectFrom('rate_limits').select(['count', 'window_start']).where('key', '=', p.key));
 
 /** Forgets a counter (e.g. an account's failures after a successful sign-in). */
 export async function resetRateLimit(db: Db, key: string): Promise<void> {

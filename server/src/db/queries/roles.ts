@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../index';
+import { precompiled, type Params } from '../precompiled';
 import type { PermissionsTable, RolesTable } from '../schema';
 
 export type RoleRow = Selectable<RolesTable>;
@@ -59,11 +60,15 @@ export function listRolePermissions(db: Db, roleIds: readonly string[]): Promise
 
 /** The ids of a user's roles in one tenant: their own and their groups' (the group's role must belong to the tenant). */
 export async function listHeldRoleIds(db: Db, userId: string, tenantId: string): Promise<string[]> {
-  const rows = await db
+  return (await heldRoleIds(db, { userId, tenantId })).rows.map((r) => r.role_id);
+}
+
+const heldRoleIds = precompiled((db, p: Params<{ userId: string; tenantId: string }>) =>
+  db
     .selectFrom('user_roles')
     .select('user_roles.role_id')
-    .where('user_roles.user_id', '=', userId)
-    .where('user_roles.tenant_id', '=', tenantId)
+    .where('user_roles.user_id', '=', p.userId)
+    .where('user_roles.tenant_id', '=', p.tenantId)
     .union(
       db
         .selectFrom('group_users')
@@ -71,13 +76,11 @@ export async function listHeldRoleIds(db: Db, userId: string, tenantId: string):
         .innerJoin('group_roles', 'group_roles.group_id', 'groups.id')
         .innerJoin('roles', 'roles.id', 'group_roles.role_id')
         .select('group_roles.role_id')
-        .where('group_users.user_id', '=', userId)
-        .where('groups.tenant_id', '=', tenantId)
-        .where('roles.tenant_id', '=', tenantId),
-    )
-    .execute();
-  return rows.map((r) => r.role_id);
-}
+        .where('group_users.user_id', '=', p.userId)
+        .where('groups.tenant_id', '=', p.tenantId)
+        .where('roles.tenant_id', '=', p.tenantId),
+    ),
+);
 
 /** One row of `listRoleGrantRows`: a role, with one permission it grants (null when it grants none). */
 export interface RoleGrantRow {

@@ -1,4 +1,5 @@
 import type { Db } from '..';
+import { precompiled, type Params } from '../precompiled';
 import type { SecurityPolicyKind } from '../schema-security';
 
 /** A tenant's own policy of one kind, its body parsed from JSON. */
@@ -10,20 +11,22 @@ export interface OwnPolicyRow<T> {
 
 /** The tenant's own policy of `kind`, or undefined when it uses the vendor's. */
 export async function findOwnPolicy<T>(db: Db, tenantId: string, kind: SecurityPolicyKind): Promise<OwnPolicyRow<T> | undefined> {
-  const row = await db
-    .selectFrom('tenant_security_policies')
-    .select(['id', 'body', 'updated_at'])
-    .where('tenant_id', '=', tenantId)
-    .where('kind', '=', kind)
-    .executeTakeFirst();
+  const row = (await ownPolicy(db, { tenantId, kind })).rows[0];
   return row ? { id: row.id, body: JSON.parse(row.body) as T, updatedAt: Number(row.updated_at) } : undefined;
 }
 
 /** Every own policy of the tenant, by kind. */
 export async function listOwnPolicies(db: Db, tenantId: string): Promise<Map<SecurityPolicyKind, OwnPolicyRow<unknown>>> {
-  const rows = await db.selectFrom('tenant_security_policies').select(['id', 'kind', 'body', 'updated_at']).where('tenant_id', '=', tenantId).execute();
+  const { rows } = await ownPolicies(db, { tenantId });
   return new Map(rows.map((r) => [r.kind, { id: r.id, body: JSON.parse(r.body) as unknown, updatedAt: Number(r.updated_at) }]));
 }
+
+const ownPolicy = precompiled((db, p: Params<{ tenantId: string; kind: SecurityPolicyKind }>) =>
+  db.selectFrom('tenant_security_policies').select(['id', 'body', 'updated_at']).where('tenant_id', '=', p.tenantId).where('kind', '=', p.kind),
+);
+const ownPolicies = precompiled((db, p: Params<{ tenantId: string }>) =>
+  db.selectFrom('tenant_security_policies').select(['id', 'kind', 'body', 'updated_at']).where('tenant_id', '=', p.tenantId),
+);
 
 /**
  * Saves the tenant's policy of `kind`: updates its row when it has one, otherwise creates it with

@@ -1,4 +1,5 @@
 import type { Db } from '../index';
+import { precompiled, type Params } from '../precompiled';
 import type { SessionRow } from './sessions';
 
 /** A session as a signed-in request needs it: the row, its membership's expiry, and whether the tenant's IP restrictions are on. */
@@ -14,13 +15,16 @@ export type RequestSessionRow = SessionRow & {
  * user's membership expiry in `tenantId` and that tenant's IP restrictions switch, so a request
  * whose tenant has no IP restrictions on needs no further statement to be let in.
  */
-export function findRequestSession(db: Db, id: string, tenantId: string): Promise<RequestSessionRow | undefined> {
-  return db
+export async function findRequestSession(db: Db, id: string, tenantId: string): Promise<RequestSessionRow | undefined> {
+  return (await requestSession(db, { id, tenantId })).rows[0];
+}
+
+const requestSession = precompiled((db, p: Params<{ id: string; tenantId: string }>) =>
+  db
     .selectFrom('sessions')
-    .leftJoin('user_tenants', (join) => join.onRef('user_tenants.user_id', '=', 'sessions.user_id').on('user_tenants.tenant_id', '=', tenantId))
-    .leftJoin('ip_restriction_configs', (join) => join.on('ip_restriction_configs.tenant_id', '=', tenantId))
+    .leftJoin('user_tenants', (join) => join.onRef('user_tenants.user_id', '=', 'sessions.user_id').on('user_tenants.tenant_id', '=', p.tenantId))
+    .leftJoin('ip_restriction_configs', (join) => join.on('ip_restriction_configs.tenant_id', '=', p.tenantId))
     .selectAll('sessions')
     .select(['user_tenants.expires_at as membership_expires_at', 'ip_restriction_configs.is_active as ip_restrictions_active'])
-    .where('sessions.id', '=', id)
-    .executeTakeFirst();
-}
+    .where('sessions.id', '=', p.id),
+);

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../index';
+import { precompiled, type Params } from '../precompiled';
 import type { RefreshTokensTable, SessionsTable } from '../schema';
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -28,8 +29,13 @@ export function findSessionWithMembership(db: Db, id: string, tenantId: string):
 }
 
 export async function touchSession(db: Db, id: string, now: number, tenantId?: string): Promise<void> {
-  await db.updateTable('sessions').set({ last_used_at: now, ...(tenantId ? { tenant_id: tenantId } : {}) }).where('id', '=', id).execute();
+  if (tenantId) await touchSessionIn(db, { id, now, tenantId });
+  else await db.updateTable('sessions').set({ last_used_at: now }).where('id', '=', id).execute();
 }
+
+const touchSessionIn = precompiled((db, p: Params<{ id: string; now: number; tenantId: string }>) =>
+  db.updateTable('sessions').set({ last_used_at: p.now, tenant_id: p.tenantId }).where('id', '=', p.id),
+);
 
 export async function setSessionTenant(db: Db, id: string, tenantId: string): Promise<void> {
   await db.updateTable('sessions').set({ tenant_id: tenantId }).where('id', '=', id).execute();
@@ -42,8 +48,12 @@ export async function revokeSession(db: Db, id: string, now: number): Promise<bo
 }
 
 export async function insertRefreshToken(db: Db, row: Insertable<RefreshTokensTable>): Promise<void> {
-  await db.insertInto('refresh_tokens').values(row).execute();
+  await newRefreshToken(db, { token_hash: row.token_hash, session_id: row.session_id, created_at: row.created_at, expires_at: row.expires_at, used_at: row.used_at ?? null });
 }
+
+const newRefreshToken = precompiled((db, p: Params<{ token_hash: string; session_id: string; created_at: number; expires_at: number; used_at: number | null }>) =>
+  db.insertInto('refresh_tokens').values({ token_hash: p.token_hash, session_id: p.session_id, created_at: p.created_at, expires_at: p.expires_at, used_at: p.used_at }),
+);
 
 export function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshTokenRow | undefined> {
   return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
@@ -66,7 +76,22 @@ export interface RefreshTokenSession {
  * its impersonation and its hosted-login grant: what five lookups used to read, in one statement.
  */
 export async function findRefreshTokenSession(db: Db, tokenHash: string, now: number): Promise<RefreshTokenSession | undefined> {
-  const row = await db
+  const row = (await refreshTokenSession(db, { tokenHash })).rows[0];
+  if (!row) return undefined;
+  const { rt_token_hash, rt_expires_at, rt_used_at, ut_tenant_id, ut_expires_at, ut_disabled_at, ut_admin_locked_at, imp_id, imp_impersonator_id, imp_tenant_id, grant_client_id, ...session } = row;
+  const expiresAt = ut_expires_at === null ? null : Number(ut_expires_at);
+  return {
+    token: { token_hash: rt_token_hash, session_id: session.id, expires_at: Number(rt_expires_at), used_at: rt_used_at === null ? null : Number(rt_used_at) },
+    session: session as SessionRow,
+    // The rule of activeMemberships (tenants.ts, migration 016): not disabled, not locked, not past its end.
+    membership: { expiresAt, active: ut_tenant_id !== null && ut_disabled_at === null && ut_admin_locked_at === null && (expiresAt === null || expiresAt > now) },
+    impersonation: imp_id !== null && imp_impersonator_id !== null && imp_tenant_id !== null ? { id: imp_id, impersonator_id: imp_impersonator_id, tenant_id: imp_tenant_id } : undefined,
+    grantClientId: grant_client_id,
+  };
+}
+
+const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string }>) =>
+  db
     .selectFrom('refresh_tokens')
     .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
     .leftJoin('user_tenants', (j) => j.onRef('user_tenants.user_id', '=', 'sessions.user_id').onRef('user_tenants.tenant_id', '=', 'sessions.tenant_id'))
@@ -86,29 +111,21 @@ export async function findRefreshTokenSession(db: Db, tokenHash: string, now: nu
       'impersonations.tenant_id as imp_tenant_id',
       'oauth_grants.client_id as grant_client_id',
     ])
-    .where('refresh_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { rt_token_hash, rt_expires_at, rt_used_at, ut_tenant_id, ut_expires_at, ut_disabled_at, ut_admin_locked_at, imp_id, imp_impersonator_id, imp_tenant_id, grant_client_id, ...session } = row;
-  const expiresAt = ut_expires_at === null ? null : Number(ut_expires_at);
-  return {
-    token: { token_hash: rt_token_hash, session_id: session.id, expires_at: Number(rt_expires_at), used_at: rt_used_at === null ? null : Number(rt_used_at) },
-    session: session as SessionRow,
-    // The rule of activeMemberships (tenants.ts, migration 016): not disabled, not locked, not past its end.
-    membership: { expiresAt, active: ut_tenant_id !== null && ut_disabled_at === null && ut_admin_locked_at === null && (expiresAt === null || expiresAt > now) },
-    impersonation: imp_id !== null && imp_impersonator_id !== null && imp_tenant_id !== null ? { id: imp_id, impersonator_id: imp_impersonator_id, tenant_id: imp_tenant_id } : undefined,
-    grantClientId: grant_client_id,
-  };
-}
+    .where('refresh_tokens.token_hash', '=', p.tokenHash),
+);
 
 /**
  * Marks a refresh token used. Returns false when another request used it first: the conditional
  * update is the lock, so two processes can never both rotate the same token.
  */
 export async function markRefreshTokenUsed(db: Db, tokenHash: string, now: number): Promise<boolean> {
-  const res = await db.updateTable('refresh_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  const res = await spendRefreshToken(db, { tokenHash, now });
+  return Number(res.numAffectedRows) === 1;
 }
+
+const spendRefreshToken = precompiled((db, p: Params<{ tokenHash: string; now: number }>) =>
+  db.updateTable('refresh_tokens').set({ used_at: p.now }).where('token_hash', '=', p.tokenHash).where('used_at', 'is', null),
+);
 
 /** Revokes every live session of a user, except `keepSessionId` (the caller's own, on a password change). */
 export async function revokeUserSessions(db: Db, userId: string, now: number, keepSessionId?: string): Promise<number> {

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../index';
+import { precompiled, type Params } from '../precompiled';
 import type { Database, TenantsTable } from '../schema';
 
 export type TenantRow = Selectable<TenantsTable> & { joined_at?: number };
@@ -28,20 +29,23 @@ function activeMemberships<QB extends SelectQueryBuilder<Database, 'user_tenants
 }
 
 /** Tenants of a user, oldest membership first (the first is the fallback active tenant); active memberships only. */
-export function listUserTenants(db: Db, userId: string, now = Date.now()): Promise<TenantRow[]> {
-  return activeMemberships(
+export async function listUserTenants(db: Db, userId: string, now = Date.now()): Promise<TenantRow[]> {
+  return (await userTenants(db, { userId, now })).rows;
+}
+
+const userTenants = precompiled((db, p: Params<{ userId: string; now: number }>) =>
+  activeMemberships(
     db
       .selectFrom('user_tenants')
       .innerJoin('tenants', 'tenants.id', 'user_tenants.tenant_id')
       .selectAll('tenants')
       .select('user_tenants.created_at as joined_at')
-      .where('user_tenants.user_id', '=', userId),
-    now,
+      .where('user_tenants.user_id', '=', p.userId),
+    p.now,
   )
     .orderBy('user_tenants.created_at', 'asc')
-    .orderBy('tenants.id', 'asc')
-    .execute();
-}
+    .orderBy('tenants.id', 'asc'),
+);
 
 /** True when the user is an active member of the tenant (see activeMemberships). */
 export async function isMember(db: Db, userId: string, tenantId: string, now = Date.now()): Promise<boolean> {

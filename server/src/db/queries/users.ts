@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index';
+import { precompiled, type Params } from '../precompiled';
 import { changesOf } from '../patch';
 import type { UsersTable } from '../schema';
 
@@ -12,28 +13,35 @@ export function hasEmail(user: UserRow | undefined): user is UserWithEmail {
   return typeof user?.email === 'string' && user.email.length > 0;
 }
 
-export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return (await userById(db, { id })).rows[0];
 }
+
+const userById = precompiled((db, p: Params<{ id: string }>) => db.selectFrom('users').selectAll().where('id', '=', p.id));
 
 /**
  * A user with whether they have an active MFA device (seed 4.8: enrolled), in one statement: what
  * the profile (`users/v2/me`) reads on every call.
  */
 export async function findUserWithMfaEnrolled(db: Db, id: string): Promise<(UserRow & { mfa_enrolled: boolean }) | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .selectAll('users')
-    .select((eb) => eb.exists(eb.selectFrom('mfa_devices').select('mfa_devices.id').whereRef('mfa_devices.user_id', '=', 'users.id').where('mfa_devices.status', '=', 'active')).as('mfa_enrolled'))
-    .where('users.id', '=', id)
-    .executeTakeFirst();
+  const row = (await userWithMfaEnrolled(db, { id })).rows[0];
   // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
   return row ? { ...row, mfa_enrolled: Number(row.mfa_enrolled) === 1 } : undefined;
 }
 
-export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+const userWithMfaEnrolled = precompiled((db, p: Params<{ id: string }>) =>
+  db
+    .selectFrom('users')
+    .selectAll('users')
+    .select((eb) => eb.exists(eb.selectFrom('mfa_devices').select('mfa_devices.id').whereRef('mfa_devices.user_id', '=', 'users.id').where('mfa_devices.status', '=', 'active')).as('mfa_enrolled'))
+    .where('users.id', '=', p.id),
+);
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return (await userByEmail(db, { email: email.toLowerCase() })).rows[0];
 }
+
+const userByEmail = precompiled((db, p: Params<{ email: string }>) => db.selectFrom('users').selectAll().where('email', '=', p.email));
 
 export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
