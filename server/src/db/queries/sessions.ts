@@ -30,12 +30,13 @@ export function findSessionWithMembership(db: Db, id: string, tenantId: string):
 
 export async function touchSession(db: Db, id: string, now: number, tenantId?: string): Promise<void> {
   if (tenantId) await touchSessionIn(db, { id, now, tenantId });
-  else await db.updateTable('sessions').set({ last_used_at: now }).where('id', '=', id).execute();
+  else await touchSessionOnly(db, { id, now });
 }
 
 const touchSessionIn = precompiled((db, p: Params<{ id: string; now: number; tenantId: string }>) =>
   db.updateTable('sessions').set({ last_used_at: p.now, tenant_id: p.tenantId }).where('id', '=', p.id),
 );
+const touchSessionOnly = precompiled((db, p: Params<{ id: string; now: number }>) => db.updateTable('sessions').set({ last_used_at: p.now }).where('id', '=', p.id));
 
 export async function setSessionTenant(db: Db, id: string, tenantId: string): Promise<void> {
   await db.updateTable('sessions').set({ tenant_id: tenantId }).where('id', '=', id).execute();

@@ -126,7 +126,8 @@ export function createRefreshRotation(deps: {
       // First statement of the transaction: it takes the write lock (SQLite) or the row (PostgreSQL) at once.
       if (!(await markRefreshTokenUsed(trx, hash, now))) return false;
       if (tenantId && tenantId !== session.tenant_id) await updateUser(trx, user.id, { last_tenant_id: tenantId });
-      await touchSession(trx, session.id, now, activeTenant);
+      // The tenant is written only when it changes: setting it to the same value still rewrites its index entry.
+      await touchSession(trx, session.id, now, activeTenant !== session.tenant_id ? activeTenant : undefined);
       await insertRefreshToken(trx, { token_hash: sha256(next), session_id: session.id, created_at: now, expires_at: now + config.refreshTokenTtl * 1000, used_at: null });
       return true;
     });
