@@ -14,22 +14,24 @@ export interface RateLimitHit {
  * callers, in this process or others on the same database, never lose a count.
  */
 export async function hitRateLimit(db: Db, key: string, now: number, windowMs: number): Promise<RateLimitHit> {
-  const expiredBefore = now - windowMs;
+  const row = (await hit(db, { key, now, expiredBefore: now - windowMs })).rows[0]!;
+  return { count: Number(row.count), windowStart: Number(row.window_start) };
+}
+
+const hit = precompiled((db, p: Params<{ key: string; now: number; expiredBefore: number }>) => {
   // In DO UPDATE SET, `rate_limits.*` is the row as it was before this statement on both dialects.
-  const expired = sql<boolean>`${sql.ref('rate_limits.window_start')} <= ${expiredBefore}`;
-  const row = await db
+  const expired = sql<boolean>`${sql.ref('rate_limits.window_start')} <= ${p.expiredBefore}`;
+  return db
     .insertInto('rate_limits')
-    .values({ key, window_start: now, count: 1 })
+    .values({ key: p.key, window_start: p.now, count: 1 })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({
-        window_start: sql<number>`case when ${expired} then ${now} else ${sql.ref('rate_limits.window_start')} end`,
+        window_start: sql<number>`case when ${expired} then ${p.now} else ${sql.ref('rate_limits.window_start')} end`,
         count: sql<number>`case when ${expired} then 1 else ${sql.ref('rate_limits.count')} + 1 end`,
       }),
     )
-    .returning(['count', 'window_start'])
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), windowStart: Number(row.window_start) };
-}
+    .returning(['count', 'window_start']);
+});
 
 /**
  * Reads, without writing, how many hits `key`'s current window holds (0 when there is no counter or
@@ -45,8 +47,10 @@ const rateLimitWindow = precompiled((db, p: Params<{ key: string }>) => db.selec
 
 /** Forgets a counter (e.g. an account's failures after a successful sign-in). */
 export async function resetRateLimit(db: Db, key: string): Promise<void> {
-  await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+  await forget(db, { key });
 }
+
+const forget = precompiled((db, p: Params<{ key: string }>) => db.deleteFrom('rate_limits').where('key', '=', p.key));
 
 /** Deletes the counters of one bucket (keys starting `<bucket>:`) whose window began before `before`. */
 export async function deleteExpiredRateLimits(db: Db, bucket: string, before: number): Promise<number> {
