@@ -47,23 +47,6 @@ const userTenants = precompiled((db, p: Params<{ userId: string; now: number }>)
     .orderBy('tenants.id', 'asc'),
 );
 
-/** The memberships read for a user row, shared by the services one request passes that row to. */
-const membershipsOfRow = new WeakMap<object, { at: number; tenants: Promise<TenantRow[]> }>();
-
-/**
- * listUserTenants for `user`, read once per row object within 1 s: a sign-in hands the same row to
- * the password policies, the MFA gate and the session, which all need the user's tenants. A row read
- * again (every request reads its own) reads them again.
- */
-export function listTenantsOfUser(db: Db, user: { id: string }, now: number): Promise<TenantRow[]> {
-  const known = membershipsOfRow.get(user);
-  if (known && now - known.at >= 0 && now - known.at < 1_000) return known.tenants;
-  const tenants = listUserTenants(db, user.id, now);
-  membershipsOfRow.set(user, { at: now, tenants });
-  tenants.catch(() => membershipsOfRow.delete(user));
-  return tenants;
-}
-
 /** True when the user is an active member of the tenant (see activeMemberships). */
 export async function isMember(db: Db, userId: string, tenantId: string, now = Date.now()): Promise<boolean> {
   const row = await activeMemberships(db.selectFrom('user_tenants').select('tenant_id').where('user_id', '=', userId).where('tenant_id', '=', tenantId), now).executeTakeFirst();

@@ -9,6 +9,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { AppEnv } from '../../http/env';
 import { cacheRoleGrants } from '../../services/admin/role-grants';
+import { shareMemberships } from '../../services/users/memberships';
 import { createCdnService, type CdnService } from '../../services/cdn';
 import { createCaptchaService, type CaptchaService } from '../../services/platform/captcha';
 import { createKeyService, type KeyService } from '../../services/platform/keys';
@@ -38,6 +39,8 @@ export function createPlatform(deps: { db: Db; clock: Clock; config: Config }): 
   const cdn = createCdnService({ db, clock, cdnDir: config.cdnDir });
   // Role grants are read by every token and authenticated call: kept per process, at most 1 s (role-grants.ts).
   cacheRoleGrants(db, clock);
+  // A sign-in's services share the user's memberships (users/memberships.ts).
+  shareMemberships(db, clock);
   return { keys, limiter, captcha, cdn };
 }
 

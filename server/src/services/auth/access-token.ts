@@ -24,7 +24,7 @@ export const ACR_PASSWORD = AuthContextClasses.password;
 export interface KnownSession {
   actor: { impersonator_id: string } | null;
   grantClientId: string | null;
-  tenants?: TenantRow[];
+  tenants?: readonly TenantRow[];
 }
 
 /** Signs the access token of `session` acting in `tenantId`, expiring no later than `notAfter`. */

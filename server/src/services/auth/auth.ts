@@ -5,7 +5,8 @@ import { newId, newSecret, sha256 } from '../../crypto';
 import type { Db } from '../../db';
 import { findRefreshToken, findSession, insertRefreshToken, insertSession, revokeSession, setSessionTenant, type SessionRow } from '../../db/queries/sessions';
 import { findRequestSession } from '../../db/queries/session-auth';
-import { hasAnyMembership, isMember, listTenantsOfUser, listUserTenants, membershipEnded, type TenantRow } from '../../db/queries/tenants';
+import { hasAnyMembership, isMember, listUserTenants, membershipEnded, type TenantRow } from '../../db/queries/tenants';
+import { tenantsOfUser } from '../users/memberships';
 import { revokeTenantSessions } from '../../db/queries/admin-users';
 import { findImpersonationBySession } from '../../db/queries/impersonations';
 import { findOAuthGrant } from '../../db/queries/oauth';
@@ -94,8 +95,8 @@ export function createAuthService(deps: {
   }
 
   /** `tenants`: the user's active memberships when the caller has read them already. */
-  async function activeTenantFor(user: UserRow, tenants?: TenantRow[]): Promise<string> {
-    tenants ??= await listTenantsOfUser(db, user, clock.now());
+  async function activeTenantFor(user: UserRow, tenants?: readonly TenantRow[]): Promise<string> {
+    tenants ??= await tenantsOfUser(db, user, clock.now());
     const preferred = tenants.find((t) => t.id === user.last_tenant_id) ?? tenants[0];
     // Memberships an admin disabled, locked or let expire (migration 016) do not count.
     if (!preferred && (await hasAnyMembership(db, user.id))) throw new AppError(ErrorCodes.userDisabled, 403, 'User is disabled');
@@ -106,7 +107,7 @@ export function createAuthService(deps: {
   async function startSession(user: UserRow, client: ClientInfo, amr: string[] = [AMR_PASSWORD], options: SessionOptions = {}): Promise<IssuedSession> {
     const now = clock.now();
     // Read once: the tenant the session lands in, and the token's tenant list.
-    const tenants = await listTenantsOfUser(db, user, now);
+    const tenants = await tenantsOfUser(db, user, now);
     const tenantId = options.tenantId ?? (await activeTenantFor(user, tenants));
     const session: SessionRow = {
       id: newId(),

@@ -14,7 +14,7 @@ import { newId, sha256 } from '../../crypto';
 import type { Db } from '../../db';
 import { recentPasswordHashes, rememberPassword } from '../../db/queries/password-history';
 import { findOwnPolicy, listOwnPolicies, upsertOwnPolicy } from '../../db/queries/security-policies';
-import { listTenantsOfUser } from '../../db/queries/tenants';
+import { tenantsOfUser } from '../users/memberships';
 import { AppError } from '../../errors';
 import type { AdminCaller } from '../admin/access';
 import { recordAudit } from '../admin/audit-log';
@@ -124,7 +124,7 @@ export function createSecurityPolicyService(deps: { db: Db; clock: Clock; config
       if (known && now - known.at >= 0 && now - known.at < 1_000) return known.policies;
       const policies = (async () => {
         // The tenant a sign-in lands in, chosen as auth chooses it: the last one if still an active membership, else the oldest.
-        const tenants = await listTenantsOfUser(db, user, now);
+        const tenants = await tenantsOfUser(db, user, now);
         const tenant = tenants.find((t) => t.id === user.last_tenant_id) ?? tenants[0];
         return tenant ? effective(tenant.id) : asEffective(floor);
       })();
