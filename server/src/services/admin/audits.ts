@@ -8,6 +8,8 @@ import { AUDIT_COLUMNS, type AuditColumnName, type AuditRecord, type AuditsMetad
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
 import { auditsAfter, countTenantAudits, pageTenantAudits, tenantAuditTotal, type AuditRowFilters } from '../../db/queries/audits';
+import { Errors } from '../../errors';
+import { decodeCursor, encodeCursor, listFingerprint } from './list-cursor';
 import type { AuditsTable } from '../../db/schema-admin';
 import type { AdminCaller } from './access';
 
@@ -62,8 +64,40 @@ export function createAdminAuditService(deps: { db: Db; clock: Clock }): AdminAu
   const { db, clock } = deps;
   return {
     async list(caller, query) {
-      const { rows, total } = await pageTenantAudits(db, caller.tenantId, filtersOf(query), query.sortDirection, query.offset, query.count);
-      return { data: rows.map(present), total };
+      const filters = filtersOf(query);
+      // What the list is: a cursor of another direction or filter is refused.
+      const fingerprint = listFingerprint([query.sortBy, query.sortDirection, filters]);
+      let rows: Row[];
+      let total: number;
+      let hasNext: boolean;
+      let hasPrev: boolean;
+      if (query.cursor) {
+        if (query.offset !== 0) throw Errors.validation('cursor: give either a cursor or an offset, not both', { parameter: 'cursor' });
+        const { way, key } = decodeCursor(query.cursor, 'audits', fingerprint, ['integer', 'text']);
+        // The page after the cursor reads on in the list's direction; the page before reads back from it.
+        const travel = way === 'next' ? query.sortDirection : query.sortDirection === 'asc' ? 'desc' : 'asc';
+        const [read, count] = await Promise.all([
+          auditsAfter(db, caller.tenantId, filters, travel, { createdAt: key[0] as number, id: key[1] as string }, query.count + 1),
+          countTenantAudits(db, caller.tenantId, filters),
+        ]);
+        rows = read.slice(0, query.count);
+        if (way === 'prev') rows.reverse();
+        total = count;
+        // The cursor's own record lies on the side the page was read from.
+        hasNext = way === 'next' ? read.length > query.count : rows.length > 0;
+        hasPrev = way === 'prev' ? read.length > query.count : rows.length > 0;
+      } else {
+        ({ rows, total } = await pageTenantAudits(db, caller.tenantId, filters, query.sortDirection, query.offset, query.count));
+        hasPrev = query.offset > 0 && rows.length > 0;
+        hasNext = query.offset + rows.length < total;
+      }
+      const cursorAt = (way: 'next' | 'prev', row: Row | undefined) => (row ? encodeCursor('audits', fingerprint, way, [Number(row.created_at), row.id]) : null);
+      return {
+        data: rows.map(present),
+        total,
+        nextCursor: hasNext ? cursorAt('next', rows[rows.length - 1]) : null,
+        prevCursor: hasPrev ? cursorAt('prev', rows[0]) : null,
+      };
     },
 
     async stats(caller) {
