@@ -7,15 +7,28 @@
 import { AUDIT_COLUMNS, type AuditColumnName, type AuditRecord, type AuditsMetadata, type AuditsQuery, type AuditsResponse, type AuditsStats, type ExportAuditsRequest } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
-import { auditsAfter, countTenantAudits, pageTenantAudits, tenantAuditTotal, type AuditRowFilters } from '../../db/queries/audits';
+import { auditColumnsAfter, auditsAfter, countTenantAudits, exportBatchSize, pageTenantAudits, tenantAuditTotal, type AuditRowFilters } from '../../db/queries/audits';
 import { Errors } from '../../errors';
 import { decodeCursor, encodeCursor, listFingerprint } from './list-cursor';
 import type { AuditsTable } from '../../db/schema-admin';
 import type { AdminCaller } from './access';
 
 const DAY = 86_400_000;
-/** Records per keyset batch of the export. */
+/** Records per keyset batch of the export, at most (PostgreSQL reads fewer: exportBatchSize). */
 export const EXPORT_BATCH = 1000;
+
+/** The record's column each CSV column shows (`present` maps them the same way). */
+const COLUMN_OF = {
+  createdAt: 'created_at',
+  email: 'email',
+  action: 'action',
+  description: 'description',
+  ip: 'ip',
+  severity: 'severity',
+  userAgent: 'user_agent',
+  json: 'json',
+  tenantId: 'tenant_id',
+} as const satisfies Record<AuditColumnName, keyof Row>;
 
 export interface AdminAuditService {
   list(caller: AdminCaller, query: AuditsQuery): Promise<AuditsResponse>;
@@ -120,16 +133,18 @@ export function createAdminAuditService(deps: { db: Db; clock: Clock }): AdminAu
         request.headerProps ?? AUDIT_COLUMNS.filter((c) => c.showInTable).map((c) => ({ name: c.name as AuditColumnName, displayName: c.displayName }));
       yield `${header.map((h) => csvCell(h.displayName)).join(',')}\r\n`;
       const filters = filtersOf(request.filters);
+      const size = exportBatchSize(db, EXPORT_BATCH);
+      // Only the columns the file shows: each cell as `present` gives it, without a record object per row.
+      const columns = header.map((h) => COLUMN_OF[h.name]);
+      const cell = (row: Pick<Row, (typeof columns)[number] | 'created_at'>, name: AuditColumnName) =>
+        csvCell(name === 'createdAt' ? new Date(Number(row.created_at)).toISOString() : row[COLUMN_OF[name]] as string | null);
       // One batch as CSV text and the cursor after it. The rows die inside this function, so the
       // generator holds only the text while it waits for the reader and the next batch.
       const batch = async (after: Cursor | null) => {
-        const rows = await auditsAfter(db, caller.tenantId, filters, request.sortDirection, after, EXPORT_BATCH);
-        const lines = rows.map((row) => {
-          const record = present(row);
-          return header.map((h) => csvCell(record[h.name])).join(',');
-        });
+        const rows = await auditColumnsAfter(db, caller.tenantId, filters, request.sortDirection, after, size, columns);
+        const lines = rows.map((row) => header.map((h) => cell(row, h.name)).join(','));
         const last = rows[rows.length - 1];
-        return { text: lines.length ? `${lines.join('\r\n')}\r\n` : '', next: rows.length === EXPORT_BATCH && last ? { createdAt: Number(last.created_at), id: last.id } : null };
+        return { text: lines.length ? `${lines.join('\r\n')}\r\n` : '', next: rows.length === size && last ? { createdAt: Number(last.created_at), id: last.id } : null };
       };
       let next: Cursor | null = null;
       do {
