@@ -135,18 +135,6 @@ export function auditColumnsAfter<C extends keyof AuditsTable>(
     .execute();
 }
 
-/**
- * Records per keyset batch of the CSV export. PostgreSQL: 100. What the driver makes of a larger
- * result (it arrives over several reads of the socket) outlives the young generation and fills the
- * old one until a full collection: over 1,000,000 records the export alone (no HTTP) grew peak RSS by
- * 200 MB at 1,000 a batch, 110 MB at 250 and 46 MB at 100; bench/audits-scale.test.ts by 191 MB at
- * 1,000 and 130 MB at 100 (120,000 records/s instead of 171,000). Live memory stays under 1 MB either
- * way: the growth is garbage not yet collected. SQLite reads a batch synchronously: 1,000, no growth.
- */
-export function exportBatchSize(db: Db, largest: number): number {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? Math.min(100, largest) : largest;
-}
-
 export function auditsAfterQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: { createdAt: number; id: string } | null, limit: number) {
   let q = filteredAudits(db, tenantId, filters);
   if (after) {
