@@ -36,6 +36,7 @@ import { reportsMigration } from './037_reports';
 import { memberCountsMigration } from './040_member_counts';
 import { auditsSearchMigration } from './041_audits_search';
 import { cdnRolloutsMigration } from './042_cdn_rollouts';
+import { memberActivityIndexMigration } from './043_member_activity_index';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -81,6 +82,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '040_member_counts': memberCountsMigration(dialect),
         '041_audits_search': auditsSearchMigration(dialect),
         '042_cdn_rollouts': cdnRolloutsMigration,
+        '043_member_activity_index': memberActivityIndexMigration(dialect),
       };
     },
   };

@@ -3,7 +3,7 @@
  * (every sort field and preset is an index range of `user_tenants`), and the membership's own state.
  * Every function takes the tenant id: nothing here reads or writes another tenant's rows.
  */
-import { sql, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Selectable } from 'kysely';
 import { INACTIVE_USER_SECONDS, type UsersListQuery } from '@gatehouse/shared/wire';
 import type { Db } from '../index';
 import { changesOf } from '../patch';
@@ -15,8 +15,10 @@ export type MembershipRow = Selectable<UserTenantsTable>;
 /** Sorts after every character a name or email holds, so `[q, q + MAX_CHAR)` is exactly "starts with q". */
 const MAX_CHAR = '\u{10FFFF}';
 
+export type MemberSortColumn = 'sort_name' | 'email' | 'user_created_at' | 'user_id' | 'verified' | 'locked' | 'provider';
+
 /** Index order of each sort field; the same direction for every column, so one index serves both directions. */
-const SORT_COLUMNS: Record<UsersListQuery['sortBy'], ('sort_name' | 'email' | 'user_created_at' | 'user_id' | 'verified' | 'locked' | 'provider')[]> = {
+const SORT_COLUMNS: Record<UsersListQuery['sortBy'], MemberSortColumn[]> = {
   name: ['sort_name', 'user_id'],
   email: ['email', 'user_id'],
   createdAt: ['user_created_at', 'user_id'],
@@ -52,6 +54,65 @@ function pageQuery(db: Db, tenantId: string, query: UsersListQuery, now: number,
   let page = filtered(db, tenantId, query, now);
   for (const column of SORT_COLUMNS[query.sortBy]) page = page.orderBy(column, direction);
   return page;
+}
+
+/** The columns a sort orders by, the user id last: a row's values of them are its keyset cursor. */
+export function memberSortColumns(sortBy: UsersListQuery['sortBy']): readonly MemberSortColumn[] {
+  return SORT_COLUMNS[sortBy];
+}
+
+/** Where a keyset page starts: the page after (`next`) or before (`prev`) the row with this sort key (memberSortColumns' values). */
+export interface MembersKeyset {
+  way: 'next' | 'prev';
+  key: readonly (string | number | null)[];
+}
+
+const flip = (direction: 'asc' | 'desc') => (direction === 'asc' ? 'desc' : 'asc');
+
+/**
+ * The statements of a keyset page, in the order they are read (exported for query-plan checks): each
+ * seeks the sort's index to the cursor with a row-value comparison (`(sort_name, user_id) > (?, ?)`,
+ * an index range on both dialects) and reads on in travel order; nothing is skipped, so page 2,500
+ * costs what the first does. A `prev` page is read backwards from the cursor (the caller reverses it).
+ * Only `email` may be null, and the dialects place nulls differently (PostgreSQL after every value,
+ * SQLite before), as the offset pages do: the email sort reads the non-null and the null emails as two
+ * ranges, in the order the dialect lists them.
+ */
+export function membersKeysetQueries(db: Db, tenantId: string, query: UsersListQuery, now: number, keyset: MembersKeyset) {
+  const columns = SORT_COLUMNS[query.sortBy];
+  const travel = keyset.way === 'next' ? query.sortDirection : flip(query.sortDirection);
+  const op = sql.raw(travel === 'asc' ? '>' : '<');
+  const base = () => filtered(db, tenantId, query, now);
+  const ordered = (q: ReturnType<typeof base>) => columns.reduce((page, column) => page.orderBy(column, travel), q);
+  const beyond = (cols: readonly MemberSortColumn[], values: readonly (string | number | null)[]) =>
+    sql<boolean>`(${sql.join(cols.map((c) => sql.ref(c)))}) ${op} (${sql.join(values.map((v) => sql`${v}`))})`;
+  if (columns[0] !== 'email') return [ordered(base().where(beyond(columns, keyset.key)))];
+  // Whether, in travel order, the null emails come after the others (PostgreSQL sorts NULL as the largest value).
+  const nullsLast = (travel === 'asc') === db.getExecutor().adapter instanceof PostgresAdapter;
+  const [email, userId] = keyset.key;
+  const nulls = () => base().where('email', 'is', null);
+  if (email !== null) return [ordered(base().where(beyond(columns, keyset.key))), ...(nullsLast ? [ordered(nulls())] : [])];
+  return [ordered(nulls().where(beyond(['user_id'], [userId ?? '']))), ...(nullsLast ? [] : [ordered(base().where('email', 'is not', null))])];
+}
+
+/**
+ * The page after or before `keyset`, in list order, and whether more rows lie beyond it in the
+ * direction it was read (one row more is read to know).
+ */
+export async function listMembersByKeyset(db: Db, tenantId: string, query: UsersListQuery, now: number, keyset: MembersKeyset): Promise<{ rows: MembershipRow[]; more: boolean }> {
+  const want = query.pageSize + 1;
+  const rows: MembershipRow[] = [];
+  for (const range of membersKeysetQueries(db, tenantId, query, now, keyset)) {
+    rows.push(...(await range.selectAll().limit(want - rows.length).execute()));
+    if (rows.length >= want) break;
+  }
+  const page = rows.slice(0, query.pageSize);
+  return { rows: keyset.way === 'prev' ? page.reverse() : page, more: rows.length > query.pageSize };
+}
+
+/** How many memberships match the list's search and preset (a counter of migration 040 when it has one). */
+export async function countMembers(db: Db, tenantId: string, query: UsersListQuery, now: number): Promise<number> {
+  return Number((await membersPageQueries(db, tenantId, query, now).count.executeTakeFirst())?.n ?? 0);
 }
 
 /** The preset whose count migration 040 keeps, when the list has no other filter. */

@@ -119,6 +119,22 @@ export function auditsAfter(db: Db, tenantId: string, filters: AuditRowFilters, 
   return auditsAfterQuery(db, tenantId, filters, direction, after, limit).execute();
 }
 
+/** The same batch with only `columns` (and the keyset's created_at and id): what the CSV export reads. */
+export function auditColumnsAfter<C extends keyof AuditsTable>(
+  db: Db,
+  tenantId: string,
+  filters: AuditRowFilters,
+  direction: 'asc' | 'desc',
+  after: { createdAt: number; id: string } | null,
+  limit: number,
+  columns: readonly C[],
+) {
+  return auditsAfterQuery(db, tenantId, filters, direction, after, limit)
+    .clearSelect()
+    .select([...new Set<C | 'id' | 'created_at'>(['id', 'created_at', ...columns])])
+    .execute();
+}
+
 export function auditsAfterQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: { createdAt: number; id: string } | null, limit: number) {
   let q = filteredAudits(db, tenantId, filters);
   if (after) {

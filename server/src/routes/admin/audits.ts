@@ -21,7 +21,7 @@ export function adminAuditRoutes(deps: RouteDeps, clock: Clock, audits: AdminAud
       method: 'get',
       path: AuditPaths.audits,
       tags,
-      summary: "One page of the tenant's audit log, newest first by default, with column filters",
+      summary: "One page of the tenant's audit log, newest first by default, with column filters; by offset, or by cursor (nextCursor / prevCursor of an earlier answer) for deep pages",
       ...read,
       request: { query: AuditsQuery },
       responses: { 200: json(AuditsResponse, 'The page and the count of matching records'), 400: err('Invalid query'), ...adminErrors },

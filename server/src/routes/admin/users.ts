@@ -45,7 +45,7 @@ export function adminUserRoutes(deps: RouteDeps, clock: Clock, users: AdminUserS
       method: 'get',
       path: AdminPaths.usersV3,
       tags,
-      summary: 'One page of the tenant\'s users: _offset (page index), _limit, _filter (name or email prefix), _sortBy, _order, _preset (mfa-unenrolled, breached-passwords, inactive)',
+      summary: 'One page of the tenant\'s users: _offset (page index), _limit, _filter (name or email prefix), _sortBy, _order, _preset (mfa-unenrolled, breached-passwords, inactive); or cursor (nextCursor / prevCursor of an earlier answer) for deep pages',
       ...read,
       request: { query: UsersV3Query },
       responses: { 200: json(UsersPage, 'The page and the totals'), 400: err('Invalid query'), ...adminErrors },
@@ -53,7 +53,7 @@ export function adminUserRoutes(deps: RouteDeps, clock: Clock, users: AdminUserS
     async (c) => {
       const q = c.req.valid('query');
       return c.json(
-        await users.list(c.get('admin'), { page: q._offset, pageSize: q._limit, search: q._filter, sortBy: q._sortBy, sortDirection: q._order.toLowerCase() as 'asc' | 'desc', preset: q._preset }),
+        await users.list(c.get('admin'), { page: q._offset, pageSize: q._limit, search: q._filter, sortBy: q._sortBy, sortDirection: q._order.toLowerCase() as 'asc' | 'desc', preset: q._preset, cursor: q.cursor }),
         200,
       );
     },
@@ -64,14 +64,14 @@ export function adminUserRoutes(deps: RouteDeps, clock: Clock, users: AdminUserS
       method: 'get',
       path: AdminPaths.teamMembers,
       tags,
-      summary: "One page of the tenant's users (seed 001 users list query: pageOffset, pageSize, filter, sortBy, sortDirection; default by name, 20 a page)",
+      summary: "One page of the tenant's users (seed 001 users list query: pageOffset, pageSize, filter, sortBy, sortDirection; default by name, 20 a page); or cursor (nextCursor / prevCursor of an earlier answer) for deep pages",
       ...read,
       request: { query: TeamMembersQuery },
       responses: { 200: json(UsersPage, 'The page and the totals'), 400: err('Invalid query'), ...adminErrors },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await users.list(c.get('admin'), { page: q.pageOffset, pageSize: q.pageSize, search: q.filter, sortBy: q.sortBy, sortDirection: q.sortDirection, preset: q.preset }), 200);
+      return c.json(await users.list(c.get('admin'), { page: q.pageOffset, pageSize: q.pageSize, search: q.filter, sortBy: q.sortBy, sortDirection: q.sortDirection, preset: q.preset, cursor: q.cursor }), 200);
     },
   );
 

@@ -26,20 +26,24 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import {
+  countMembers,
   countMemberships,
   deleteUserAccount,
   findMembership,
   findUsersByIds,
   listGroupsOfUsers,
+  listMembersByKeyset,
   listMembersPage,
   listMemberships,
   listRolesOfUsers,
+  memberSortColumns,
   memberStats,
   pendingInvitationUserIds,
   removeMembership,
   replaceUserRoles,
   revokeTenantSessions,
   updateMembershipState,
+  type MemberSortColumn,
   type MembershipRow,
 } from '../../db/queries/admin-users';
 import { findTenantRolesByIds } from '../../db/queries/admin-roles';
@@ -48,6 +52,7 @@ import { listRolePermissions } from '../../db/queries/roles';
 import { findUserById, updateUser, type UserRow } from '../../db/queries/users';
 import { AppError, Errors, isAppError } from '../../errors';
 import { assertCovers, assertManageable, type AdminCaller } from './access';
+import { decodeCursor, encodeCursor, listFingerprint, type CursorColumn } from './list-cursor';
 import { AuditActions, recordAudit } from './audit-log';
 import type { InvitationService } from '../users/invitations';
 import type { SignUpService } from '../users/signup';
@@ -71,6 +76,54 @@ export interface AdminUserService {
 }
 
 const notFound = () => Errors.notFound('User not found in this account');
+
+/** How a cursor's value of each sort column is checked. */
+const CURSOR_COLUMNS: Record<MemberSortColumn, CursorColumn> = {
+  sort_name: 'text',
+  email: 'nullable-text',
+  user_created_at: 'integer',
+  user_id: 'text',
+  verified: 'integer',
+  locked: 'integer',
+  provider: 'text',
+};
+
+/**
+ * One page of the users list: by offset (`page`, read from the nearer end of the list) or, with a
+ * cursor, the page after or before the row it names (keyset: no rows skipped however deep). Either
+ * way the answer has the totals and the cursors of the pages around it.
+ */
+async function membersPage(db: Db, tenantId: string, query: UsersListQuery, now: number): Promise<Omit<UsersPage, 'items'> & { rows: MembershipRow[] }> {
+  const columns = memberSortColumns(query.sortBy);
+  // What the list is: a cursor of another sort, direction, search or preset is refused.
+  const fingerprint = listFingerprint([query.sortBy, query.sortDirection, query.search?.trim() ?? '', query.preset ?? '']);
+  let rows: MembershipRow[];
+  let total: number;
+  let hasNext: boolean;
+  let hasPrev: boolean;
+  if (query.cursor) {
+    if (query.page !== 0) throw Errors.validation('cursor: give either a cursor or a page offset, not both', { parameter: 'cursor' });
+    const keyset = decodeCursor(query.cursor, 'users', fingerprint, columns.map((c) => CURSOR_COLUMNS[c]));
+    const [page, count] = await Promise.all([listMembersByKeyset(db, tenantId, query, now, keyset), countMembers(db, tenantId, query, now)]);
+    ({ rows } = page);
+    total = count;
+    // The cursor's own row lies on the side the page was read from.
+    hasNext = keyset.way === 'next' ? page.more : rows.length > 0;
+    hasPrev = keyset.way === 'prev' ? page.more : rows.length > 0;
+  } else {
+    ({ rows, total } = await listMembersPage(db, tenantId, query, now));
+    hasPrev = query.page > 0 && rows.length > 0;
+    hasNext = query.page * query.pageSize + rows.length < total;
+  }
+  const cursorAt = (way: 'next' | 'prev', row: MembershipRow | undefined) => (row ? encodeCursor('users', fingerprint, way, columns.map((c) => row[c])) : null);
+  return {
+    rows,
+    _metadata: { totalItems: total, totalPages: Math.ceil(total / query.pageSize) },
+    nextCursor: hasNext ? cursorAt('next', rows[rows.length - 1]) : null,
+    prevCursor: hasPrev ? cursorAt('prev', rows[0]) : null,
+  };
+}
+
 const managedByScim = () => new AppError(ProvisioningErrorCodes.managedByScim, 403, 'This user is managed by SCIM (managedBy: scim2) and is read-only here: change it in the identity provider');
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -150,8 +203,8 @@ export function createAdminUserService(deps: {
 
   return {
     async list(caller, query) {
-      const { rows, total } = await listMembersPage(db, caller.tenantId, query, clock.now());
-      return { items: await present(caller.tenantId, rows), _metadata: { totalItems: total, totalPages: Math.ceil(total / query.pageSize) } };
+      const { rows, _metadata, nextCursor, prevCursor } = await membersPage(db, caller.tenantId, query, clock.now());
+      return { items: await present(caller.tenantId, rows), _metadata, nextCursor, prevCursor };
     },
 
     async rolesOf(caller, userIds) {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AuditColumnNames, AuditColumnTypes, AuditSeverities, AUDITS_PAGE_SIZE } from './audit-paths';
+import { ListCursorParam, ListCursors } from './list-cursor';
 
 export const AuditColumnSchema = z.object({
   name: z.string(),
@@ -56,6 +57,7 @@ export const AuditsQuery = AuditFilters.extend({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
   count: z.coerce.number().int().min(1).max(100).default(AUDITS_PAGE_SIZE),
   ...sort,
+  cursor: ListCursorParam.optional(),
   tenantId: z.string().max(64).optional(),
 });
 export type AuditsQuery = z.infer<typeof AuditsQuery>;
@@ -74,7 +76,7 @@ export const AuditRecord = z.object({
 });
 export type AuditRecord = z.infer<typeof AuditRecord>;
 
-export const AuditsResponse = z.object({ data: z.array(AuditRecord), total: z.number().int() });
+export const AuditsResponse = z.object({ data: z.array(AuditRecord), total: z.number().int(), ...ListCursors });
 export type AuditsResponse = z.infer<typeof AuditsResponse>;
 
 export const AuditsStats = z.object({ total: z.number().int(), totalToday: z.number().int(), severeThisWeek: z.number().int() });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { INVITE_LINK_DEFAULT_EXPIRY_MINUTES, TEAM_PAGE_SIZE, UserFilterPresets, UserSortFields } from './paths';
 import { RoleSummary } from '../users/users';
+import { ListCursorParam, ListCursors } from './list-cursor';
 
 const id = z.string().trim().min(1).max(64);
 const pageSize = z.coerce.number().int().min(1).max(100);
@@ -19,6 +20,8 @@ export interface UsersListQuery {
   sortBy: (typeof UserSortFields)[number];
   sortDirection: 'asc' | 'desc';
   preset?: (typeof UserFilterPresets)[number];
+  /** Keyset pagination (issue 17): the page after or before the one this cursor came from; `page` is then 0. */
+  cursor?: string;
 }
 
 /** GET /identity/resources/users/v3: `_offset` is the page index (0 first), `_limit` the page size. */
@@ -29,6 +32,7 @@ export const UsersV3Query = z.object({
   _sortBy: z.enum(UserSortFields).default('name'),
   _order: z.enum(['ASC', 'DESC', 'asc', 'desc']).default('ASC'),
   _preset: z.enum(UserFilterPresets).optional(),
+  cursor: ListCursorParam.optional(),
   tenantId: z.string().max(64).optional(),
 });
 
@@ -40,6 +44,7 @@ export const TeamMembersQuery = z.object({
   sortBy: z.enum(UserSortFields).default('name'),
   sortDirection: z.enum(['asc', 'desc']).default('asc'),
   preset: z.enum(UserFilterPresets).optional(),
+  cursor: ListCursorParam.optional(),
   tenantId: z.string().max(64).optional(),
 });
 
@@ -85,6 +90,7 @@ export type TenantUser = z.infer<typeof TenantUser>;
 export const UsersPage = z.object({
   items: z.array(TenantUser),
   _metadata: z.object({ totalItems: z.number().int(), totalPages: z.number().int() }),
+  ...ListCursors,
 });
 export type UsersPage = z.infer<typeof UsersPage>;
 

@@ -1,0 +1,211 @@
+import { AdminPaths, AuditPaths, UserFilterPresets, UserSortFields, type UsersListQuery } from '@gatehouse/shared/wire';
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import type { GatehouseServer } from '../../app';
+import { membersKeysetQueries } from '../../db/queries/admin-users';
+import { callAs, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
+import { describeDialects } from '../../test/harness';
+import { queryPlan } from '../../test/query-plan';
+
+const DAY = 86_400_000;
+const NAMES = ['ada', 'Ada', 'Émile', 'zoë', 'Bob', 'bob', 'Carol', 'dave', 'Eve', 'Zed'];
+
+/**
+ * `n` members of the tenant written straight to the tables (the triggers fill the read model): repeated
+ * names and creation days (ties broken by user id), every 5th without an email (a phone-only account:
+ * the dialects sort null emails at opposite ends), every 3rd breached, every 4th with MFA, every 3rd signed in
+ * last 200 days ago (inactive), the others recently.
+ */
+async function seedMembers(server: GatehouseServer, tenantId: string, n: number, prefix: string) {
+  const now = Date.now();
+  const users = Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}-${String(i).padStart(4, '0')}`,
+    email: i % 5 === 1 ? null : `${prefix}-${(i * 7919) % n}@cursor.test`,
+    username: null,
+    name: `${NAMES[i % NAMES.length]} ${i % 4}`,
+    password_hash: null,
+    verified: i % 2,
+    super_user: 0,
+    disabled: 0,
+    phone_number: i % 5 === 1 ? `+1555000${String(i).padStart(4, '0')}` : null,
+    address: null,
+    job_title: null,
+    profile_picture_id: null,
+    metadata: null,
+    last_tenant_id: tenantId,
+    created_at: now - (400 + (i % 9)) * DAY,
+    last_login: i % 3 === 2 ? now - 200 * DAY : now - DAY,
+    is_breached_password: i % 3 === 0 ? 1 : 0,
+  }));
+  await server.db.insertInto('users').values(users).execute();
+  await server.db.insertInto('user_tenants').values(users.map((u) => ({ user_id: u.id, tenant_id: tenantId, created_at: u.created_at }))).execute();
+  const devices = users.filter((_, i) => i % 4 === 0).map((u) => ({ id: `dev-${u.id}`, user_id: u.id, type: 'authenticator', status: 'active', secret: null, email: null, last_used_step: null, created_at: now, verified_at: now }));
+  await server.db.insertInto('mfa_devices').values(devices).execute();
+}
+
+type Page = { items: { id: string; tenantId: string }[]; _metadata: { totalItems: number; totalPages: number }; nextCursor: string | null; prevCursor: string | null };
+
+async function page(server: GatehouseServer, who: TenantAdmin, query: string): Promise<Page> {
+  const res = await callAs(server, who, 'GET', `${AdminPaths.teamMembers}?${query}`);
+  expect(res.status, `${query}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body as Page;
+}
+
+const ids = (p: Page) => p.items.map((u) => u.id);
+
+/** Every sort field in both directions, every preset, and a search. */
+const CASES: string[] = [
+  ...UserSortFields.flatMap((sortBy) => [`sortBy=${sortBy}`, `sortBy=${sortBy}&sortDirection=desc`]),
+  ...UserFilterPresets.flatMap((preset) => [`preset=${preset}`, `preset=${preset}&sortBy=email&sortDirection=desc`]),
+  'filter=b',
+  'filter=b&sortBy=createdAt&sortDirection=desc',
+];
+
+describeDialects('users list, cursor pages', (h) => {
+  it('walks every page by cursor, forwards and back, as the same slices as the offset pages, in every sort, direction, preset and search', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const other = await tenantWithAdmin(server, 'other');
+    await seedMembers(server, admin.tenantId, 61, 'cur');
+    await seedMembers(server, other.tenantId, 23, 'oth');
+    const pageSize = 7;
+
+    for (const c of CASES) {
+      // The offset pages, as today: the reference every cursor page must equal.
+      const first = await page(server, admin, `${c}&pageSize=${pageSize}`);
+      const pages = first._metadata.totalPages;
+      expect(pages, c).toBeGreaterThan(1);
+      const slices: string[][] = [];
+      for (let p = 0; p < pages; p++) slices.push(ids(await page(server, admin, `${c}&pageSize=${pageSize}&pageOffset=${p}`)));
+      expect(first.prevCursor, c).toBeNull();
+
+      // Forwards: from the first page's nextCursor to the last page, whose nextCursor is null.
+      let at = first;
+      for (let p = 1; p < pages; p++) {
+        expect(at.nextCursor, `${c} page ${p - 1}`).toEqual(expect.any(String));
+        at = await page(server, admin, `${c}&pageSize=${pageSize}&cursor=${at.nextCursor}`);
+        expect(ids(at), `${c} page ${p} by cursor`).toEqual(slices[p]);
+        expect(at._metadata, c).toEqual(first._metadata);
+        expect(at.items.every((u) => u.tenantId === admin.tenantId)).toBe(true);
+      }
+      expect(at.nextCursor, `${c}: the last page has no next`).toBeNull();
+
+      // Back: from the last page's prevCursor to the first page, whose prevCursor is null.
+      for (let p = pages - 2; p >= 0; p--) {
+        expect(at.prevCursor, `${c} page ${p + 1}`).toEqual(expect.any(String));
+        at = await page(server, admin, `${c}&pageSize=${pageSize}&cursor=${at.prevCursor}`);
+        expect(ids(at), `${c} page ${p} by prevCursor`).toEqual(slices[p]);
+      }
+      expect(at.prevCursor, `${c}: the first page has no previous`).toBeNull();
+
+      // An offset page's cursors lead to its neighbours.
+      const middle = Math.floor(pages / 2);
+      const byOffset = await page(server, admin, `${c}&pageSize=${pageSize}&pageOffset=${middle}`);
+      if (middle + 1 < pages) expect(ids(await page(server, admin, `${c}&pageSize=${pageSize}&cursor=${byOffset.nextCursor}`)), c).toEqual(slices[middle + 1]);
+      else expect(byOffset.nextCursor, c).toBeNull();
+      expect(ids(await page(server, admin, `${c}&pageSize=${pageSize}&cursor=${byOffset.prevCursor}`)), c).toEqual(slices[middle - 1]);
+    }
+    // The v3 list takes the same cursor.
+    const v3 = await callAs(server, admin, 'GET', `${AdminPaths.usersV3}?_limit=5`);
+    expect(v3.status).toBe(200);
+    const v3Next = await callAs(server, admin, 'GET', `${AdminPaths.usersV3}?_limit=5&cursor=${v3.body.nextCursor}`);
+    expect(ids(v3Next.body), 'v3 by cursor').toEqual(ids((await callAs(server, admin, 'GET', `${AdminPaths.usersV3}?_limit=5&_offset=1`)).body));
+  });
+
+  it('refuses a malformed, edited or foreign cursor with a 400 that names the cursor parameter', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    await seedMembers(server, admin.tenantId, 12, 'bad');
+    const { nextCursor } = await page(server, admin, 'pageSize=5');
+    const auditsCursor = (await callAs(server, admin, 'GET', `${AuditPaths.audits}?count=1`)).body.nextCursor as string | null;
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const decoded = JSON.parse(Buffer.from(nextCursor!, 'base64url').toString('utf8')) as unknown[];
+    const bad: Record<string, string> = {
+      'not base64url': 'cursor=%21%21%21',
+      'base64url of nothing we wrote': 'cursor=aGVsbG8',
+      'not canonical base64url': `cursor=${nextCursor}A`,
+      'JSON of another shape': `cursor=${encode({ way: 'next' })}`,
+      'a key of the wrong length': `cursor=${encode([...decoded.slice(0, 4), ['x']])}`,
+      'a key of the wrong type': `cursor=${encode([...decoded.slice(0, 4), [1, 2]])}`,
+      'an unknown way': `cursor=${encode([...decoded.slice(0, 3), 'sideways', decoded[4]])}`,
+      'another version': `cursor=${encode([2, ...decoded.slice(1)])}`,
+      'another sort': `sortBy=email&cursor=${nextCursor}`,
+      'another direction': `sortDirection=desc&cursor=${nextCursor}`,
+      'another search': `filter=b&cursor=${nextCursor}`,
+      'another preset': `preset=mfa-unenrolled&cursor=${nextCursor}`,
+      'both a cursor and a page offset': `pageOffset=1&cursor=${nextCursor}`,
+      ...(auditsCursor ? { 'the audit log\'s cursor': `cursor=${auditsCursor}` } : {}),
+      'too long': `cursor=${'A'.repeat(2049)}`,
+    };
+    for (const [why, query] of Object.entries(bad)) {
+      const res = await callAs(server, admin, 'GET', `${AdminPaths.teamMembers}?pageSize=5&${query}`);
+      expect(res.status, why).toBe(400);
+      expect(res.body.errors.join(' '), why).toMatch(/^cursor: /);
+    }
+    // The same cursor, unchanged, with its own list.
+    expect((await callAs(server, admin, 'GET', `${AdminPaths.teamMembers}?pageSize=5&cursor=${nextCursor}`)).status).toBe(200);
+  });
+
+  it("pages through the caller's own tenant only, whatever tenant a cursor came from", async () => {
+    const server = await h.start();
+    const a = await tenantWithAdmin(server, 'a');
+    const b = await tenantWithAdmin(server, 'b');
+    await seedMembers(server, a.tenantId, 30, 'ta');
+    await seedMembers(server, b.tenantId, 30, 'tb');
+    const fromA = await page(server, a, 'pageSize=6&pageOffset=2');
+    // B with A's cursors: the pages of B's list around A's position, never A's rows.
+    for (const cursor of [fromA.nextCursor!, fromA.prevCursor!]) {
+      const inB = await page(server, b, `pageSize=6&cursor=${cursor}`);
+      expect(inB._metadata.totalItems).toBe(31);
+      expect(inB.items.length).toBeGreaterThan(0);
+      expect(inB.items.every((u) => u.tenantId === b.tenantId && (u.id.startsWith('tb-') || u.id === b.userId))).toBe(true);
+    }
+    // A forged cursor naming one of A's users as its position: still B's rows only.
+    const decoded = JSON.parse(Buffer.from(fromA.nextCursor!, 'base64url').toString('utf8')) as unknown[];
+    const forged = Buffer.from(JSON.stringify([...decoded.slice(0, 4), ['', 'ta-0000']])).toString('base64url');
+    const inB = await page(server, b, `pageSize=50&cursor=${forged}`);
+    expect(inB.items.map((u) => u.id)).not.toContain('ta-0000');
+    expect(inB.items.every((u) => u.tenantId === b.tenantId)).toBe(true);
+  });
+
+  it('documents the cursor parameter and the nextCursor / prevCursor answers of both lists in /openapi.json', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    type Operation = { parameters?: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> };
+    const doc = (await callAs(server, admin, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
+    for (const path of [AdminPaths.teamMembers, AdminPaths.usersV3, AuditPaths.audits]) {
+      const get = doc.paths[path]!.get!;
+      expect(get.parameters?.find((p) => p.name === 'cursor'), path).toMatchObject({ in: 'query' });
+      expect(Object.keys(get.responses['200']!.content!['application/json']!.schema.properties ?? {}), path).toEqual(expect.arrayContaining(['nextCursor', 'prevCursor']));
+    }
+  });
+
+  it('reads a cursor page from the sort index in list order: no sort, nothing skipped', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const list = (q: Partial<UsersListQuery>): UsersListQuery => ({ page: 0, pageSize: 20, sortBy: 'name', sortDirection: 'asc', ...q });
+    const cases: [Partial<UsersListQuery>, RegExp][] = [
+      [{}, /user_tenants_by_name/],
+      [{ sortBy: 'createdAt', sortDirection: 'desc' }, /user_tenants_by_created/],
+      [{ sortBy: 'email' }, /user_tenants_by_email/],
+      [{ preset: 'mfa-unenrolled' }, /user_tenants_by_mfa/],
+    ];
+    for (const [q, index] of cases) {
+      const key = q.sortBy === 'createdAt' ? [Date.now(), 'u-1'] : ['m', 'u-1'];
+      for (const way of ['next', 'prev'] as const) {
+        const [range] = membersKeysetQueries(server.db, admin.tenantId, list(q), Date.now(), { way, key });
+        // An empty table would be scanned by PostgreSQL whatever its indexes: the plan as for a large one.
+        const plan = await server.db.transaction().execute(async (trx) => {
+          // and with sorting off: whether the index can give the page in order at all (an empty table's rows are cheap to sort).
+          if (h.dialect === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
+          if (h.dialect === 'postgres') await sql`set local enable_sort = off`.execute(trx);
+          return queryPlan(trx, h.dialect, range!.selectAll().limit(21).compile());
+        });
+        expect(plan, `${JSON.stringify(q)} ${way}\n${plan}`).toMatch(index);
+        expect(plan, `${JSON.stringify(q)} ${way}\n${plan}`).not.toMatch(h.dialect === 'postgres' ? /\bSort\b/ : /TEMP B-TREE/);
+        // The cursor bounds the index range (PostgreSQL: an index condition; SQLite: a search, not a scan from the tenant's start).
+        expect(plan, `${JSON.stringify(q)} ${way}\n${plan}`).toMatch(h.dialect === 'postgres' ? /Index Cond: .*ROW\(/ : /SEARCH .*\([a-z_,]+\)[<>]\(\?/);
+      }
+    }
+  });
+});
