@@ -14,6 +14,7 @@ import { newId, sha256 } from '../../crypto';
 import type { Db } from '../../db';
 import { recentPasswordHashes, rememberPassword } from '../../db/queries/password-history';
 import { findOwnPolicy, listOwnPolicies, upsertOwnPolicy } from '../../db/queries/security-policies';
+import { createTableCache } from '../platform/table-cache';
 import { tenantsOfUser } from '../users/memberships';
 import { AppError } from '../../errors';
 import type { AdminCaller } from '../admin/access';
@@ -98,7 +99,9 @@ const AMR_SSO_METHOD = 'sso';
 export function createSecurityPolicyService(deps: { db: Db; clock: Clock; config: Config }): SecurityPolicyService {
   const { db, clock, config } = deps;
   const floor = vendorPolicies(config);
-  const policiesOfRow = new WeakMap<object, { at: number; policies: Promise<EffectivePolicies> }>();
+  // A user row's effective policies, shared by the services one request hands the row to (at most 1 s;
+  // emptied by this server's writes to policies or memberships, like users/memberships.ts).
+  const policiesOfRow = createTableCache<object, EffectivePolicies>({ db, clock, max: 10_000, tables: ['tenant_security_policies', 'user_tenants', 'tenants'] });
   const asEffective = (bodies: PolicyBodies): EffectivePolicies =>
     Object.fromEntries(POLICY_KINDS.map((k) => [FIELD[k], bodies[k]])) as unknown as EffectivePolicies;
 
@@ -118,19 +121,13 @@ export function createSecurityPolicyService(deps: { db: Db; clock: Clock; config
 
     async effectiveForUser(user, tenantId) {
       if (tenantId) return effective(tenantId);
-      // One sign-in asks for the same row's policies from several services (password, MFA): read once per row within 1 s.
-      const now = clock.now();
-      const known = policiesOfRow.get(user);
-      if (known && now - known.at >= 0 && now - known.at < 1_000) return known.policies;
-      const policies = (async () => {
+      // One sign-in asks for the same row's policies from several services (password, MFA): read once per row.
+      return policiesOfRow.get(user, async () => {
         // The tenant a sign-in lands in, chosen as auth chooses it: the last one if still an active membership, else the oldest.
-        const tenants = await tenantsOfUser(db, user, now);
+        const tenants = await tenantsOfUser(db, user, clock.now());
         const tenant = tenants.find((t) => t.id === user.last_tenant_id) ?? tenants[0];
         return tenant ? effective(tenant.id) : asEffective(floor);
-      })();
-      policiesOfRow.set(user, { at: now, policies });
-      policies.catch(() => policiesOfRow.delete(user));
-      return policies;
+      });
     },
 
     vendor: () => asEffective(floor),
