@@ -5,43 +5,15 @@ import type { GatehouseServer } from '../../app';
 import { membersKeysetQueries } from '../../db/queries/admin-users';
 import { callAs, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { describeDialects } from '../../test/harness';
+import { seedMembers as seedMembersWith } from '../../test/member-seed';
 import { queryPlan } from '../../test/query-plan';
 
-const DAY = 86_400_000;
-const NAMES = ['ada', 'Ada', 'Émile', 'zoë', 'Bob', 'bob', 'Carol', 'dave', 'Eve', 'Zed'];
-
 /**
- * `n` members of the tenant written straight to the tables (the triggers fill the read model): repeated
- * names and creation days (ties broken by user id), every 5th without an email (a phone-only account:
- * the dialects sort null emails at opposite ends), every 3rd breached, every 4th with MFA, every 3rd signed in
- * last 200 days ago (inactive), the others recently.
+ * Members (test/member-seed.ts) with repeated names and creation days, every 5th without an email (a
+ * phone-only account: the dialects sort null emails at opposite ends), every 3rd signed in last 200 days
+ * ago (inactive), the others recently.
  */
-async function seedMembers(server: GatehouseServer, tenantId: string, n: number, prefix: string) {
-  const now = Date.now();
-  const users = Array.from({ length: n }, (_, i) => ({
-    id: `${prefix}-${String(i).padStart(4, '0')}`,
-    email: i % 5 === 1 ? null : `${prefix}-${(i * 7919) % n}@cursor.test`,
-    username: null,
-    name: `${NAMES[i % NAMES.length]} ${i % 4}`,
-    password_hash: null,
-    verified: i % 2,
-    super_user: 0,
-    disabled: 0,
-    phone_number: i % 5 === 1 ? `+1555000${String(i).padStart(4, '0')}` : null,
-    address: null,
-    job_title: null,
-    profile_picture_id: null,
-    metadata: null,
-    last_tenant_id: tenantId,
-    created_at: now - (400 + (i % 9)) * DAY,
-    last_login: i % 3 === 2 ? now - 200 * DAY : now - DAY,
-    is_breached_password: i % 3 === 0 ? 1 : 0,
-  }));
-  await server.db.insertInto('users').values(users).execute();
-  await server.db.insertInto('user_tenants').values(users.map((u) => ({ user_id: u.id, tenant_id: tenantId, created_at: u.created_at }))).execute();
-  const devices = users.filter((_, i) => i % 4 === 0).map((u) => ({ id: `dev-${u.id}`, user_id: u.id, type: 'authenticator', status: 'active', secret: null, email: null, last_used_step: null, created_at: now, verified_at: now }));
-  await server.db.insertInto('mfa_devices').values(devices).execute();
-}
+const seedMembers = (server: GatehouseServer, tenantId: string, n: number, prefix: string) => seedMembersWith(server, tenantId, n, prefix, { domain: 'cursor.test', phoneOnly: (i) => i % 5 === 1, createdDaysAgo: (i) => 400 + (i % 9), lastLoginDaysAgo: (i) => (i % 3 === 2 ? 200 : 1) });
 
 type Page = { items: { id: string; tenantId: string }[]; _metadata: { totalItems: number; totalPages: number }; nextCursor: string | null; prevCursor: string | null };
 

@@ -5,39 +5,11 @@ import type { GatehouseServer } from '../../app';
 import { membersPageQueries } from '../../db/queries/admin-users';
 import { callAs, listUsers, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { describeDialects } from '../../test/harness';
+import { seedMembers as seedMembersWith } from '../../test/member-seed';
 import { queryPlan } from '../../test/query-plan';
 
-const DAY = 86_400_000;
-const NAMES = ['ada', 'Ada', 'Émile', 'zoë', 'Bob', 'bob', 'Carol', 'dave', 'Eve', 'Zed'];
-
-/** `n` members of the tenant written straight to the tables (the triggers fill the read model and the counts); every 3rd breached, every 4th with MFA. */
-async function seedMembers(server: GatehouseServer, tenantId: string, n: number, prefix: string) {
-  const now = Date.now();
-  const users = Array.from({ length: n }, (_, i) => ({
-    id: `${prefix}-${String(i).padStart(4, '0')}`,
-    email: `${prefix}-${(i * 7919) % n}@deep.test`,
-    username: null,
-    // Repeated names: ties broken by user id, in both directions.
-    name: `${NAMES[i % NAMES.length]} ${i % 4}`,
-    password_hash: null,
-    verified: i % 2,
-    super_user: 0,
-    disabled: 0,
-    phone_number: null,
-    address: null,
-    job_title: null,
-    profile_picture_id: null,
-    metadata: null,
-    last_tenant_id: tenantId,
-    created_at: now - (i % 9) * DAY,
-    last_login: null,
-    is_breached_password: i % 3 === 0 ? 1 : 0,
-  }));
-  await server.db.insertInto('users').values(users).execute();
-  await server.db.insertInto('user_tenants').values(users.map((u) => ({ user_id: u.id, tenant_id: tenantId, created_at: u.created_at }))).execute();
-  const devices = users.filter((_, i) => i % 4 === 0).map((u) => ({ id: `dev-${u.id}`, user_id: u.id, type: 'authenticator', status: 'active', secret: null, email: null, last_used_step: null, created_at: now, verified_at: now }));
-  await server.db.insertInto('mfa_devices').values(devices).execute();
-}
+/** Members (test/member-seed.ts) with repeated names and creation days, none signed in yet. */
+const seedMembers = (server: GatehouseServer, tenantId: string, n: number, prefix: string) => seedMembersWith(server, tenantId, n, prefix, { domain: 'deep.test', createdDaysAgo: (i) => i % 9, lastLoginDaysAgo: () => null });
 
 /** The ids of the whole list in one ORDER BY over the table (no counter, no reversal, no deferred join): what every page must be a slice of. */
 async function wholeList(server: GatehouseServer, tenantId: string, query: Partial<UsersListQuery>): Promise<string[]> {
