@@ -4,16 +4,15 @@
  * the first super user's tenant and written to <cdnDir>/cdn-manifest.json; refusals exit 1 and
  * change nothing.
  */
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from './app';
 import { runCli } from './cli';
 import { pinKey } from './services/cdn';
-import { auditsOf, superUser, tenantWithAdmin, type TenantAdmin } from './test/admin-helpers';
-import { cdnDirWith, snapshotOf, writeVersion } from './test/cdn-fixture';
+import { auditsOf, tenantWithAdmin, type TenantAdmin } from './test/admin-helpers';
+import { cdnOperatorServer, snapshotOf, writeVersion } from './test/cdn-fixture';
 import { call, describeDialects } from './test/harness';
 
 describeDialects('npm run gatehouse -- cdn', (h) => {
@@ -23,12 +22,7 @@ describeDialects('npm run gatehouse -- cdn', (h) => {
   let builds: string;
 
   beforeEach(async () => {
-    cdnDir = cdnDirWith({ 'login-box': '1.0.0' });
-    builds = mkdtempSync(path.join(tmpdir(), 'gatehouse-build-'));
-    server = await h.start({ GATEHOUSE_CDN_DIR: cdnDir });
-    await server.db.deleteFrom('cdn_pins').execute();
-    await server.db.deleteFrom('cdn_rollouts').execute();
-    operator = await superUser(server);
+    ({ server, operator, cdnDir, builds } = await cdnOperatorServer((env) => h.start(env)));
     // The CLI audits in the first super user's tenant: make this test's operator the only one.
     await server.db.updateTable('users').set({ super_user: 0 }).where('id', '!=', operator.userId).execute();
   });

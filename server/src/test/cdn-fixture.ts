@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { CdnBundle } from '@gatehouse/shared/wire';
+import type { GatehouseServer } from '../app';
 import { BUNDLE_ENTRIES } from '../services/cdn/version-folder';
+import { superUser, type TenantAdmin } from './admin-helpers';
 
 export const sri = (bytes: Buffer | string) => 'sha384-' + createHash('sha384').update(bytes).digest('base64');
 
@@ -73,4 +75,17 @@ export function snapshotOf(dir: string): Record<string, string> {
   };
   walk('');
   return out;
+}
+
+/**
+ * A server on a fresh CDN folder (the login box's 1.0.0 as default, no rollout state left by another
+ * test of the database), an empty folder for builds, and a super user: what every CDN publishing test starts from.
+ */
+export async function cdnOperatorServer(start: (env: Record<string, string>) => Promise<GatehouseServer>): Promise<{ server: GatehouseServer; operator: TenantAdmin; cdnDir: string; builds: string }> {
+  const cdnDir = cdnDirWith({ 'login-box': '1.0.0' });
+  const builds = mkdtempSync(path.join(tmpdir(), 'gatehouse-build-'));
+  const server = await start({ GATEHOUSE_CDN_DIR: cdnDir });
+  await server.db.deleteFrom('cdn_pins').execute();
+  await server.db.deleteFrom('cdn_rollouts').execute();
+  return { server, operator: await superUser(server), cdnDir, builds };
 }

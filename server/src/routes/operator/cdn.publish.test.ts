@@ -12,7 +12,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { runCli } from '../../cli';
 import { auditsOf, callAs, superUser, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
-import { cdnDirWith, snapshotOf, uploadOf, writeVersion } from '../../test/cdn-fixture';
+import { cdnDirWith, cdnOperatorServer, snapshotOf, uploadOf, writeVersion } from '../../test/cdn-fixture';
 import { describeDialects } from '../../test/harness';
 import { stepClock } from '../../test/mfa-helpers';
 
@@ -30,12 +30,7 @@ describeDialects('Publishing a CDN version over the operator API', (h) => {
   let stagedBefore: string[];
 
   beforeEach(async () => {
-    cdnDir = cdnDirWith({ 'login-box': '1.0.0' });
-    builds = mkdtempSync(path.join(tmpdir(), 'gatehouse-build-'));
-    server = await h.start({ GATEHOUSE_CDN_DIR: cdnDir });
-    await server.db.deleteFrom('cdn_pins').execute();
-    await server.db.deleteFrom('cdn_rollouts').execute();
-    root = await superUser(server);
+    ({ server, operator: root, cdnDir, builds } = await cdnOperatorServer((env) => h.start(env)));
     stagedBefore = staged();
   });
   afterEach(() => {
