@@ -264,6 +264,29 @@ describeDialects('notifications routes', (harness) => {
     expect(Date.now() - opened).toBeLessThan(5_000);
   }, 15_000);
 
+  it('sends events of the shape its OpenAPI document declares per event (event "unread", data the count as JSON)', async () => {
+    const server = await start();
+    const admin = await tenantWithAdmin(server);
+    const document = (await (await server.fetch(new Request(`${server.config.publicUrl}/openapi.json`))).json()) as {
+      paths: Record<string, { get: { responses: { 200: { content: Record<string, { schema: { type: string; required: string[]; properties: Record<string, { type?: string; enum?: string[]; const?: string }> } }> } } } }>;
+    };
+    const declared = document.paths[NotificationPaths.stream]!.get.responses[200].content['text/event-stream']!.schema;
+    expect(declared.type).toBe('object');
+    expect(declared.required).toEqual(expect.arrayContaining(['event', 'data']));
+    const once = await callAs(server, admin, 'GET', NotificationPaths.stream);
+    expect(once.status).toBe(200);
+    // Each block with a data line is an event; its field names are the declared properties.
+    const events = (once.body as string).split('\n\n').filter((block) => /^data:/m.test(block)).map((block) => Object.fromEntries(block.split('\n').filter((line) => line && !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()])));
+    expect(events).toHaveLength(1);
+    for (const event of events) {
+      expect(Object.keys(event).every((field) => field in declared.properties)).toBe(true);
+      const allowed = declared.properties.event!.enum ?? [declared.properties.event!.const];
+      expect(allowed).toContain(event.event);
+      expect(declared.properties.data!.type).toBe('string');
+      expect(JSON.parse(event.data!)).toEqual({ unread: 0 });
+    }
+  });
+
   it('answers one event and ends for a client that does not ask for an event stream; a fourth open stream closes the oldest', async () => {
     const server = await start();
     const admin = await tenantWithAdmin(server);

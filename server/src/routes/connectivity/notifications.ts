@@ -129,6 +129,14 @@ export function notificationRoutes(deps: RouteDeps, stream: Partial<Notification
     async (c) => c.json({ unread: await markAllRead(db, readerOf(c.get('admin')), clock.now()) }, 200),
   );
 
+  // One parsed server-sent event, as OpenAPI 3.1 tools (schemathesis among them) read a
+  // text/event-stream schema: fields event, data, id and retry; a retry or comment line alone is no event.
+  const StreamEvent = z.object({
+    event: z.literal('unread'),
+    data: z.string().describe('JSON: {"unread": N}, the caller\'s unread count'),
+    id: z.string().optional(),
+    retry: z.number().int().optional(),
+  });
   app.openapi(
     createRoute({
       method: 'get',
@@ -139,7 +147,7 @@ export function notificationRoutes(deps: RouteDeps, stream: Partial<Notification
       ...guarded(deps, 'read'),
       request: { query: TenantQuery },
       responses: {
-        200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },
+        200: { description: 'The event stream', content: { 'text/event-stream': { schema: StreamEvent } } },
         ...adminErrors,
       },
     }),
