@@ -5,11 +5,11 @@
 # peers in .peers/, and npm dependencies. Then it builds, type-checks, checks import boundaries,
 # runs the unit and integration tests (every server suite on SQLite and on PostgreSQL), the bundle
 # budgets, the end-to-end tests in Chromium, and the schemathesis fuzzing of the whole API.
-# Stages run one after the other (each keeps both cores busy on its own), with two exceptions: the
-# build does not wait for the system packages and peers still downloading (only the tests need
-# them), and the end-to-end tests, which spend much of their time waiting on pages and leave a
-# core free, have the bundle budgets run beside them; its output is shown once the end-to-end
-# tests are done, and any failure fails the run.
+# Stages run one after the other (each keeps both cores busy on its own), with these exceptions:
+# the build does not wait for the system packages and peers still downloading, nor for
+# better-sqlite3 still compiling (only the tests need them); the type-check runs beside the build;
+# the end-to-end tests have the bundle budgets beside them, and schemathesis the throughput smoke run. Output of a stage run beside
+# another is shown once that one is done, and any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -42,23 +42,37 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 bash scripts/test-bench/peers.sh > "$work/peers.log" 2>&1 &
 peers_job=$!
+# better-sqlite3 is the one package with an install script: it compiles SQLite from source, about
+# 70 s on one core (no prebuilt binary is reachable here), which held up the build and type-check.
+# npm installs without running it, and it compiles beside them instead (neither loads it); the
+# tests wait for it.
 if [ ! -d node_modules/vitest ] || [ ! -f node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
-  npm ci --no-audit --no-fund
+  npm ci --no-audit --no-fund --ignore-scripts
+  npm rebuild better-sqlite3 > "$work/native.log" 2>&1 &
+  native_job=$!
 fi
 
-# The build and the boundary lint need only npm's packages: apt and pip go on meanwhile.
-step "build"
+# The build and the boundary lint need only npm's packages: apt and pip go on meanwhile. The
+# type-check reads the sources only, never the build's output, so it runs beside the build (and
+# better-sqlite3's compile) instead of after it; its output is shown once the lint is done. tsgo
+# type-checks on every core: beside the end-to-end tests it took 250 s instead of 22 s and slowed
+# them down (issue 12's fresh-clone run), so it stays out of the test stages.
+step "build (the type-check beside it)"
+npm run typecheck > "$work/typecheck.log" 2>&1 &
+typecheck_job=$!
 npm run build
 step "import boundaries"
 npm run lint:boundaries
-# tsgo type-checks on every core: beside the end-to-end tests it took 250 s instead of 22 s and
-# slowed them down (issue 12's fresh-clone run), so it runs here, on its own.
 step "type-check"
-npm run typecheck
+typecheck_status=0
+wait "$typecheck_job" || typecheck_status=$?
+cat "$work/typecheck.log"
+if [ "$typecheck_status" != 0 ]; then echo "type-check failed" >&2; exit 1; fi
 
-step "test bench: waiting for the system packages and peers, starting PostgreSQL"
+step "test bench: waiting for the system packages, peers and better-sqlite3, starting PostgreSQL"
 if [ -n "${apt_job:-}" ] && ! wait "$apt_job"; then cat "$work/apt.log"; echo "apt-get install ${missing[*]} failed" >&2; exit 1; fi
 if ! wait "$peers_job"; then cat "$work/peers.log"; echo "installing the pinned peers failed" >&2; exit 1; fi
+if [ -n "${native_job:-}" ] && ! wait "$native_job"; then cat "$work/native.log"; echo "compiling better-sqlite3 failed" >&2; exit 1; fi
 cat "$work/peers.log"
 bash scripts/test-bench/postgres.sh
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
@@ -66,12 +80,7 @@ export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 export REQUIRE_PEERS=1
 
 step "unit and integration tests"
-counted npx vitest run --maxWorkers=2
-
-# The throughput bench as a smoke run (about 20 s): the built server and the peers each answer
-# every kind of request 2xx and the numbers print; no ratio is judged here (bench/throughput/).
-step "throughput bench smoke run"
-npm run bench:throughput -- --smoke
+counted npx vitest run --maxWorkers=3
 
 # Beside the end-to-end tests, the bundle budgets, which measure bytes, not time (its output goes to
 # a file of its own, and its name to $work/beside.failed if it fails). schemathesis runs
@@ -91,8 +100,15 @@ cat "$work"/beside.[0-9]
 failed=()
 [ "$e2e_status" = 0 ] || failed+=("end-to-end tests")
 [ ! -f "$work/beside.failed" ] || mapfile -t -O ${#failed[@]} failed < "$work/beside.failed"
-step "schemathesis on every operation of the API"
+# The throughput bench as a smoke run (about 20 s): the built server and the peers each answer
+# every kind of request 2xx and the numbers print; no ratio is judged here (bench/throughput/). It
+# runs beside schemathesis, whose passes keep about one and a half cores busy (its output follows).
+step "schemathesis on every operation of the API (the throughput bench's smoke run beside it)"
+{ step "throughput bench smoke run"; npm run bench:throughput -- --smoke; } > "$work/smoke.log" 2>&1 &
+smoke_job=$!
 counted npm run test:fuzz || failed+=(schemathesis)
+wait "$smoke_job" || failed+=("throughput bench smoke run")
+cat "$work/smoke.log"
 if [ ${#failed[@]} -gt 0 ]; then
   step "failed: $(IFS=,; echo "${failed[*]}" | sed 's/,/, /g')"
   exit 1
