@@ -196,6 +196,7 @@ export function remoteBundleConfig(dir: string, bundle: string): UserConfig {
 
 export default defineConfig({
   test: {
+    // `npm test` (scripts/test-all.sh) runs these in two groups, and fails on a project in neither.
     projects: ['shared/vitest.config.ts', 'login-box/vitest.config.ts', 'login-box/vitest.isolated.config.ts', 'admin-portal/vitest.config.ts', 'checkout/vitest.config.ts', 'loader/vitest.config.ts', 'loader/vitest.isolated.config.ts', 'server/vitest.config.ts', 'sdk/node/vitest.config.ts', 'sdk/react/vitest.config.ts'],
   },
 });

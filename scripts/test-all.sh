@@ -6,9 +6,9 @@
 # runs the unit and integration tests (every server suite on SQLite and on PostgreSQL), the bundle
 # budgets, the end-to-end tests in Chromium, and the schemathesis fuzzing of the whole API.
 # Stages run one after the other (each keeps both cores busy on its own), with these exceptions:
-# the build does not wait for the system packages and peers still downloading, nor for
-# better-sqlite3 still compiling (only the tests need them); the type-check runs beside the build;
-# and the end-to-end tests have the bundle budgets beside them. Output of a stage run beside
+# the build, the type-check beside it and the browser packages' unit tests do not wait for the
+# system packages and peers still downloading, nor for better-sqlite3 still compiling (only the
+# server's tests need them); and the end-to-end tests have the bundle budgets beside them. Output of a stage run beside
 # another is shown once that one is done, and any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +69,23 @@ wait "$typecheck_job" || typecheck_status=$?
 cat "$work/typecheck.log"
 if [ "$typecheck_status" != 0 ]; then echo "type-check failed" >&2; exit 1; fi
 
+# The browser packages' unit tests need neither PostgreSQL, the peers nor better-sqlite3: they run
+# while those finish installing (better-sqlite3's compile, on one core, was still running when the
+# type-check ended, and the other core was idle until the server tests could start).
+step "unit tests of the browser packages and the React SDK"
+early_projects=(shared login-box login-box-isolated admin-portal checkout loader loader-isolated react-sdk)
+late_projects=(server sdk-node)
+# Every Vitest project of the root config runs in one of the two groups: one in neither fails here.
+node -e '
+  const { readFileSync } = require("node:fs");
+  const configs = /projects:\s*\[([^\]]*)\]/.exec(readFileSync("vite.config.ts", "utf8"))[1].match(/[\w./-]+\.ts/g);
+  const names = configs.map((file) => /name:\s*["\x27]([\w-]+)["\x27]/.exec(readFileSync(file, "utf8"))[1]);
+  const grouped = process.argv.slice(1);
+  const missing = names.filter((name) => !grouped.includes(name));
+  if (missing.length) { console.error(`Vitest projects in no group of scripts/test-all.sh: ${missing.join(", ")}`); process.exit(1); }
+' "${early_projects[@]}" "${late_projects[@]}"
+counted npx vitest run "${early_projects[@]/#/--project=}" --maxWorkers=2
+
 step "test bench: waiting for the system packages, peers and better-sqlite3, starting PostgreSQL"
 if [ -n "${apt_job:-}" ] && ! wait "$apt_job"; then cat "$work/apt.log"; echo "apt-get install ${missing[*]} failed" >&2; exit 1; fi
 if ! wait "$peers_job"; then cat "$work/peers.log"; echo "installing the pinned peers failed" >&2; exit 1; fi
@@ -79,8 +96,8 @@ export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 # The peers are installed by now: a test that needs localstripe or stripe-mock fails instead of skipping.
 export REQUIRE_PEERS=1
 
-step "unit and integration tests"
-counted npx vitest run --maxWorkers=3
+step "unit and integration tests of the server and the Node SDK"
+counted npx vitest run "${late_projects[@]/#/--project=}" --maxWorkers=3
 
 # The throughput bench as a smoke run (about 20 s): the built server and the peers each answer
 # every kind of request 2xx and the numbers print; no ratio is judged here (bench/throughput/). It
