@@ -61,6 +61,15 @@ function readerOf(caller: AdminCaller): NotificationReader {
 
 const guarded = (deps: RouteDeps, access: AdminAccess) => ({ security: [{ Bearer: [] }], middleware: [readerGuard(deps, access)] });
 
+// One parsed server-sent event, as OpenAPI 3.1 tools (schemathesis among them) read a
+// text/event-stream schema: fields event, data, id and retry; a retry or comment line alone is no event.
+const StreamEvent = z.object({
+  event: z.literal('unread'),
+  data: z.string().describe('JSON: {"unread": N}, the caller\'s unread count'),
+  id: z.string().optional(),
+  retry: z.number().int().optional(),
+});
+
 /** The notification routes; `stream` tunes the event stream (tests shorten its intervals). */
 export function notificationRoutes(deps: RouteDeps, stream: Partial<NotificationStreamOptions> = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -129,14 +138,6 @@ export function notificationRoutes(deps: RouteDeps, stream: Partial<Notification
     async (c) => c.json({ unread: await markAllRead(db, readerOf(c.get('admin')), clock.now()) }, 200),
   );
 
-  // One parsed server-sent event, as OpenAPI 3.1 tools (schemathesis among them) read a
-  // text/event-stream schema: fields event, data, id and retry; a retry or comment line alone is no event.
-  const StreamEvent = z.object({
-    event: z.literal('unread'),
-    data: z.string().describe('JSON: {"unread": N}, the caller\'s unread count'),
-    id: z.string().optional(),
-    retry: z.number().int().optional(),
-  });
   app.openapi(
     createRoute({
       method: 'get',
