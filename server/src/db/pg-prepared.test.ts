@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { dropSchema } from './index';
 import { withPreparedStatements } from './pg-prepared';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -23,8 +24,9 @@ describe.runIf(databaseUrl)('PostgreSQL named prepared statements', () => {
   });
   afterAll(async () => {
     await db?.destroy();
-    await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.end();
+    // Under the lock migrations take: a migration test's table listing in another worker reads every schema.
+    await dropSchema(databaseUrl!, schema);
   });
 
   const prepared = async () => (await sql<{ statement: string }>`select statement from pg_prepared_statements order by prepare_time`.execute(db)).rows.map((r) => r.statement);
