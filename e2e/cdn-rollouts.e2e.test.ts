@@ -174,11 +174,15 @@ describe('CDN rollouts', () => {
     expect(loginBox.versions.map((v) => [v.version, v.state])).toEqual(expect.arrayContaining([[NEXT, ['unused']], [BASE, ['default']]]));
   });
 
-  it('a 50% canary: across 20 fresh browsers both versions are served, each browser keeps its version across reloads', { timeout: 240_000 }, async () => {
+  it('a 50% canary: fresh browsers are served both versions (at most 20 tried), each browser keeps its version across reloads', { timeout: 240_000 }, async () => {
     expect((await promote(NEXT, { percent: 50 })).status).toBe(200);
     await manifestShows((b) => b.canary?.version === NEXT && b.canary.percent === 50);
+    // Fresh browsers until both versions have been served and at least four have reloaded. A canary
+    // that serves one version only still fails, after twenty browsers; a working one usually ends
+    // the loop at the fourth (each browser's bucket is random: a bad draw of twenty, about twice in
+    // a million runs, fails as before).
     const seen: string[] = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 20 && (seen.length < 4 || new Set(seen).size < 2); i++) {
       const context = await ctx.browser.newContext();
       const page = await context.newPage();
       const first = await loadedVersion(page);

@@ -2,7 +2,7 @@ import { AdminPaths, AUDIT_COLUMNS, AuditPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { insertAudit } from '../../db/queries/audits';
-import { EXPORT_BATCH } from '../../services/admin/audits';
+import { csvCell, EXPORT_BATCH } from '../../services/admin/audits';
 import { auditsOf, callAs, memberWithoutPermissions, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { describeDialects, movableClock } from '../../test/harness';
 
@@ -167,6 +167,38 @@ describeDialects('admin audits', (h) => {
 
     expect((await callAs(server, admin, 'POST', AuditPaths.exportCsv, { body: { headerProps: [{ name: 'password', displayName: 'x' }] } })).status).toBe(400);
     expect((await callAs(server, admin, 'POST', AuditPaths.exportCsv, { body: { offset: 20 } })).status).toBe(400);
+  });
+
+  it('writes every column of every record as csvCell does, in both directions and across batches: nulls, quotes, formulas, tabs, CRs, line breaks, Unicode, times', async () => {
+    const server = await h.start({}, { clock: movableClock(NOW) });
+    const admin = await tenantWithAdmin(server);
+    const tricky = ['=1+1', '+x', '-', '@at', '\tTab', '\rCR', 'a "quoted" word', 'two\r\nlines', 'Zoë 日本 🎉', "'already", ' =spaced', ''];
+    const n = EXPORT_BATCH + 3;
+    // Times from 1970 on: milliseconds 0, 7, 70, 999 and the seconds around them.
+    const times = [0, 7, 70, 999, 1000, 59_999, Date.UTC(2000, 1, 29, 23, 59, 59, 999)];
+    await seed(server, admin.tenantId, n, (i) => {
+      const t = (k: number) => tricky[(i + k) % tricky.length]!;
+      return {
+        email: i % 5 === 0 ? null : t(0),
+        action: t(1) || 'Role created',
+        description: `Record number ${i} ${t(2)}`,
+        ip: i % 4 === 0 ? null : t(3),
+        user_agent: i % 6 === 0 ? null : t(4),
+        severity: i % 10 === 0 ? 'High' : t(5) || 'Info',
+        json: i % 3 === 0 ? null : JSON.stringify({ note: t(6) }),
+        ...(i < times.length ? { created_at: times[i] } : {}),
+      };
+    });
+    const rows = await server.db.selectFrom('audits').selectAll().where('tenant_id', '=', admin.tenantId).where('description', 'like', 'Record number %').execute();
+    const columns = AUDIT_COLUMNS.map((c) => ({ name: c.name, displayName: `${c.displayName} "col"` }));
+    const field = { createdAt: 'created_at', email: 'email', action: 'action', description: 'description', ip: 'ip', severity: 'severity', userAgent: 'user_agent', json: 'json', tenantId: 'tenant_id' } as const;
+    for (const sortDirection of ['desc', 'asc'] as const) {
+      const sorted = [...rows].sort((a, b) => (Number(a.created_at) - Number(b.created_at) || (a.id < b.id ? -1 : 1)) * (sortDirection === 'asc' ? 1 : -1));
+      const expected = [columns.map((c) => csvCell(c.displayName)), ...sorted.map((row) => columns.map((c) => (c.name === 'createdAt' ? csvCell(new Date(Number(row.created_at)).toISOString()) : csvCell(row[field[c.name as keyof typeof field]] as string | null))))];
+      const res = await callAs(server, admin, 'POST', AuditPaths.exportCsv, { body: { sortDirection, filters: { description: 'Record number' }, headerProps: columns } });
+      expect(res.status).toBe(200);
+      expect(res.body).toBe(expected.map((cells) => `${cells.join(',')}\r\n`).join(''));
+    }
   });
 
   it("shows each admin only their own tenant's records, and refuses members without fe.secure.read.audits", async () => {
