@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type pg from 'pg';
 import { ApiPaths, ErrorCodes } from '@gatehouse/shared/wire';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
@@ -43,10 +44,12 @@ import type { PhoneChangeService } from './services/recovery/phone-change';
 import type { RecoveryService } from './services/recovery/recovery';
 import type { InvitationService } from './services/users/invitations';
 
-/** Optional replacements for tests: a movable clock, a different mailer. */
+/** Optional replacements for tests: a movable clock, a different mailer, a PostgreSQL pool that outlives the server. */
 export interface ServerOverrides {
   clock?: Clock;
   mail?: Mailer;
+  /** Made by createPostgresPool (db/index.ts) for the same DATABASE_URL and DATABASE_SCHEMA; close() leaves it open. */
+  postgresPool?: pg.Pool;
 }
 
 export interface GatehouseServer {
@@ -78,7 +81,7 @@ export interface GatehouseServer {
 /** Opens the database, migrates it, builds every area (services and routes), and ensures keys and defaults. */
 export async function createServer(config: Config, overrides: ServerOverrides = {}): Promise<GatehouseServer> {
   const clock = overrides.clock ?? systemClock;
-  const opened = await openDb(config);
+  const opened = await openDb(config, { postgresPool: overrides.postgresPool });
   try {
     await migrate(opened.db, opened.dialect);
   } catch (err) {

@@ -6,6 +6,7 @@ import { Migrator } from 'kysely';
 import type { Config } from '../config';
 import { migrationProvider, type DialectName } from './migrations';
 import type { Database } from './schema';
+import type pg from 'pg';
 import { withPreparedStatements } from './pg-prepared';
 import { withStatementCache } from './statement-cache';
 import { observedDialect } from './statement-observer';
@@ -25,14 +26,42 @@ const PREPARED_PER_CONNECTION = 300;
 /** The PostgreSQL driver, loaded only when DATABASE_URL names one: a SQLite start skips its ~0.2 s. */
 const loadPg = async () => (await import('pg')).default;
 
-/** Opens the database the config names (PostgreSQL when DATABASE_URL is set, else SQLite). */
-export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<Pick<Config, 'sqliteSynchronous' | 'databasePreparedStatements'>>): Promise<OpenedDb> {
+type PostgresConfig = Pick<Config, 'databaseUrl' | 'databaseSchema'>;
+
+/**
+ * The PostgreSQL connection pool openDb makes for `config` (DATABASE_URL and DATABASE_SCHEMA). Made
+ * apart from a Db only by the test harness, which keeps one per test database for the servers a
+ * file starts, so that their connections, and what those have prepared, outlive each server.
+ */
+export async function createPostgresPool(config: PostgresConfig): Promise<pg.Pool> {
+  if (!config.databaseUrl) throw new Error('createPostgresPool: DATABASE_URL is not set');
+  const { Pool, types } = await loadPg();
+  const schema = config.databaseSchema;
+  return new Pool({
+    connectionString: config.databaseUrl,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // Timestamps are bigint ms; pg returns int8 as text unless told otherwise. Per-pool, not global.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text'))) as typeof types.getTypeParser,
+    },
+  });
+}
+
+/**
+ * Opens the database the config names (PostgreSQL when DATABASE_URL is set, else SQLite). On
+ * PostgreSQL, `postgresPool` (made by createPostgresPool for the same config) is used instead of a
+ * pool of its own, and closing the Db leaves it open: its owner ends it.
+ */
+export async function openDb(
+  config: PostgresConfig & Pick<Config, 'dataDir'> & Partial<Pick<Config, 'sqliteSynchronous' | 'databasePreparedStatements'>>,
+  options: { postgresPool?: pg.Pool } = {},
+): Promise<OpenedDb> {
   if (config.databaseUrl) {
-    const pg = await loadPg();
     const schema = config.databaseSchema;
     if (schema) {
       // The schema must exist before a pool with this search_path can create tables in it.
-      const client = new pg.Client({ connectionString: config.databaseUrl });
+      const client = new (await loadPg()).Client({ connectionString: config.databaseUrl });
       await client.connect();
       try {
         await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -40,16 +69,8 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'databaseSchem
         await client.end();
       }
     }
-    const pool = new pg.Pool({
-      connectionString: config.databaseUrl,
-      max: 10,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
-      // Timestamps are bigint ms; pg returns int8 as text unless told otherwise. Per-pool, not global.
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-      },
-    });
+    const shared = options.postgresPool;
+    const pool: Pick<pg.Pool, 'connect' | 'end'> = shared ? { connect: () => shared.connect(), end: async () => undefined } : await createPostgresPool(config);
     const db = observableKysely(new PostgresDialect({ pool: config.databasePreparedStatements === false ? pool : withPreparedStatements(pool, { max: PREPARED_PER_CONNECTION }) }));
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { dropSchema } from './index';
+import { createPostgresPool, dropSchema, openDb } from './index';
 import { withPreparedStatements } from './pg-prepared';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -66,5 +66,39 @@ describe.runIf(databaseUrl)('PostgreSQL named prepared statements', () => {
     await admin.query(`alter table ${schema}.things add column size int default 7`);
     await expect(own.transaction().execute((trx) => trx.selectFrom('things').selectAll().where('id', '=', 3).executeTakeFirst())).rejects.toThrow(/cached plan/);
     expect(await own.transaction().execute((trx) => trx.selectFrom('things').selectAll().where('id', '=', 3).executeTakeFirst())).toEqual({ id: 3, name: 'three', colour: 'red', size: 7 });
+  });
+
+  it('shares what a connection prepared, and its bound, between Dbs over one pool (a pool that outlives a server)', async () => {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, options: `-c search_path=${schema}` });
+    onTestFinished(() => pool.end());
+    // Not destroyed: destroying a Kysely ends its pool, which this test ends itself.
+    const over = () => new Kysely<any>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool, { max: 2 }) }) });
+    const [first, second] = [over(), over()];
+    const listed = async () => (await pool.query<{ statement: string }>('select statement from pg_prepared_statements')).rows.map((r) => r.statement);
+    expect(await first.selectFrom('things').select('name').where('id', '=', 1).executeTakeFirst()).toEqual({ name: 'one' });
+    await first.selectFrom('things').select('id').where('name', '=', 'three').execute();
+    // The connection has named 2 texts, its bound: the second Db runs the same text again and a
+    // third one unnamed, with the same answers.
+    expect(await second.selectFrom('things').select('name').where('id', '=', 2).executeTakeFirst()).toEqual({ name: 'two' });
+    expect(await second.selectFrom('things').select('id').where('id', '>=', 2).orderBy('id').execute()).toEqual([{ id: 2 }, { id: 3 }]);
+    const texts = await listed();
+    expect(texts).toHaveLength(2);
+    expect(texts.filter((t) => t.includes('"id" = $1'))).toHaveLength(1);
+    expect(texts.some((t) => t.includes('>='))).toBe(false);
+  });
+
+  it('openDb on a given pool uses it, and closing the Db leaves the pool open for the next one', async () => {
+    const config = { databaseUrl: databaseUrl!, databaseSchema: schema, dataDir: '' };
+    const pool = await createPostgresPool(config);
+    onTestFinished(() => pool.end());
+    const pid = async (db: Kysely<any>) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]!.pid;
+    const first = await openDb(config, { postgresPool: pool });
+    const before = await pid(first.db);
+    await first.close();
+    expect((await pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    const second = await openDb(config, { postgresPool: pool });
+    onTestFinished(() => second.close());
+    expect(await pid(second.db)).toBe(before); // the same connection, still open
+    expect(pool.totalCount).toBe(1);
   });
 });

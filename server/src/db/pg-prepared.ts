@@ -3,6 +3,13 @@ import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryRes
 import type pg from 'pg';
 
 /**
+ * Each connection's preparing wrapper, kept with the connection: a pool that outlives a Db (the test
+ * harness shares one between the servers a file starts) hands the next Db the same connections, and
+ * they keep what they have prepared and count toward one bound.
+ */
+const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+
+/**
  * PostgreSQL named prepared statements (issue 17): each pooled connection parses and plans a
  * statement once, then only binds and runs it. Planning was most of PostgreSQL's CPU per request:
  * 0.64 ms of the 0.69 ms a refresh's joined read cost, 0.52 of 0.56 ms for a user's roles.
@@ -18,8 +25,7 @@ import type pg from 'pg';
  * - Behind a pooler that hands one session's statements to several servers' connections (PgBouncer's
  *   transaction mode before 1.21), turn this off: DATABASE_PREPARED_STATEMENTS=off.
  */
-export function withPreparedStatements(pool: pg.Pool, options: { max: number }): PostgresPool {
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+export function withPreparedStatements(pool: Pick<pg.Pool, 'connect' | 'end'>, options: { max: number }): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect();
@@ -38,6 +44,7 @@ export function withPreparedStatements(pool: pg.Pool, options: { max: number }):
 const VARYING = /\bin \(/i;
 const STALE_PLAN_CODE = '0A000';
 const STALE_PLAN = /cached plan must not change result type/i;
+
 
 /** Statement names by text, shared by connections (bounded: texts beyond it are hashed each time). */
 const names = new Map<string, string>();

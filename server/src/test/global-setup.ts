@@ -21,6 +21,9 @@ declare module 'vitest' {
   }
 }
 
+/** The tablespace in memory that scripts/test-bench/postgres.sh makes for the test databases. */
+const TEST_TABLESPACE = 'gatehouse_tests';
+
 /** `url` with its database name replaced. */
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
@@ -41,7 +44,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     template = `gh_template_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
     await admin.connect();
-    await admin.query(`CREATE DATABASE "${template}"`);
+    // In memory when the test bench made the tablespace (scripts/test-bench/postgres.sh), and so is
+    // every copy, which takes its template's tablespace; else on the default one.
+    try {
+      await admin.query(`CREATE DATABASE "${template}" TABLESPACE ${TEST_TABLESPACE}`);
+    } catch {
+      await admin.query(`CREATE DATABASE "${template}"`);
+    }
     await admin.end();
     const postgres = await openDb({ dataDir: dir, databaseUrl: withDatabase(databaseUrl, template), databaseSchema: null });
     await migrate(postgres.db, 'postgres');
