@@ -54,8 +54,9 @@ if [ "$(psql -h 127.0.0.1 -U postgres -d postgres -Atc 'show fsync')" != off ]; 
 fi
 
 # The test suites' databases (a migrated template per run and a copy per test block, about 190 per
-# run, each some 800 files) go in a tablespace in memory: creating and dropping them on ext4 took a
-# third of PostgreSQL's CPU in the unit tests, most of it in the kernel's inode allocation.
+# run, each some 800 files) go in a tablespace in memory: on ext4 more than half of PostgreSQL's CPU
+# in the server tests was the kernel's, ext4's inode allocation first, and in memory PostgreSQL used
+# 39% less CPU for the same tests (docs/development.md, "Where the time goes").
 # test/global-setup.ts uses the tablespace when it can and the default one otherwise. After a reboot
 # the directory is gone: a tablespace whose directory lost its version folder is dropped and made
 # again (a database left in it by an interrupted run keeps it, and the tests then use the default).
