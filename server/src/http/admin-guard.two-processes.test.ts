@@ -1,15 +1,16 @@
 /**
  * Authorization changes reach every process within 1 s (issue 17): two servers on one database
  * (two processes as far as state goes), each with its own movable clock. A user disabled, a role
- * taken away, a permission taken from a role, a session revoked or an API token deleted through server A is refused or changed on
+ * taken away, a permission taken from a role, a sessions policy saved, a session revoked or an API token deleted through server A is refused or changed on
  * server B once B's clock has moved 1,000 ms, the longest a per-process cache of authorization data
  * may hold an entry (services/platform/ttl-cache.ts).
  */
-import { AdminPaths, ApiPaths, ApiTokenPaths, Permissions } from '@gatehouse/shared/wire';
+import { AdminPaths, ApiPaths, ApiTokenPaths, Permissions, SecurityErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import { findPermissionByKey } from '../db/queries/admin-roles';
 import { activeMember, callAs, pathOf, roleIdByKey, tenantWithAdmin } from '../test/admin-helpers';
 import { call, describeDialects, movableClock } from '../test/harness';
+import { sessionsPolicy } from '../test/sessions-policy-helpers';
 
 const ROOMY = { RATE_LIMIT_LOGIN_PER_IP: '1000/600', RATE_LIMIT_SIGNUP_PER_IP: '1000/60' };
 
@@ -64,6 +65,24 @@ describeDialects('authorization changes across two processes', (h) => {
     clockB.advance(1_000);
     expect(await permissionsOn(b)).toEqual([]);
     expect((await callAs(b, member, 'GET', AdminPaths.usersV3)).status).toBe(403);
+  });
+
+  it("a sessions policy saved through A ends a session that breaks it at its next refresh on B within 1 s (a tenant's policy is cached per process)", async () => {
+    const { a, b, clockB } = await twoServers();
+    const admin = await tenantWithAdmin(a);
+    const member = await activeMember(a, admin);
+    const login = await call(b, 'POST', ApiPaths.login, { body: { email: member.email, password: member.password } });
+    expect(login.status).toBe(200);
+    // Two minutes later B refreshes the session, reading the tenant's policy (none), which it may keep 1 s.
+    clockB.advance(120_000);
+    const kept = await call(b, 'POST', ApiPaths.refresh, { cookie: login.refreshCookie!, body: {} });
+    expect(kept.status).toBe(200);
+    // Through A: a forced re-login after 60 s (A's clock has not moved: no session breaks it there).
+    expect((await callAs(a, admin, 'POST', SecurityPaths.sessionsPolicy, { body: sessionsPolicy({ relogin: 60 }) })).status).toBe(200);
+    clockB.advance(1_000);
+    const ended = await call(b, 'POST', ApiPaths.refresh, { cookie: kept.refreshCookie!, body: {} });
+    expect(ended.status).toBe(401);
+    expect(ended.body.errorCode).toBe(SecurityErrorCodes.sessionExpiredByPolicy);
   });
 
   it('a session signed out through A is refused on B', async () => {

@@ -4,7 +4,7 @@
  * client_credentials exchange), hosted login (/oauth/authorize, /oauth/token code and refresh
  * grants, userinfo). The server trusts X-Forwarded-For, so each call plays a client address; a
  * last test shows the header is ignored without TRUST_PROXY, and another that two servers over one
- * database agree at once.
+ * database agree within 1 s (each process keeps a tenant's restrictions at most that long).
  */
 import { AdminPaths, ApiPaths, ApiTokenPaths, ME_TOKEN_PATH, OAuthPaths, SecurityErrorCodes, SecurityPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import type { GatehouseServer } from '../../app';
 import { oauthBrowserCookieName } from '../oauth/provider';
 import { addUserToTenant } from '../../db/queries/tenants';
 import { roleIdByKey, type TenantAdmin } from '../../test/admin-helpers';
-import { call, describeDialects, mailbox, PASSWORD, signUpAndActivate, type CallOptions } from '../../test/harness';
+import { call, describeDialects, mailbox, movableClock, PASSWORD, signUpAndActivate, type CallOptions } from '../../test/harness';
 import { authorizeParams, clientsFile, pkce, PUBLIC_CLIENT, redirectQuery } from '../../test/oauth-helpers';
 
 const GOOD = '203.0.113.10';
@@ -246,16 +246,24 @@ describeDialects('IP restrictions at every entry point', (h) => {
     expect((await as(server, other.accessToken, BAD, 'GET', ApiPaths.me)).status).toBe(200);
   });
 
-  it('two servers over one database agree at once: a restriction saved through one refuses on the other', async () => {
-    const one = await start();
-    const two = await start();
+  it('two servers over one database agree within 1 s: a restriction saved through one refuses on the other, and turned off lets in again', async () => {
+    const clockOne = movableClock();
+    const clockTwo = movableClock();
+    const one = await h.start({ TRUST_PROXY: 'true', OAUTH_CLIENTS_FILE: clientsFile(), ...limits }, { clock: clockOne });
+    const two = await h.start({ TRUST_PROXY: 'true', OAUTH_CLIENTS_FILE: clientsFile(), ...limits }, { clock: clockTwo });
     const admin = await signUpAndActivate(one);
+    // The second server reads the tenant's restrictions (none) at a sign-in, and may keep them 1 s.
+    expect((await signIn(two, admin.email, BAD)).status).toBe(200);
     expect((await as(two, admin.accessToken, BAD, 'GET', ApiPaths.me)).status).toBe(200);
     await allowOnly(one, admin);
+    clockTwo.advance(1_000);
     expectRestricted(await as(two, admin.accessToken, BAD, 'GET', ApiPaths.me), 'the other server');
     expectRestricted(await signIn(two, admin.email, BAD), 'sign-in on the other server');
-    // Turned off through the second, the first lets the network in again.
+    // Turned off through the second, the first lets the network in again once its clock moved 1 s.
     expect((await as(two, admin.accessToken, GOOD, 'POST', SecurityPaths.ipRestrictionsConfig, { body: { isActive: false, strategy: 'ALLOW' } })).status).toBe(200);
+    expect((await signIn(two, admin.email, BAD)).status).toBe(200); // at once in the process that saved it
+    clockOne.advance(1_000);
     expect((await as(one, admin.accessToken, BAD, 'GET', ApiPaths.me)).status).toBe(200);
+    expect((await signIn(one, admin.email, BAD)).status).toBe(200);
   });
 });

@@ -8,14 +8,18 @@
  * - strategy ALLOW: only an address covered by an active ALLOW entry gets in (an unknown address
  *   never does: failing closed);
  * - strategy BLOCK: everything else gets in.
- * Inactive entries are ignored. The lists are read from the database on every check (two indexed
- * queries), so every process agrees the moment a change commits.
+ * Inactive entries are ignored. A tenant's config, and its active entries when the config is on,
+ * are read from the database and kept at most 1 s per process (a table cache,
+ * services/platform/table-cache.ts, that a write through this process empties): a change takes
+ * effect at once in the process that made it, and within 1 s in every other one
+ * (http/admin-guard.two-processes.test.ts).
  */
 import { ErrorCodes, MY_IP_DESCRIPTION, SecurityErrorCodes, type BulkIpRestrictionsRequest, type CreateIpRestrictionRequest, type IpRestriction, type IpRestrictionConfig, type IpRestrictionList, type IpVerifyResponse, type RestrictionStrategy, type SaveIpRestrictionConfigRequest, type UpdateIpRestrictionRequest } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
+import { createTableCache } from '../platform/table-cache';
 import {
   deleteIpRestriction,
   findIpRestriction,
@@ -77,6 +81,12 @@ export interface IpRestrictionService {
   /** "Add my IP": an active ALLOW entry for the caller's own address, described 'My IP'. `created` is false when it existed. */
   allowMyIp(caller: AdminCaller): Promise<{ entry: IpRestriction; created: boolean }>;
 }
+
+/**
+ * Tenants whose restrictions one process keeps (the oldest go first); an entry holds the tenant's
+ * active entries, so fewer than the policies' caches keep.
+ */
+const TENANTS_KEPT = 2_000;
 
 /** An entry the evaluation reads: its range and strategy. */
 export interface ActiveRange {
@@ -157,11 +167,17 @@ const notFound = () => Errors.notFound('IP restriction not found');
 export function createIpRestrictionService(deps: { db: Db; clock: Clock; config: Config }): IpRestrictionService {
   const { db, clock } = deps;
 
+  // Each tenant's config and, when it is on, its active entries: read at every sign-in, refresh and signed-in call.
+  const restrictions = createTableCache<string, { config: IpRestrictionConfig; active: ActiveRange[] }>({ db, clock, max: TENANTS_KEPT, tables: ['ip_restriction_configs', 'ip_restrictions'] });
+
   async function isAllowed(tenantId: string, ip: string | null): Promise<boolean> {
-    const config = configOf(await findIpRestrictionConfig(db, tenantId));
-    if (!config.isActive) return true;
-    const rows = await listActiveIpRanges(db, tenantId);
-    return evaluateIp(config, rangesOf(rows.map((r) => ({ ...r, is_active: 1 }))), ip);
+    const { config, active } = await restrictions.get(tenantId, async () => {
+      const config = configOf(await findIpRestrictionConfig(db, tenantId));
+      if (!config.isActive) return { config, active: [] };
+      const rows = await listActiveIpRanges(db, tenantId);
+      return { config, active: rangesOf(rows.map((r) => ({ ...r, is_active: 1 }))) };
+    });
+    return evaluateIp(config, active, ip);
   }
 
   /**

@@ -1,8 +1,10 @@
 /**
  * Each tenant's sessions policy (issue 12; seed 001 sections 3 "Session" and 7 "Security policies"):
  * idle timeout, forced re-login and concurrent sessions. The vendor's SESSION_* configuration is the
- * floor; a tenant's own policy may only tighten it. Everything is read from the database on every
- * call, so any number of server processes agree, and a saved policy takes effect at once.
+ * floor; a tenant's own policy may only tighten it. A tenant's own policy is read from the database
+ * and kept at most 1 s per process (a table cache, services/platform/table-cache.ts, that a write
+ * through this process empties): a saved policy takes effect at once in the process that saved it,
+ * and within 1 s in every other one (http/admin-guard.two-processes.test.ts).
  *
  * Where it applies:
  * - a refresh (the refresh cookie, and `/oauth/token` grant_type=refresh_token) of a session idle
@@ -16,12 +18,16 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newId } from '../../crypto';
 import type { Db } from '../../db';
-import { findOwnPolicy, upsertOwnPolicy } from '../../db/queries/security-policies';
+import { findOwnPolicy, upsertOwnPolicy, type OwnPolicyRow } from '../../db/queries/security-policies';
+import { createTableCache } from '../platform/table-cache';
 import { listLivePolicySessions, revokeSessions, type PolicySessionRow } from '../../db/queries/sessions';
 import { findUserById } from '../../db/queries/users';
 import { AppError } from '../../errors';
 import type { AdminCaller } from '../admin/access';
 import { AuditActions, recordAudit, recordUserAudit } from '../admin/audit-log';
+
+/** Tenants whose own policy one process keeps (the oldest go first). */
+const TENANTS_KEPT = 10_000;
 
 /** Why the policy ends a session. */
 export type SessionEndReason = 'idle' | 'relogin' | 'concurrent';
@@ -105,6 +111,8 @@ const looser = (field: string, message: string, vendorValue: number | boolean) =
 
 export function createSessionPolicyService(deps: { db: Db; clock: Clock; config: Pick<Config, 'sessionPolicy'> }): SessionPolicyService {
   const { db, clock } = deps;
+  // Each tenant's own sessions policy (null: none), read at every refresh and sign-in.
+  const ownPolicies = createTableCache<string, OwnPolicyRow<SessionsPolicyBody> | null>({ db, clock, max: TENANTS_KEPT, tables: ['tenant_security_policies'] });
   const floor = deps.config.sessionPolicy;
 
   function vendor(): SessionsPolicyBody {
@@ -130,8 +138,14 @@ export function createSessionPolicyService(deps: { db: Db; clock: Clock; config:
     };
   }
 
+  /** The tenant's own policy: through the cache on the server's Db; a transaction (saving a policy) reads its own state. */
+  async function ownPolicyOf(tenantId: string, source: Db): Promise<OwnPolicyRow<SessionsPolicyBody> | undefined> {
+    if (source !== db) return findOwnPolicy<SessionsPolicyBody>(source, tenantId, 'sessions');
+    return (await ownPolicies.get(tenantId, async () => (await findOwnPolicy<SessionsPolicyBody>(db, tenantId, 'sessions')) ?? null)) ?? undefined;
+  }
+
   async function effective(tenantId: string, source: Db = db): Promise<SessionsPolicy> {
-    const own = await findOwnPolicy<SessionsPolicyBody>(source, tenantId, 'sessions');
+    const own = await ownPolicyOf(tenantId, source);
     return { ...merge(own?.body), ...(own ? { id: own.id } : {}) };
   }
 
