@@ -11,8 +11,8 @@
  * Inactive entries are ignored. A tenant's config, and its active entries when the config is on,
  * are read from the database and kept at most 1 s per process (a table cache,
  * services/platform/table-cache.ts, that a write through this process empties): a change takes
- * effect at once in the process that made it, and within 1 s in every other one
- * (http/admin-guard.two-processes.test.ts).
+ * effect at once in the process that made it, and within 1 s in every other one (the two-server
+ * test of routes/security/ip-restrictions.enforcement.test.ts).
  */
 import { ErrorCodes, MY_IP_DESCRIPTION, SecurityErrorCodes, type BulkIpRestrictionsRequest, type CreateIpRestrictionRequest, type IpRestriction, type IpRestrictionConfig, type IpRestrictionList, type IpVerifyResponse, type RestrictionStrategy, type SaveIpRestrictionConfigRequest, type UpdateIpRestrictionRequest } from '@gatehouse/shared/wire';
 import type { Clock } from '../../clock';
