@@ -43,6 +43,14 @@ function numericDate(claims: Record<string, unknown>, name: string, required: bo
 }
 
 /**
+ * Checks the signature on libuv's thread pool (node:crypto's callback form), off the event loop, as
+ * tokens are signed (keys.ts). A key or signature the library cannot work with counts as invalid.
+ */
+function signatureHolds(input: Buffer, key: KeyObject | { key: KeyObject; dsaEncoding: 'ieee-p1363' }, signature: Buffer): Promise<boolean> {
+  return new Promise((resolve) => verifySignature('sha256', input, key, signature, (error, valid) => resolve(!error && valid)));
+}
+
+/**
  * Verifies a compact JWS JWT with node:crypto (jose's jwtVerify goes through WebCrypto, about twice
  * the CPU per token) and checks its claims as jose would, with no clock tolerance: an accepted
  * algorithm named by the header and matched by the key, no `crit` and no unencoded payload, a valid
@@ -67,7 +75,7 @@ export async function verifyJwt(token: string, keyFor: (header: JwsHeader) => Pr
   }
   const signature = Buffer.from(encodedSignature, 'base64url');
   const input = Buffer.from(`${encodedHeader}.${encodedPayload}`);
-  const valid = alg === 'ES256' ? signature.length === 64 && verifySignature('sha256', input, { key, dsaEncoding: 'ieee-p1363' }, signature) : verifySignature('sha256', input, key, signature);
+  const valid = (alg !== 'ES256' || signature.length === 64) && (await signatureHolds(input, alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key, signature));
   if (!valid) throw new JwtRejected('signature verification failed');
 
   const claims = segment(encodedPayload, 'claims');
