@@ -1,5 +1,6 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ARGON2_PARAMETERS, hashPassword, setPasswordHashCostForTests, verifyPassword } from './passwords';
+import { ARGON2_CONCURRENCY, ARGON2_PARAMETERS, hashPassword, setPasswordHashCostForTests, verifyPassword } from './passwords';
 
 /** The parameters an encoded argon2 hash records: `$argon2id$v=19$m=…,t=…,p=…$salt$hash`. */
 function parametersOf(encoded: string): string {
@@ -47,5 +48,26 @@ describe('password hashing cost', () => {
     } finally {
       process.env.VITEST = vitest;
     }
+  });
+
+  // Hashes run on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), and so do
+  // token signatures (keys.ts). With every thread hashing, a signature would start only when the
+  // first hash ends (this test fails so when ARGON2_CONCURRENCY is the pool's size).
+  it('leaves threads of the pool free: a token signature asked for during a burst of hashes ends before any hash does', async () => {
+    setPasswordHashCostForTests('production'); // tens of milliseconds per hash
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const stored = await hashPassword('correct horse battery');
+    const order: string[] = [];
+    const hashes = Array.from({ length: 8 }, (_, i) => (i % 2 ? hashPassword(`password ${i}`) : verifyPassword(stored, `guess ${i}`)).then(() => order.push(`hash ${i}`)));
+    const signature = new Promise<Buffer>((resolve, reject) => sign('sha256', Buffer.from('header.payload'), privateKey, (error, bytes) => (error ? reject(error) : resolve(bytes)))).then(() => order.push('signature'));
+    await Promise.all([...hashes, signature]);
+    expect(order[0]).toBe('signature');
+    expect(order).toHaveLength(9);
+  });
+
+  it('a hash that fails frees its slot: the hashes queued behind it still run', async () => {
+    const results = await Promise.all(Array.from({ length: ARGON2_CONCURRENCY * 3 }, (_, i) => verifyPassword(i % 2 ? 'not an argon2 hash' : null, 'anything')));
+    expect(results).toEqual(Array.from({ length: ARGON2_CONCURRENCY * 3 }, () => false));
+    expect(parametersOf(await hashPassword('correct horse battery'))).toBe('m=1024,t=1,p=1');
   });
 });

@@ -30,8 +30,41 @@ export function setPasswordHashCostForTests(cost: 'test' | 'production'): void {
   parameters = cost === 'test' ? TEST_PARAMETERS : ARGON2_PARAMETERS;
 }
 
+/** libuv's thread pool size: UV_THREADPOOL_SIZE when it is a valid one (1 to 1024), else libuv's default of 4. */
+function threadPoolSize(): number {
+  const size = Number(process.env.UV_THREADPOOL_SIZE);
+  return Number.isInteger(size) && size >= 1 && size <= 1024 ? size : 4;
+}
+
+/**
+ * How many argon2 jobs run at once. @node-rs/argon2 runs each on libuv's thread pool, which token
+ * signatures and their checks (keys.ts, jwt-verify.ts) and file reads share. A burst of sign-ins
+ * would otherwise hold every thread for the tens of milliseconds a hash takes, and each request that
+ * signs a token would wait behind them. One thread stays free for that work; further hashes queue
+ * here, first come first served. Leaving two free cost about a tenth of the sign-ins per second on
+ * 2 cores: a freed slot waits for the event loop to start the next hash, and the core idles meanwhile.
+ * With more cores than UV_THREADPOOL_SIZE - 1, raise UV_THREADPOOL_SIZE (docs/scaling.md).
+ */
+export const ARGON2_CONCURRENCY = Math.max(1, threadPoolSize() - 1);
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function limited<T>(job: () => Promise<T>): Promise<T> {
+  if (running < ARGON2_CONCURRENCY) running += 1;
+  else await new Promise<void>((resolve) => waiting.push(resolve)); // the finishing job hands over its slot
+  try {
+    return await job();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, parameters);
+  const cost = parameters;
+  return limited(() => hash(password, cost));
 }
 
 let dummyHash: Promise<string> | null = null;
@@ -43,10 +76,11 @@ let dummyHash: Promise<string> | null = null;
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
   if (!stored) {
     dummyHash ??= hashPassword('gatehouse-dummy-password');
-    await verify(await dummyHash, password).catch(() => false);
+    const dummy = await dummyHash;
+    await limited(() => verify(dummy, password)).catch(() => false);
     return false;
   }
-  return verify(stored, password).catch(() => false);
+  return limited(() => verify(stored, password)).catch(() => false);
 }
 
 const OPTIONAL_TESTS: { name: string; test: RegExp }[] = [
