@@ -135,6 +135,47 @@ export function auditColumnsAfter<C extends keyof AuditsTable>(
     .execute();
 }
 
+/**
+ * PostgreSQL: one keyset batch of the CSV export as one text, built by the database as csvCell and
+ * `toISOString` write it (the export's equivalence test holds both dialects to that): every cell
+ * quoted, quotes doubled, a leading = + - @ tab or CR behind an apostrophe, a time as
+ * YYYY-MM-DDTHH:MM:SS.mmmZ in UTC from exact millisecond arithmetic, records joined by CRLF. With
+ * the batch's size and its last record (the next batch's keyset). Why: services/admin/audits.ts.
+ */
+export async function auditCsvBatchAfter(
+  db: Db,
+  tenantId: string,
+  filters: AuditRowFilters,
+  direction: 'asc' | 'desc',
+  after: { createdAt: number; id: string } | null,
+  limit: number,
+  columns: readonly (keyof AuditsTable)[],
+): Promise<{ text: string; count: number; last: { createdAt: number; id: string } | null }> {
+  const cell = (column: keyof AuditsTable) => {
+    const value =
+      column === 'created_at'
+        ? sql`to_char(timestamp 'epoch' + created_at * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+        : sql`coalesce(${sql.ref(column)}, '')`;
+    return sql`'"' || replace(case when left(${value}, 1) in ('=', '+', '-', '@', E'\t', E'\r') then '''' || ${value} else ${value} end, '"', '""') || '"'`;
+  };
+  const line = columns.length ? sql.join(columns.map(cell), sql` || ',' || `) : sql`''`;
+  const order = sql.raw(direction);
+  const back = sql.raw(direction === 'asc' ? 'desc' : 'asc');
+  const batch = auditsAfterQuery(db, tenantId, filters, direction, after, limit).clearSelect().select(['id', 'created_at', sql<string>`${line}`.as('line')]);
+  const row = await db
+    .with('batch', () => batch)
+    .selectFrom('batch')
+    .select([
+      sql<string | null>`string_agg(line, E'\r\n' order by created_at ${order}, id ${order})`.as('text'),
+      sql<string>`count(*)`.as('count'),
+      sql<string | null>`(array_agg(created_at order by created_at ${back}, id ${back}))[1]`.as('last_created_at'),
+      sql<string | null>`(array_agg(id order by created_at ${back}, id ${back}))[1]`.as('last_id'),
+    ])
+    .executeTakeFirstOrThrow();
+  const count = Number(row.count);
+  return { text: row.text ?? '', count, last: count && row.last_id !== null ? { createdAt: Number(row.last_created_at), id: row.last_id } : null };
+}
+
 export function auditsAfterQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: { createdAt: number; id: string } | null, limit: number) {
   let q = filteredAudits(db, tenantId, filters);
   if (after) {
