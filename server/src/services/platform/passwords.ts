@@ -41,9 +41,10 @@ function threadPoolSize(): number {
  * signatures and their checks (keys.ts, jwt-verify.ts) and file reads share. A burst of sign-ins
  * would otherwise hold every thread for the tens of milliseconds a hash takes, and each request that
  * signs a token would wait behind them. One thread stays free for that work; further hashes queue
- * here, first come first served. Leaving two free cost about a tenth of the sign-ins per second on
- * 2 cores: a freed slot waits for the event loop to start the next hash, and the core idles meanwhile.
- * With more cores than UV_THREADPOOL_SIZE - 1, raise UV_THREADPOOL_SIZE (docs/scaling.md).
+ * here, first come first served. With two left free, bench runs on 2 cores measured 98, 81 and 110
+ * sign-ins/s against 108, 118 and 118 with no limit (a freed slot waits for the event loop to start
+ * the next hash, and its core may idle meanwhile); with one, medians of 114 and 114 over five runs
+ * each. With more cores than UV_THREADPOOL_SIZE - 1, raise UV_THREADPOOL_SIZE (docs/scaling.md).
  */
 export const ARGON2_CONCURRENCY = Math.max(1, threadPoolSize() - 1);
 
