@@ -121,6 +121,7 @@ export function isWrite(query: CompiledQuery): boolean {
   if (WRITE_NODES.has(query.query.kind)) return true;
   const text = query.sql.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
   if (/^(insert|update|delete|replace|merge|upsert)\b/i.test(text)) return true;
-  // A raw CTE: the statement writes when a write verb follows the closing parenthesis of a WITH entry.
-  return /^with\b/i.test(text) && /\)\s*(insert|update|delete|merge)\b/i.test(text);
+  // A raw CTE: the statement writes when a write verb follows the closing parenthesis of a WITH entry,
+  // or opens a WITH entry (PostgreSQL's data-modifying `name as (update … returning …)`).
+  return /^with\b/i.test(text) && /(\)\s*|\bas\s*(not\s+)?(materialized\s*)?\(\s*)(insert|update|delete|merge)\b/i.test(text);
 }

@@ -38,15 +38,18 @@ describeDialects('statement counter', (h) => {
     expect(reads).toMatchObject({ total: 1, writes: 0 });
   });
 
-  it('counts raw upserts and CTE writes as writes, and a locking read as a read', async () => {
+  it('counts raw upserts and CTE writes (after or inside a WITH entry) as writes, and reads as reads', async () => {
     const server = await h.start();
     const key = `counter-raw-${Math.random()}`;
     const counted = await countStatements(server.db, async () => {
       await sql`insert into rate_limits (key, window_start, count) values (${key}, 1, 1) on conflict (key) do update set count = rate_limits.count + 1`.execute(server.db);
       await sql`with hit as (select ${key} as k) update rate_limits set count = 5 where key in (select k from hit)`.execute(server.db);
       await sql`select count from rate_limits where key = ${key}`.execute(server.db);
+      // PostgreSQL's data-modifying WITH entry (SQLite has none): a select that writes.
+      if (h.dialect === 'postgres') await sql`with bumped as (update rate_limits set count = 6 where key = ${key} returning key) select count(*) from bumped`.execute(server.db);
+      await sql`with old as (select ${key} as k) select count(*) from old`.execute(server.db);
     });
-    expect(counted).toMatchObject({ total: 3, writes: 2 });
+    expect(counted).toMatchObject(h.dialect === 'postgres' ? { total: 5, writes: 3 } : { total: 4, writes: 2 });
   });
 });
 

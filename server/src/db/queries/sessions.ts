@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../index';
 import { precompiled, type Params } from '../precompiled';
 import type { RefreshTokensTable, SessionsTable } from '../schema';
@@ -127,6 +127,32 @@ export async function markRefreshTokenUsed(db: Db, tokenHash: string, now: numbe
 const spendRefreshToken = precompiled((db, p: Params<{ tokenHash: string; now: number }>) =>
   db.updateTable('refresh_tokens').set({ used_at: p.now }).where('token_hash', '=', p.tokenHash).where('used_at', 'is', null),
 );
+
+/**
+ * PostgreSQL: a refresh's rotation as one statement, with no BEGIN and COMMIT around it. It spends
+ * `tokenHash` (the same compare-and-swap on `used_at` as markRefreshTokenUsed), and only if that won,
+ * touches the session and inserts the next token. One statement is one transaction, and a concurrent
+ * spend of the same token waits for the row and then finds it used, so exactly one rotation wins, as
+ * with the three statements in a transaction. It saves four round trips of the five. True when this
+ * call spent the token.
+ */
+export async function rotateRefreshTokenAtOnce(db: Db, p: { tokenHash: string; now: number; sessionId: string; nextHash: string; expiresAt: number }): Promise<boolean> {
+  const row = (await rotateAtOnce(db, p)).rows[0];
+  return Number(row?.spent) === 1;
+}
+
+const rotateAtOnce = precompiled((db, p: Params<{ tokenHash: string; now: number; sessionId: string; nextHash: string; expiresAt: number }>) => ({
+  compile: () =>
+    sql<{ spent: number | string }>`with spent as (
+      update refresh_tokens set used_at = ${p.now} where token_hash = ${p.tokenHash} and used_at is null returning session_id
+    ), touched as (
+      update sessions set last_used_at = ${p.now} where id = ${p.sessionId} and exists (select 1 from spent) returning id
+    ), fresh as (
+      insert into refresh_tokens (token_hash, session_id, created_at, expires_at, used_at)
+      select cast(${p.nextHash} as text), session_id, cast(${p.now} as bigint), cast(${p.expiresAt} as bigint), null from spent returning token_hash
+    )
+    select (select count(*) from spent) as spent`.compile(db),
+}));
 
 /** Revokes every live session of a user, except `keepSessionId` (the caller's own, on a password change). */
 export async function revokeUserSessions(db: Db, userId: string, now: number, keepSessionId?: string): Promise<number> {

@@ -8,7 +8,8 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newSecret, sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { findRefreshTokenSession, insertRefreshToken, markRefreshTokenUsed, revokeSession, touchSession, type SessionRow } from '../../db/queries/sessions';
+import { PostgresAdapter } from 'kysely';
+import { findRefreshTokenSession, insertRefreshToken, markRefreshTokenUsed, revokeSession, rotateRefreshTokenAtOnce, touchSession, type SessionRow } from '../../db/queries/sessions';
 import { isMember, membershipEnded } from '../../db/queries/tenants';
 import { revokeTenantSessions } from '../../db/queries/admin-users';
 import { findUserById, updateUser, type UserRow } from '../../db/queries/users';
@@ -122,15 +123,23 @@ export function createRefreshRotation(deps: {
     }
 
     const next = newSecret();
-    const rotated = await db.transaction().execute(async (trx) => {
-      // First statement of the transaction: it takes the write lock (SQLite) or the row (PostgreSQL) at once.
-      if (!(await markRefreshTokenUsed(trx, hash, now))) return false;
-      if (tenantId && tenantId !== session.tenant_id) await updateUser(trx, user.id, { last_tenant_id: tenantId });
-      // The tenant is written only when it changes: setting it to the same value still rewrites its index entry.
-      await touchSession(trx, session.id, now, activeTenant !== session.tenant_id ? activeTenant : undefined);
-      await insertRefreshToken(trx, { token_hash: sha256(next), session_id: session.id, created_at: now, expires_at: now + config.refreshTokenTtl * 1000, used_at: null });
-      return true;
-    });
+    const expiresAt = now + config.refreshTokenTtl * 1000;
+    const inTransaction = () =>
+      db.transaction().execute(async (trx) => {
+        // First statement of the transaction: it takes the write lock (SQLite) or the row (PostgreSQL) at once.
+        if (!(await markRefreshTokenUsed(trx, hash, now))) return false;
+        if (tenantId && tenantId !== session.tenant_id) await updateUser(trx, user.id, { last_tenant_id: tenantId });
+        // The tenant is written only when it changes: setting it to the same value still rewrites its index entry.
+        await touchSession(trx, session.id, now, activeTenant !== session.tenant_id ? activeTenant : undefined);
+        await insertRefreshToken(trx, { token_hash: sha256(next), session_id: session.id, created_at: now, expires_at: expiresAt, used_at: null });
+        return true;
+      });
+    // The usual refresh (the session stays in its tenant) on PostgreSQL: spend, touch and insert in one
+    // statement (rotateRefreshTokenAtOnce), with the same guarantees, in one round trip instead of five.
+    const rotated =
+      activeTenant === session.tenant_id && db.getExecutor().adapter instanceof PostgresAdapter
+        ? await rotateRefreshTokenAtOnce(db, { tokenHash: hash, now, sessionId: session.id, nextHash: sha256(next), expiresAt })
+        : await inTransaction();
     if (!rotated) return refreshTokenReused(session, client, now);
     // Moved in, it counts against the tenant's concurrent-session limit like a sign-in there.
     if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.afterSessionStarted(user.id, activeTenant, session.id);
