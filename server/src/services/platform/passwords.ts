@@ -51,6 +51,11 @@ export const ARGON2_CONCURRENCY = Math.max(1, threadPoolSize() - 1);
 let running = 0;
 const waiting: (() => void)[] = [];
 
+/** Argon2 jobs on the pool now, and those queued behind them. */
+export function argon2Jobs(): { running: number; queued: number } {
+  return { running, queued: waiting.length };
+}
+
 async function limited<T>(job: () => Promise<T>): Promise<T> {
   if (running < ARGON2_CONCURRENCY) running += 1;
   else await new Promise<void>((resolve) => waiting.push(resolve)); // the finishing job hands over its slot
