@@ -3,7 +3,8 @@
  * (every sort field and preset is an index range of `user_tenants`), and the membership's own state.
  * Every function takes the tenant id: nothing here reads or writes another tenant's rows.
  */
-import { PostgresAdapter, sql, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { isPostgres } from '../dialect';
 import { INACTIVE_USER_SECONDS, type UsersListQuery } from '@gatehouse/shared/wire';
 import type { Db } from '../index';
 import { changesOf } from '../patch';
@@ -88,7 +89,7 @@ export function membersKeysetQueries(db: Db, tenantId: string, query: UsersListQ
     sql<boolean>`(${sql.join(cols.map((c) => sql.ref(c)))}) ${op} (${sql.join(values.map((v) => sql`${v}`))})`;
   if (columns[0] !== 'email') return [ordered(base().where(beyond(columns, keyset.key)))];
   // Whether, in travel order, the null emails come after the others (PostgreSQL sorts NULL as the largest value).
-  const nullsLast = (travel === 'asc') === db.getExecutor().adapter instanceof PostgresAdapter;
+  const nullsLast = (travel === 'asc') === isPostgres(db);
   const [email, userId] = keyset.key;
   const nulls = () => base().where('email', 'is', null);
   if (email !== null) return [ordered(base().where(beyond(columns, keyset.key))), ...(nullsLast ? [ordered(nulls())] : [])];

@@ -1,14 +1,10 @@
-import { PostgresAdapter, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
+import { isPostgres } from '../dialect';
 import type { Db } from '../index';
 import type { EventsTable, JobsTable } from '../schema-connectivity';
 
 export type EventRow = Selectable<EventsTable>;
 export type JobRow = Selectable<JobsTable>;
-
-/** True on PostgreSQL: the claims lock rows with FOR UPDATE SKIP LOCKED there. */
-function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 export async function insertEvent(db: Db, row: { id: string; tenant_id: string; event_key: string; data: string; actor: string | null; occurred_at: number }): Promise<void> {
   await db.insertInto('events').values({ ...row, dispatched_at: null, dispatch_error: null, lease_until: null, lease_token: null }).execute();

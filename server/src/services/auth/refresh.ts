@@ -8,7 +8,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { newSecret, sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { PostgresAdapter } from 'kysely';
+import { isPostgres } from '../../db/dialect';
 import { findRefreshTokenSession, insertRefreshToken, markRefreshTokenUsed, revokeSession, rotateRefreshTokenAtOnce, touchSession, type SessionRow } from '../../db/queries/sessions';
 import { isMember, membershipEnded } from '../../db/queries/tenants';
 import { revokeTenantSessions } from '../../db/queries/admin-users';
@@ -137,7 +137,7 @@ export function createRefreshRotation(deps: {
     // The usual refresh (the session stays in its tenant) on PostgreSQL: spend, touch and insert in one
     // statement (rotateRefreshTokenAtOnce), with the same guarantees, in one round trip instead of five.
     const rotated =
-      activeTenant === session.tenant_id && db.getExecutor().adapter instanceof PostgresAdapter
+      activeTenant === session.tenant_id && isPostgres(db)
         ? await rotateRefreshTokenAtOnce(db, { tokenHash: hash, now, sessionId: session.id, nextHash: sha256(next), expiresAt })
         : await inTransaction();
     if (!rotated) return refreshTokenReused(session, client, now);
