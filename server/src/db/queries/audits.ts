@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
+import { isPostgres } from '../dialect';
 import type { Db } from '../index';
 import type { AuditsTable } from '../schema-admin';
 import { AUDIT_HOUR_MS } from '../migrations/041_audits_search';
@@ -63,7 +64,7 @@ function filteredAudits(db: Db, tenantId: string, filters: AuditRowFilters) {
   // SQLite: the trigram index of migration 041 narrows the description filter to its candidates (of
   // any tenant; the conditions above keep the tenant's and the exact match). PostgreSQL's trigram
   // index serves the LIKE itself. Below 3 characters there is no trigram: the filter scans.
-  if (filters.description && [...filters.description].length >= 3 && !(db.getExecutor().adapter instanceof PostgresAdapter)) {
+  if (filters.description && [...filters.description].length >= 3 && !isPostgres(db)) {
     q = q.where(sql<boolean>`audits.rowid in (select rowid from audits_fts where audits_fts match ${ftsPhrase(filters.description)})`);
   }
   return q;
@@ -114,23 +115,31 @@ export function auditsPageQuery(db: Db, tenantId: string, filters: AuditRowFilte
   return page.keys ?? page.rows;
 }
 
+/** Where a keyset batch starts: after this record (its created_at and id). */
+export type AuditKeyset = { createdAt: number; id: string };
+
 /** Keyset batch for the CSV export: the `limit` records after `after` (created_at, id) in `direction` order. */
-export function auditsAfter(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: { createdAt: number; id: string } | null, limit: number) {
+export function auditsAfter(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: AuditKeyset | null, limit: number) {
   return auditsAfterQuery(db, tenantId, filters, direction, after, limit).execute();
 }
 
-/** The same batch with only `columns` (and the keyset's created_at and id): what the CSV export reads. */
-export function auditColumnsAfter<C extends keyof AuditsTable>(
-  db: Db,
-  tenantId: string,
-  filters: AuditRowFilters,
-  direction: 'asc' | 'desc',
-  after: { createdAt: number; id: string } | null,
-  limit: number,
-  columns: readonly C[],
-) {
-  return auditsAfterQuery(db, tenantId, filters, direction, after, limit)
-    .clearSelect()
+/** One keyset batch of a tenant's records: the `limit` records after `after` in `direction` order. */
+export interface AuditBatch {
+  tenantId: string;
+  filters: AuditRowFilters;
+  direction: 'asc' | 'desc';
+  after: AuditKeyset | null;
+  limit: number;
+}
+
+/** The batch's statement with its select list cleared, for the export's two readers below. */
+function batchQuery(db: Db, batch: AuditBatch) {
+  return auditsAfterQuery(db, batch.tenantId, batch.filters, batch.direction, batch.after, batch.limit).clearSelect();
+}
+
+/** The batch with only `columns` (and the keyset's created_at and id): what the CSV export reads on SQLite. */
+export function auditColumnsAfter<C extends keyof AuditsTable>(db: Db, batch: AuditBatch, columns: readonly C[]) {
+  return batchQuery(db, batch)
     .select([...new Set<C | 'id' | 'created_at'>(['id', 'created_at', ...columns])])
     .execute();
 }
@@ -142,15 +151,7 @@ export function auditColumnsAfter<C extends keyof AuditsTable>(
  * YYYY-MM-DDTHH:MM:SS.mmmZ in UTC from exact millisecond arithmetic, records joined by CRLF. With
  * the batch's size and its last record (the next batch's keyset). Why: services/admin/audits.ts.
  */
-export async function auditCsvBatchAfter(
-  db: Db,
-  tenantId: string,
-  filters: AuditRowFilters,
-  direction: 'asc' | 'desc',
-  after: { createdAt: number; id: string } | null,
-  limit: number,
-  columns: readonly (keyof AuditsTable)[],
-): Promise<{ text: string; count: number; last: { createdAt: number; id: string } | null }> {
+export async function auditCsvBatchAfter(db: Db, batch: AuditBatch, columns: readonly (keyof AuditsTable)[]): Promise<{ text: string; count: number; last: AuditKeyset | null }> {
   const cell = (column: keyof AuditsTable) => {
     const value =
       column === 'created_at'
@@ -159,11 +160,11 @@ export async function auditCsvBatchAfter(
     return sql`'"' || replace(case when left(${value}, 1) in ('=', '+', '-', '@', E'\t', E'\r') then '''' || ${value} else ${value} end, '"', '""') || '"'`;
   };
   const line = columns.length ? sql.join(columns.map(cell), sql` || ',' || `) : sql`''`;
-  const order = sql.raw(direction);
-  const back = sql.raw(direction === 'asc' ? 'desc' : 'asc');
-  const batch = auditsAfterQuery(db, tenantId, filters, direction, after, limit).clearSelect().select(['id', 'created_at', sql<string>`${line}`.as('line')]);
+  const order = sql.raw(batch.direction);
+  const back = sql.raw(batch.direction === 'asc' ? 'desc' : 'asc');
+  const lines = batchQuery(db, batch).select(['id', 'created_at', sql<string>`${line}`.as('line')]);
   const row = await db
-    .with('batch', () => batch)
+    .with('batch', () => lines)
     .selectFrom('batch')
     .select([
       sql<string | null>`string_agg(line, E'\r\n' order by created_at ${order}, id ${order})`.as('text'),
@@ -176,7 +177,7 @@ export async function auditCsvBatchAfter(
   return { text: row.text ?? '', count, last: count && row.last_id !== null ? { createdAt: Number(row.last_created_at), id: row.last_id } : null };
 }
 
-export function auditsAfterQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: { createdAt: number; id: string } | null, limit: number) {
+export function auditsAfterQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: AuditKeyset | null, limit: number) {
   let q = filteredAudits(db, tenantId, filters);
   if (after) {
     const op = direction === 'desc' ? '<' : '>';

@@ -5,10 +5,10 @@
  * the whole result (tenants reach 1,000,000 records). Always the caller's tenant only.
  */
 import { AUDIT_COLUMNS, type AuditColumnName, type AuditRecord, type AuditsMetadata, type AuditsQuery, type AuditsResponse, type AuditsStats, type ExportAuditsRequest } from '@gatehouse/shared/wire';
-import { PostgresAdapter } from 'kysely';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db';
-import { auditColumnsAfter, auditCsvBatchAfter, auditsAfter, countTenantAudits, pageTenantAudits, tenantAuditTotal, type AuditRowFilters } from '../../db/queries/audits';
+import { isPostgres } from '../../db/dialect';
+import { auditColumnsAfter, auditCsvBatchAfter, auditsAfter, countTenantAudits, pageTenantAudits, tenantAuditTotal, type AuditKeyset, type AuditRowFilters } from '../../db/queries/audits';
 import { Errors } from '../../errors';
 import { decodeCursor, encodeCursor, listFingerprint } from './list-cursor';
 import type { AuditsTable } from '../../db/schema-admin';
@@ -45,8 +45,6 @@ export interface AdminAuditService {
   exportCsv(caller: AdminCaller, request: ExportAuditsRequest): AsyncGenerator<string>;
 }
 
-/** Where a keyset batch of the export starts: after this record. */
-type Cursor = { createdAt: number; id: string };
 
 type Row = Pick<AuditsTable, 'id' | 'tenant_id' | 'email' | 'action' | 'description' | 'ip' | 'severity' | 'user_agent' | 'json' | 'created_at'>;
 
@@ -151,22 +149,23 @@ export function createAdminAuditService(deps: { db: Db; clock: Clock }): AdminAu
       // empties. A 1,000,000-record export grew the process by +48 to +189 MB that way, and by under
       // 20 MB as one text per batch (bench/audits-scale.test.ts). SQLite reads a batch synchronously,
       // so its rows die young and it keeps the row path.
-      const inDatabase = db.getExecutor().adapter instanceof PostgresAdapter;
+      const inDatabase = isPostgres(db);
       // One batch as CSV text and the cursor after it. The rows die inside this function, so the
       // generator holds only the text while it waits for the reader and the next batch.
-      const batch = async (after: Cursor | null) => {
+      const readBatch = async (after: AuditKeyset | null) => {
+        const batch = { tenantId: caller.tenantId, filters, direction: request.sortDirection, after, limit: EXPORT_BATCH };
         if (inDatabase) {
-          const { text, count, last } = await auditCsvBatchAfter(db, caller.tenantId, filters, request.sortDirection, after, EXPORT_BATCH, columns);
+          const { text, count, last } = await auditCsvBatchAfter(db, batch, columns);
           return { text: count ? `${text}\r\n` : '', next: count === EXPORT_BATCH ? last : null };
         }
-        const rows = await auditColumnsAfter(db, caller.tenantId, filters, request.sortDirection, after, EXPORT_BATCH, columns);
+        const rows = await auditColumnsAfter(db, batch, columns);
         const lines = rows.map((row) => header.map((h) => cell(row, h.name)).join(','));
         const last = rows[rows.length - 1];
         return { text: lines.length ? `${lines.join('\r\n')}\r\n` : '', next: rows.length === EXPORT_BATCH && last ? { createdAt: Number(last.created_at), id: last.id } : null };
       };
-      let next: Cursor | null = null;
+      let next: AuditKeyset | null = null;
       do {
-        const { text, next: cursor } = await batch(next);
+        const { text, next: cursor } = await readBatch(next);
         if (text) yield text;
         next = cursor;
       } while (next);
