@@ -1,7 +1,7 @@
-import { createHook } from 'node:async_hooks';
 import { createPublicKey, KeyObject, sign } from 'node:crypto';
 import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { signJobsDuring } from '../../test/crypto-jobs';
 import { verifyJwt } from './jwt-verify';
 
 const NOW = 1_800_000_000_000;
@@ -86,26 +86,17 @@ describe('verifyJwt (node:crypto) against jose jwtVerify', () => {
   });
 
   // As signing (keys.test.ts): the check runs on libuv's thread pool and calls back into the event
-  // loop (node:crypto names sign and verify jobs alike, SIGNREQUEST); the synchronous form makes a
-  // job of that type that never calls back.
+  // loop; the synchronous form does not (test/crypto-jobs.ts).
   it('checks signatures on the thread pool, not on the event loop (ES256 and RS256), and still refuses a bad one', async () => {
     for (const alg of ['ES256', 'RS256'] as const) {
       const token = await signed(alg, claims());
       const [header, payload, signature] = token.split('.') as [string, string, string];
       const bytes = Buffer.from(signature, 'base64url');
       bytes[5] = bytes[5]! ^ 1;
-      const jobs = new Set<number>();
-      const calledBack = new Set<number>();
-      const hook = createHook({
-        init: (id, type) => void (type === 'SIGNREQUEST' && jobs.add(id)),
-        before: (id) => void (jobs.has(id) && calledBack.add(id)),
-      }).enable();
-      try {
+      const { jobs, calledBack } = await signJobsDuring(async () => {
         expect(await verifyJwt(token, async () => keys[alg].publicKey, options), alg).toMatchObject({ sub: 'user-1' });
         await expect(verifyJwt(`${header}.${payload}.${bytes.toString('base64url')}`, async () => keys[alg].publicKey, options), alg).rejects.toThrow(/signature verification failed/);
-      } finally {
-        hook.disable();
-      }
+      });
       expect(jobs.size, alg).toBe(2);
       expect(calledBack, alg).toEqual(jobs);
     }

@@ -1,8 +1,8 @@
 import { createLocalJWKSet, decodeProtectedHeader, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
-import { createHook } from 'node:async_hooks';
 import { KeyObject } from 'node:crypto';
 import { ApiPaths } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
+import { signJobsDuring } from '../../test/crypto-jobs';
 import { call, describeDialects, movableClock, signUpAndActivate } from '../../test/harness';
 
 describeDialects('signing keys', (h) => {
@@ -159,24 +159,12 @@ describeDialects('token signing with node:crypto', (h) => {
 
   // Issue 17: under load a process is limited by its main thread, and a signature cost it about a
   // fifth of a token grant. node:crypto's callback form runs the job on libuv's thread pool and calls
-  // back into the event loop (async_hooks sees the callback's "before"); the synchronous form makes a
-  // job of the same type that never calls back.
+  // back into the event loop; the synchronous form does not (test/crypto-jobs.ts).
   it('signs on the thread pool, not on the event loop (ES256 and RS256)', async () => {
     for (const alg of ['ES256', 'RS256'] as const) {
       const server = await h.start({ GATEHOUSE_SIGNING_ALG: alg });
       await server.keys.sign({ sub: 'warm-up' }, Date.now() + 60_000); // loads the key first
-      const jobs = new Set<number>();
-      const calledBack = new Set<number>();
-      const hook = createHook({
-        init: (id, type) => void (type === 'SIGNREQUEST' && jobs.add(id)),
-        before: (id) => void (jobs.has(id) && calledBack.add(id)),
-      }).enable();
-      let tokens: string[];
-      try {
-        tokens = await Promise.all([1, 2, 3].map((n) => server.keys.sign({ sub: `user-${n}` }, Date.now() + 60_000)));
-      } finally {
-        hook.disable();
-      }
+      const { result: tokens, jobs, calledBack } = await signJobsDuring(() => Promise.all([1, 2, 3].map((n) => server.keys.sign({ sub: `user-${n}` }, Date.now() + 60_000))));
       expect(jobs.size, alg).toBe(3);
       expect(calledBack, alg).toEqual(jobs);
       for (const [i, token] of tokens.entries()) expect(await server.keys.verify(token), alg).toMatchObject({ sub: `user-${i + 1}` });
