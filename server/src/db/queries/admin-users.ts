@@ -123,9 +123,10 @@ const COUNTED: Partial<Record<NonNullable<UsersListQuery['preset']> | 'all', 'n'
  * The statements of a users page (exported for the scale bench's query plans): the count of every
  * match (the counter of migration 040 when it has it), and the page. `page(total)` reads the page from
  * the nearer end of the list (the last page is the first rows in reverse order) and, past the first
- * rows, as a deferred join: `keys` walks the covering index (tenant_id, sort columns, user_id) to
- * the page's user ids without reading a row, and `rows` reads just those; `reversed` when the rows
- * come in reverse order.
+ * rows, as a deferred join: `keys` walks the covering index (tenant_id, sort columns, user_id) to the
+ * page's user ids without reading a row, then just those rows are read (on PostgreSQL in the same
+ * statement, `rows`; on SQLite `rows` is null and listMembersPage reads them by id); `reversed` when
+ * the rows come in reverse order.
  */
 export function membersPageQueries(db: Db, tenantId: string, query: UsersListQuery, now: number) {
   const counter = query.search?.trim() ? undefined : COUNTED[query.preset ?? 'all'];
@@ -141,12 +142,22 @@ export function membersPageQueries(db: Db, tenantId: string, query: UsersListQue
       const skip = reversed ? total - offset - limit : offset;
       const direction = reversed ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : query.sortDirection;
       const ordered = pageQuery(db, tenantId, query, now, direction);
-      return {
-        reversed,
-        limit,
-        keys: skip > 0 ? ordered.select('user_id').limit(limit).offset(skip) : null,
-        rows: ordered.selectAll().limit(limit),
-      };
+      if (skip === 0) return { reversed, limit, keys: null, rows: ordered.selectAll().limit(limit) };
+      const keys = ordered.select('user_id').limit(limit).offset(skip);
+      // PostgreSQL: one statement, the page's ids (the subquery, at most `limit` rows) read first as an
+      // array, then just their rows by primary key, in the array's order. Ordering by the array's
+      // positions, not the sort columns, leaves the planner no reason to walk a sort index instead,
+      // and the array's fixed size no reason, in a generic plan that does not know the limit, to
+      // hash-join the whole tenant. SQLite runs in the process: there the ids and the rows are two
+      // statements (listMembersPage).
+      const rows = isPostgres(db)
+        ? db
+            .selectFrom(sql<{ k: string; ordinality: number }>`unnest(array(${keys})) with ordinality`.as('k'))
+            .innerJoin('user_tenants', (join) => join.onRef('user_tenants.user_id', '=', 'k.k').on('user_tenants.tenant_id', '=', tenantId))
+            .selectAll('user_tenants')
+            .orderBy('k.ordinality')
+        : null;
+      return { reversed, limit, keys, rows };
     },
   };
 }
@@ -155,14 +166,15 @@ export function membersPageQueries(db: Db, tenantId: string, query: UsersListQue
 export async function listMembersPage(db: Db, tenantId: string, query: UsersListQuery, now: number): Promise<{ rows: MembershipRow[]; total: number }> {
   const { count, page } = membersPageQueries(db, tenantId, query, now);
   const total = Number((await count.executeTakeFirst())?.n ?? 0);
-  const { reversed, limit, keys, rows: first } = page(total);
+  const { reversed, limit, keys, rows: statement } = page(total);
   if (limit === 0) return { rows: [], total };
   let rows: MembershipRow[];
-  if (keys) {
-    const ids = (await keys.execute()).map((r) => r.user_id);
+  if (statement) rows = await statement.execute();
+  else {
+    const ids = (await keys!.execute()).map((r) => r.user_id);
     const byId = new Map((await listMemberships(db, tenantId, ids)).map((m) => [m.user_id, m]));
     rows = ids.flatMap((id) => byId.get(id) ?? []);
-  } else rows = await first.execute();
+  }
   return { rows: reversed ? rows.reverse() : rows, total };
 }
 

@@ -24,7 +24,7 @@ import { authenticateApiToken, type ApiTokenPrincipal } from './api-tokens';
 import type { AuthContext, AuthService } from '../auth/auth';
 import type { KeyService } from '../platform/keys';
 import type { IpRestrictionService } from '../security/ip-restrictions';
-import { covers, grantsOf, refuseWhileImpersonating } from './permissions';
+import { covers, grantsOf, permissionKeysOf, refuseWhileImpersonating } from './permissions';
 import { hierarchyReach } from './sub-account-access';
 
 /** An admin call's caller, after its tenant and permission were checked. */
@@ -96,14 +96,19 @@ export async function authorizeAdmin(
     ctx = { ...own, tenantId: request.scopedTenantId };
   }
   if (access === 'write') refuseWhileImpersonating(ctx);
-  const user = await findUserById(db, ctx.userId);
+  // The user, the membership and the roles' permissions are read at once (one round trip, not three
+  // after each other), then judged in this order: 401, 404, 403.
+  const [user, member, keys] = await Promise.all([
+    findUserById(db, ctx.userId),
+    // The token may be a few minutes older than a disable, lock or expiry of this membership.
+    reach ? true : isMember(db, ctx.userId, ctx.tenantId, now),
+    reach ? reach.keys : permissionKeysOf(db, ctx.userId, ctx.tenantId),
+  ]);
   if (!user || user.disabled === 1) throw Errors.unauthorized();
   const superUser = user.super_user === 1;
-  // The token may be a few minutes older than a disable, lock or expiry of this membership.
-  if (!superUser && !reach && !(await isMember(db, ctx.userId, ctx.tenantId, now))) throw tenantNotFound();
-  const grants = reach ? { keys: reach.keys } : await grantsOf(db, ctx.userId, ctx.tenantId);
-  if (!superUser && !covers(grants.keys, permission)) throw forbidden(permission);
-  return { userId: ctx.userId, email: user.email, tenantId: ctx.tenantId, superUser, keys: grants.keys, ip: request.ip, userAgent: request.userAgent, auth: ctx, ...(reach ? { viaTenantId: reach.viaTenantId } : {}) };
+  if (!superUser && !member) throw tenantNotFound();
+  if (!superUser && !covers(keys, permission)) throw forbidden(permission);
+  return { userId: ctx.userId, email: user.email, tenantId: ctx.tenantId, superUser, keys, ip: request.ip, userAgent: request.userAgent, auth: ctx, ...(reach ? { viaTenantId: reach.viaTenantId } : {}) };
 }
 
 /**

@@ -13,12 +13,16 @@ import { AppError } from '../../errors';
 import type { AuthContext } from '../auth/auth';
 import { loadAuthorization } from './tenants';
 
+/** The permission keys a user holds in a tenant through their roles (whatever the user's state). */
+export async function permissionKeysOf(db: Db, userId: string, tenantId: string): Promise<string[]> {
+  return (await loadAuthorization(db, userId, tenantId)).permissions.map((p) => p.key);
+}
+
 /** The permission keys a user holds in a tenant, and whether they are a super user. */
 export async function grantsOf(db: Db, userId: string, tenantId: string): Promise<{ superUser: boolean; keys: string[] }> {
   const user = await findUserById(db, userId);
   if (!user || user.disabled === 1) return { superUser: false, keys: [] };
-  const authz = await loadAuthorization(db, userId, tenantId);
-  return { superUser: user.super_user === 1, keys: authz.permissions.map((p) => p.key) };
+  return { superUser: user.super_user === 1, keys: await permissionKeysOf(db, userId, tenantId) };
 }
 
 /**
