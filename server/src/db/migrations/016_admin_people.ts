@@ -172,7 +172,8 @@ function provider(u: string, t: string): string {
     'local')`;
 }
 
-const userUpdate = (n: string) =>
+/** Sets every copy of user `n` on their memberships (exported for migration 044, which keeps it as it is). */
+export const userUpdate = (n: string) =>
   `update user_tenants set sort_name = lower(${n}.name), email = ${n}.email, user_created_at = ${n}.created_at, verified = ${n}.verified,
      locked = case when ${n}.locked_at is not null or admin_locked_at is not null then 1 else 0 end,
      breached = ${n}.is_breached_password, active_at = coalesce(${n}.last_login, ${n}.created_at)
@@ -184,7 +185,8 @@ const membershipFill = (n: string) =>
      mfa_enrolled = ${mfaEnrolled(`${n}.user_id`)}, provider = ${provider(`${n}.user_id`, `${n}.tenant_id`)}
    where user_id = ${n}.user_id and tenant_id = ${n}.tenant_id`;
 
-const USER_COLUMNS = 'name, email, created_at, verified, locked_at, is_breached_password, last_login';
+/** The users columns migration 016's gh_users_copy follows (044 moves last_login to a trigger of its own). */
+export const USER_COLUMNS = 'name, email, created_at, verified, locked_at, is_breached_password, last_login';
 
 function sqliteTriggers(): string[] {
   return [

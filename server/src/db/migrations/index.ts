@@ -37,6 +37,7 @@ import { memberCountsMigration } from './040_member_counts';
 import { auditsSearchMigration } from './041_audits_search';
 import { cdnRolloutsMigration } from './042_cdn_rollouts';
 import { memberActivityIndexMigration } from './043_member_activity_index';
+import { memberActivityTriggerMigration } from './044_member_activity_trigger';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -83,6 +84,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '041_audits_search': auditsSearchMigration(dialect),
         '042_cdn_rollouts': cdnRolloutsMigration,
         '043_member_activity_index': memberActivityIndexMigration(dialect),
+        '044_member_activity_trigger': memberActivityTriggerMigration(dialect),
       };
     },
   };

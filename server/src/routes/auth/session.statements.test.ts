@@ -5,6 +5,7 @@
  * not written to clear them.
  */
 import { ApiPaths } from '@gatehouse/shared/wire';
+import { statSync } from 'node:fs';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { call, describeDialects, PASSWORD, signUpAndActivate } from '../../test/harness';
@@ -29,6 +30,26 @@ describeDialects('password sign-in statements', (h) => {
     expect((await server.db.selectFrom('users').select('failed_logins').where('id', '=', userId).executeTakeFirstOrThrow()).failed_logins).toBe(1);
     expect((await call(server, 'POST', ApiPaths.login, { body: { email, password: PASSWORD } })).status).toBe(200);
     expect((await server.db.selectFrom('users').select('failed_logins').where('id', '=', userId).executeTakeFirstOrThrow()).failed_logins).toBe(0);
+  });
+
+  it('writes at most 36 pages of the SQLite database per sign-in (43 before migration 044): the last sign-in moves one copy on the memberships, not all ten sort indexes', async () => {
+    if (h.dialect !== 'sqlite') return;
+    const server = await h.start(ROOMY);
+    const { email } = await signUpAndActivate(server);
+    const db = server.db;
+    const file = (await sql<{ file: string }>`pragma database_list`.execute(db)).rows[0]!.file;
+    // The write-ahead log, emptied before the sign-in and not checkpointed during it, holds one frame
+    // (a 24-byte header and a page) per page each commit wrote.
+    await sql`pragma wal_autocheckpoint = 0`.execute(db);
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+    expect(statSync(`${file}-wal`).size).toBe(0);
+    const login = await call(server, 'POST', ApiPaths.login, { body: { email, password: PASSWORD } });
+    expect(login.status).toBe(200);
+    const pageSize = Number((await sql<{ page_size: number }>`pragma page_size`.execute(db)).rows[0]!.page_size);
+    const frames = (statSync(`${file}-wal`).size - 32) / (pageSize + 24);
+    expect(Number.isInteger(frames)).toBe(true);
+    expect(frames).toBeGreaterThan(0);
+    expect(frames).toBeLessThanOrEqual(36);
   });
 
   it('keeps no session, last sign-in or audit record of a sign-in whose refresh token could not be stored', async () => {
