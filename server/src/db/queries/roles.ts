@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Expression, Insertable, Selectable } from 'kysely';
 import type { Db } from '../index';
 import { precompiled, type Params } from '../precompiled';
 import type { PermissionsTable, RolesTable } from '../schema';
@@ -63,12 +63,18 @@ export async function listHeldRoleIds(db: Db, userId: string, tenantId: string):
   return (await heldRoleIds(db, { userId, tenantId })).rows.map((r) => r.role_id);
 }
 
-const heldRoleIds = precompiled((db, p: Params<{ userId: string; tenantId: string }>) =>
-  db
+const heldRoleIds = precompiled((db, p: Params<{ userId: string; tenantId: string }>) => heldRoleIdsQuery(db, p.userId, p.tenantId));
+
+/**
+ * The statement of listHeldRoleIds, for a user and a tenant given as values or as columns of an
+ * enclosing query (the refresh reads them with its session: db/queries/sessions.ts).
+ */
+export function heldRoleIdsQuery(db: Db, userId: string | Expression<string>, tenantId: string | Expression<string>) {
+  return db
     .selectFrom('user_roles')
     .select('user_roles.role_id')
-    .where('user_roles.user_id', '=', p.userId)
-    .where('user_roles.tenant_id', '=', p.tenantId)
+    .where('user_roles.user_id', '=', userId)
+    .where('user_roles.tenant_id', '=', tenantId)
     .union(
       db
         .selectFrom('group_users')
@@ -76,11 +82,11 @@ const heldRoleIds = precompiled((db, p: Params<{ userId: string; tenantId: strin
         .innerJoin('group_roles', 'group_roles.group_id', 'groups.id')
         .innerJoin('roles', 'roles.id', 'group_roles.role_id')
         .select('group_roles.role_id')
-        .where('group_users.user_id', '=', p.userId)
-        .where('groups.tenant_id', '=', p.tenantId)
-        .where('roles.tenant_id', '=', p.tenantId),
-    ),
-);
+        .where('group_users.user_id', '=', userId)
+        .where('groups.tenant_id', '=', tenantId)
+        .where('roles.tenant_id', '=', tenantId),
+    );
+}
 
 /** One row of `listRoleGrantRows`: a role, with one permission it grants (null when it grants none). */
 export interface RoleGrantRow {

@@ -1,7 +1,10 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Expression, type Insertable, type Selectable } from 'kysely';
+import { isPostgres } from '../dialect';
 import type { Db } from '../index';
 import { precompiled, type Params } from '../precompiled';
 import type { RefreshTokensTable, SessionsTable } from '../schema';
+import { heldRoleIdsQuery } from './roles';
+import type { UserRow } from './users';
 
 export type SessionRow = Selectable<SessionsTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
@@ -70,34 +73,82 @@ export interface RefreshTokenSession {
   impersonation: { id: string; impersonator_id: string; tenant_id: string } | undefined;
   /** The client of the hosted-login grant this session is, if any. */
   grantClientId: string | null;
+  /** The session's user (undefined if the account is gone). */
+  user: UserRow | undefined;
+  /** The tenants the user is an active member of, oldest membership first (listUserTenants' ids and order). */
+  tenantIds: string[];
+  /** The ids of the roles the user holds in the session's tenant, their own and their groups' (listHeldRoleIds). */
+  roleIds: string[];
 }
+
+/** Every column of `users`, read by the refresh under a `u_` prefix (the type check fails when a column is missing here). */
+const USER_COLUMNS = [
+  'id', 'email', 'username', 'name', 'password_hash', 'verified', 'super_user', 'disabled', 'phone_number', 'address', 'job_title', 'profile_picture_id',
+  'metadata', 'last_tenant_id', 'created_at', 'last_login', 'password_changed_at', 'failed_logins', 'locked_at', 'is_breached_password', 'phone_verified', 'locale',
+] as const satisfies readonly (keyof UserRow)[];
+type MissingUserColumn = Exclude<keyof UserRow, (typeof USER_COLUMNS)[number]>;
+const allUserColumns: [MissingUserColumn] extends [never] ? true : MissingUserColumn = true;
+void allUserColumns;
 
 /**
  * The refresh token of `tokenHash` joined with its session, the membership of the session's tenant,
- * its impersonation and its hosted-login grant: what five lookups used to read, in one statement.
+ * its impersonation, its hosted-login grant, its user, the user's active tenants and their roles in
+ * the session's tenant (the access token's tenantIds and roles): what eight lookups used to read, in
+ * one statement.
  */
 export async function findRefreshTokenSession(db: Db, tokenHash: string, now: number): Promise<RefreshTokenSession | undefined> {
-  const row = (await refreshTokenSession(db, { tokenHash })).rows[0];
+  const row = (await refreshTokenSession(db, { tokenHash, now })).rows[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
-  const { rt_token_hash, rt_expires_at, rt_used_at, ut_tenant_id, ut_expires_at, ut_disabled_at, ut_admin_locked_at, imp_id, imp_impersonator_id, imp_tenant_id, grant_client_id, ...session } = row;
+  const { rt_token_hash, rt_expires_at, rt_used_at, ut_tenant_id, ut_expires_at, ut_disabled_at, ut_admin_locked_at, imp_id, imp_impersonator_id, imp_tenant_id, grant_client_id, tenant_ids, role_ids, ...rest } = row;
+  const session: Record<string, unknown> = {};
+  const user: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (key.startsWith('u_')) user[key.slice(2)] = value;
+    else session[key] = value;
+  }
   const expiresAt = ut_expires_at === null ? null : Number(ut_expires_at);
   return {
-    token: { token_hash: rt_token_hash, session_id: session.id, expires_at: Number(rt_expires_at), used_at: rt_used_at === null ? null : Number(rt_used_at) },
+    token: { token_hash: rt_token_hash as string, session_id: session.id as string, expires_at: Number(rt_expires_at), used_at: rt_used_at === null ? null : Number(rt_used_at) },
     session: session as SessionRow,
     // The rule of activeMemberships (tenants.ts, migration 016): not disabled, not locked, not past its end.
     membership: { expiresAt, active: ut_tenant_id !== null && ut_disabled_at === null && ut_admin_locked_at === null && (expiresAt === null || expiresAt > now) },
-    impersonation: imp_id !== null && imp_impersonator_id !== null && imp_tenant_id !== null ? { id: imp_id, impersonator_id: imp_impersonator_id, tenant_id: imp_tenant_id } : undefined,
-    grantClientId: grant_client_id,
+    impersonation: imp_id !== null && imp_impersonator_id !== null && imp_tenant_id !== null ? { id: imp_id as string, impersonator_id: imp_impersonator_id as string, tenant_id: imp_tenant_id as string } : undefined,
+    grantClientId: grant_client_id as string | null,
+    user: user.id === null || user.id === undefined ? undefined : (user as UserRow),
+    tenantIds: jsonArray(tenant_ids),
+    roleIds: jsonArray(role_ids),
   };
 }
 
-const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string }>) =>
+/** A JSON array column: PostgreSQL answers it parsed, SQLite as its text. */
+const jsonArray = (value: unknown): string[] => (typeof value === 'string' ? JSON.parse(value) : value) as string[];
+
+/** The ids `query` (one column) answers, as one JSON array (in no particular order). */
+function idsArray(db: Db, query: Expression<unknown>, column: string) {
+  return isPostgres(db)
+    ? sql<unknown>`(select coalesce(json_agg(${sql.ref(`q.${column}`)}), '[]'::json) from (${query}) q)`
+    : sql<unknown>`(select json_group_array(${sql.ref(`q.${column}`)}) from (${query}) q)`;
+}
+
+/**
+ * The user's active tenants as one JSON array, in listUserTenants' order and by its rule
+ * (activeMemberships in tenants.ts: not disabled, not locked, not past its end; the tenant exists).
+ */
+function activeTenantIds(db: Db, now: unknown) {
+  const member = sql`m.user_id = sessions.user_id and m.disabled_at is null and m.admin_locked_at is null and (m.expires_at is null or m.expires_at > ${now})`;
+  return isPostgres(db)
+    ? sql<unknown>`(select coalesce(json_agg(m.tenant_id order by m.created_at, m.tenant_id), '[]'::json) from user_tenants m join tenants t on t.id = m.tenant_id where ${member})`
+    : sql<unknown>`(select json_group_array(tenant_id) from (select m.tenant_id from user_tenants m join tenants t on t.id = m.tenant_id where ${member} order by m.created_at, m.tenant_id))`;
+}
+
+const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string; now: number }>) =>
   db
     .selectFrom('refresh_tokens')
     .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
     .leftJoin('user_tenants', (j) => j.onRef('user_tenants.user_id', '=', 'sessions.user_id').onRef('user_tenants.tenant_id', '=', 'sessions.tenant_id'))
     .leftJoin('impersonations', 'impersonations.session_id', 'sessions.id')
     .leftJoin('oauth_grants', 'oauth_grants.session_id', 'sessions.id')
+    .leftJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('sessions')
     .select([
       'refresh_tokens.token_hash as rt_token_hash',
@@ -112,6 +163,9 @@ const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string }>) =
       'impersonations.tenant_id as imp_tenant_id',
       'oauth_grants.client_id as grant_client_id',
     ])
+    .select(USER_COLUMNS.map((c) => sql.ref(`users.${c}`).as(`u_${c}`)))
+    .select(activeTenantIds(db, p.now).as('tenant_ids'))
+    .select(idsArray(db, heldRoleIdsQuery(db, sql.ref('sessions.user_id'), sql.ref('sessions.tenant_id')), 'role_id').as('role_ids'))
     .where('refresh_tokens.token_hash', '=', p.tokenHash),
 );
 

@@ -3,14 +3,17 @@
  * lookup or a write fails here; the rotation's compare-and-swap holds across two servers.
  */
 import { ApiPaths, ErrorCodes } from '@gatehouse/shared/wire';
+import { decodeJwt } from 'jose';
 import { expect, it } from 'vitest';
+import { listUserTenants } from '../../db/queries/tenants';
+import { loadAuthorization } from '../../services/admin/tenants';
 import { call, describeDialects, signUpAndActivate } from '../../test/harness';
 import { countStatements, isWrite } from '../../test/statement-counter';
 
 describeDialects('refresh rotation, statements and races (issue 17)', (h) => {
   const env = { RATE_LIMIT_SIGNUP_PER_IP: '1000/60', RATE_LIMIT_REFRESH_PER_IP: '1000/60' };
 
-  it('runs at most 16 statements with 3 writes (spend the token, touch the session, insert the next; on PostgreSQL as one statement), and writes nothing to the rate limits', async () => {
+  it('runs at most 6 statements with 3 writes, on PostgreSQL 4 with the writes as one (the rate limit read; one read of the token with its session, user, tenants and roles; the rotation; the entitlements), and writes nothing to the rate limits', async () => {
     const server = await h.start(env);
     const user = await signUpAndActivate(server);
     const counted = await countStatements(server.db, async () => {
@@ -18,7 +21,7 @@ describeDialects('refresh rotation, statements and races (issue 17)', (h) => {
       expect(res.status).toBe(200);
       expect(res.refreshCookie).toBeTruthy();
     });
-    expect(counted.total, counted.sql.join('\n')).toBeLessThanOrEqual(16);
+    expect(counted.total, counted.sql.join('\n')).toBeLessThanOrEqual(h.dialect === 'postgres' ? 4 : 6);
     const writes = counted.sql.filter((text) => isWrite({ sql: text, query: { kind: 'RawNode' } } as never));
     if (h.dialect === 'postgres') {
       // One round trip: a statement whose WITH entries spend, touch and insert.
@@ -27,6 +30,57 @@ describeDialects('refresh rotation, statements and races (issue 17)', (h) => {
     } else expect(counted.writes, counted.sql.join('\n')).toBe(3);
     expect(counted.writes).toBe(writes.length);
     expect(counted.sql.filter((s) => /rate_limits/.test(s)).every((s) => /^select/i.test(s))).toBe(true);
+  });
+
+  it("mints the refreshed token from its one read: the user's active tenants in membership order, their own and their groups' roles, their current name", async () => {
+    const server = await h.start(env);
+    const user = await signUpAndActivate(server);
+    const db = server.db;
+    const session = await db.selectFrom('sessions').select(['user_id', 'tenant_id']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    const home = session.tenant_id;
+    const now = Date.now();
+    // Five more tenants, joined one after the other: active, disabled, locked, ended, ending tomorrow.
+    const others = ['active', 'disabled', 'locked', 'ended', 'ending'].map((state, i) => ({ id: `t-${state}-${user.userId.slice(0, 8)}`, state, joined: now + i + 1 }));
+    await db.insertInto('tenants').values(others.map((t) => ({ id: t.id, name: t.state, is_reseller: 0, application_url: null, metadata: null, created_at: now }))).execute();
+    await db
+      .insertInto('user_tenants')
+      .values(
+        others.map((t) => ({
+          user_id: user.userId,
+          tenant_id: t.id,
+          created_at: t.joined,
+          disabled_at: t.state === 'disabled' ? now : null,
+          admin_locked_at: t.state === 'locked' ? now : null,
+          expires_at: t.state === 'ended' ? now - 1_000 : t.state === 'ending' ? now + 86_400_000 : null,
+        })),
+      )
+      .execute();
+    // A role through a group of the session's tenant, and a role of another tenant through a group of this one (not held).
+    await db.insertInto('roles').values([
+      { id: `r-viewer-${user.userId}`, tenant_id: home, key: 'Viewer', name: 'Viewer', description: null, is_default: 0, created_at: now },
+      { id: `r-elsewhere-${user.userId}`, tenant_id: others[0]!.id, key: 'Elsewhere', name: 'Elsewhere', description: null, is_default: 0, created_at: now },
+    ]).execute();
+    await db.insertInto('groups').values({ id: `g-${user.userId}`, tenant_id: home, name: 'Readers', description: null, color: null, metadata: null, managed_by: null, created_at: now, updated_at: now }).execute();
+    await db.insertInto('group_roles').values([{ group_id: `g-${user.userId}`, role_id: `r-viewer-${user.userId}` }, { group_id: `g-${user.userId}`, role_id: `r-elsewhere-${user.userId}` }]).execute();
+    await db.insertInto('group_users').values({ group_id: `g-${user.userId}`, user_id: user.userId, created_at: now }).execute();
+    await db.updateTable('users').set({ name: 'Renamed Since Sign-in' }).where('id', '=', user.userId).execute();
+
+    const res = await call(server, 'POST', ApiPaths.refresh, { cookie: user.cookie });
+    expect(res.status).toBe(200);
+    const claims = decodeJwt(res.body.accessToken as string);
+    // What the separate reads answer (listUserTenants, loadAuthorization) is what the token says.
+    expect(claims.tenantIds).toEqual((await listUserTenants(db, user.userId, Date.now())).map((t) => t.id));
+    expect(claims.tenantIds).toEqual([home, others[0]!.id, others[4]!.id]);
+    const authz = await loadAuthorization(db, user.userId, home);
+    expect(claims.roles).toEqual(authz.roles.map((r) => r.key));
+    expect([...(claims.roles as string[])].sort()).toEqual(['Admin', 'Viewer']);
+    expect(claims.permissions).toEqual(authz.permissions.map((p) => p.key));
+    expect(claims.name).toBe('Renamed Since Sign-in');
+
+    // Disabled since: the next refresh is refused and ends the session.
+    await db.updateTable('users').set({ disabled: 1 }).where('id', '=', user.userId).execute();
+    expect((await call(server, 'POST', ApiPaths.refresh, { cookie: res.refreshCookie })).status).toBe(401);
+    expect((await db.selectFrom('sessions').select('revoked_at').where('user_id', '=', user.userId).executeTakeFirstOrThrow()).revoked_at).not.toBeNull();
   });
 
   it('a refused refresh is counted (a write to the rate limits) before its 401', async () => {

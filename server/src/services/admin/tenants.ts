@@ -64,10 +64,11 @@ export interface Authorization {
 
 /**
  * A user's roles (their own and their groups', migration 016) and the permissions they grant, in one
- * tenant: roles by key, permissions by key, each once.
+ * tenant: roles by key, permissions by key, each once. `heldRoleIds`: the role ids when the caller
+ * has just read them (listHeldRoleIds' answer), so they are not read again.
  */
-export async function loadAuthorization(db: Db, userId: string, tenantId: string): Promise<Authorization> {
-  const grants = await roleGrants(db, await listHeldRoleIds(db, userId, tenantId));
+export async function loadAuthorization(db: Db, userId: string, tenantId: string, heldRoleIds?: readonly string[]): Promise<Authorization> {
+  const grants = await roleGrants(db, heldRoleIds ?? (await listHeldRoleIds(db, userId, tenantId)));
   const permissions = new Map<string, PermissionSummary>();
   for (const grant of grants) for (const p of grant.permissions) if (!permissions.has(p.id)) permissions.set(p.id, p);
   const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);

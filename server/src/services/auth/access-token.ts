@@ -24,7 +24,10 @@ export const ACR_PASSWORD = AuthContextClasses.password;
 export interface KnownSession {
   actor: { impersonator_id: string } | null;
   grantClientId: string | null;
-  tenants?: readonly TenantRow[];
+  /** The user's active tenants, when the caller has read them (listUserTenants' order). */
+  tenants?: readonly Pick<TenantRow, 'id'>[];
+  /** The roles the user holds in a tenant, when the caller has read them (listHeldRoleIds): used for a token of that tenant. */
+  roleIds?: { tenantId: string; ids: readonly string[] };
 }
 
 /** Signs the access token of `session` acting in `tenantId`, expiring no later than `notAfter`. */
@@ -51,7 +54,7 @@ export function createAccessTokens(deps: {
     known?: KnownSession,
   ): Promise<LoginResponse> {
     const tenants = known?.tenants ?? (await listUserTenants(db, user.id, clock.now()));
-    const authz = await loadAuthorization(db, user.id, tenantId);
+    const authz = await loadAuthorization(db, user.id, tenantId, known?.roleIds?.tenantId === tenantId ? known.roleIds.ids : undefined);
     // Impersonation (RFC 8693 `act`): the token names the impersonator, lists only the session's
     // tenant, and dies with the (short) session.
     const actor = known ? known.actor : await findImpersonationBySession(db, session.id);

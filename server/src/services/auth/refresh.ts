@@ -58,7 +58,8 @@ export function createRefreshRotation(deps: {
   }
 
   /**
-   * One refresh (issue 17): the token, its session, membership, impersonation and grant in one read;
+   * One refresh (issue 17): the token, its session, membership, impersonation, grant, user and the
+   * user's active tenants in one read;
    * every check; then the rotation in one transaction whose first statement is the compare-and-swap
    * on the token (used_at still null), so of two uses of one token, in any processes, exactly one
    * wins and the other is a reuse. Checks that ran after the token was spent before still spend it
@@ -95,7 +96,7 @@ export function createRefreshRotation(deps: {
     let user: UserRow;
     let activeTenant = session.tenant_id;
     try {
-      const owner = await findUserById(db, session.user_id);
+      const owner = found.user;
       if (!owner || owner.disabled === 1) {
         await revokeSession(db, session.id, now);
         throw invalidRefresh();
@@ -143,7 +144,7 @@ export function createRefreshRotation(deps: {
     if (!rotated) return refreshTokenReused(session, client, now);
     // Moved in, it counts against the tenant's concurrent-session limit like a sign-in there.
     if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.afterSessionStarted(user.id, activeTenant, session.id);
-    const known = { actor: impersonated ?? null, grantClientId: found.grantClientId };
+    const known = { actor: impersonated ?? null, grantClientId: found.grantClientId, tenants: found.tenantIds.map((id) => ({ id })), roleIds: { tenantId: session.tenant_id, ids: found.roleIds } };
     return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant, Infinity, known), refreshToken: next };
   }
 
