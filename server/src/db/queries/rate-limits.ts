@@ -38,7 +38,11 @@ const hit = precompiled((db, p: Params<{ key: string; now: number; expiredBefore
  * its window ended), and when that window began (null when there is none).
  */
 export async function peekRateLimit(db: Db, key: string, now: number, windowMs: number): Promise<{ count: number; windowStart: number | null }> {
-  const row = (await rateLimitWindow(db, { key })).rows[0];
+  return currentWindow((await rateLimitWindow(db, { key })).rows[0], now, windowMs);
+}
+
+/** What a counter's row (undefined: none) says of the current window: peekRateLimit's answer. */
+export function currentWindow(row: { count: number | string; window_start: number | string } | undefined, now: number, windowMs: number): { count: number; windowStart: number | null } {
   if (!row || Number(row.window_start) <= now - windowMs) return { count: 0, windowStart: null };
   return { count: Number(row.count), windowStart: Number(row.window_start) };
 }

@@ -93,13 +93,19 @@ void allUserColumns;
 /**
  * The refresh token of `tokenHash` joined with its session, the membership of the session's tenant,
  * its impersonation, its hosted-login grant, its user, the user's active tenants and their roles in
- * the session's tenant (the access token's tenantIds and roles): what eight lookups used to read, in
- * one statement.
+ * the session's tenant (the access token's tenantIds and roles), and the window of the rate limit
+ * `rateLimitKey` (found or not, the token): what nine lookups used to read, in one statement.
  */
-export async function findRefreshTokenSession(db: Db, tokenHash: string, now: number): Promise<RefreshTokenSession | undefined> {
-  const row = (await refreshTokenSession(db, { tokenHash, now })).rows[0] as Record<string, unknown> | undefined;
-  if (!row) return undefined;
-  const { rt_token_hash, rt_expires_at, rt_used_at, ut_tenant_id, ut_expires_at, ut_disabled_at, ut_admin_locked_at, imp_id, imp_impersonator_id, imp_tenant_id, grant_client_id, tenant_ids, role_ids, ...rest } = row;
+export async function findRefreshTokenSession(
+  db: Db,
+  tokenHash: string,
+  now: number,
+  rateLimitKey: string,
+): Promise<{ window: { count: number; window_start: number } | undefined; found: RefreshTokenSession | undefined }> {
+  const row = (await refreshTokenSession(db, { tokenHash, now, rateLimitKey })).rows[0] as Record<string, unknown>;
+  const { rl_count, rl_window_start, rt_token_hash, rt_expires_at, rt_used_at, ut_tenant_id, ut_expires_at, ut_disabled_at, ut_admin_locked_at, imp_id, imp_impersonator_id, imp_tenant_id, grant_client_id, tenant_ids, role_ids, ...rest } = row;
+  const window = rl_count === null ? undefined : { count: Number(rl_count), window_start: Number(rl_window_start) };
+  if (rt_token_hash === null || rest.id === null) return { window, found: undefined };
   const session: Record<string, unknown> = {};
   const user: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rest)) {
@@ -108,15 +114,18 @@ export async function findRefreshTokenSession(db: Db, tokenHash: string, now: nu
   }
   const expiresAt = ut_expires_at === null ? null : Number(ut_expires_at);
   return {
-    token: { token_hash: rt_token_hash as string, session_id: session.id as string, expires_at: Number(rt_expires_at), used_at: rt_used_at === null ? null : Number(rt_used_at) },
-    session: session as SessionRow,
-    // The rule of activeMemberships (tenants.ts, migration 016): not disabled, not locked, not past its end.
-    membership: { expiresAt, active: ut_tenant_id !== null && ut_disabled_at === null && ut_admin_locked_at === null && (expiresAt === null || expiresAt > now) },
-    impersonation: imp_id !== null && imp_impersonator_id !== null && imp_tenant_id !== null ? { id: imp_id as string, impersonator_id: imp_impersonator_id as string, tenant_id: imp_tenant_id as string } : undefined,
-    grantClientId: grant_client_id as string | null,
-    user: user.id === null || user.id === undefined ? undefined : (user as UserRow),
-    tenantIds: jsonArray(tenant_ids),
-    roleIds: jsonArray(role_ids),
+    window,
+    found: {
+      token: { token_hash: rt_token_hash as string, session_id: session.id as string, expires_at: Number(rt_expires_at), used_at: rt_used_at === null ? null : Number(rt_used_at) },
+      session: session as SessionRow,
+      // The rule of activeMemberships (tenants.ts, migration 016): not disabled, not locked, not past its end.
+      membership: { expiresAt, active: ut_tenant_id !== null && ut_disabled_at === null && ut_admin_locked_at === null && (expiresAt === null || expiresAt > now) },
+      impersonation: imp_id !== null && imp_impersonator_id !== null && imp_tenant_id !== null ? { id: imp_id as string, impersonator_id: imp_impersonator_id as string, tenant_id: imp_tenant_id as string } : undefined,
+      grantClientId: grant_client_id as string | null,
+      user: user.id === null || user.id === undefined ? undefined : (user as UserRow),
+      tenantIds: jsonArray(tenant_ids),
+      roleIds: jsonArray(role_ids),
+    },
   };
 }
 
@@ -141,16 +150,21 @@ function activeTenantIds(db: Db, now: unknown) {
     : sql<unknown>`(select json_group_array(tenant_id) from (select m.tenant_id from user_tenants m join tenants t on t.id = m.tenant_id where ${member} order by m.created_at, m.tenant_id))`;
 }
 
-const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string; now: number }>) =>
+const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string; now: number; rateLimitKey: string }>) =>
+  // One row whether or not the token exists: the rate limit's window comes with it either way.
   db
-    .selectFrom('refresh_tokens')
-    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one'))
+    .leftJoin('rate_limits', (j) => j.on('rate_limits.key', '=', p.rateLimitKey))
+    .leftJoin('refresh_tokens', (j) => j.on('refresh_tokens.token_hash', '=', p.tokenHash))
+    .leftJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
     .leftJoin('user_tenants', (j) => j.onRef('user_tenants.user_id', '=', 'sessions.user_id').onRef('user_tenants.tenant_id', '=', 'sessions.tenant_id'))
     .leftJoin('impersonations', 'impersonations.session_id', 'sessions.id')
     .leftJoin('oauth_grants', 'oauth_grants.session_id', 'sessions.id')
     .leftJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('sessions')
     .select([
+      'rate_limits.count as rl_count',
+      'rate_limits.window_start as rl_window_start',
       'refresh_tokens.token_hash as rt_token_hash',
       'refresh_tokens.expires_at as rt_expires_at',
       'refresh_tokens.used_at as rt_used_at',
@@ -165,8 +179,7 @@ const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string; now:
     ])
     .select(USER_COLUMNS.map((c) => sql.ref(`users.${c}`).as(`u_${c}`)))
     .select(activeTenantIds(db, p.now).as('tenant_ids'))
-    .select(idsArray(db, heldRoleIdsQuery(db, sql.ref('sessions.user_id'), sql.ref('sessions.tenant_id')), 'role_id').as('role_ids'))
-    .where('refresh_tokens.token_hash', '=', p.tokenHash),
+    .select(idsArray(db, heldRoleIdsQuery(db, sql.ref('sessions.user_id'), sql.ref('sessions.tenant_id')), 'role_id').as('role_ids')),
 );
 
 /**

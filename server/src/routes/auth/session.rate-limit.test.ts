@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiPaths, ErrorCodes } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
+import { sha256 } from '../../crypto';
 import { call, describeDialects, movableClock, PASSWORD, signUpAndActivate, uniqueEmail, type CallResult } from '../../test/harness';
 
 const WRONG = 'not the password at all';
@@ -86,5 +87,28 @@ describeDialects('sign-in rate limits', (h) => {
     // Without a cookie each refresh is a 401, but still counted.
     for (let i = 1; i <= 3; i++) expect((await call(server, 'POST', ApiPaths.refresh)).status).toBe(401);
     expectRateLimited(await call(server, 'POST', ApiPaths.refresh), 60);
+  });
+
+  it('refuses a refresh over the limit from the window read with its token: a valid token is not spent, the refusal not counted, and it works once the window passes', async () => {
+    const clock = movableClock();
+    const server = await h.start({ RATE_LIMIT_REFRESH_PER_IP: '3/60', RATE_LIMIT_SIGNUP_PER_IP: '1000/60', TRUST_PROXY: 'true' }, { clock });
+    const user = await signUpAndActivate(server);
+    // A client of its own (the tests of this block share a database).
+    const ip = `100.64.${randomBytes(1)[0]!}.${randomBytes(1)[0]!}`;
+    const refresh = (cookie: string) => call(server, 'POST', ApiPaths.refresh, { cookie, headers: { 'x-forwarded-for': ip } });
+    const counter = async () => Number((await server.db.selectFrom('rate_limits').select('count').where('key', '=', `refreshPerIp:${sha256(ip)}`).executeTakeFirst())?.count ?? 0);
+    // Three refused refreshes (unknown tokens) fill the window.
+    for (let i = 1; i <= 3; i++) expect((await refresh(`not-a-token-${i}`)).status).toBe(401);
+    expect(await counter()).toBe(3);
+    // Over the limit, with a token that works and with one that does not: 429, nothing counted.
+    expectRateLimited(await refresh(user.cookie), 60);
+    expectRateLimited(await refresh('not-a-token-4'), 60);
+    expect(await counter()).toBe(3);
+    // The window passes: the same token rotates (it was never spent), once.
+    clock.advance(61_000);
+    const rotated = await refresh(user.cookie);
+    expect(rotated.status).toBe(200);
+    expect(rotated.refreshCookie).toBeTruthy();
+    expect((await refresh(user.cookie)).body.errorCode).toBe(ErrorCodes.refreshTokenReused);
   });
 });

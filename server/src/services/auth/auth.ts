@@ -271,12 +271,26 @@ export function createAuthService(deps: {
       // Failures only (a refresh token is a 256-bit secret: the limit bounds abuse, not guessing): a
       // refresh reads the window, and every refused one is counted before it is answered, so the
       // count agrees across processes without a write per success.
+      // The window is read with the token, in one statement, and judged before anything else; a
+      // refresh refused for the limit is not counted again (nor was it when the window was read alone).
       const counted = client.ip ?? UNKNOWN_CLIENT;
-      await limiter.assertBelowLimit('refreshPerIp', counted);
+      if (!refreshToken) await limiter.assertBelowLimit('refreshPerIp', counted);
+      let overLimit = false;
+      const rateLimit = {
+        key: limiter.windowKey('refreshPerIp', counted),
+        admit(window: { count: number; window_start: number } | undefined) {
+          try {
+            limiter.assertWindowBelowLimit('refreshPerIp', window);
+          } catch (err) {
+            overLimit = true;
+            throw err;
+          }
+        },
+      };
       try {
-        return await rotate(refreshToken, tenantId, client);
+        return await rotate(refreshToken, tenantId, client, rateLimit);
       } catch (err) {
-        await limiter.consume('refreshPerIp', counted);
+        if (!overLimit) await limiter.consume('refreshPerIp', counted);
         throw err;
       }
     },

@@ -23,6 +23,15 @@ import type { ClientInfo, IssuedSession } from './types';
 export const impersonationPinned = () => new AppError(ErrorCodes.notWhileImpersonating, 403, 'An impersonation session cannot switch to another tenant');
 const invalidRefresh = () => new AppError(ErrorCodes.invalidRefreshToken, 401, 'Session expired, please sign in again');
 
+/**
+ * The refresh's rate limit, read with its token: the key of its window in `rate_limits`, and the
+ * check of the window found (it throws the 429 of a refresh over the limit).
+ */
+export interface RefreshRateLimit {
+  key: string;
+  admit(window: { count: number; window_start: number } | undefined): void;
+}
+
 export function createRefreshRotation(deps: {
   db: Db;
   clock: Clock;
@@ -34,7 +43,7 @@ export function createRefreshRotation(deps: {
   activeTenantFor(user: UserRow): Promise<string>;
   /** Refuses a session whose sign-in does not meet the MFA policy of the tenant it moves into. */
   assertMeetsMfaPolicy(tenantId: string, amr: string): Promise<void>;
-}): { rotate(refreshToken: string | undefined, tenantId: string | undefined, client: ClientInfo): Promise<IssuedSession> } {
+}): { rotate(refreshToken: string | undefined, tenantId: string | undefined, client: ClientInfo, rateLimit: RefreshRateLimit): Promise<IssuedSession> } {
   const { db, clock, config, accessToken, activeTenantFor, assertMeetsMfaPolicy } = deps;
 
   /** A used refresh token came back: someone holds a copy. Ends the session (the whole family) and says so. */
@@ -58,18 +67,20 @@ export function createRefreshRotation(deps: {
   }
 
   /**
-   * One refresh (issue 17): the token, its session, membership, impersonation, grant, user and the
-   * user's active tenants in one read;
+   * One refresh (issue 17): the token, its session, membership, impersonation, grant, user, the
+   * user's active tenants and roles, and the rate limit's window in one read;
    * every check; then the rotation in one transaction whose first statement is the compare-and-swap
    * on the token (used_at still null), so of two uses of one token, in any processes, exactly one
    * wins and the other is a reuse. Checks that ran after the token was spent before still spend it
    * when they refuse.
    */
-  async function rotate(refreshToken: string | undefined, tenantId: string | undefined, client: ClientInfo): Promise<IssuedSession> {
+  async function rotate(refreshToken: string | undefined, tenantId: string | undefined, client: ClientInfo, rateLimit: RefreshRateLimit): Promise<IssuedSession> {
     if (!refreshToken) throw invalidRefresh();
     const hash = sha256(refreshToken);
     const now = clock.now();
-    const found = await findRefreshTokenSession(db, hash, now);
+    const { window, found } = await findRefreshTokenSession(db, hash, now, rateLimit.key);
+    // Over the limit: refused before anything else, as if the window had been read first.
+    rateLimit.admit(window);
     if (!found) throw invalidRefresh();
     const { token: row, session, membership, impersonation: impersonated } = found;
     if (session.revoked_at !== null || session.expires_at <= now || row.expires_at <= now) throw invalidRefresh();

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock';
 import type { Config, RateLimitBucket } from '../../config';
 import { sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { deleteExpiredRateLimits, hitRateLimit, peekRateLimit, resetRateLimit } from '../../db/queries/rate-limits';
+import { currentWindow, deleteExpiredRateLimits, hitRateLimit, peekRateLimit, resetRateLimit } from '../../db/queries/rate-limits';
 import { AppError } from '../../errors';
 import { log, reasonOf } from '../../log';
 
@@ -30,6 +30,13 @@ export interface RateLimiter {
   assertBelowLimit(bucket: RateLimitBucket, id: string): Promise<void>;
   /** Forgets the count of `id` in `bucket`. */
   reset(bucket: RateLimitBucket, id: string): Promise<void>;
+  /**
+   * assertBelowLimit's read, for a caller that reads the window itself in a statement of its own
+   * (the refresh: one read with its token): the row's key in `rate_limits`, and the judgement of
+   * the row it found (undefined: none), which throws the same 429.
+   */
+  windowKey(bucket: RateLimitBucket, id: string): string;
+  assertWindowBelowLimit(bucket: RateLimitBucket, window: { count: number; window_start: number } | undefined): void;
 }
 
 /** A counted hit within the limit: how many hits the window holds now, and the bucket's limit. */
@@ -120,6 +127,14 @@ export function createRateLimiter(deps: { db: Db; clock: Clock; config: Pick<Con
       const now = clock.now();
       const windowMs = rule.windowSeconds * 1000;
       const { count, windowStart } = await peekRateLimit(db, keyOf(bucket, id), now, windowMs);
+      if (count >= rule.limit && windowStart !== null) throw rateLimitedError(Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)));
+    },
+    windowKey: keyOf,
+    assertWindowBelowLimit(bucket, window) {
+      const rule = config.rateLimits[bucket];
+      const now = clock.now();
+      const windowMs = rule.windowSeconds * 1000;
+      const { count, windowStart } = currentWindow(window, now, windowMs);
       if (count >= rule.limit && windowStart !== null) throw rateLimitedError(Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)));
     },
     async reset(bucket, id) {
