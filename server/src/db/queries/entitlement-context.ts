@@ -4,6 +4,7 @@
  * operator's CRUD of these tables lives in plans.ts, features.ts, feature-flags.ts and
  * entitlement-grants.ts.
  */
+import type { Expression } from 'kysely';
 import type { Db } from '..';
 import { precompiled, type Params } from '../precompiled';
 
@@ -63,8 +64,14 @@ export async function listGrantsFor(db: Db, tenantId: string, userId: string): P
   return (await grantsFor(db, { tenantId, userId })).rows;
 }
 
-const grantsFor = precompiled((db, p: Params<{ tenantId: string; userId: string }>) =>
-  db
+const grantsFor = precompiled((db, p: Params<{ tenantId: string; userId: string }>) => grantsForQuery(db, p.tenantId, p.userId));
+
+/**
+ * The statement of listGrantsFor, for a tenant and user given as values or as columns of an
+ * enclosing query (the refresh reads them with its session: db/queries/sessions.ts).
+ */
+export function grantsForQuery(db: Db, tenantId: string | Expression<string>, userId: string | Expression<string>) {
+  return db
     .selectFrom('entitlement_grants')
     .innerJoin('features', 'features.id', 'entitlement_grants.feature_id')
     .select([
@@ -76,11 +83,11 @@ const grantsFor = precompiled((db, p: Params<{ tenantId: string; userId: string 
       'entitlement_grants.user_id',
       'entitlement_grants.expires_at',
     ])
-    .where('entitlement_grants.tenant_id', '=', p.tenantId)
-    .where((eb) => eb.or([eb('entitlement_grants.user_id', 'is', null), eb('entitlement_grants.user_id', '=', p.userId)]))
+    .where('entitlement_grants.tenant_id', '=', tenantId)
+    .where((eb) => eb.or([eb('entitlement_grants.user_id', 'is', null), eb('entitlement_grants.user_id', '=', userId)]))
     .orderBy('entitlement_grants.created_at')
-    .orderBy('entitlement_grants.id'),
-);
+    .orderBy('entitlement_grants.id');
+}
 
 export interface FlagRow {
   id: string;

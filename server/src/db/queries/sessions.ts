@@ -3,6 +3,9 @@ import { isPostgres } from '../dialect';
 import type { Db } from '../index';
 import { precompiled, type Params } from '../precompiled';
 import type { RefreshTokensTable, SessionsTable } from '../schema';
+import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import { grantsForQuery, type GrantRow } from './entitlement-context';
 import { heldRoleIdsQuery } from './roles';
 import type { UserRow } from './users';
 
@@ -79,6 +82,8 @@ export interface RefreshTokenSession {
   tenantIds: string[];
   /** The ids of the roles the user holds in the session's tenant, their own and their groups' (listHeldRoleIds). */
   roleIds: string[];
+  /** The entitlement grants of the session's tenant and of the user in it (listGrantsFor). */
+  grants: GrantRow[];
 }
 
 /** Every column of `users`, read by the refresh under a `u_` prefix (the type check fails when a column is missing here). */
@@ -93,8 +98,9 @@ void allUserColumns;
 /**
  * The refresh token of `tokenHash` joined with its session, the membership of the session's tenant,
  * its impersonation, its hosted-login grant, its user, the user's active tenants and their roles in
- * the session's tenant (the access token's tenantIds and roles), and the window of the rate limit
- * `rateLimitKey` (found or not, the token): what nine lookups used to read, in one statement.
+ * the session's tenant (the access token's tenantIds and roles), the entitlement grants there, and
+ * the window of the rate limit `rateLimitKey` (found or not, the token): what ten lookups used to
+ * read, in one statement.
  */
 export async function findRefreshTokenSession(
   db: Db,
@@ -103,7 +109,7 @@ export async function findRefreshTokenSession(
   rateLimitKey: string,
 ): Promise<{ window: { count: number; window_start: number } | undefined; found: RefreshTokenSession | undefined }> {
   const row = (await refreshTokenSession(db, { tokenHash, now, rateLimitKey })).rows[0] as Record<string, unknown>;
-  const { rl_count, rl_window_start, rt_token_hash, rt_expires_at, rt_used_at, ut_tenant_id, ut_expires_at, ut_disabled_at, ut_admin_locked_at, imp_id, imp_impersonator_id, imp_tenant_id, grant_client_id, tenant_ids, role_ids, ...rest } = row;
+  const { rl_count, rl_window_start, rt_token_hash, rt_expires_at, rt_used_at, ut_tenant_id, ut_expires_at, ut_disabled_at, ut_admin_locked_at, imp_id, imp_impersonator_id, imp_tenant_id, grant_client_id, tenant_ids, role_ids, grants, ...rest } = row;
   const window = rl_count === null ? undefined : { count: Number(rl_count), window_start: Number(rl_window_start) };
   if (rt_token_hash === null || rest.id === null) return { window, found: undefined };
   const session: Record<string, unknown> = {};
@@ -125,6 +131,7 @@ export async function findRefreshTokenSession(
       user: user.id === null || user.id === undefined ? undefined : (user as UserRow),
       tenantIds: jsonArray(tenant_ids),
       roleIds: jsonArray(role_ids),
+      grants: (typeof grants === 'string' ? JSON.parse(grants) : grants) as GrantRow[],
     },
   };
 }
@@ -179,7 +186,11 @@ const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string; now:
     ])
     .select(USER_COLUMNS.map((c) => sql.ref(`users.${c}`).as(`u_${c}`)))
     .select(activeTenantIds(db, p.now).as('tenant_ids'))
-    .select(idsArray(db, heldRoleIdsQuery(db, sql.ref('sessions.user_id'), sql.ref('sessions.tenant_id')), 'role_id').as('role_ids')),
+    .select(idsArray(db, heldRoleIdsQuery(db, sql.ref('sessions.user_id'), sql.ref('sessions.tenant_id')), 'role_id').as('role_ids'))
+    .select(() => {
+      const grants = grantsForQuery(db, sql.ref('sessions.tenant_id'), sql.ref('sessions.user_id'));
+      return (isPostgres(db) ? pgJsonArrayFrom(grants) : sqliteJsonArrayFrom(grants)).as('grants');
+    }),
 );
 
 /**

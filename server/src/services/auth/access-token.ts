@@ -8,6 +8,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { SessionRow } from '../../db/queries/sessions';
+import type { GrantRow } from '../../db/queries/entitlement-context';
 import { listUserTenants, type TenantRow } from '../../db/queries/tenants';
 import { findImpersonationBySession } from '../../db/queries/impersonations';
 import { findOAuthGrant } from '../../db/queries/oauth';
@@ -28,6 +29,8 @@ export interface KnownSession {
   tenants?: readonly Pick<TenantRow, 'id'>[];
   /** The roles the user holds in a tenant, when the caller has read them (listHeldRoleIds): used for a token of that tenant. */
   roleIds?: { tenantId: string; ids: readonly string[] };
+  /** The entitlement grants of a tenant and the user in it, when the caller has read them (listGrantsFor): used for a token of that tenant. */
+  grants?: { tenantId: string; rows: readonly GrantRow[] };
 }
 
 /** Signs the access token of `session` acting in `tenantId`, expiring no later than `notAfter`. */
@@ -85,7 +88,8 @@ export function createAccessTokens(deps: {
     };
     // Evaluated with the token's own claims, so rules on jwt.* see what the token will say; left
     // out when empty to keep tokens small.
-    const entitled = await deps.entitlements?.tokenClaim({ userId: user.id, tenantId, email: user.email, emailVerified: claims.email_verified, claims });
+    const grants = known?.grants?.tenantId === tenantId ? known.grants.rows : undefined;
+    const entitled = await deps.entitlements?.tokenClaim({ userId: user.id, tenantId, email: user.email, emailVerified: claims.email_verified, claims }, { grants });
     const token = await keys.sign(entitled && Object.keys(entitled.f).length > 0 ? { ...claims, [ENTITLEMENTS_CLAIM]: entitled } : claims, expiresAt);
     return {
       accessToken: token,

@@ -6,7 +6,7 @@
  */
 import { NO_EXPIRATION, permissionCovers, type EntitlementsContext, type FeatureEntitlement, type FlagDefinition, type Rule } from '@gatehouse/shared/entitlements';
 import type { Db } from '../../db';
-import { listFlagFeatures, listFlags, listGrantsFor, listPermissionLinkedFeatures, listPlanFeatures, listTargetingPlans, type FlagRow, type PlanFeatureRow } from '../../db/queries/entitlement-context';
+import { listFlagFeatures, listFlags, listGrantsFor, listPermissionLinkedFeatures, listPlanFeatures, listTargetingPlans, type FlagRow, type GrantRow, type PlanFeatureRow } from '../../db/queries/entitlement-context';
 import { findEffectivePlanId } from '../../db/queries/tenant-plan';
 import { loadAuthorization } from '../admin/tenants';
 
@@ -86,13 +86,14 @@ export async function buildContext(
   db: Db,
   userId: string,
   tenantId: string,
-  options: { permissions?: boolean; source?: ContextSource } = {},
+  /** `grants`: listGrantsFor's answer when the caller has just read it (a refresh reads it with its session). */
+  options: { permissions?: boolean; source?: ContextSource; grants?: readonly GrantRow[] } = {},
 ): Promise<BuiltContext> {
   const withPermissions = options.permissions !== false;
   const source = options.source ?? directSource(db);
   const [effective, grants, vendor, authz] = await Promise.all([
     source.effectivePlanId(tenantId),
-    listGrantsFor(db, tenantId, userId),
+    options.grants ?? listGrantsFor(db, tenantId, userId),
     source.vendor(),
     // Feature checks never read permissions (the token's claim): skipped there.
     withPermissions ? loadAuthorization(db, userId, tenantId) : Promise.resolve({ permissions: [] }),

@@ -10,6 +10,7 @@ import type { UsageResponse, UserEntitlementsResponse } from '@gatehouse/shared/
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
+import type { GrantRow } from '../../db/queries/entitlement-context';
 import type { AdminCaller } from '../admin/access';
 import { createCachedSource } from './catalogue';
 import { buildContext, flagDefinition } from './context';
@@ -32,7 +33,7 @@ export interface EntitlementsService {
   /** GET entitlements v2: the subject's features (plan, grants, flags), plans and permissions; with `explain`, what decided each feature. */
   contextFor(subject: EntitlementSubject, options?: { explain?: boolean }): Promise<UserEntitlementsResponse>;
   /** The compact form the access token carries (claim ENTITLEMENTS_CLAIM): `{ f: { [featureKey]: expireTime } }`. */
-  tokenClaim(subject: EntitlementSubject): Promise<{ f: Record<string, number> }>;
+  tokenClaim(subject: EntitlementSubject, known?: { grants?: readonly GrantRow[] }): Promise<{ f: Record<string, number> }>;
   /** GET /flags: the configured flags (environment) and every operator flag evaluated for the caller ('on' | 'off'); anonymous callers get the flags' off/default treatments. */
   flagsFor(subject: EntitlementSubject | null): Promise<Record<string, string>>;
   /**
@@ -79,8 +80,8 @@ export function createEntitlements(deps: { db: Db; clock: Clock; config: Pick<Co
       return response;
     },
 
-    async tokenClaim(subject) {
-      const { context } = await buildContext(db, subject.userId, subject.tenantId, { permissions: false, source });
+    async tokenClaim(subject, known) {
+      const { context } = await buildContext(db, subject.userId, subject.tenantId, { permissions: false, source, grants: known?.grants });
       const attributes = subjectAttributes(subject);
       const now = clock.now();
       const f: Record<string, number> = {};
