@@ -57,6 +57,7 @@ export interface GrantRow {
   linked_permissions: string;
   user_id: string | null;
   expires_at: number | null;
+  created_at: number;
 }
 
 /** Direct grants to the tenant (every user) and to this user in it, oldest first. */
@@ -82,6 +83,7 @@ export function grantsForQuery(db: Db, tenantId: string | Expression<string>, us
       'features.linked_permissions',
       'entitlement_grants.user_id',
       'entitlement_grants.expires_at',
+      'entitlement_grants.created_at',
     ])
     .where('entitlement_grants.tenant_id', '=', tenantId)
     .where((eb) => eb.or([eb('entitlement_grants.user_id', 'is', null), eb('entitlement_grants.user_id', '=', userId)]))

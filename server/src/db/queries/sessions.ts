@@ -7,6 +7,7 @@ import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import { grantsForQuery, type GrantRow } from './entitlement-context';
 import { heldRoleIdsQuery } from './roles';
+import { userTenantsQuery } from './tenants';
 import type { UserRow } from './users';
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -131,7 +132,8 @@ export async function findRefreshTokenSession(
       user: user.id === null || user.id === undefined ? undefined : (user as UserRow),
       tenantIds: jsonArray(tenant_ids),
       roleIds: jsonArray(role_ids),
-      grants: (typeof grants === 'string' ? JSON.parse(grants) : grants) as GrantRow[],
+      // listGrantsFor's order (oldest first), kept here rather than trusted to the aggregate.
+      grants: ((typeof grants === 'string' ? JSON.parse(grants) : grants) as GrantRow[]).sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     },
   };
 }
@@ -139,22 +141,13 @@ export async function findRefreshTokenSession(
 /** A JSON array column: PostgreSQL answers it parsed, SQLite as its text. */
 const jsonArray = (value: unknown): string[] => (typeof value === 'string' ? JSON.parse(value) : value) as string[];
 
-/** The ids `query` (one column) answers, as one JSON array (in no particular order). */
-function idsArray(db: Db, query: Expression<unknown>, column: string) {
+/** The values of `column` in the rows `query` answers, as one JSON array, ordered by `orderBy` (columns of those rows). */
+function valuesArray(db: Db, query: Expression<unknown>, column: string, orderBy: readonly string[] = []) {
+  const value = sql.ref(`q.${column}`);
+  const order = orderBy.length > 0 ? sql` order by ${sql.join(orderBy.map((c) => sql.ref(`q.${c}`)))}` : sql``;
   return isPostgres(db)
-    ? sql<unknown>`(select coalesce(json_agg(${sql.ref(`q.${column}`)}), '[]'::json) from (${query}) q)`
-    : sql<unknown>`(select json_group_array(${sql.ref(`q.${column}`)}) from (${query}) q)`;
-}
-
-/**
- * The user's active tenants as one JSON array, in listUserTenants' order and by its rule
- * (activeMemberships in tenants.ts: not disabled, not locked, not past its end; the tenant exists).
- */
-function activeTenantIds(db: Db, now: unknown) {
-  const member = sql`m.user_id = sessions.user_id and m.disabled_at is null and m.admin_locked_at is null and (m.expires_at is null or m.expires_at > ${now})`;
-  return isPostgres(db)
-    ? sql<unknown>`(select coalesce(json_agg(m.tenant_id order by m.created_at, m.tenant_id), '[]'::json) from user_tenants m join tenants t on t.id = m.tenant_id where ${member})`
-    : sql<unknown>`(select json_group_array(tenant_id) from (select m.tenant_id from user_tenants m join tenants t on t.id = m.tenant_id where ${member} order by m.created_at, m.tenant_id))`;
+    ? sql<unknown>`(select coalesce(json_agg(${value}${order}), '[]'::json) from (${query}) q)`
+    : sql<unknown>`(select json_group_array(${value}${order}) from (${query}) q)`;
 }
 
 const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string; now: number; rateLimitKey: string }>) =>
@@ -185,8 +178,9 @@ const refreshTokenSession = precompiled((db, p: Params<{ tokenHash: string; now:
       'oauth_grants.client_id as grant_client_id',
     ])
     .select(USER_COLUMNS.map((c) => sql.ref(`users.${c}`).as(`u_${c}`)))
-    .select(activeTenantIds(db, p.now).as('tenant_ids'))
-    .select(idsArray(db, heldRoleIdsQuery(db, sql.ref('sessions.user_id'), sql.ref('sessions.tenant_id')), 'role_id').as('role_ids'))
+    // Inside these subqueries `user_tenants` is their own (it hides the join above); `sessions` is the outer row.
+    .select(valuesArray(db, userTenantsQuery(db, sql.ref('sessions.user_id'), p.now).select(['tenants.id as tenant_id', 'user_tenants.created_at as joined_at']), 'tenant_id', ['joined_at', 'tenant_id']).as('tenant_ids'))
+    .select(valuesArray(db, heldRoleIdsQuery(db, sql.ref('sessions.user_id'), sql.ref('sessions.tenant_id')), 'role_id').as('role_ids'))
     .select(() => {
       const grants = grantsForQuery(db, sql.ref('sessions.tenant_id'), sql.ref('sessions.user_id'));
       return (isPostgres(db) ? pgJsonArrayFrom(grants) : sqliteJsonArrayFrom(grants)).as('grants');

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
+import type { Expression, Insertable, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../index';
 import { precompiled, type Params } from '../precompiled';
 import type { Database, TenantsTable } from '../schema';
@@ -34,18 +34,18 @@ export async function listUserTenants(db: Db, userId: string, now = Date.now()):
 }
 
 const userTenants = precompiled((db, p: Params<{ userId: string; now: number }>) =>
-  activeMemberships(
-    db
-      .selectFrom('user_tenants')
-      .innerJoin('tenants', 'tenants.id', 'user_tenants.tenant_id')
-      .selectAll('tenants')
-      .select('user_tenants.created_at as joined_at')
-      .where('user_tenants.user_id', '=', p.userId),
-    p.now,
-  )
-    .orderBy('user_tenants.created_at', 'asc')
-    .orderBy('tenants.id', 'asc'),
+  userTenantsQuery(db, p.userId, p.now).selectAll('tenants').select('user_tenants.created_at as joined_at'),
 );
+
+/**
+ * The statement of listUserTenants without its columns, for a user given as a value or as a column
+ * of an enclosing query (the refresh reads the tenant ids with its session: db/queries/sessions.ts).
+ */
+export function userTenantsQuery(db: Db, userId: string | Expression<string>, now: number) {
+  return activeMemberships(db.selectFrom('user_tenants').innerJoin('tenants', 'tenants.id', 'user_tenants.tenant_id').where('user_tenants.user_id', '=', userId), now)
+    .orderBy('user_tenants.created_at', 'asc')
+    .orderBy('tenants.id', 'asc');
+}
 
 /** True when the user is an active member of the tenant (see activeMemberships). */
 export async function isMember(db: Db, userId: string, tenantId: string, now = Date.now()): Promise<boolean> {
