@@ -33,15 +33,15 @@ const hit = precompiled((db, p: Params<{ key: string; now: number; expiredBefore
     .returning(['count', 'window_start']);
 });
 
-/**
- * Reads, without writing, how many hits `key`'s current window holds (0 when there is no counter or
- * its window ended), and when that window began (null when there is none).
- */
-export async function peekRateLimit(db: Db, key: string, now: number, windowMs: number): Promise<{ count: number; windowStart: number | null }> {
-  return currentWindow((await rateLimitWindow(db, { key })).rows[0], now, windowMs);
+/** The counter's row of `key` as stored (undefined: none), whatever its window. */
+export async function findRateLimitWindow(db: Db, key: string): Promise<{ count: number | string; window_start: number | string } | undefined> {
+  return (await rateLimitWindow(db, { key })).rows[0];
 }
 
-/** What a counter's row (undefined: none) says of the current window: peekRateLimit's answer. */
+/**
+ * What a counter's row (undefined: none) says of the current window: how many hits it holds (0 when
+ * there is no counter or its window ended), and when it began (null when there is none).
+ */
 export function currentWindow(row: { count: number | string; window_start: number | string } | undefined, now: number, windowMs: number): { count: number; windowStart: number | null } {
   if (!row || Number(row.window_start) <= now - windowMs) return { count: 0, windowStart: null };
   return { count: Number(row.count), windowStart: Number(row.window_start) };

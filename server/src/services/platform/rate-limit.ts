@@ -4,7 +4,7 @@ import type { Clock } from '../../clock';
 import type { Config, RateLimitBucket } from '../../config';
 import { sha256 } from '../../crypto';
 import type { Db } from '../../db';
-import { currentWindow, deleteExpiredRateLimits, hitRateLimit, peekRateLimit, resetRateLimit } from '../../db/queries/rate-limits';
+import { currentWindow, deleteExpiredRateLimits, findRateLimitWindow, hitRateLimit, resetRateLimit } from '../../db/queries/rate-limits';
 import { AppError } from '../../errors';
 import { log, reasonOf } from '../../log';
 
@@ -102,6 +102,15 @@ export function createRateLimiter(deps: { db: Db; clock: Clock; config: Pick<Con
     }
   }
 
+  /** Throws the 429 of `bucket` when the window its counter's row (undefined: none) holds is full. */
+  function assertWindowBelowLimit(bucket: RateLimitBucket, row: { count: number | string; window_start: number | string } | undefined): void {
+    const rule = config.rateLimits[bucket];
+    const now = clock.now();
+    const windowMs = rule.windowSeconds * 1000;
+    const { count, windowStart } = currentWindow(row, now, windowMs);
+    if (count >= rule.limit && windowStart !== null) throw rateLimitedError(Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)));
+  }
+
   /** Counts the hit; `wait` is the seconds to wait when it went over the limit, else null. */
   async function hit(bucket: RateLimitBucket, id: string): Promise<RateLimitHit & { wait: number | null }> {
     const rule = config.rateLimits[bucket];
@@ -123,20 +132,10 @@ export function createRateLimiter(deps: { db: Db; clock: Clock; config: Pick<Con
       return (await hit(bucket, id)).wait === null;
     },
     async assertBelowLimit(bucket, id) {
-      const rule = config.rateLimits[bucket];
-      const now = clock.now();
-      const windowMs = rule.windowSeconds * 1000;
-      const { count, windowStart } = await peekRateLimit(db, keyOf(bucket, id), now, windowMs);
-      if (count >= rule.limit && windowStart !== null) throw rateLimitedError(Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)));
+      assertWindowBelowLimit(bucket, await findRateLimitWindow(db, keyOf(bucket, id)));
     },
     windowKey: keyOf,
-    assertWindowBelowLimit(bucket, window) {
-      const rule = config.rateLimits[bucket];
-      const now = clock.now();
-      const windowMs = rule.windowSeconds * 1000;
-      const { count, windowStart } = currentWindow(window, now, windowMs);
-      if (count >= rule.limit && windowStart !== null) throw rateLimitedError(Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)));
-    },
+    assertWindowBelowLimit,
     async reset(bucket, id) {
       await resetRateLimit(db, keyOf(bucket, id));
     },
