@@ -68,7 +68,7 @@ export function createRefreshRotation(deps: {
 
   /**
    * One refresh (issue 17): the token, its session, membership, impersonation, grant, user, the
-   * user's active tenants and roles, and the rate limit's window in one read;
+   * user's active tenants, roles and entitlement grants, and the rate limit's window in one read;
    * every check; then the rotation in one transaction whose first statement is the compare-and-swap
    * on the token (used_at still null), so of two uses of one token, in any processes, exactly one
    * wins and the other is a reuse. Checks that ran after the token was spent before still spend it
