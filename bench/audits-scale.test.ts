@@ -154,7 +154,7 @@ describeDialects('audits at scale', (h) => {
         const byOffset = await callAs(server, admin, 'GET', `${AuditPaths.audits}?offset=${c.after! + 20}${c.query}`);
         expect((await callAs(server, admin, 'GET', path)).body.data.map((r: { id: string }) => r.id), c.name).toEqual(byOffset.body.data.map((r: { id: string }) => r.id));
         const [, , , , key] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [number, string, string, string, [number, string]];
-        const cursorPlan = await queryPlan(db, h.dialect, auditsAfterQuery(db, admin.tenantId, c.filters, 'desc', { createdAt: key[0], id: key[1] }, 21).compile());
+        const cursorPlan = await queryPlan(db, h.dialect, auditsAfterQuery(db, { tenantId: admin.tenantId, filters: c.filters, direction: 'desc', after: { createdAt: key[0], id: key[1] }, limit: 21 }).compile());
         expect(cursorPlan, `${c.name}\n${cursorPlan}`).not.toMatch(h.dialect === 'postgres' ? /\bSort\b/ : /TEMP B-TREE/);
         expect(cursorPlan, `${c.name}\n${cursorPlan}`).toMatch(/audits_by_/);
         continue;
@@ -171,7 +171,7 @@ describeDialects('audits at scale', (h) => {
     }
 
     // ---- export: a keyset batch seeks the index; the whole CSV streams ----
-    const batchPlan = await queryPlan(db, h.dialect, auditsAfterQuery(db, admin.tenantId, {}, 'desc', { createdAt: newest - middle * 1000, id: `audit-${String(middle).padStart(7, '0')}` }, 1000).compile());
+    const batchPlan = await queryPlan(db, h.dialect, auditsAfterQuery(db, { tenantId: admin.tenantId, filters: {}, direction: 'desc', after: { createdAt: newest - middle * 1000, id: `audit-${String(middle).padStart(7, '0')}` }, limit: 1000 }).compile());
     expect(batchPlan).not.toMatch(h.dialect === 'postgres' ? /\bSort\b/ : /TEMP B-TREE/);
     expect(batchPlan).toMatch(/audits_by_time/);
 

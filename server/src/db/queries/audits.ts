@@ -118,11 +118,6 @@ export function auditsPageQuery(db: Db, tenantId: string, filters: AuditRowFilte
 /** Where a keyset batch starts: after this record (its created_at and id). */
 export type AuditKeyset = { createdAt: number; id: string };
 
-/** Keyset batch for the CSV export: the `limit` records after `after` (created_at, id) in `direction` order. */
-export function auditsAfter(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: AuditKeyset | null, limit: number) {
-  return auditsAfterQuery(db, tenantId, filters, direction, after, limit).execute();
-}
-
 /** One keyset batch of a tenant's records: the `limit` records after `after` in `direction` order. */
 export interface AuditBatch {
   tenantId: string;
@@ -132,9 +127,14 @@ export interface AuditBatch {
   limit: number;
 }
 
+/** A keyset batch's records: a cursor page of the audit log. */
+export function auditsAfter(db: Db, batch: AuditBatch) {
+  return auditsAfterQuery(db, batch).execute();
+}
+
 /** The batch's statement with its select list cleared, for the export's two readers below. */
 function batchQuery(db: Db, batch: AuditBatch) {
-  return auditsAfterQuery(db, batch.tenantId, batch.filters, batch.direction, batch.after, batch.limit).clearSelect();
+  return auditsAfterQuery(db, batch).clearSelect();
 }
 
 /** The batch with only `columns` (and the keyset's created_at and id): what the CSV export reads on SQLite. */
@@ -177,7 +177,8 @@ export async function auditCsvBatchAfter(db: Db, batch: AuditBatch, columns: rea
   return { text: row.text ?? '', count, last: count && row.last_id !== null ? { createdAt: Number(row.last_created_at), id: row.last_id } : null };
 }
 
-export function auditsAfterQuery(db: Db, tenantId: string, filters: AuditRowFilters, direction: 'asc' | 'desc', after: AuditKeyset | null, limit: number) {
+/** A keyset batch's statement (exported for the scale bench's query plans). */
+export function auditsAfterQuery(db: Db, { tenantId, filters, direction, after, limit }: AuditBatch) {
   let q = filteredAudits(db, tenantId, filters);
   if (after) {
     const op = direction === 'desc' ? '<' : '>';

@@ -108,7 +108,7 @@ describeDialects('audits list, counts and description search at scale', (h) => {
     ];
     for (const { query, filters, direction } of cases) {
       // The whole list in one keyset statement (the export's), not through the page code under test.
-      const ids = (await auditsAfter(server.db, admin.tenantId, filters, direction, null, 10_000)).map((r) => r.id);
+      const ids = (await auditsAfter(server.db, { tenantId: admin.tenantId, filters, direction, after: null, limit: 10_000 })).map((r) => r.id);
       const whole = { total: ids.length };
       expect(whole.total, query).toBeGreaterThan(10);
       for (const offset of [0, 1, 9, Math.floor(whole.total / 2) - 3, Math.floor(whole.total / 2), whole.total - 9, whole.total - 1, whole.total]) {

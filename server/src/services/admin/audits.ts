@@ -45,7 +45,6 @@ export interface AdminAuditService {
   exportCsv(caller: AdminCaller, request: ExportAuditsRequest): AsyncGenerator<string>;
 }
 
-
 type Row = Pick<AuditsTable, 'id' | 'tenant_id' | 'email' | 'action' | 'description' | 'ip' | 'severity' | 'user_agent' | 'json' | 'created_at'>;
 
 export function present(row: Row): AuditRecord {
@@ -95,7 +94,7 @@ export function createAdminAuditService(deps: { db: Db; clock: Clock }): AdminAu
         // The page after the cursor reads on in the list's direction; the page before reads back from it.
         const travel = way === 'next' ? query.sortDirection : query.sortDirection === 'asc' ? 'desc' : 'asc';
         const [read, count] = await Promise.all([
-          auditsAfter(db, caller.tenantId, filters, travel, { createdAt: key[0] as number, id: key[1] as string }, query.count + 1),
+          auditsAfter(db, { tenantId: caller.tenantId, filters, direction: travel, after: { createdAt: key[0] as number, id: key[1] as string }, limit: query.count + 1 }),
           countTenantAudits(db, caller.tenantId, filters),
         ]);
         rows = read.slice(0, query.count);
