@@ -130,16 +130,16 @@ export async function findRefreshTokenSession(
       impersonation: imp_id !== null && imp_impersonator_id !== null && imp_tenant_id !== null ? { id: imp_id as string, impersonator_id: imp_impersonator_id as string, tenant_id: imp_tenant_id as string } : undefined,
       grantClientId: grant_client_id as string | null,
       user: user.id === null || user.id === undefined ? undefined : (user as UserRow),
-      tenantIds: jsonArray(tenant_ids),
-      roleIds: jsonArray(role_ids),
+      tenantIds: jsonArray<string>(tenant_ids),
+      roleIds: jsonArray<string>(role_ids),
       // listGrantsFor's order (oldest first), kept here rather than trusted to the aggregate.
-      grants: ((typeof grants === 'string' ? JSON.parse(grants) : grants) as GrantRow[]).sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+      grants: jsonArray<GrantRow>(grants).sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     },
   };
 }
 
 /** A JSON array column: PostgreSQL answers it parsed, SQLite as its text. */
-const jsonArray = (value: unknown): string[] => (typeof value === 'string' ? JSON.parse(value) : value) as string[];
+const jsonArray = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : value) as T[];
 
 /** The values of `column` in the rows `query` answers, as one JSON array, ordered by `orderBy` (columns of those rows). */
 function valuesArray(db: Db, query: Expression<unknown>, column: string, orderBy: readonly string[] = []) {

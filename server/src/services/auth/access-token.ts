@@ -27,10 +27,11 @@ export interface KnownSession {
   grantClientId: string | null;
   /** The user's active tenants, when the caller has read them (listUserTenants' order). */
   tenants?: readonly Pick<TenantRow, 'id'>[];
-  /** The roles the user holds in a tenant, when the caller has read them (listHeldRoleIds): used for a token of that tenant. */
-  roleIds?: { tenantId: string; ids: readonly string[] };
-  /** The entitlement grants of a tenant and the user in it, when the caller has read them (listGrantsFor): used for a token of that tenant. */
-  grants?: { tenantId: string; rows: readonly GrantRow[] };
+  /**
+   * What the user holds in one tenant, when the caller has read it: their roles (listHeldRoleIds)
+   * and the entitlement grants there (listGrantsFor). Used for a token of that tenant only.
+   */
+  inTenant?: { tenantId: string; roleIds: readonly string[]; grants: readonly GrantRow[] };
 }
 
 /** Signs the access token of `session` acting in `tenantId`, expiring no later than `notAfter`. */
@@ -57,7 +58,8 @@ export function createAccessTokens(deps: {
     known?: KnownSession,
   ): Promise<LoginResponse> {
     const tenants = known?.tenants ?? (await listUserTenants(db, user.id, clock.now()));
-    const authz = await loadAuthorization(db, user.id, tenantId, known?.roleIds?.tenantId === tenantId ? known.roleIds.ids : undefined);
+    const held = known?.inTenant?.tenantId === tenantId ? known.inTenant : undefined;
+    const authz = await loadAuthorization(db, user.id, tenantId, held?.roleIds);
     // Impersonation (RFC 8693 `act`): the token names the impersonator, lists only the session's
     // tenant, and dies with the (short) session.
     const actor = known ? known.actor : await findImpersonationBySession(db, session.id);
@@ -88,8 +90,7 @@ export function createAccessTokens(deps: {
     };
     // Evaluated with the token's own claims, so rules on jwt.* see what the token will say; left
     // out when empty to keep tokens small.
-    const grants = known?.grants?.tenantId === tenantId ? known.grants.rows : undefined;
-    const entitled = await deps.entitlements?.tokenClaim({ userId: user.id, tenantId, email: user.email, emailVerified: claims.email_verified, claims }, { grants });
+    const entitled = await deps.entitlements?.tokenClaim({ userId: user.id, tenantId, email: user.email, emailVerified: claims.email_verified, claims }, { grants: held?.grants });
     const token = await keys.sign(entitled && Object.keys(entitled.f).length > 0 ? { ...claims, [ENTITLEMENTS_CLAIM]: entitled } : claims, expiresAt);
     return {
       accessToken: token,

@@ -155,7 +155,7 @@ export function createRefreshRotation(deps: {
     if (!rotated) return refreshTokenReused(session, client, now);
     // Moved in, it counts against the tenant's concurrent-session limit like a sign-in there.
     if (activeTenant !== session.tenant_id) await deps.sessionPolicy?.afterSessionStarted(user.id, activeTenant, session.id);
-    const known = { actor: impersonated ?? null, grantClientId: found.grantClientId, tenants: found.tenantIds.map((id) => ({ id })), roleIds: { tenantId: session.tenant_id, ids: found.roleIds }, grants: { tenantId: session.tenant_id, rows: found.grants } };
+    const known = { actor: impersonated ?? null, grantClientId: found.grantClientId, tenants: found.tenantIds.map((id) => ({ id })), inTenant: { tenantId: session.tenant_id, roleIds: found.roleIds, grants: found.grants } };
     return { response: await accessToken(user, { ...session, tenant_id: activeTenant }, activeTenant, Infinity, known), refreshToken: next };
   }
 
