@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useLayoutEffect, useRef, type RefObject } from 'react';
 
 /**
  * Keeps the keyboard in a dialog around a save. In Chromium a focused button that becomes disabled
@@ -6,10 +6,14 @@ import { useEffect, useRef, type RefObject } from 'react';
  * closes the whole portal. So while `busy`, focus rests on the dialog itself; when the save fails
  * (busy ends with the dialog still open) it goes to the dialog's `[data-autofocus]` control, or the
  * dialog. Focus the user moved elsewhere inside the dialog is left alone.
+ *
+ * A layout effect: focus moves in the same commit that shows the error, so nothing (a screen
+ * reader, a test waiting for the alert) sees the failed save's message with focus still parked on
+ * the dialog. A passive effect ran a moment later and left that window open.
  */
 export function useKeepFocusWhileBusy(dialogRef: RefObject<HTMLElement>, busy: boolean): void {
   const wasBusy = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const dialog = dialogRef.current;
     if (!dialog) return;
     const root = dialog.getRootNode() as Document | ShadowRoot;
