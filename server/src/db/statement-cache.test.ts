@@ -73,3 +73,46 @@ it('closing closes the database', () => {
   cache.close();
   expect(file.open).toBe(false);
 });
+
+it('answers the rows better-sqlite3 answers: the same keys in the same order, the same values, repeated names included', () => {
+  const cache = withStatementCache(file);
+  file.exec("create table u (id integer primary key, name text, note text, data blob); insert into u values (1, 'x', null, x'00ff'), (2, 'a', 'n', null);");
+  const sql = 'select t.*, u.name, u.note, u.data, u.id * 2.5 as half, 7 as "we""ird" from t join u on u.id = t.id order by t.id';
+  const expected = file.prepare(sql).all() as Record<string, unknown>[];
+  const rows = cache.prepare(sql).all([]) as Record<string, unknown>[];
+  expect(rows).toEqual(expected);
+  expect(rows.map((r) => Object.keys(r))).toEqual(expected.map((r) => Object.keys(r)));
+  // The last of two columns named `name` wins, in the first one's place.
+  expect(rows[0]).toEqual({ id: 1, name: 'x', note: null, data: Buffer.from([0, 255]), half: 2.5, 'we"ird': 7 });
+  expect([...cache.prepare(sql).iterate([])]).toEqual(expected);
+});
+
+it('answers a column named __proto__ as a property of the row, never as its prototype', () => {
+  const cache = withStatementCache(file);
+  const [row] = cache.prepare("select x'00' as \"__proto__\", 1 as id").all([]) as Record<string, unknown>[];
+  expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toEqual(Buffer.from([0]));
+  expect(Object.keys(row!)).toEqual(['__proto__', 'id']);
+});
+
+it('reads the names again after a schema change through it, even one that keeps the number of columns', () => {
+  const cache = withStatementCache(file);
+  const sql = 'select * from t where id = ?';
+  expect(cache.prepare(sql).all([1])).toEqual([{ id: 1, name: 'a' }]);
+  cache.prepare('alter table t rename column name to label').run([]);
+  expect(cache.prepare(sql).all([1])).toEqual([{ id: 1, label: 'a' }]);
+  expect([...cache.prepare(sql).iterate([2])]).toEqual([{ id: 2, label: 'b' }]);
+});
+
+it('reads the names again when another connection changed the columns', () => {
+  const cache = withStatementCache(file);
+  const sql = 'select * from t where id = ?';
+  expect(cache.prepare(sql).all([1])).toEqual([{ id: 1, name: 'a' }]);
+  const other = new SqliteDatabase(path.join(dir, 'test.db'));
+  try {
+    other.exec("alter table t add column note text; update t set note = 'seen' where id = 1;");
+  } finally {
+    other.close();
+  }
+  expect(cache.prepare(sql).all([1])).toEqual([{ id: 1, name: 'a', note: 'seen' }]);
+});
