@@ -60,6 +60,12 @@ describeDialects('NUL and control characters in input', (h) => {
     expect(scoped.body.errors).toEqual(['tenantId: must not contain control characters']);
     const inPath = await callAs(server, admin, 'DELETE', `${AdminPaths.rolesV1}/ab%00cd`);
     expect(inPath.status).toBe(400);
+    expect(inPath.body.errors).toEqual(['path: must not contain control characters']);
+    // A C1 control (NEL, U+0085) in a path segment, and one in a query value.
+    expect((await callAs(server, admin, 'DELETE', `${AdminPaths.rolesV1}/ab%C2%85cd`)).body.errors).toEqual(['path: must not contain control characters']);
+    expect((await callAs(server, admin, 'GET', `${AdminPaths.rolesV1}?tenantId=a%C2%85`)).body.errors).toEqual(['tenantId: must not contain control characters']);
+    // Without a percent sign nothing is decoded: a plus sign is a space, and the call goes through.
+    expect((await callAs(server, admin, 'GET', `${AdminPaths.rolesV1}?search=a+b`)).status).toBe(200);
   });
 
   it('refuses escape sequences in a name, and keeps a multi-line description', async () => {
