@@ -1,13 +1,34 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Ids and secrets are cut from a buffer of the CSPRNG's output, filled 4 KiB at a time, as Node's
+ * own randomUUID does: a call into OpenSSL per id cost more than the bytes (randomBytes(32) was
+ * 1.7% of a refresh's main thread). Each byte is handed out once: a cut is zeroed in the buffer as
+ * it is taken, so the buffer never holds a secret already given out.
+ */
+const POOL_BYTES = 4096;
+const pool = Buffer.allocUnsafeSlow(POOL_BYTES);
+let taken = POOL_BYTES;
+
+function fromPool(size: number, encoding: 'hex' | 'base64url'): string {
+  if (taken + size > POOL_BYTES) {
+    randomFillSync(pool);
+    taken = 0;
+  }
+  const text = pool.toString(encoding, taken, taken + size);
+  pool.fill(0, taken, taken + size);
+  taken += size;
+  return text;
+}
 
 /** Opaque random id (128 bits, hex) for rows. */
 export function newId(): string {
-  return randomBytes(16).toString('hex');
+  return fromPool(16, 'hex');
 }
 
 /** A 256-bit secret for links and cookies, base64url. */
 export function newSecret(): string {
-  return randomBytes(32).toString('base64url');
+  return fromPool(32, 'base64url');
 }
 
 /** Secrets are stored only as their SHA-256, so a database leak does not leak usable tokens. */
