@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeDialects, signUpAndActivate } from '../test/harness';
 import { observeStatements } from './statement-observer';
-import { precompiled, type Params } from './precompiled';
+import { precompiled, precompiledInsert, precompiledUpdateById, type Params } from './precompiled';
 
 describeDialects('precompiled queries', (h) => {
   it('builds and compiles once per dialect, then answers each call with its own values, as the query built each time would', async () => {
@@ -38,5 +38,46 @@ describeDialects('precompiled queries', (h) => {
     await expect(captured(server.db, {})).rejects.toThrow(/not a stand-in/);
     const byId = precompiled((db, p: Params<{ id: string }>) => db.selectFrom('users').selectAll().where('id', '=', p.id));
     await expect(byId(server.db, {} as { id: string })).rejects.toThrow(/no value for "id"/);
+  });
+
+  it('inserts rows whose columns vary by caller, compiled once per set of columns, leaving undefined columns to their defaults', async () => {
+    const server = await h.start();
+    const user = await signUpAndActivate(server);
+    const insert = precompiledInsert('sessions');
+    const row = (id: string, extra: Record<string, unknown> = {}) => ({ id, user_id: user.userId, tenant_id: user.tenantId, user_agent: null, ip: '192.0.2.1', created_at: 1, last_used_at: 2, expires_at: 3, revoked_at: null, auth_time: 1, amr: '["pwd"]', ...extra });
+    const texts: string[] = [];
+    const stop = observeStatements(server.db, (q) => texts.push(q.sql));
+    await insert(server.db, row('pc-a'));
+    await insert(server.db, row('pc-b', { login_origin: undefined }));
+    await insert(server.db, row('pc-c', { login_origin: 'social' }));
+    await server.db.transaction().execute((trx) => insert(trx, row('pc-d', { login_origin: 'sso' })));
+    stop();
+    // Two sets of columns: two texts, each the statement Kysely builds for that row.
+    expect(new Set(texts).size).toBe(2);
+    expect(texts[0]).toBe(server.db.insertInto('sessions').values(row('pc-a')).compile().sql);
+    expect(texts[2]).toBe(server.db.insertInto('sessions').values(row('pc-c', { login_origin: 'social' })).compile().sql);
+    const stored = await server.db.selectFrom('sessions').select(['id', 'ip', 'login_origin', 'expires_at']).where('id', 'like', 'pc-%').orderBy('id').execute();
+    expect(stored).toEqual([
+      { id: 'pc-a', ip: '192.0.2.1', login_origin: 'direct', expires_at: 3 },
+      { id: 'pc-b', ip: '192.0.2.1', login_origin: 'direct', expires_at: 3 },
+      { id: 'pc-c', ip: '192.0.2.1', login_origin: 'social', expires_at: 3 },
+      { id: 'pc-d', ip: '192.0.2.1', login_origin: 'sso', expires_at: 3 },
+    ]);
+  });
+
+  it('updates the row of an id with the columns a patch sets, runs nothing for a patch that sets none, and says whether a row changed', async () => {
+    const server = await h.start();
+    const user = await signUpAndActivate(server);
+    const update = precompiledUpdateById('users');
+    const texts: string[] = [];
+    const stop = observeStatements(server.db, (q) => texts.push(q.sql));
+    expect(await update(server.db, user.userId, { name: 'Ada', job_title: undefined })).toBe(true);
+    expect(await update(server.db, user.userId, { name: undefined })).toBe(false);
+    expect(await update(server.db, 'nobody', { name: 'Eve' })).toBe(false);
+    expect(await update(server.db, user.userId, { name: 'Grace', job_title: 'Admiral' })).toBe(true);
+    stop();
+    expect(texts).toHaveLength(3);
+    expect(new Set(texts).size).toBe(2);
+    expect(await server.db.selectFrom('users').select(['name', 'job_title']).where('id', '=', user.userId).executeTakeFirstOrThrow()).toEqual({ name: 'Grace', job_title: 'Admiral' });
   });
 });

@@ -1,5 +1,6 @@
-import type { CompiledQuery, QueryResult } from 'kysely';
+import type { CompiledQuery, Insertable, Kysely, QueryResult, Updateable } from 'kysely';
 import type { Db } from './index';
+import type { Database } from './schema';
 
 /**
  * A query built and compiled once per dialect, then run with new values (issue 17). Kysely builds a
@@ -49,5 +50,66 @@ export function precompiled<P extends Record<string, unknown>, O>(
       return values[name];
     });
     return db.executeQuery<O>({ ...compiled, parameters, queryId: { queryId: '' } } as CompiledQuery<O>);
+  };
+}
+
+/** How many column sets one table's precompiled writes keep (the code writes a handful per table). */
+const COLUMN_SETS = 32;
+
+/**
+ * Writes of whole rows whose columns vary by caller (an insert's row, an update's patch), compiled
+ * once per set of columns given, in their order. Undefined values are left out, as Kysely leaves
+ * them out of `.values()` and `.set()`. Every value is a stand-in: a value that is itself an
+ * expression (`sql\`...\``) must not come through here. Past COLUMN_SETS sets the query is built
+ * each time, as without it.
+ */
+function byColumns<R extends object>(compile: (columns: readonly string[]) => (db: Db, values: Record<string, unknown>) => Promise<QueryResult<unknown>>) {
+  const compiled = new Map<string, (db: Db, values: Record<string, unknown>) => Promise<QueryResult<unknown>>>();
+  return (db: Db, row: R, extra: Record<string, unknown> = {}): Promise<QueryResult<unknown>> => {
+    const values: Record<string, unknown> = { ...extra };
+    const columns: string[] = [];
+    for (const [column, value] of Object.entries(row)) {
+      if (value === undefined) continue;
+      columns.push(column);
+      values[`c_${column}`] = value;
+    }
+    const key = columns.join(',');
+    let run = compiled.get(key);
+    if (!run) {
+      run = compile(columns);
+      if (compiled.size < COLUMN_SETS) compiled.set(key, run);
+    }
+    return run(db, values);
+  };
+}
+
+/** An insert of one row into `table`, compiled once per set of columns (see byColumns). */
+export function precompiledInsert<T extends keyof Database & string>(table: T): (db: Db, row: Insertable<Database[T]>) => Promise<void> {
+  const insert = byColumns<Insertable<Database[T]>>((columns) =>
+    precompiled((db, p: Params<Record<string, unknown>>) =>
+      (db as unknown as Kysely<Record<string, Record<string, unknown>>>).insertInto(table as string).values(Object.fromEntries(columns.map((c) => [c, p[`c_${c}`]]))),
+    ),
+  );
+  return async (db, row) => {
+    await insert(db, row);
+  };
+}
+
+/**
+ * An update of the row of `table` whose `id` is given, compiled once per set of columns it sets
+ * (see byColumns); false when the patch sets nothing (no statement runs), else whether a row changed.
+ */
+export function precompiledUpdateById<T extends keyof Database & string>(table: T): (db: Db, id: string, patch: Updateable<Database[T]>) => Promise<boolean> {
+  const update = byColumns<Updateable<Database[T]>>((columns) =>
+    precompiled((db, p: Params<Record<string, unknown>>) =>
+      (db as unknown as Kysely<Record<string, { id: string }>>)
+        .updateTable(table as string)
+        .set(Object.fromEntries(columns.map((c) => [c, p[`c_${c}`]])) as Record<string, never>)
+        .where('id', '=', p.id as string),
+    ),
+  );
+  return async (db, id, patch) => {
+    if (!Object.values(patch).some((value) => value !== undefined)) return false;
+    return Number((await update(db, patch, { id })).numAffectedRows) > 0;
   };
 }

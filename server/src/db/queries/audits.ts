@@ -4,10 +4,13 @@ import { isPostgres } from '../dialect';
 import type { Db } from '../index';
 import type { AuditsTable } from '../schema-admin';
 import { AUDIT_HOUR_MS } from '../migrations/041_audits_search';
+import { precompiledInsert } from '../precompiled';
 
 export async function insertAudit(db: Db, row: Insertable<AuditsTable>): Promise<void> {
-  await db.insertInto('audits').values(row).execute();
+  await insertAuditRow(db, row);
 }
+
+const insertAuditRow = precompiledInsert('audits');
 
 /**
  * The tenant a user's own authentication event is recorded in: `preferred` (the user's last tenant)

@@ -1,6 +1,7 @@
 /** SQL of the email and SMS channels (migration 035): event-key switches and subscriptions, always by tenant and channel. */
 import type { Db } from '..';
 import type { ChannelEventConfigsTable, ChannelSubscriptionsTable } from '../schema-channels';
+import { precompiled, type Params } from '../precompiled';
 
 export type ChannelEventConfigRow = ChannelEventConfigsTable;
 export type ChannelSubscriptionRow = ChannelSubscriptionsTable;
@@ -59,18 +60,21 @@ export async function deleteChannelSubscription(db: Db, tenantId: string, id: st
  * switch row counts as on: subscriptions can only be made through a save, which writes the switch).
  */
 export async function listDeliverableChannelSubscriptions(db: Db, tenantId: string, eventKey: string): Promise<ChannelSubscriptionRow[]> {
-  return db
+  return (await deliverableChannelSubscriptions(db, { tenantId, eventKey })).rows;
+}
+
+const deliverableChannelSubscriptions = precompiled((db, p: Params<{ tenantId: string; eventKey: string }>) =>
+  db
     .selectFrom('channel_subscriptions as s')
     .leftJoin('channel_event_configs as c', (join) => join.onRef('c.tenant_id', '=', 's.tenant_id').onRef('c.channel', '=', 's.channel').onRef('c.event_key', '=', 's.event_key'))
     .selectAll('s')
-    .where('s.tenant_id', '=', tenantId)
-    .where('s.event_key', '=', eventKey)
+    .where('s.tenant_id', '=', p.tenantId)
+    .where('s.event_key', '=', p.eventKey)
     .where('s.enabled', '=', 1)
     .where((eb) => eb.or([eb('c.enabled', 'is', null), eb('c.enabled', '=', 1)]))
     .orderBy('s.created_at')
-    .orderBy('s.id')
-    .execute();
-}
+    .orderBy('s.id'),
+);
 
 /** One subscription by id in a tenant (the delivery re-reads it before sending). */
 export async function findChannelSubscriptionById(db: Db, tenantId: string, id: string): Promise<ChannelSubscriptionRow | undefined> {

@@ -2,13 +2,16 @@ import type { Selectable } from 'kysely';
 import { isPostgres } from '../dialect';
 import type { Db } from '../index';
 import type { EventsTable, JobsTable } from '../schema-connectivity';
+import { precompiled, precompiledInsert, type Params } from '../precompiled';
 
 export type EventRow = Selectable<EventsTable>;
 export type JobRow = Selectable<JobsTable>;
 
 export async function insertEvent(db: Db, row: { id: string; tenant_id: string; event_key: string; data: string; actor: string | null; occurred_at: number }): Promise<void> {
-  await db.insertInto('events').values({ ...row, dispatched_at: null, dispatch_error: null, lease_until: null, lease_token: null }).execute();
+  await insertEventRow(db, { ...row, dispatched_at: null, dispatch_error: null, lease_until: null, lease_token: null });
 }
+
+const insertEventRow = precompiledInsert('events');
 
 /**
  * Claims up to `limit` undispatched events whose lease is free or expired, oldest first, for
@@ -39,15 +42,17 @@ export async function claimEvents(db: Db, now: number, leaseMs: number, token: s
 
 /** Marks a claimed event dispatched; false when the claim was lost (its lease expired and another process took it). */
 export async function markEventDispatched(db: Db, id: string, token: string, now: number, error: string | null): Promise<boolean> {
-  const result = await db
-    .updateTable('events')
-    .set({ dispatched_at: now, dispatch_error: error, lease_until: null, lease_token: null })
-    .where('id', '=', id)
-    .where('lease_token', '=', token)
-    .where('dispatched_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return Number((await eventDispatched(db, { id, token, now, error })).numAffectedRows) === 1;
 }
+
+const eventDispatched = precompiled((db, p: Params<{ id: string; token: string; now: number; error: string | null }>) =>
+  db
+    .updateTable('events')
+    .set({ dispatched_at: p.now, dispatch_error: p.error, lease_until: null, lease_token: null })
+    .where('id', '=', p.id)
+    .where('lease_token', '=', p.token)
+    .where('dispatched_at', 'is', null),
+);
 
 /** After a failed dispatch: the event waits until `retryAt`, with the failure kept. */
 export async function deferEvent(db: Db, id: string, token: string, retryAt: number, error: string): Promise<void> {

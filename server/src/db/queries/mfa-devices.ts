@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../index';
 import type { MfaDevicesTable, MfaRecoveryCodesTable } from '../schema';
+import { precompiled, type Params } from '../precompiled';
 
 export type MfaDeviceRow = Selectable<MfaDevicesTable>;
 export type RecoveryCodeRow = Selectable<MfaRecoveryCodesTable>;
@@ -9,11 +10,14 @@ export async function insertMfaDevice(db: Db, row: Insertable<MfaDevicesTable>):
   await db.insertInto('mfa_devices').values(row).execute();
 }
 
-export function listMfaDevices(db: Db, userId: string, status?: 'active' | 'pending'): Promise<MfaDeviceRow[]> {
-  let q = db.selectFrom('mfa_devices').selectAll().where('user_id', '=', userId);
-  if (status) q = q.where('status', '=', status);
-  return q.orderBy('created_at').execute();
+export async function listMfaDevices(db: Db, userId: string, status?: 'active' | 'pending'): Promise<MfaDeviceRow[]> {
+  return (status ? await mfaDevicesIn(db, { userId, status }) : await mfaDevices(db, { userId })).rows;
 }
+
+const mfaDevices = precompiled((db, p: Params<{ userId: string }>) => db.selectFrom('mfa_devices').selectAll().where('user_id', '=', p.userId).orderBy('created_at'));
+const mfaDevicesIn = precompiled((db, p: Params<{ userId: string; status: string }>) =>
+  db.selectFrom('mfa_devices').selectAll().where('user_id', '=', p.userId).where('status', '=', p.status).orderBy('created_at'),
+);
 
 export function findMfaDevice(db: Db, userId: string, id: string): Promise<MfaDeviceRow | undefined> {
   return db.selectFrom('mfa_devices').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();

@@ -101,8 +101,16 @@ export interface RoleGrantRow {
 }
 
 /** The given roles, each joined with the permissions it grants, ordered by permission key. */
-export function listRoleGrantRows(db: Db, roleIds: readonly string[]): Promise<RoleGrantRow[]> {
-  if (roleIds.length === 0) return Promise.resolve([]);
+export async function listRoleGrantRows(db: Db, roleIds: readonly string[]): Promise<RoleGrantRow[]> {
+  if (roleIds.length === 0) return [];
+  // One role (the cache's loads): compiled once.
+  if (roleIds.length === 1) return (await roleGrantRows(db, { roleId: roleIds[0]! })).rows;
+  return roleGrantRowsQuery(db, roleIds).execute();
+}
+
+const roleGrantRows = precompiled((db, p: Params<{ roleId: string }>) => roleGrantRowsQuery(db, [p.roleId]));
+
+function roleGrantRowsQuery(db: Db, roleIds: readonly string[]) {
   return db
     .selectFrom('roles')
     .leftJoin('role_permissions', 'role_permissions.role_id', 'roles.id')
@@ -119,6 +127,5 @@ export function listRoleGrantRows(db: Db, roleIds: readonly string[]): Promise<R
     ])
     // One role (the cache's loads) by `=`: a fixed text, which PostgreSQL prepares once (db/pg-prepared.ts).
     .where('roles.id', roleIds.length === 1 ? '=' : 'in', roleIds.length === 1 ? roleIds[0]! : roleIds)
-    .orderBy('permissions.key')
-    .execute();
+    .orderBy('permissions.key');
 }

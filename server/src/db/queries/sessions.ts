@@ -1,7 +1,7 @@
 import { sql, type Expression, type Insertable, type Selectable } from 'kysely';
 import { isPostgres } from '../dialect';
 import type { Db } from '../index';
-import { precompiled, type Params } from '../precompiled';
+import { precompiled, precompiledInsert, type Params } from '../precompiled';
 import type { RefreshTokensTable, SessionsTable } from '../schema';
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
@@ -14,8 +14,10 @@ export type SessionRow = Selectable<SessionsTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 
 export async function insertSession(db: Db, row: Insertable<SessionsTable>): Promise<void> {
-  await db.insertInto('sessions').values(row).execute();
+  await insertSessionRow(db, row);
 }
+
+const insertSessionRow = precompiledInsert('sessions');
 
 export function findSession(db: Db, id: string): Promise<SessionRow | undefined> {
   return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();

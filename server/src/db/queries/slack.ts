@@ -1,6 +1,7 @@
 /** SQL of the Slack channel (migration 035): the tenant's workspace, its subscriptions and the OAuth states, always by tenant. */
 import type { Db } from '..';
 import type { SlackOauthStatesTable, SlackSubscriptionsTable, SlackWorkspacesTable } from '../schema-channels';
+import { precompiled, type Params } from '../precompiled';
 
 export type SlackWorkspaceRow = SlackWorkspacesTable;
 export type SlackSubscriptionRow = SlackSubscriptionsTable;
@@ -48,18 +49,21 @@ export async function deleteSlackSubscription(db: Db, tenantId: string, id: stri
 
 /** The enabled subscriptions of an event in a tenant whose workspace is connected. */
 export async function listDeliverableSlackSubscriptions(db: Db, tenantId: string, eventKey: string): Promise<SlackSubscriptionRow[]> {
-  return db
+  return (await deliverableSlackSubscriptions(db, { tenantId, eventKey })).rows;
+}
+
+const deliverableSlackSubscriptions = precompiled((db, p: Params<{ tenantId: string; eventKey: string }>) =>
+  db
     .selectFrom('slack_subscriptions as s')
     .innerJoin('slack_workspaces as w', 'w.id', 's.workspace_id')
     .selectAll('s')
-    .where('s.tenant_id', '=', tenantId)
-    .where('s.event_key', '=', eventKey)
+    .where('s.tenant_id', '=', p.tenantId)
+    .where('s.event_key', '=', p.eventKey)
     .where('s.enabled', '=', 1)
     .where('w.bot_token', 'is not', null)
     .orderBy('s.created_at')
-    .orderBy('s.id')
-    .execute();
-}
+    .orderBy('s.id'),
+);
 
 export async function insertSlackOauthState(db: Db, row: SlackOauthStatesTable): Promise<void> {
   await db.insertInto('slack_oauth_states').values(row).execute();

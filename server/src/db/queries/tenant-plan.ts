@@ -1,6 +1,7 @@
 import type { Db } from '..';
 import type { Selectable } from 'kysely';
 import type { SubscriptionsTable } from '../schema-billing';
+import { precompiled, type Params } from '../precompiled';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 
@@ -9,15 +10,14 @@ const LIVE_STATUSES = ['active', 'trialing'];
 
 /** The tenant's newest subscription (the managed one), or undefined. */
 export async function findCurrentSubscription(db: Db, tenantId: string): Promise<SubscriptionRow | undefined> {
-  return db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return (await currentSubscription(db, { tenantId })).rows[0];
 }
+
+const currentSubscription = precompiled((db, p: Params<{ tenantId: string }>) =>
+  db.selectFrom('subscriptions').selectAll().where('tenant_id', '=', p.tenantId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1),
+);
+
+const vendorPlanOptions = precompiled((db) => db.selectFrom('vendor_billing_config').select(['default_plan_id', 'trial_end_option']).where('id', '=', 'vendor'));
 
 /**
  * The plan that decides a tenant's entitlements and seat limit (one rule for billing and
@@ -29,7 +29,7 @@ export async function findCurrentSubscription(db: Db, tenantId: string): Promise
 export async function findEffectivePlanId(db: Db, tenantId: string): Promise<{ planId: string | null; source: 'subscription' | 'trial' | 'default' | 'none'; subscriptionId: string | null }> {
   const [subscription, vendor] = await Promise.all([
     findCurrentSubscription(db, tenantId),
-    db.selectFrom('vendor_billing_config').select(['default_plan_id', 'trial_end_option']).where('id', '=', 'vendor').executeTakeFirst(),
+    vendorPlanOptions(db, {}).then((r) => r.rows[0]),
   ]);
   if (subscription?.plan_id && LIVE_STATUSES.includes(subscription.status)) {
     return { planId: subscription.plan_id, source: 'subscription', subscriptionId: subscription.id };

@@ -1,7 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index';
-import { precompiled, type Params } from '../precompiled';
-import { changesOf } from '../patch';
+import { precompiled, precompiledUpdateById, type Params } from '../precompiled';
 import type { UsersTable } from '../schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -52,10 +51,10 @@ export async function insertUser(db: Db, row: Insertable<UsersTable>): Promise<v
 }
 
 export async function updateUser(db: Db, id: string, patch: Updateable<UsersTable>): Promise<void> {
-  const changes = changesOf(patch);
-  if (!changes) return;
-  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+  await updateUserById(db, id, patch);
 }
+
+const updateUserById = precompiledUpdateById('users');
 
 /** Whether another account than `exceptUserId` has `username`, compared ignoring case (no look-alike accounts). */
 export async function isUsernameTaken(db: Db, username: string, exceptUserId: string): Promise<boolean> {

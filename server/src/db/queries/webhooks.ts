@@ -2,6 +2,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../index';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../schema-webhooks';
+import { precompiled, type Params } from '../precompiled';
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
@@ -26,9 +27,13 @@ export function listWebhookEndpoints(db: Db, tenantId: string): Promise<WebhookE
 }
 
 /** A tenant's active endpoints (the consumer filters them by event key). */
-export function listActiveWebhookEndpoints(db: Db, tenantId: string): Promise<WebhookEndpointRow[]> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('tenant_id', '=', tenantId).where('is_active', '=', 1).orderBy('created_at').orderBy('id').execute();
+export async function listActiveWebhookEndpoints(db: Db, tenantId: string): Promise<WebhookEndpointRow[]> {
+  return (await activeWebhookEndpoints(db, { tenantId })).rows;
 }
+
+const activeWebhookEndpoints = precompiled((db, p: Params<{ tenantId: string }>) =>
+  db.selectFrom('webhook_endpoints').selectAll().where('tenant_id', '=', p.tenantId).where('is_active', '=', 1).orderBy('created_at').orderBy('id'),
+);
 
 export async function countWebhookEndpoints(db: Db, tenantId: string): Promise<number> {
   const row = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number | string>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirst();
