@@ -12,6 +12,7 @@ import { limitBody, limitsItsOwnBody } from './http/body-limit';
 import { compressJson } from './http/compression';
 import { serveOpenApiDocument } from './http/openapi-document';
 import { corsForAllowedOrigins, requestClient, securityHeaders, traceId } from './http/middleware';
+import { KeptMatchRouter } from './http/router';
 import { accountArea } from './routes/account';
 import { applicationsArea } from './routes/applications';
 import { adminArea } from './routes/admin';
@@ -168,7 +169,7 @@ export async function createServer(config: Config, overrides: ServerOverrides = 
 
 /** The Hono app with the error handlers and the middleware every route runs behind. */
 function httpApp(config: Config): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new KeptMatchRouter() });
   app.onError(onError);
   app.notFound(notFound);
 
