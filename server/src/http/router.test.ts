@@ -3,7 +3,7 @@ import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
 import { describe, expect, it } from 'vitest';
-import { KeptMatchRouter } from './router';
+import { KeptMatchRouter, LONGEST_PATH_KEPT } from './router';
 
 const ROUTES: Array<[string, string, string]> = [
   ['ALL', '*', 'every request'],
@@ -75,5 +75,17 @@ describe('KeptMatchRouter', () => {
     kept.match('GET', '/x/2'); // kept
     kept.match('GET', '/x/1'); // dropped when /x/4 came: asked again
     expect(calls).toEqual(['GET /x/1']);
+  });
+
+  it('never keeps the answer for a path longer than any of the API, so padding cannot fill it', () => {
+    const { router: inner, calls } = counting(new TrieRouter<string>());
+    const kept = new KeptMatchRouter<string>(inner);
+    kept.add('GET', '/x/:id', 'x');
+    const long = `/x/${'a'.repeat(LONGEST_PATH_KEPT)}`;
+    expect(answer(kept, 'GET', long)).toEqual([{ handler: 'x', params: { id: 'a'.repeat(LONGEST_PATH_KEPT) } }]);
+    expect(answer(kept, 'GET', long)).toHaveLength(1);
+    kept.match('GET', '/x/short');
+    kept.match('GET', '/x/short');
+    expect(calls).toEqual([`GET ${long}`, `GET ${long}`, 'GET /x/short']);
   });
 });

@@ -5,6 +5,8 @@ import { TrieRouter } from 'hono/router/trie-router';
 
 /** How many (method, path) matches the router keeps: the API's static paths and the busiest of the rest. */
 export const MATCHES_KEPT = 2048;
+/** Longer paths are matched each time, never kept: the API's own are far shorter, so kept answers hold at most 2,048 short keys. */
+export const LONGEST_PATH_KEPT = 256;
 
 /**
  * Hono's own router (RegExpRouter, else TrieRouter) with its answers kept per method and path
@@ -13,7 +15,8 @@ export const MATCHES_KEPT = 2048;
  * walked the TrieRouter: 2.4% of a token grant's main thread. A match depends on nothing but the
  * method, the path and the routes, and Hono only reads it, so the same answer serves the same path
  * again. Adding a route forgets every kept answer; past MATCHES_KEPT the oldest kept is dropped,
- * so paths made up by a client (ids, probes) cannot grow it.
+ * and a path longer than LONGEST_PATH_KEPT is never kept, so paths made up by a client (ids,
+ * probes, padding) cannot grow it.
  */
 export class KeptMatchRouter<T> implements Router<T> {
   readonly name = 'KeptMatchRouter';
@@ -36,6 +39,7 @@ export class KeptMatchRouter<T> implements Router<T> {
     const kept = this.#kept.get(key);
     if (kept) return kept;
     const result = this.#inner.match(method, path);
+    if (path.length > LONGEST_PATH_KEPT) return result;
     if (this.#kept.size >= this.#size) this.#kept.delete(this.#kept.keys().next().value!);
     this.#kept.set(key, result);
     return result;
