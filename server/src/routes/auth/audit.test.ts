@@ -2,7 +2,7 @@ import { ApiPaths, AuditPaths, ErrorCodes, SelfServicePaths } from '@gatehouse/s
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { callAs } from '../../test/admin-helpers';
-import { call, describeDialects, mailbox, PASSWORD, signUpAndActivate } from '../../test/harness';
+import { call, describeDialects, mailbox, movableClock, PASSWORD, signUpAndActivate } from '../../test/harness';
 import { claimsOf, enrolledUser, login, stepClock } from '../../test/mfa-helpers';
 import { appCode } from '../../test/rfc6238';
 
@@ -53,13 +53,17 @@ describeDialects('audit log of authentication events (issue 11 section 4)', (h) 
   });
 
   it('wrong passwords are Info until they reach the lockout window, then High; an unknown email writes nothing', async () => {
-    const server = await h.start({ ...ROOMY, RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '3/900' });
+    // A second between attempts: the trail is in time order, and two records of one millisecond
+    // would come in the order of their random ids.
+    const clock = movableClock();
+    const server = await h.start({ ...ROOMY, RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '3/900' }, { clock });
     const user = await signUpAndActivate(server);
     const before = (await trail(server, user.tenantId)).length;
-    expect((await wrongPassword(server, user.email)).status).toBe(401);
-    expect((await wrongPassword(server, user.email)).status).toBe(401);
-    expect((await wrongPassword(server, user.email)).status).toBe(401);
-    expect((await wrongPassword(server, user.email)).status).toBe(429);
+    for (const expected of [401, 401, 401, 429]) {
+      clock.advance(1_000);
+      expect((await wrongPassword(server, user.email)).status).toBe(expected);
+    }
+    clock.advance(1_000);
     expect((await wrongPassword(server, 'nobody@example.com')).status).toBe(401);
     expect((await trail(server, user.tenantId)).slice(before)).toEqual([
       'Sign-in failed | Info | Sign-in with password failed: wrong password',
