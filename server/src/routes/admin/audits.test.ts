@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
 import { insertAudit } from '../../db/queries/audits';
 import { csvCell, EXPORT_BATCH } from '../../services/admin/audits';
+import { recordAudit } from '../../services/admin/audit-log';
 import { auditsOf, callAs, memberWithoutPermissions, tenantWithAdmin, type TenantAdmin } from '../../test/admin-helpers';
 import { describeDialects, movableClock } from '../../test/harness';
 
@@ -36,6 +37,22 @@ async function seed(server: GatehouseServer, tenantId: string, n: number, extra:
 const list = (server: GatehouseServer, who: TenantAdmin, query = '') => callAs(server, who, 'GET', `${AuditPaths.audits}${query}`);
 
 describeDialects('admin audits', (h) => {
+  it('lists the records of one millisecond in the order they were written, newest first, both ways', async () => {
+    const server = await h.start({}, { clock: movableClock(NOW) });
+    const admin = await tenantWithAdmin(server);
+    const actor = { tenantId: admin.tenantId, userId: null, email: 'same-ms@example.com', ip: null, userAgent: null };
+    const at = NOW + 1_234;
+    for (let i = 1; i <= 6; i++) await recordAudit(server.db, actor, { action: 'Role created', description: `Same millisecond ${i}` }, at);
+    const newest = await list(server, admin, '?description=same%20millisecond');
+    expect(newest.body.data.map((r: { description: string }) => r.description)).toEqual([6, 5, 4, 3, 2, 1].map((i) => `Same millisecond ${i}`));
+    const oldest = await list(server, admin, '?description=same%20millisecond&sortBy=createdAt&sortDirection=asc');
+    expect(oldest.body.data.map((r: { description: string }) => r.description)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `Same millisecond ${i}`));
+    // Ids stay 32 hex digits: the time, the count within it, 16 random.
+    const ids = newest.body.data.map((r: { id: string }) => r.id) as string[];
+    for (const id of ids) expect(id).toMatch(new RegExp(`^${at.toString(16).padStart(12, '0')}[0-9a-f]{20}$`));
+    expect(new Set(ids.map((id) => id.slice(16))).size).toBe(6);
+  });
+
   it('lists the newest 20 records first, pages with offset and count, and answers the total of matches', async () => {
     const server = await h.start({}, { clock: movableClock(NOW) });
     const admin = await tenantWithAdmin(server);

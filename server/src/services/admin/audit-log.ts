@@ -111,11 +111,31 @@ export function actorOf(caller: AdminCaller): AuditActor {
   return { tenantId: caller.tenantId, userId: caller.userId, email: caller.email, ip: caller.ip, userAgent: caller.userAgent };
 }
 
+/**
+ * The id of an audit record written at `now`: the records of one time are listed by id (the list's
+ * order is time, then id), so this process's records of one millisecond get ids in the order they
+ * were written (a wrong password, then the lockout it caused), where random ids put them in any
+ * order. 32 hex digits: the time (12), a count within that millisecond in this process (4), and 16
+ * random. Records of one millisecond from different processes keep an arbitrary order.
+ */
+export function auditRecordId(now: number): string {
+  if (now !== lastAuditTime) {
+    lastAuditTime = now;
+    auditsThisTime = 0;
+  }
+  const count = Math.min(auditsThisTime++, 0xffff);
+  const time = Math.max(0, Math.min(Math.trunc(now), 0xffffffffffff));
+  return `${time.toString(16).padStart(12, '0')}${count.toString(16).padStart(4, '0')}${newId().slice(0, 16)}`;
+}
+
+let lastAuditTime = Number.NaN;
+let auditsThisTime = 0;
+
 /** Writes one audit record; `db` may be a transaction, so the record commits with the change it describes. */
 export async function recordAudit(db: Db, actor: AuditActor | AdminCaller, event: AuditEvent, now: number): Promise<void> {
   const who = 'auth' in actor ? actorOf(actor) : actor;
   await insertAudit(db, {
-    id: newId(),
+    id: auditRecordId(now),
     tenant_id: who.tenantId,
     user_id: who.userId,
     email: who.email,
