@@ -21,9 +21,14 @@ function fromPool(size: number, encoding: 'hex' | 'base64url'): string {
   return text;
 }
 
+/** `bytes` random bytes as hex (ids, trace ids). */
+export function randomHex(bytes: number): string {
+  return fromPool(bytes, 'hex');
+}
+
 /** Opaque random id (128 bits, hex) for rows. */
 export function newId(): string {
-  return fromPool(16, 'hex');
+  return randomHex(16);
 }
 
 /** A 256-bit secret for links and cookies, base64url. */

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Insertable, Kysely, QueryResult, Updateable } from 'kysely';
 import type { Db } from './index';
+import { changesOf } from './patch';
 import type { Database } from './schema';
 
 /**
@@ -109,7 +110,8 @@ export function precompiledUpdateById<T extends keyof Database & string>(table: 
     ),
   );
   return async (db, id, patch) => {
-    if (!Object.values(patch).some((value) => value !== undefined)) return false;
-    return Number((await update(db, patch, { id })).numAffectedRows) > 0;
+    const changes = changesOf(patch);
+    if (!changes) return false;
+    return Number((await update(db, changes as Updateable<Database[T]>, { id })).numAffectedRows) > 0;
   };
 }

@@ -103,8 +103,7 @@ function rowsBuiltOnce(statement: BetterSqlite3.Statement, schema: { readonly ge
     all(...params: unknown[]) {
       const rows = statement.all(...params) as unknown[][];
       if (rows.length === 0) return rows;
-      const make = builderFor(rows[0]!);
-      return rows.map((values) => make(values));
+      return rows.map(builderFor(rows[0]!));
     },
     *iterate(...params: unknown[]) {
       let make: Build | null = null;

@@ -8,7 +8,7 @@
  * or passwords). A record whose action stands for a catalogue event also raises that event
  * (services/connectivity/audit-events.ts), through the same transaction.
  */
-import { newId } from '../../crypto';
+import { randomHex } from '../../crypto';
 import type { Db } from '../../db';
 import { auditTenantOf, insertAudit } from '../../db/queries/audits';
 import { raiseAuditEvents } from '../connectivity/audit-events';
@@ -125,7 +125,7 @@ export function auditRecordId(now: number): string {
   }
   const count = Math.min(auditsThisTime++, 0xffff);
   const time = Math.max(0, Math.min(Math.trunc(now), 0xffffffffffff));
-  return `${time.toString(16).padStart(12, '0')}${count.toString(16).padStart(4, '0')}${newId().slice(0, 16)}`;
+  return `${time.toString(16).padStart(12, '0')}${count.toString(16).padStart(4, '0')}${randomHex(8)}`;
 }
 
 let lastAuditTime = Number.NaN;
