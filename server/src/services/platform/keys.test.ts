@@ -1,9 +1,10 @@
 import { createLocalJWKSet, decodeProtectedHeader, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { KeyObject } from 'node:crypto';
 import { ApiPaths } from '@gatehouse/shared/wire';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signJobsDuring } from '../../test/crypto-jobs';
 import { call, describeDialects, movableClock, signUpAndActivate } from '../../test/harness';
+import { payloadJson, signerThreadCounts } from './keys';
 
 describeDialects('signing keys', (h) => {
   it('issues ES256 tokens with a kid that the published JWKS verifies', async () => {
@@ -158,17 +159,44 @@ describeDialects('token signing with node:crypto', (h) => {
   });
 
   // Issue 17: under load a process is limited by its main thread, and a signature cost it about a
-  // fifth of a token grant. node:crypto's callback form runs the job on libuv's thread pool and calls
-  // back into the event loop; the synchronous form does not (test/crypto-jobs.ts).
-  it('signs on the thread pool, not on the event loop (ES256 and RS256)', async () => {
+  // fifth of a token grant. ES256 tokens are signed in batches on the process's signer thread
+  // (signer-thread.ts): no job on libuv's pool, one message for the tokens of one turn. RS256 ones
+  // go to the pool through node:crypto's callback form, which calls back into the event loop; the
+  // synchronous form would not (test/crypto-jobs.ts).
+  it('signs ES256 tokens in one batch on the signer thread and RS256 tokens on the thread pool, never on the event loop', async () => {
     for (const alg of ['ES256', 'RS256'] as const) {
       const server = await h.start({ GATEHOUSE_SIGNING_ALG: alg });
       await server.keys.sign({ sub: 'warm-up' }, Date.now() + 60_000); // loads the key first
+      const before = signerThreadCounts() ?? { batches: 0, tokens: 0, onPool: 0 };
       const { result: tokens, jobs, calledBack } = await signJobsDuring(() => Promise.all([1, 2, 3].map((n) => server.keys.sign({ sub: `user-${n}` }, Date.now() + 60_000))));
-      expect(jobs.size, alg).toBe(3);
-      expect(calledBack, alg).toEqual(jobs);
+      const after = signerThreadCounts()!;
+      if (alg === 'ES256') {
+        expect(jobs.size).toBe(0);
+        expect({ batches: after.batches - before.batches, tokens: after.tokens - before.tokens, onPool: after.onPool - before.onPool }).toEqual({ batches: 1, tokens: 3, onPool: 0 });
+      } else {
+        expect(jobs.size).toBe(3);
+        expect(calledBack).toEqual(jobs);
+        expect(after).toEqual(before);
+      }
       for (const [i, token] of tokens.entries()) expect(await server.keys.verify(token), alg).toMatchObject({ sub: `user-${i + 1}` });
       await server.close();
     }
+  });
+});
+
+describe('token payloads', () => {
+  const registered = { iss: 'https://id.example.test', aud: 'client-1', iat: 1_800_000_000, exp: 1_800_000_600 };
+  it.each([
+    ['no claims of its own', {}],
+    ['claims of every JSON kind, in their order', { sub: 'u1', tenantIds: ['t1', 't2'], roles: [], nested: { a: 1, b: [null, true] }, n: 1.5, name: 'Zoë "quoted" \\ \u2028' }],
+    ['a claim left undefined', { sub: 'u1', sid: undefined }],
+    ['its own registered claims, which the key service replaces', { sub: 'u1', iss: 'https://evil.test', exp: 9_999_999_999, aud: ['x'] }],
+  ])('writes the same JSON as spreading the claims and the registered ones: %s', (_, claims) => {
+    const json = payloadJson(claims, registered);
+    expect(json).toBe(JSON.stringify({ ...claims, ...registered }));
+    expect(JSON.parse(json)).toMatchObject(registered);
+  });
+  it('writes an audience list as a list', () => {
+    expect(JSON.parse(payloadJson({ sub: 'u1' }, { ...registered, aud: ['a', 'b'] })).aud).toEqual(['a', 'b']);
   });
 });

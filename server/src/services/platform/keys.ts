@@ -6,6 +6,7 @@ import { decrypt, encrypt, newId } from '../../crypto';
 import type { Db } from '../../db';
 import { insertSigningKey, listPublishedKeys, retireActiveKeys, type SigningKeyRow } from '../../db/queries/signing-keys';
 import { JwtRejected, verifyJwt } from './jwt-verify';
+import { createSignerThread, type SignerThread, type ThreadSigningKey } from './signer-thread';
 import { AUTHORIZATION_CACHE_MAX_TTL_MS, createTtlCache } from './ttl-cache';
 
 /** Access tokens are verified only with these algorithms, never with what a token header claims. */
@@ -38,30 +39,63 @@ interface LoadedKey {
 }
 
 /** The active key, as node:crypto signs with it (jose's WebCrypto path cost several times more per token). */
-interface Signer {
-  kid: string;
+interface Signer extends ThreadSigningKey {
   alg: string;
-  key: KeyObject;
+}
+
+/** A JWS header {alg, kid, typ}, base64url: the same bytes jose's SignJWT makes, once per key. */
+function jwsHeader(alg: string, kid: string): string {
+  return Buffer.from(JSON.stringify({ alg, kid, typ: 'JWT' })).toString('base64url');
 }
 
 /**
- * A compact JWS (RFC 7515) over `payload`, the same bytes jose's SignJWT makes: header {alg, kid,
- * typ}, then the payload, base64url, signed with SHA-256 (ES256 as the raw r||s pair JWS requires).
- *
- * The signature is made on libuv's thread pool (node:crypto's callback form), not on the event loop:
- * under load the main thread is what limits a process, and an ES256 signature cost it about 50 µs of
- * the 250 µs of a token grant (issue 17; an RS256 one about a millisecond). Handing the job over and
- * taking the result back costs the main thread about 6 µs.
+ * On libuv's thread pool (node:crypto's callback form), not on the event loop: under load the main
+ * thread is what limits a process, and an ES256 signature cost it about 50 µs of the 250 µs of a
+ * token grant (issue 17; an RS256 one about a millisecond).
  */
-export function signJws(signer: Signer, payload: JWTPayload): Promise<string> {
-  const header = Buffer.from(JSON.stringify({ alg: signer.alg, kid: signer.kid, typ: 'JWT' })).toString('base64url');
-  const input = `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+function signOnPool(signer: Pick<Signer, 'key' | 'header'> & { alg?: string }, payload: string): Promise<string> {
+  const input = `${signer.header}.${Buffer.from(payload).toString('base64url')}`;
   return new Promise((resolve, reject) => {
-    signWith('sha256', Buffer.from(input), signer.alg === 'ES256' ? { key: signer.key, dsaEncoding: 'ieee-p1363' } : signer.key, (error, signature) => {
+    signWith('sha256', Buffer.from(input), signer.alg === 'RS256' ? signer.key : { key: signer.key, dsaEncoding: 'ieee-p1363' }, (error, signature) => {
       if (error) reject(error);
       else resolve(`${input}.${signature.toString('base64url')}`);
     });
   });
+}
+
+/** One signer thread per process, shared by every key service in it (signer-thread.ts); started at the first ES256 token. */
+let thread: SignerThread | null = null;
+
+/**
+ * A compact JWS (RFC 7515) over `payload` (its JSON text), the same bytes jose's SignJWT makes:
+ * the header, the payload, base64url, signed with SHA-256 (ES256 as the raw r||s pair JWS requires).
+ * ES256 tokens are signed in batches on the process's signer thread; RS256 ones on the thread pool.
+ */
+export function signJws(signer: Signer, payload: string): Promise<string> {
+  if (signer.alg !== 'ES256') return signOnPool(signer, payload);
+  thread ??= createSignerThread(signOnPool);
+  return thread.sign(signer, payload);
+}
+
+/** What the process's signer thread was given so far (null before its first token). */
+export function signerThreadCounts(): ReturnType<SignerThread['counts']> | null {
+  return thread?.counts() ?? null;
+}
+
+/** Claims every token gets from the key service; a caller's claims of these names are replaced. */
+const REGISTERED = ['iss', 'aud', 'iat', 'exp'] as const;
+
+/**
+ * The payload's JSON: the caller's claims, then iss, aud, iat and exp, as `JSON.stringify({ ...claims,
+ * iss, aud, iat, exp })` writes it. Spreading claims of every shape into a new object took the
+ * engine's slow path (3% of a token grant); the caller's claims are serialized as they are and the
+ * four appended, unless they hold one of those names.
+ */
+export function payloadJson(claims: JWTPayload, registered: { iss: string; aud: string | string[]; iat: number; exp: number }): string {
+  if (REGISTERED.some((name) => Object.hasOwn(claims, name))) return JSON.stringify({ ...claims, ...registered });
+  const own = JSON.stringify(claims);
+  const tail = `"iss":${JSON.stringify(registered.iss)},"aud":${JSON.stringify(registered.aud)},"iat":${registered.iat},"exp":${registered.exp}}`;
+  return own === '{}' ? `{${tail}` : `${own.slice(0, -1)},${tail}`;
 }
 
 export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Config, 'signingAlg' | 'keyEncryptionKey' | 'publicUrl' | 'clientId' | 'accessTokenTtl'> }): KeyService {
@@ -80,7 +114,12 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
     const keys = rows.map((row) => ({ row, publicKey: createPublicKey({ key: JSON.parse(row.public_jwk) as NodeJwk, format: 'jwk' }) }));
     const active = rows.find((r) => r.status === 'active' && r.alg === config.signingAlg) ?? rows.find((r) => r.status === 'active');
     const signer = active
-      ? { kid: active.kid, alg: active.alg, key: createPrivateKey({ key: JSON.parse(decrypt(active.private_jwk, config.keyEncryptionKey)) as NodeJwk, format: 'jwk' }) }
+      ? {
+          kid: active.kid,
+          alg: active.alg,
+          header: jwsHeader(active.alg, active.kid),
+          key: createPrivateKey({ key: JSON.parse(decrypt(active.private_jwk, config.keyEncryptionKey)) as NodeJwk, format: 'jwk' }),
+        }
       : null;
     cache = { at: clock.now(), keys, signer };
     return cache;
@@ -120,7 +159,7 @@ export function createKeyService(deps: { db: Db; clock: Clock; config: Pick<Conf
       let { signer } = await load();
       if (!signer) signer = (await load(true)).signer;
       if (!signer) throw new Error('No active signing key; ensureKeys() was not called.');
-      const payload = { ...claims, iss: config.publicUrl, aud: audience ?? config.clientId, iat: Math.floor(clock.now() / 1000), exp: Math.floor(expiresAt / 1000) };
+      const payload = payloadJson(claims, { iss: config.publicUrl, aud: audience ?? config.clientId, iat: Math.floor(clock.now() / 1000), exp: Math.floor(expiresAt / 1000) });
       return signJws(signer, payload);
     },
     async verify(token) {

@@ -38,9 +38,10 @@ function threadPoolSize(): number {
 
 /**
  * How many argon2 jobs run at once. @node-rs/argon2 runs each on libuv's thread pool, which token
- * signatures and their checks (keys.ts, jwt-verify.ts) and file reads share. A burst of sign-ins
- * would otherwise hold every thread for the tens of milliseconds a hash takes, and each request that
- * signs a token would wait behind them. One thread stays free for that work; further hashes queue
+ * signature checks (jwt-verify.ts), RS256 signatures (keys.ts; ES256 ones have a thread of their
+ * own) and file reads share. A burst of sign-ins would otherwise hold every thread for the tens of
+ * milliseconds a hash takes, and each request that checks a token would wait behind them. One
+ * thread stays free for that work; further hashes queue
  * here, first come first served. With two left free, bench runs on 2 cores measured 98, 81 and 110
  * sign-ins/s against 108, 118 and 118 with no limit (a freed slot waits for the event loop to start
  * the next hash, and its core may idle meanwhile); with one, medians of 114 and 114 over five runs
