@@ -82,6 +82,27 @@ describeDialects('HTTP surface', (h) => {
     expect(sent.headers.get('access-control-allow-origin')).toBe('http://app.test:3000');
   });
 
+  // The request checks (body size, control characters) and the preflight answer inside the edge
+  // (http/edge.ts): their answers still get the trace id, CORS and the security headers.
+  it('gives the answers of the request checks and of a preflight the trace id, CORS and security headers', async () => {
+    const server = await h.start({ MAX_BODY_BYTES: '2048' });
+    const origin = 'http://app.test:3000';
+    const tooLarge = await call(server, 'POST', ApiPaths.signUp, { headers: { origin }, body: { email: 'a@b.co', password: 'x'.repeat(4000) } });
+    const control = await call(server, 'POST', ApiPaths.login, { headers: { origin }, body: { email: 'a\u0000@b.co', password: PASSWORD } });
+    const preflight = await call(server, 'OPTIONS', ApiPaths.me, { headers: { origin, 'access-control-request-method': 'GET' } });
+    expect([tooLarge.status, control.status, preflight.status]).toEqual([413, 400, 204]);
+    expect(control.body).toEqual({ errors: ['email: must not contain control characters'], errorCode: ErrorCodes.validation });
+    for (const res of [tooLarge, control, preflight]) {
+      expect(res.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{24}$/);
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    for (const res of [tooLarge, control]) {
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('vary')).toContain('Origin');
+    }
+  });
+
   it('sets security headers on API answers', async () => {
     const server = await h.start();
     const res = await call(server, 'GET', ApiPaths.flags);

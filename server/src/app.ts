@@ -7,11 +7,8 @@ import { migrate, openDb, type Db } from './db';
 import { AppError } from './errors';
 import type { AppEnv } from './http/env';
 import { notFound, onError, validationHook } from './http/errors';
-import { refuseControlCharacters } from './http/control-characters';
-import { limitBody, limitsItsOwnBody } from './http/body-limit';
-import { compressJson } from './http/compression';
+import { answerEdge, requestEdge } from './http/edge';
 import { serveOpenApiDocument } from './http/openapi-document';
-import { corsForAllowedOrigins, requestClient, securityHeaders, traceId } from './http/middleware';
 import { KeptMatchRouter } from './http/router';
 import { accountArea } from './routes/account';
 import { applicationsArea } from './routes/applications';
@@ -173,22 +170,8 @@ function httpApp(config: Config): OpenAPIHono<AppEnv> {
   app.onError(onError);
   app.notFound(notFound);
 
-  app.use('*', traceId());
-  app.use('*', securityHeaders());
   // /cdn and the OAuth endpoints any page may call (token, userinfo, discovery) answer CORS themselves.
-  app.use('*', async (c, next) => (c.req.path.startsWith('/cdn/') || isOAuthCorsPath(c.req.path) ? next() : corsForAllowedOrigins(config)(c, next)));
-  app.use('*', compressJson());
-  app.use(
-    '*',
-    limitBody({
-      maxSize: config.maxBodyBytes,
-      skip: limitsItsOwnBody,
-      onError: () => {
-        throw new AppError(ErrorCodes.payloadTooLarge, 413, 'Error request is too large');
-      },
-    }),
-  );
-  app.use('*', refuseControlCharacters());
-  app.use('*', requestClient(config));
+  app.use('*', answerEdge(config, (path) => path.startsWith('/cdn/') || isOAuthCorsPath(path)));
+  app.use('*', requestEdge(config));
   return app;
 }

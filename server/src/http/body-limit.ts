@@ -23,13 +23,20 @@ export function limitsItsOwnBody(method: string, path: string): boolean {
 export function limitBody(options: { maxSize: number; onError: (c: Context<AppEnv>) => Response | Promise<Response>; skip?: (method: string, path: string) => boolean }): MiddlewareHandler<AppEnv> {
   const streamed = bodyLimit(options);
   return async (c, next) => {
-    const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD') return next();
-    if (options.skip?.(method, c.req.path)) return next();
-    const length = c.req.header('content-length');
-    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
-      return Number.parseInt(length || '0', 10) > options.maxSize ? options.onError(c) : next();
-    }
-    return streamed(c, next);
+    const verdict = bodyVerdict(c, options.maxSize, options.skip);
+    if (verdict === 'too large') return options.onError(c);
+    return verdict === 'count as it streams' ? streamed(c, next) : next();
   };
+}
+
+/**
+ * How a request's body meets `maxSize` (limitBody's rule): no body to judge (GET, HEAD, or a request
+ * `skip` names), a Content-Length within it or over it, or a chunked body to count as it streams.
+ */
+export function bodyVerdict(c: Context, maxSize: number, skip?: (method: string, path: string) => boolean): 'fits' | 'too large' | 'count as it streams' {
+  const method = c.req.method;
+  if (method === 'GET' || method === 'HEAD' || skip?.(method, c.req.path)) return 'fits';
+  const length = c.req.header('content-length');
+  if (length === undefined || c.req.header('transfer-encoding') !== undefined) return 'count as it streams';
+  return Number.parseInt(length || '0', 10) > maxSize ? 'too large' : 'fits';
 }

@@ -1,8 +1,7 @@
 import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { negotiateEncoding, type ContentCoding } from './accept-encoding';
-import type { AppEnv } from './env';
 
 /** Below this a JSON answer goes as it is: compressing it saves less than it costs. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -38,20 +37,20 @@ function mayCompress(c: Context): boolean {
  * JSON answers of at least COMPRESS_MIN_BYTES go br or gzip when the client's Accept-Encoding allows
  * (`q=0` refuses a coding; no header means identity), with `Vary: Accept-Encoding` and the encoded
  * length. Never for a HEAD, a 204 or 304, an answer already encoded, or anything but JSON (event
- * streams, CSV exports and pages go as the route made them).
+ * streams, CSV exports and pages go as the route made them). Called on every answer (http/edge.ts):
+ * a promise only when there is a body to read and compress.
  */
-export function compressJson(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    const res = c.res;
-    // `res.body` is read last: on @hono/node-server, touching it turns the light answer (a string
-    // written as it is) into a web stream, which cost about a tenth of a token grant's CPU.
-    if (c.req.method === 'HEAD' || res.status === 204 || res.status === 304) return;
-    if (!JSON_TYPE.test(res.headers.get('content-type') ?? '') || res.headers.has('content-encoding') || !mayCompress(c)) return;
-    if (!/accept-encoding/i.test(res.headers.get('vary') ?? '')) res.headers.append('Vary', 'Accept-Encoding');
-    const [coding = 'identity'] = negotiateEncoding(c.req.header('accept-encoding'));
-    if (coding === 'identity' || !res.body) return;
-    const body = Buffer.from(await res.arrayBuffer());
+export function compressAnswer(c: Context): Promise<void> | undefined {
+  const res = c.res;
+  // `res.body` is read last: on @hono/node-server, touching it turns the light answer (a string
+  // written as it is) into a web stream, which cost about a tenth of a token grant's CPU.
+  if (c.req.method === 'HEAD' || res.status === 204 || res.status === 304) return undefined;
+  if (!JSON_TYPE.test(res.headers.get('content-type') ?? '') || res.headers.has('content-encoding') || !mayCompress(c)) return undefined;
+  if (!/accept-encoding/i.test(res.headers.get('vary') ?? '')) res.headers.append('Vary', 'Accept-Encoding');
+  const [coding = 'identity'] = negotiateEncoding(c.req.header('accept-encoding'));
+  if (coding === 'identity' || !res.body) return undefined;
+  return res.arrayBuffer().then((read) => {
+    const body = Buffer.from(read);
     // The old answer's body is read: hand over a new answer, and clear the old first so Hono does
     // not copy its headers (a stale Content-Length) onto the new one.
     const headers = new Headers(res.headers);
@@ -63,5 +62,5 @@ export function compressJson(): MiddlewareHandler<AppEnv> {
     headers.set('Content-Length', String(sent.length));
     c.res = undefined;
     c.res = new Response(new Uint8Array(sent), { status: res.status, statusText: res.statusText, headers });
-  };
+  });
 }

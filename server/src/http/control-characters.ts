@@ -1,7 +1,6 @@
 import { ErrorCodes } from '@gatehouse/shared/wire';
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { AppError } from '../errors';
-import type { AppEnv } from './env';
 import { limitsItsOwnBody } from './body-limit';
 
 /**
@@ -64,34 +63,45 @@ export function formControlCharacterField(form: URLSearchParams): string | null 
   return null;
 }
 
-export function refuseControlCharacters(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const raw = c.req.url;
-    // Without a percent sign nothing decodes to a control character, so a URL with neither (almost
-    // every request) needs no parse: its path and query are checked as they are.
-    if (raw.includes('%') || IN_URL.test(raw)) {
-      const url = new URL(raw);
-      if (IN_URL.test(decoded(url.pathname))) refuse('path');
-      for (const [key, value] of url.searchParams) {
-        if (IN_URL.test(key) || IN_URL.test(value)) refuse(IN_URL.test(key) ? 'query' : key);
-      }
+/**
+ * Refuses (400) a request whose path, query or body holds a control character (http/edge.ts runs it
+ * on every request). A promise only when a body is read for it.
+ */
+export function checkControlCharacters(c: Context): Promise<void> | undefined {
+  const raw = c.req.url;
+  // Without a percent sign nothing decodes to a control character, so a URL with neither (almost
+  // every request) needs no parse: its path and query are checked as they are.
+  if (raw.includes('%') || IN_URL.test(raw)) {
+    const url = new URL(raw);
+    if (IN_URL.test(decoded(url.pathname))) refuse('path');
+    for (const [key, value] of url.searchParams) {
+      if (IN_URL.test(key) || IN_URL.test(value)) refuse(IN_URL.test(key) ? 'query' : key);
     }
-    const type = c.req.header('content-type') ?? '';
-    // A route that limits its own body (after its guard) checks every string of it by its schema.
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !limitsItsOwnBody(c.req.method, c.req.path)) {
-      // Parsed once here; the route's validator reads the same cached result.
-      if (/\bjson\b/i.test(type)) {
-        const body = await c.req.json().catch(() => undefined);
-        const field = body === undefined ? null : controlCharacterField(body);
+  }
+  const method = c.req.method;
+  // A route that limits its own body (after its guard) checks every string of it by its schema.
+  if (method === 'GET' || method === 'HEAD' || limitsItsOwnBody(method, c.req.path)) return undefined;
+  const type = c.req.header('content-type') ?? '';
+  // Parsed once here; the route's validator reads the same cached result.
+  if (/\bjson\b/i.test(type)) {
+    return c.req.json().then(
+      (body: unknown) => {
+        const field = controlCharacterField(body);
         if (field) refuse(field);
-      } else if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
-        // Read as text, which the route reads again from the cache: parseBody() would build a web
-        // Response to parse the form, and the route's text() another one (13% of a token grant).
-        const form = await c.req.text().catch(() => '');
+      },
+      () => undefined,
+    );
+  }
+  if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    // Read as text, which the route reads again from the cache: parseBody() would build a web
+    // Response to parse the form, and the route's text() another one (13% of a token grant).
+    return c.req.text().then(
+      (form) => {
         const field = formControlCharacterField(new URLSearchParams(form));
         if (field) refuse(field);
-      }
-    }
-    await next();
-  };
+      },
+      () => undefined,
+    );
+  }
+  return undefined;
 }

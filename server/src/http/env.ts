@@ -5,7 +5,7 @@ import type { AuthContext, RequestClient } from '../services/auth/auth';
 export interface AppEnv {
   Variables: {
     traceId: string;
-    /** Set for every request (http/middleware.ts requestClient): IP, user agent and the language asked for. */
+    /** Set for every request (http/edge.ts, requestClientOf): IP, user agent and the language asked for. */
     client: RequestClient;
     auth: AuthContext;
     /** Set by the admin guard (http/admin-guard.ts): the caller, its tenant and permissions checked. */

@@ -1,15 +1,14 @@
-import { ErrorCodes, HOSTED_ROUTES_PREFIX, TRACE_ID_HEADER } from '@gatehouse/shared/wire';
+import { ErrorCodes, HOSTED_ROUTES_PREFIX } from '@gatehouse/shared/wire';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import type { AuthService } from '../services/auth/auth';
+import type { AuthService, RequestClient } from '../services/auth/auth';
 import type { AppEnv } from './env';
 import { supportedLocale } from '@gatehouse/shared/i18n';
-import { randomHex } from '../crypto';
 
 /** Sets a header even on responses whose headers are immutable (e.g. fetched or static ones). */
-function setHeader(c: Context, name: string, value: string): void {
+export function setHeader(c: Context, name: string, value: string): void {
   try {
     c.res.headers.set(name, value);
   } catch {
@@ -18,30 +17,16 @@ function setHeader(c: Context, name: string, value: string): void {
   }
 }
 
-/** Every response, errors included, carries a random trace id that server logs also print. */
-export function traceId(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    // From crypto.ts's buffer of random bytes: randomBytes made a call into OpenSSL per request (2% of a refresh).
-    const id = randomHex(12);
-    c.set('traceId', id);
-    await next();
-    setHeader(c, TRACE_ID_HEADER, id);
-  };
-}
-
-/** Baseline headers; JSON answers are never framed, sniffed or cached (they may hold tokens). */
-export function securityHeaders(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    const h = c.res.headers;
-    if (!h.has('x-content-type-options')) setHeader(c, 'X-Content-Type-Options', 'nosniff');
-    if (!h.has('referrer-policy')) setHeader(c, 'Referrer-Policy', 'no-referrer');
-    if ((h.get('content-type') ?? '').includes('application/json')) {
-      if (!h.has('content-security-policy')) setHeader(c, 'Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-      if (!h.has('x-frame-options')) setHeader(c, 'X-Frame-Options', 'DENY');
-      if (!h.has('cache-control')) setHeader(c, 'Cache-Control', 'no-store');
-    }
-  };
+/** Baseline headers on the answer (http/edge.ts); JSON answers are never framed, sniffed or cached (they may hold tokens). */
+export function applySecurityHeaders(c: Context): void {
+  const h = c.res.headers;
+  if (!h.has('x-content-type-options')) setHeader(c, 'X-Content-Type-Options', 'nosniff');
+  if (!h.has('referrer-policy')) setHeader(c, 'Referrer-Policy', 'no-referrer');
+  if ((h.get('content-type') ?? '').includes('application/json')) {
+    if (!h.has('content-security-policy')) setHeader(c, 'Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    if (!h.has('x-frame-options')) setHeader(c, 'X-Frame-Options', 'DENY');
+    if (!h.has('cache-control')) setHeader(c, 'Cache-Control', 'no-store');
+  }
 }
 
 export function isAllowedOrigin(config: Pick<Config, 'allowedOrigins' | 'publicOrigin'>, origin: string): boolean {
@@ -79,33 +64,34 @@ export function emailLinkBase(c: Context, config: Pick<Config, 'allowedOrigins' 
 }
 
 /**
- * CORS with credentials for the configured origins only. A disallowed origin gets no CORS headers
- * at all (hono's cors() would still send Allow-Credentials).
+ * CORS with credentials for the configured origins only (http/edge.ts). A disallowed origin gets no
+ * CORS headers at all (hono's cors() would still send Allow-Credentials). The answer to a preflight,
+ * or null when the request is not one.
  */
-export function corsForAllowedOrigins(config: Pick<Config, 'allowedOrigins' | 'publicOrigin'>): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const origin = c.req.header('origin');
-    const allowed = origin !== undefined && isAllowedOrigin(config, origin);
-    if (c.req.method === 'OPTIONS' && origin && c.req.header('access-control-request-method')) {
-      const headers = new Headers({ Vary: 'Origin, Access-Control-Request-Headers' });
-      if (allowed) {
-        headers.set('Access-Control-Allow-Origin', origin);
-        headers.set('Access-Control-Allow-Credentials', 'true');
-        headers.set('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
-        const requested = c.req.header('access-control-request-headers');
-        if (requested) headers.set('Access-Control-Allow-Headers', requested);
-        headers.set('Access-Control-Max-Age', '600');
-      }
-      return new Response(null, { status: 204, headers });
-    }
-    await next();
-    c.res.headers.append('Vary', 'Origin');
-    if (allowed) {
-      setHeader(c, 'Access-Control-Allow-Origin', origin);
-      setHeader(c, 'Access-Control-Allow-Credentials', 'true');
-      setHeader(c, 'Access-Control-Expose-Headers', 'x-trace-id');
-    }
-  };
+export function corsPreflight(c: Context, config: Pick<Config, 'allowedOrigins' | 'publicOrigin'>): Response | null {
+  const origin = c.req.header('origin');
+  if (c.req.method !== 'OPTIONS' || !origin || !c.req.header('access-control-request-method')) return null;
+  const headers = new Headers({ Vary: 'Origin, Access-Control-Request-Headers' });
+  if (isAllowedOrigin(config, origin)) {
+    headers.set('Access-Control-Allow-Origin', origin);
+    headers.set('Access-Control-Allow-Credentials', 'true');
+    headers.set('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
+    const requested = c.req.header('access-control-request-headers');
+    if (requested) headers.set('Access-Control-Allow-Headers', requested);
+    headers.set('Access-Control-Max-Age', '600');
+  }
+  return new Response(null, { status: 204, headers });
+}
+
+/** The CORS headers of an answer (not a preflight's): `Vary: Origin` always, the rest for an allowed origin. */
+export function applyCors(c: Context, config: Pick<Config, 'allowedOrigins' | 'publicOrigin'>): void {
+  const origin = c.req.header('origin');
+  c.res.headers.append('Vary', 'Origin');
+  if (origin !== undefined && isAllowedOrigin(config, origin)) {
+    setHeader(c, 'Access-Control-Allow-Origin', origin);
+    setHeader(c, 'Access-Control-Allow-Credentials', 'true');
+    setHeader(c, 'Access-Control-Expose-Headers', 'x-trace-id');
+  }
 }
 
 /**
@@ -159,13 +145,10 @@ export function requestLocale(c: Context): string | undefined {
   return undefined;
 }
 
-/** Sets `client` (IP, user agent, asked-for locale) on every request, for audit records and emails. */
-export function requestClient(config: Pick<Config, 'trustProxy'>): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const locale = requestLocale(c);
-    c.set('client', { ip: clientIp(c, config), userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null, ...(locale ? { locale } : {}) });
-    await next();
-  };
+/** The request's `client` (IP, user agent, asked-for locale), set on every request (http/edge.ts) for audit records and emails. */
+export function requestClientOf(c: Context, config: Pick<Config, 'trustProxy'>): RequestClient {
+  const locale = requestLocale(c);
+  return { ip: clientIp(c, config), userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null, ...(locale ? { locale } : {}) };
 }
 
 /** Client IP: X-Forwarded-For only behind a trusted proxy, else the socket address. */
