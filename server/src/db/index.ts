@@ -8,6 +8,7 @@ import { migrationProvider, type DialectName } from './migrations';
 import type { Database } from './schema';
 import type pg from 'pg';
 import { withPreparedStatements } from './pg-prepared';
+import { checkpointOnThread } from './sqlite-checkpoints';
 import { withStatementCache } from './statement-cache';
 import { observedDialect } from './statement-observer';
 
@@ -75,7 +76,8 @@ export async function openDb(
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   mkdirSync(config.dataDir, { recursive: true });
-  const file = new SqliteDatabase(path.join(config.dataDir, 'gatehouse.db'));
+  const filePath = path.join(config.dataDir, 'gatehouse.db');
+  const file = new SqliteDatabase(filePath);
   file.pragma('journal_mode = WAL');
   // NORMAL: a commit waits for the WAL write, and the disk only at checkpoints. A process crash loses
   // nothing; a power loss may undo the last commits but never corrupts the file. FULL waits for the
@@ -83,8 +85,17 @@ export async function openDb(
   file.pragma(`synchronous = ${config.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
+  // The write-ahead log is copied into the file by a thread of its own, not in a request (sqlite-checkpoints.ts).
+  const checkpoints = checkpointOnThread(file, filePath);
   const db = observableKysely(new SqliteDialect({ database: withStatementCache(file) }));
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpoints.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** A Kysely over `dialect` whose statements observeStatements can watch (tests count them). */
