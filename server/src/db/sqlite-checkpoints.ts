@@ -39,8 +39,9 @@ const timer = setInterval(() => {
   let changed;
   try { changed = statSync(workerData.file + '-wal').mtimeMs; } catch { return; }
   if (changed === seen) return;
+  let result;
+  try { [result] = db.pragma('wal_checkpoint(PASSIVE)'); } catch { return; } // busy or locked: the next round
   seen = changed;
-  const [result] = db.pragma('wal_checkpoint(PASSIVE)');
   parentPort.postMessage(result);
 }, workerData.watchMs);
 parentPort.on('message', () => {

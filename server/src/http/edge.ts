@@ -8,6 +8,7 @@ import { bodyVerdict, limitsItsOwnBody } from './body-limit';
 import { compressAnswer } from './compression';
 import { checkControlCharacters } from './control-characters';
 import type { AppEnv } from './env';
+import { onError } from './errors';
 import { applyCors, applySecurityHeaders, corsPreflight, requestClientOf, setHeader } from './middleware';
 
 /**
@@ -32,8 +33,14 @@ export function answerEdge(config: Pick<Config, 'allowedOrigins' | 'publicOrigin
     if (preflight) c.res = preflight;
     else {
       await next();
-      const compressing = compressAnswer(c);
-      if (compressing) await compressing;
+      try {
+        const compressing = compressAnswer(c);
+        if (compressing) await compressing;
+      } catch (error) {
+        // A body that could not be read: the error's answer, with the headers below like any other.
+        c.res = undefined;
+        c.res = await onError(error instanceof Error ? error : new Error(String(error)), c);
+      }
       if (cors) applyCors(c, config);
     }
     applySecurityHeaders(c);

@@ -134,22 +134,28 @@ export function createSignerThread(poolSign: PoolSign, options: { now?: () => nu
         viaPool(batch);
         continue;
       }
-      const { kid, key, header } = batch.key;
-      if (sent.get(kid) !== key) {
-        sent.delete(kid);
-        thread.postMessage({ type: 'key', kid, key, header });
-        sent.set(kid, key);
-        for (const old of sent.keys()) {
-          if (sent.size <= KEYS_KEPT) break;
-          sent.delete(old);
-          thread.postMessage({ type: 'drop', kid: old });
+      try {
+        const { kid, key, header } = batch.key;
+        if (sent.get(kid) !== key) {
+          sent.delete(kid);
+          thread.postMessage({ type: 'key', kid, key, header });
+          sent.set(kid, key);
+          for (const old of sent.keys()) {
+            if (sent.size <= KEYS_KEPT) break;
+            sent.delete(old);
+            thread.postMessage({ type: 'drop', kid: old });
+          }
         }
+        const id = nextId++;
+        thread.postMessage({ type: 'sign', id, kid, payloads: batch.jobs.map((j) => j.payload) });
+        posted.set(id, batch);
+        tally.batches++;
+        tally.tokens += batch.jobs.length;
+      } catch {
+        // A message the thread could not be given (it is ending): the pool signs.
+        sent.clear();
+        viaPool(batch);
       }
-      const id = nextId++;
-      posted.set(id, batch);
-      tally.batches++;
-      tally.tokens += batch.jobs.length;
-      thread.postMessage({ type: 'sign', id, kid, payloads: batch.jobs.map((j) => j.payload) });
     }
   }
 
