@@ -79,6 +79,56 @@ describe('users section', () => {
     await waitFor(() => expect(calls.at(-1)?.query).toMatchObject({ preset: 'mfa-unenrolled', filter: 'ada' }));
   });
 
+  // Issue 17: an offset makes the server walk every row before the page; a cursor seeks it.
+  it('goes to the next and previous pages by the cursors of the page shown, and back to offsets for page one and a new search', async () => {
+    const calls: Call[] = [];
+    // Page n (1-based) of 3 answers cursors naming it, so each call shows which page it came from.
+    const pageOf = (query: Record<string, unknown>) => {
+      const cursor = query.cursor as string | undefined;
+      const n = cursor ? Number(/-(\d)$/.exec(cursor)![1]) : Number(query.pageOffset) + 1;
+      return { items: [tenantUser({ id: `u-${n}`, name: `Person ${n}` })], _metadata: { totalItems: 60, totalPages: 3 }, nextCursor: n < 3 ? `next-to-${n + 1}` : null, prevCursor: n > 1 ? `prev-to-${n - 1}` : null } satisfies UsersPage;
+    };
+    const api = {
+      async request(method: string, path: string, options: { query?: Record<string, unknown> } = {}) {
+        calls.push({ method, path, ...options });
+        if (method === 'GET' && path === '/team/resources/members/v1') return pageOf(options.query ?? {});
+        if (method === 'GET' && path === '/team/resources/roles/v1') return { roles: ROLES, permissions: [] };
+        return {};
+      },
+    } as unknown as GatehouseApi;
+    const { domElement } = shadowMountPoint();
+    const user = makeUser({ id: 'me', permissions: [{ id: 'p0', key: 'fe.secure.read.users', name: 'read' }] });
+    render(<UsersSection title="Users" headingId="users-heading" user={user} snapshot={createTestStore(user).getSnapshot()} store={createTestStore(user)} api={api} options={readAdminPortalOptions(undefined)} />, { container: domElement });
+    const view = within(domElement);
+    await view.findByRole('row', { name: /Person 1/ });
+    const lists = () => calls.filter((c) => c.path === '/team/resources/members/v1').map((c) => c.query);
+    fireEvent.click(view.getByRole('button', { name: 'Next' }));
+    await view.findByRole('row', { name: /Person 2/ });
+    fireEvent.click(view.getByRole('button', { name: 'Next' }));
+    await view.findByRole('row', { name: /Person 3/ });
+    expect(view.getByText('Page 3 of 3')).toBeTruthy();
+    fireEvent.click(view.getByRole('button', { name: 'Previous' }));
+    await view.findByRole('row', { name: /Person 2/ });
+    fireEvent.click(view.getByRole('button', { name: 'Previous' }));
+    await view.findByRole('row', { name: /Person 1/ });
+    fireEvent.click(view.getByRole('button', { name: 'Next' }));
+    await view.findByRole('row', { name: /Person 2/ });
+    fireEvent.change(view.getByLabelText('Search users'), { target: { value: 'per' } });
+    await waitFor(() => expect(lists().at(-1)).toMatchObject({ filter: 'per' }), { timeout: 2000 });
+    const shape = lists().map((q) => ({ pageOffset: q?.pageOffset, cursor: q?.cursor }));
+    expect(shape).toEqual([
+      { pageOffset: 0, cursor: undefined },
+      { pageOffset: undefined, cursor: 'next-to-2' },
+      { pageOffset: undefined, cursor: 'next-to-3' },
+      { pageOffset: undefined, cursor: 'prev-to-2' },
+      // Page one by offset: no keyset is faster than the index's first rows.
+      { pageOffset: 0, cursor: undefined },
+      { pageOffset: undefined, cursor: 'next-to-2' },
+      // A new search starts over from page one.
+      { pageOffset: 0, cursor: undefined },
+    ]);
+  });
+
   it('removes every role by sending a single empty role id, then says so', async () => {
     const { view, calls } = await openUsers([ada]);
     await chooseRowAction(view, 'Actions for Ada Byron', 'Edit roles');

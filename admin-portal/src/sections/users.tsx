@@ -136,7 +136,7 @@ export default function UsersSection({ title, headingId, user, api, options, ope
   // Searching waits for a pause in typing, then starts from the first page.
   useEffect(() => {
     if (typed === query.search) return;
-    const timer = setTimeout(() => setQuery((q) => ({ ...q, search: typed, page: 0 })), 300);
+    const timer = setTimeout(() => setQuery((q) => ({ ...q, search: typed, page: 0, cursor: undefined })), 300);
     return () => clearTimeout(timer);
   }, [typed, query.search]);
 
@@ -182,6 +182,8 @@ export default function UsersSection({ title, headingId, user, api, options, ope
     }
   }
 
+  // Next and Previous go by the shown page's cursors (keyset); page one, or a page without one, by offset.
+  const cursorTo = (p: number) => (p === 0 ? undefined : ((p === query.page + 1 ? page?.nextCursor : p === query.page - 1 ? page?.prevCursor : null) ?? undefined));
   const total = page?._metadata.totalItems ?? 0;
   const pages = Math.max(1, page?._metadata.totalPages ?? 1);
 
@@ -215,7 +217,7 @@ export default function UsersSection({ title, headingId, user, api, options, ope
           </div>
           <div className="gh-ap-field">
             <label className="gh-ap-label" htmlFor={`${ids}-preset`}>{t.t('users.show')}</label>
-            <select id={`${ids}-preset`} className="gh-ap-select" value={query.preset} onChange={(event) => setQuery((q) => ({ ...q, preset: event.target.value as UserFilterPreset | '', page: 0 }))}>
+            <select id={`${ids}-preset`} className="gh-ap-select" value={query.preset} onChange={(event) => setQuery((q) => ({ ...q, preset: event.target.value as UserFilterPreset | '', page: 0, cursor: undefined }))}>
               {PRESETS.map((p) => (
                 <option key={p.value} value={p.value}>{t.t(p.key)}</option>
               ))}
@@ -231,7 +233,7 @@ export default function UsersSection({ title, headingId, user, api, options, ope
           currentUserId={user.id}
           mode={mode}
           sortDirection={query.sortDirection}
-          onSort={() => setQuery((q) => ({ ...q, sortDirection: q.sortDirection === 'asc' ? 'desc' : 'asc', page: 0 }))}
+          onSort={() => setQuery((q) => ({ ...q, sortDirection: q.sortDirection === 'asc' ? 'desc' : 'asc', page: 0, cursor: undefined }))}
           onRoles={(target) => void withRoles(() => ({ kind: 'roles', user: target }))}
           applicationsOf={applicationsOf}
           onApplications={(target) => {
@@ -245,7 +247,7 @@ export default function UsersSection({ title, headingId, user, api, options, ope
           onExtra={(target, action) => void extra(target, action)}
           empty={query.search || query.preset ? t.t('users.empty.filtered') : mode('invite') === 'editable' ? t.t('users.empty.invite') : t.t('users.empty.none')}
         />
-        <Pager label={t.t('users.pages')} summary={loading && !page ? '' : t.t('users.count', { count: total })} page={query.page} pages={pages} busy={loading} onPage={(p) => setQuery((q) => ({ ...q, page: p }))} />
+        <Pager label={t.t('users.pages')} summary={loading && !page ? '' : t.t('users.count', { count: total })} page={query.page} pages={pages} busy={loading} onPage={(p) => setQuery((q) => ({ ...q, page: p, cursor: cursorTo(p) }))} />
       </div>
 
       {dialog?.kind === 'invite' && roles && (

@@ -7,7 +7,15 @@ export type UserAction = 'disable' | 'enable' | 'lock' | 'unlock' | 'remove';
 
 /** What the table asks for: the page, the search text, the name order and the filter preset. */
 export interface UsersQuery {
+  /** Zero-based: the page shown, and the offset asked for when there is no cursor. */
   page: number;
+  /**
+   * The nextCursor or prevCursor of the page shown before, when Next or Previous leads here: the
+   * server then reads the page by keyset from that row, as fast on page 2,500 as on page one, where
+   * an offset walks every row before it (issue 17). None for page one, or after a search, a preset
+   * or an order was chosen.
+   */
+  cursor?: string;
   search: string;
   sortDirection: 'asc' | 'desc';
   preset: UserFilterPreset | '';
@@ -41,7 +49,14 @@ export function createUsersApi(api: GatehouseApi) {
   return {
     list: (q: UsersQuery) =>
       api.request<UsersPage>('GET', AdminPaths.teamMembers, {
-        query: { pageOffset: q.page, pageSize: TEAM_PAGE_SIZE, filter: q.search.trim() || undefined, sortBy: 'name', sortDirection: q.sortDirection, preset: q.preset || undefined },
+        query: {
+          ...(q.cursor ? { cursor: q.cursor } : { pageOffset: q.page }),
+          pageSize: TEAM_PAGE_SIZE,
+          filter: q.search.trim() || undefined,
+          sortBy: 'name',
+          sortDirection: q.sortDirection,
+          preset: q.preset || undefined,
+        },
       }),
     roles: () => api.request<TeamRolesResponse>('GET', AdminPaths.teamRoles),
     // No role ticked: the server grants the tenant's default role.
