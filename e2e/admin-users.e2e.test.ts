@@ -128,3 +128,47 @@ it('lets an admin invite, search, edit roles of, disable and remove users from t
   expect(errors.filter((e) => !/401|500|Failed to load resource/.test(e))).toEqual([]);
   await page.close();
 });
+
+// Issue 17: Next and Previous follow the cursors of the page shown (keyset), and land on the same
+// rows as the offset pages of the same order.
+it('pages through the Users list by the cursors of the pages shown, to the rows the offsets name', async () => {
+  const { browser, server } = ctx;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const stamp = Date.now();
+  await signUpThroughApi(page, server.url, `pager+${stamp}@example.com`);
+  const headers = { authorization: `Bearer ${await accessToken(page)}`, 'content-type': 'application/json' };
+  // 44 more users, four at a time: 45 in all, three pages of 20.
+  for (let start = 0; start < 44; start += 4) {
+    const made = await Promise.all(
+      [0, 1, 2, 3].map((k) => fetch(`${server.url}/identity/resources/users/v1`, { method: 'POST', headers, body: JSON.stringify({ email: `p${start + k}+${stamp}@example.com`, name: `Pager ${String(start + k).padStart(2, '0')}` }) })),
+    );
+    expect(made.map((res) => res.status)).toEqual([201, 201, 201, 201]);
+  }
+  const byOffset = async (n: number) => {
+    const res = await fetch(`${server.url}/team/resources/members/v1?pageOffset=${n}&pageSize=20&sortBy=name&sortDirection=asc`, { headers });
+    return ((await res.json()) as { items: { name: string }[] }).items.map((u) => u.name);
+  };
+  const pages = [await byOffset(0), await byOffset(1), await byOffset(2)];
+  expect(pages.map((p) => p.length)).toEqual([20, 20, 5]);
+
+  const asked: URL[] = [];
+  page.on('request', (r) => void (r.url().includes('/team/resources/members/v1') && asked.push(new URL(r.url()))));
+  const portal = await openUsers(page);
+  const shows = async (names: string[], label: string) => {
+    for (const name of [names[0]!, names.at(-1)!]) await visible(page, portal.getByRole('row', { name: new RegExp(`\\b${name}\\b`) }));
+    await visible(page, portal.getByText(label));
+  };
+  await shows(pages[0]!, 'Page 1 of 3');
+  await portal.getByRole('button', { name: 'Next' }).click();
+  await shows(pages[1]!, 'Page 2 of 3');
+  await portal.getByRole('button', { name: 'Next' }).click();
+  await shows(pages[2]!, 'Page 3 of 3');
+  expect(await portal.getByRole('row', { name: new RegExp(`\\b${pages[1]![0]}\\b`) }).count()).toBe(0);
+  await portal.getByRole('button', { name: 'Previous' }).click();
+  await shows(pages[1]!, 'Page 2 of 3');
+  // The first list by offset; the three moves by cursor, none with an offset.
+  const moves = asked.slice(-3);
+  expect(asked[0]!.searchParams.get('pageOffset')).toBe('0');
+  expect(moves.map((u) => [u.searchParams.has('cursor'), u.searchParams.has('pageOffset')])).toEqual([[true, false], [true, false], [true, false]]);
+  await page.close();
+});
