@@ -116,7 +116,14 @@ export async function migrate(db: Db, dialect: DialectName): Promise<void> {
   // schemas in one database (a test file each, or tenants of one server) it could find another
   // schema's lock table, skip creating its own, and fail with 'relation "kysely_migration_lock"
   // does not exist'. Pin them to the connection's own schema (public when none is set).
-  if (dialect === 'sqlite') return migrateOn(db, dialect, undefined);
+  if (dialect === 'sqlite') {
+    await migrateOn(db, dialect, undefined);
+    // Building a schema fills the write-ahead log (about 1,100 pages for a new database): copied into
+    // the file now, before the server listens, a process that then writes little never needs the
+    // checkpoint thread (sqlite-checkpoints.ts), as most test and CLI processes do not.
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+    return;
+  }
   // Kysely checks for its tables by introspecting every schema of the database, which fails when
   // another schema is dropped meanwhile (parallel test files dropping theirs). Migrations and schema
   // drops therefore take one session-level advisory lock (`dropSchema` below); it also keeps two

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, openDb } from './index';
 import { checkpointOnThread, DEFAULT_AUTOCHECKPOINT_PAGES, MAIN_AUTOCHECKPOINT_PAGES, type Checkpoints } from './sqlite-checkpoints';
 
 /** Waits (at most 10 s) until `done` holds. */
@@ -77,5 +78,16 @@ describe('SQLite checkpoints on their own thread', () => {
     write(20);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(checkpoints.state()).toEqual({ thread: 'waiting', checkpoints: 0, backfilled: 0 });
+  });
+
+  it('leaves a new database with an empty log after its migrations, so a process that writes little starts no thread', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'gh-checkpoints-'));
+    const opened = await openDb({ dataDir: dir, databaseUrl: null, databaseSchema: null });
+    try {
+      await migrate(opened.db, 'sqlite');
+      expect(statSync(path.join(dir, 'gatehouse.db-wal')).size).toBe(0);
+    } finally {
+      await opened.close();
+    }
   });
 });
