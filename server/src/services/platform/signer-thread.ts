@@ -95,14 +95,19 @@ export function createSignerThread(poolSign: PoolSign, options: { now?: () => nu
     for (const job of batch.jobs) onPool(batch.key, job);
   };
 
-  function fail(thread: Worker) {
-    if (worker !== thread) return;
+  /** Lets the current thread go: what it holds is signed on the pool, and the next thread gets every key again. */
+  function release() {
     worker = null;
-    failedAt = now();
     sent.clear();
     const held = [...posted.values()];
     posted.clear();
     for (const batch of held) viaPool(batch);
+  }
+
+  function fail(thread: Worker) {
+    if (worker !== thread) return;
+    failedAt = now();
+    release();
   }
 
   function start(): Worker {
@@ -177,11 +182,7 @@ export function createSignerThread(poolSign: PoolSign, options: { now?: () => nu
     async close() {
       const thread = worker;
       if (!thread) return;
-      worker = null;
-      sent.clear();
-      const held = [...posted.values()];
-      posted.clear();
-      for (const batch of held) viaPool(batch);
+      release();
       await thread.terminate();
     },
     counts: () => ({ ...tally }),
