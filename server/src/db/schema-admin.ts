@@ -85,6 +85,8 @@ export interface MemberCountsTable {
   n: number | string;
   mfa_unenrolled: number | string;
   breached: number | string;
+  /** Migration 045: changes whenever the order of the tenant's users list may have changed (db/queries/member-marks.ts). */
+  list_version: number | string;
 }
 
 /** The tables of migrations 016, 023, 040 and 041, merged into `Database` (schema.ts). */

@@ -60,21 +60,33 @@ const SQLITE_TRIGGERS = [
 
 const DROP_SQLITE_TRIGGERS = ['drop trigger if exists gh_member_counts_insert', 'drop trigger if exists gh_member_counts_delete', 'drop trigger if exists gh_member_counts_update'];
 
-/** The change of counts per tenant: the new rows' counts minus the old rows' (either set may be absent). */
-function postgresDelta(added: string | null, removed: string | null): string {
+/**
+ * The change of counts per tenant: the new rows' counts minus the old rows' (either set may be absent).
+ * With `order` (migration 045), also `list_version`, raised by one for every tenant whose list order
+ * the statement changed: a membership came or went, or one of `order`'s columns changed.
+ */
+export function postgresDelta(added: string | null, removed: string | null, order?: readonly string[]): string {
+  const version = order ? ', o' : '';
+  const flag = (value: 'true' | 'false') => (order ? `, ${value}` : '');
   const parts = [
-    ...(added ? [`select tenant_id, ${SUMS} from ${added} group by tenant_id`] : []),
-    ...(removed ? [`select tenant_id, -count(*), -sum(case when mfa_enrolled = 0 then 1 else 0 end), -sum(case when breached = 1 then 1 else 0 end) from ${removed} group by tenant_id`] : []),
+    ...(added ? [`select tenant_id, ${SUMS}${flag(removed ? 'false' : 'true')} from ${added} group by tenant_id`] : []),
+    ...(removed ? [`select tenant_id, -count(*), -sum(case when mfa_enrolled = 0 then 1 else 0 end), -sum(case when breached = 1 then 1 else 0 end)${flag(added ? 'false' : 'true')} from ${removed} group by tenant_id`] : []),
   ];
+  // An update changes the order where a row's order columns differ between the old and new rows.
+  if (order && added && removed) {
+    const columns = ['tenant_id', 'user_id', ...order].join(', ');
+    parts.push(`select tenant_id, 0, 0, 0, true from (select ${columns} from ${added} except select ${columns} from ${removed}) as c`);
+    parts.push(`select tenant_id, 0, 0, 0, true from (select ${columns} from ${removed} except select ${columns} from ${added}) as c`);
+  }
   // Tenants in key order, so two statements lock shared counter rows in the same order.
-  return `insert into member_counts (tenant_id, n, mfa_unenrolled, breached)
-     select tenant_id, sum(n), sum(m), sum(b) from (${parts.join(' union all ')}) as d (tenant_id, n, m, b)
-     group by tenant_id having sum(n) <> 0 or sum(m) <> 0 or sum(b) <> 0 order by tenant_id
+  return `insert into member_counts (tenant_id, n, mfa_unenrolled, breached${order ? ', list_version' : ''})
+     select tenant_id, sum(n), sum(m), sum(b)${order ? ', case when bool_or(o) then 1 else 0 end' : ''} from (${parts.join(' union all ')}) as d (tenant_id, n, m, b${version})
+     group by tenant_id having sum(n) <> 0 or sum(m) <> 0 or sum(b) <> 0${order ? ' or bool_or(o)' : ''} order by tenant_id
      on conflict (tenant_id) do update set n = member_counts.n + excluded.n, mfa_unenrolled = member_counts.mfa_unenrolled + excluded.mfa_unenrolled,
-       breached = member_counts.breached + excluded.breached`;
+       breached = member_counts.breached + excluded.breached${order ? ', list_version = member_counts.list_version + excluded.list_version' : ''}`;
 }
 
-const fn = (name: string, body: string) => `create or replace function ${name}() returns trigger language plpgsql as $fn$ begin ${body}; return null; end $fn$`;
+export const fn = (name: string, body: string) => `create or replace function ${name}() returns trigger language plpgsql as $fn$ begin ${body}; return null; end $fn$`;
 
 const POSTGRES_TRIGGERS = [
   fn('gh_member_counts_insert', postgresDelta('gh_new_members', null)),

@@ -34,6 +34,7 @@ import { channelsMigration } from './035_channels';
 import { notificationsMigration } from './036_notifications';
 import { reportsMigration } from './037_reports';
 import { memberCountsMigration } from './040_member_counts';
+import { memberListVersionMigration } from './045_member_list_version';
 import { auditsSearchMigration } from './041_audits_search';
 import { cdnRolloutsMigration } from './042_cdn_rollouts';
 import { memberActivityIndexMigration } from './043_member_activity_index';
@@ -85,6 +86,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '042_cdn_rollouts': cdnRolloutsMigration,
         '043_member_activity_index': memberActivityIndexMigration(dialect),
         '044_member_activity_trigger': memberActivityTriggerMigration(dialect),
+        '045_member_list_version': memberListVersionMigration(dialect),
       };
     },
   };

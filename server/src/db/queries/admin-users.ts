@@ -10,6 +10,7 @@ import type { Db } from '../index';
 import { changesOf } from '../patch';
 import type { UserTenantsTable } from '../schema';
 import type { UserRow } from './users';
+import { MemberListMarks, type AnchorOf, type MarkAnchor } from './member-marks';
 
 export type MembershipRow = Selectable<UserTenantsTable>;
 
@@ -120,29 +121,62 @@ export async function countMembers(db: Db, tenantId: string, query: UsersListQue
 const COUNTED: Partial<Record<NonNullable<UsersListQuery['preset']> | 'all', 'n' | 'mfa_unenrolled' | 'breached'>> = { all: 'n', 'mfa-unenrolled': 'mfa_unenrolled', 'breached-passwords': 'breached' };
 
 /**
+ * The rows after or before a page mark (member-marks.ts), in the order they are read: the sort's
+ * index from the mark's key (a row-value comparison, as a keyset cursor seeks), or from the start or
+ * end of the email sort's part when the anchor has no key.
+ */
+function fromAnchor(db: Db, tenantId: string, query: UsersListQuery, now: number, anchor: MarkAnchor) {
+  const columns = SORT_COLUMNS[query.sortBy];
+  let q = filtered(db, tenantId, query, now);
+  if (anchor.emails) q = q.where('email', anchor.emails === 'null' ? 'is' : 'is not', null);
+  if (anchor.key) {
+    const op = sql.raw(anchor.read === 'asc' ? '>' : '<');
+    // Among null emails only the user id orders (the email sort's columns are email, user_id).
+    const [cols, values] = anchor.emails === 'null' ? [['user_id'], [anchor.key[1] ?? '']] : [columns, anchor.key];
+    q = q.where(sql<boolean>`(${sql.join(cols.map((c) => sql.ref(c)))}) ${op} (${sql.join(values.map((v) => sql`${v}`))})`);
+  }
+  return columns.reduce((page, column) => page.orderBy(column, anchor.read), q);
+}
+
+/**
  * The statements of a users page (exported for the scale bench's query plans): the count of every
- * match (the counter of migration 040 when it has it), and the page. `page(total)` reads the page from
- * the nearer end of the list (the last page is the first rows in reverse order) and, past the first
- * rows, as a deferred join: `keys` walks the covering index (tenant_id, sort columns, user_id) to the
- * page's user ids without reading a row, then just those rows are read (on PostgreSQL in the same
- * statement, `rows`; on SQLite `rows` is null and listMembersPage reads them by id); `reversed` when
- * the rows come in reverse order.
+ * match (the counter of migration 040 when it has it, with the list's version of migration 045), and
+ * the page. `page(total)` reads the page from the nearer end of the list (the last page is the first
+ * rows in reverse order) or, given `anchors` (page marks, member-marks.ts), from the nearest mark when
+ * that skips fewer rows. Past the first rows it reads as a deferred join: `keys` walks the covering
+ * index (tenant_id, sort columns, user_id) to the page's user ids without reading a row, then just
+ * those rows are read (on PostgreSQL in the same statement, `rows`; on SQLite `rows` is null and
+ * listMembersPage reads them by id); `reversed` when the rows come in reverse order; `skip`, the rows
+ * walked over; `marked`, whether a mark was the start.
  */
 export function membersPageQueries(db: Db, tenantId: string, query: UsersListQuery, now: number) {
   const counter = query.search?.trim() ? undefined : COUNTED[query.preset ?? 'all'];
   return {
     count: counter
-      ? db.selectFrom('member_counts').select(sql<number | string>`${sql.ref(counter)}`.as('n')).where('tenant_id', '=', tenantId)
-      : filtered(db, tenantId, query, now).select((eb) => eb.fn.countAll<number | string>().as('n')),
-    page(total: number) {
+      ? db
+          .selectFrom('member_counts')
+          .select([sql<number | string>`${sql.ref(counter)}`.as('n'), sql<number | string | null>`list_version`.as('v')])
+          .where('tenant_id', '=', tenantId)
+      : filtered(db, tenantId, query, now).select((eb) => [eb.fn.countAll<number | string>().as('n'), sql<number | string | null>`null`.as('v')]),
+    page(total: number, anchors?: AnchorOf | null) {
       const offset = query.page * query.pageSize;
       const limit = Math.max(0, Math.min(query.pageSize, total - offset));
       // From the end when the page's middle lies in the back half of the list.
-      const reversed = offset + limit / 2 > total / 2;
-      const skip = reversed ? total - offset - limit : offset;
-      const direction = reversed ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : query.sortDirection;
-      const ordered = pageQuery(db, tenantId, query, now, direction);
-      if (skip === 0) return { reversed, limit, keys: null, rows: ordered.selectAll().limit(limit) };
+      let reversed = offset + limit / 2 > total / 2;
+      let skip = reversed ? total - offset - limit : offset;
+      let ordered = pageQuery(db, tenantId, query, now, reversed ? flip(query.sortDirection) : query.sortDirection);
+      let marked = false;
+      if (anchors && skip > 0 && limit > 0) {
+        // The page's first row counted from the start of the ascending list, where the marks count.
+        const anchor = anchors(query.sortDirection === 'asc' ? offset : total - offset - limit, limit);
+        if (anchor && anchor.skip < skip) {
+          ({ skip } = anchor);
+          reversed = anchor.read !== query.sortDirection;
+          ordered = fromAnchor(db, tenantId, query, now, anchor);
+          marked = true;
+        }
+      }
+      if (skip === 0) return { reversed, limit, skip, marked, keys: null, rows: ordered.selectAll().limit(limit) };
       const keys = ordered.select('user_id').limit(limit).offset(skip);
       // PostgreSQL: one statement, the page's ids (the subquery, at most `limit` rows) read first as an
       // array, then just their rows by primary key, in the array's order. Ordering by the array's
@@ -157,17 +191,30 @@ export function membersPageQueries(db: Db, tenantId: string, query: UsersListQue
             .selectAll('user_tenants')
             .orderBy('k.ordinality')
         : null;
-      return { reversed, limit, keys, rows };
+      return { reversed, limit, skip, marked, keys, rows };
     },
   };
 }
 
-/** One page of a tenant's memberships in list order, and how many match. */
-export async function listMembersPage(db: Db, tenantId: string, query: UsersListQuery, now: number): Promise<{ rows: MembershipRow[]; total: number }> {
+/**
+ * One page of a tenant's memberships in list order, and how many match. With `marks`, a list without
+ * search or preset is read from its page marks when they are the list's version, and a deep page read
+ * by offset starts a build of them (after the answer; `built` settles when it is done, for tests).
+ */
+export async function listMembersPage(
+  db: Db,
+  tenantId: string,
+  query: UsersListQuery,
+  now: number,
+  marks?: MemberListMarks,
+): Promise<{ rows: MembershipRow[]; total: number; marked: boolean; built: Promise<void> | null }> {
   const { count, page } = membersPageQueries(db, tenantId, query, now);
-  const total = Number((await count.executeTakeFirst())?.n ?? 0);
-  const { reversed, limit, keys, rows: statement } = page(total);
-  if (limit === 0) return { rows: [], total };
+  const counted = await count.executeTakeFirst();
+  const total = Number(counted?.n ?? 0);
+  const version = marks && counted?.v != null && MemberListMarks.covers(query) ? String(counted.v) : null;
+  const anchors = version !== null ? marks!.anchors(tenantId, query.sortBy, version, total) : null;
+  const { reversed, limit, keys, rows: statement, skip, marked } = page(total, anchors);
+  if (limit === 0) return { rows: [], total, marked, built: null };
   let rows: MembershipRow[];
   if (statement) rows = await statement.execute();
   else {
@@ -175,7 +222,9 @@ export async function listMembersPage(db: Db, tenantId: string, query: UsersList
     const byId = new Map((await listMemberships(db, tenantId, ids)).map((m) => [m.user_id, m]));
     rows = ids.flatMap((id) => byId.get(id) ?? []);
   }
-  return { rows: reversed ? rows.reverse() : rows, total };
+  // Once the page is read: the walk it took is what the marks will spare the next deep page.
+  const built = version !== null && !anchors && marks!.wants(total, skip) ? marks!.build(db, tenantId, query.sortBy, SORT_COLUMNS[query.sortBy], total) : null;
+  return { rows: reversed ? rows.reverse() : rows, total, marked, built };
 }
 
 export function findMembership(db: Db, tenantId: string, userId: string): Promise<MembershipRow | undefined> {

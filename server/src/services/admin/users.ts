@@ -46,6 +46,8 @@ import {
   type MemberSortColumn,
   type MembershipRow,
 } from '../../db/queries/admin-users';
+import { MemberListMarks } from '../../db/queries/member-marks';
+import { isPostgres } from '../../db/dialect';
 import { findTenantRolesByIds } from '../../db/queries/admin-roles';
 import { defaultRoleIds } from '../../db/queries/invitations';
 import { listRolePermissions } from '../../db/queries/roles';
@@ -93,7 +95,7 @@ const CURSOR_COLUMNS: Record<MemberSortColumn, CursorColumn> = {
  * cursor, the page after or before the row it names (keyset: no rows skipped however deep). Either
  * way the answer has the totals and the cursors of the pages around it.
  */
-async function membersPage(db: Db, tenantId: string, query: UsersListQuery, now: number): Promise<Omit<UsersPage, 'items'> & { rows: MembershipRow[] }> {
+async function membersPage(db: Db, tenantId: string, query: UsersListQuery, now: number, marks: MemberListMarks | undefined): Promise<Omit<UsersPage, 'items'> & { rows: MembershipRow[] }> {
   const columns = memberSortColumns(query.sortBy);
   // What the list is: a cursor of another sort, direction, search or preset is refused.
   const fingerprint = listFingerprint([query.sortBy, query.sortDirection, query.search?.trim() ?? '', query.preset ?? '']);
@@ -111,7 +113,7 @@ async function membersPage(db: Db, tenantId: string, query: UsersListQuery, now:
     hasNext = keyset.way === 'next' ? page.more : rows.length > 0;
     hasPrev = keyset.way === 'prev' ? page.more : rows.length > 0;
   } else {
-    ({ rows, total } = await listMembersPage(db, tenantId, query, now));
+    ({ rows, total } = await listMembersPage(db, tenantId, query, now, marks));
     hasPrev = query.page > 0 && rows.length > 0;
     hasNext = query.page * query.pageSize + rows.length < total;
   }
@@ -139,6 +141,8 @@ export function createAdminUserService(deps: {
 }): AdminUserService {
   const { db, clock, invitations, signUp, config } = deps;
   const pictureBase = `${config.publicUrl}${ApiPaths.profilePicture}/`;
+  // Page marks for deep offset pages: PostgreSQL only (db/queries/member-marks.ts says why).
+  const marks = isPostgres(db) ? new MemberListMarks() : undefined;
 
   /** The list rows of these memberships, in their order: user, roles, groups, pending invitation. */
   async function present(tenantId: string, memberships: MembershipRow[]): Promise<TenantUser[]> {
@@ -203,7 +207,7 @@ export function createAdminUserService(deps: {
 
   return {
     async list(caller, query) {
-      const { rows, _metadata, nextCursor, prevCursor } = await membersPage(db, caller.tenantId, query, clock.now());
+      const { rows, _metadata, nextCursor, prevCursor } = await membersPage(db, caller.tenantId, query, clock.now(), marks);
       return { items: await present(caller.tenantId, rows), _metadata, nextCursor, prevCursor };
     },
 
