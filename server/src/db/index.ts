@@ -85,6 +85,11 @@ export async function openDb(
   file.pragma(`synchronous = ${config.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
+  // Temporary storage in memory: chiefly the statement journal, the pages a statement inside a
+  // transaction may have to undo on its own. On a file it spilled to disk past 64 KiB, as an
+  // audit record's insert (its indexes, search index and counts) does: a temporary file created,
+  // written and deleted in the sign-in's transaction.
+  file.pragma('temp_store = MEMORY');
   // The write-ahead log is copied into the file by a thread of its own, not in a request (sqlite-checkpoints.ts).
   const checkpoints = checkpointOnThread(file, filePath);
   const db = observableKysely(new SqliteDialect({ database: withStatementCache(file) }));
