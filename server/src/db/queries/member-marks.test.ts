@@ -107,6 +107,19 @@ describeDialects('users list page marks', (h) => {
     }
   });
 
+  it('keeps the marks of at most `lists` lists, the least recently used dropped first', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    await seedMembers(server, admin.tenantId, 30, 'lru', { domain: 'lru.test', createdDaysAgo: (i) => i % 4, lastLoginDaysAgo: () => null });
+    const marks = new MemberListMarks({ minTotal: 0, minStep: STEP, minInterval: 0, lists: 2 });
+    const has = async (sortBy: UsersListQuery['sortBy']) => marks.anchors(admin.tenantId, sortBy, await version(server, admin.tenantId), 31) !== null;
+    await build(server, marks, admin.tenantId, { sortBy: 'name' });
+    await build(server, marks, admin.tenantId, { sortBy: 'email' });
+    expect(await has('name')).toBe(true); // name is now the most recently used
+    await build(server, marks, admin.tenantId, { sortBy: 'createdAt' });
+    expect([await has('email'), await has('name'), await has('createdAt')]).toEqual([false, true, true]);
+  });
+
   it('builds marks once a deep page is read by offset, at most once a minInterval per list, and reads the next deep pages from them', async () => {
     const server = await h.start();
     const admin = await tenantWithAdmin(server);
