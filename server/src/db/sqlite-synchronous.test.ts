@@ -1,23 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../config';
-import { openDb, type OpenedDb } from './index';
+import { freshSqliteFiles } from '../test/sqlite-file';
 
 describe('GATEHOUSE_SQLITE_SYNCHRONOUS', () => {
-  let dir = '';
-  let opened: OpenedDb | undefined;
-  afterEach(async () => {
-    await opened?.close();
-    opened = undefined;
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const open = freshSqliteFiles('gh-sync-');
 
   const pragmaOf = async (setting?: 'normal' | 'full') => {
-    dir = mkdtempSync(path.join(tmpdir(), 'gh-sync-'));
-    opened = await openDb({ dataDir: dir, databaseUrl: null, databaseSchema: null, ...(setting ? { sqliteSynchronous: setting } : {}) });
+    const opened = await open(setting ? { sqliteSynchronous: setting } : {});
     const journal = (await sql<{ journal_mode: string }>`pragma journal_mode`.execute(opened.db)).rows[0]!.journal_mode;
     const synchronous = (await sql<{ synchronous: number }>`pragma synchronous`.execute(opened.db)).rows[0]!.synchronous;
     return { journal, synchronous };

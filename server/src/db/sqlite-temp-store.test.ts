@@ -1,9 +1,7 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDb, type OpenedDb } from './index';
+import { describe, expect, it } from 'vitest';
+import { freshSqliteFiles } from '../test/sqlite-file';
 
 /** The temporary files SQLite holds open (it deletes each as soon as it opens it: only /proc still names them). */
 function openTemporaryFiles(): string[] {
@@ -20,18 +18,10 @@ function openTemporaryFiles(): string[] {
 }
 
 describe('SQLite temporary storage', () => {
-  let dir = '';
-  let opened: OpenedDb | undefined;
-  afterEach(async () => {
-    await opened?.close();
-    opened = undefined;
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const open = freshSqliteFiles('gh-temp-');
 
   it('keeps the statement journal of a large statement inside a transaction in memory: no temporary file', async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'gh-temp-'));
-    opened = await openDb({ dataDir: dir, databaseUrl: null, databaseSchema: null });
-    const db = opened.db;
+    const { db } = await open();
     await sql`create table wide (id integer primary key, body text not null unique)`.execute(db);
     await sql`insert into wide (body) select printf('%0400d', value) from generate_series(1, 600)`.execute(db).catch(async () => {
       // generate_series is an extension some builds lack: a recursive count instead.
