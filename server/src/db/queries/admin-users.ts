@@ -121,21 +121,14 @@ export async function countMembers(db: Db, tenantId: string, query: UsersListQue
 const COUNTED: Partial<Record<NonNullable<UsersListQuery['preset']> | 'all', 'n' | 'mfa_unenrolled' | 'breached'>> = { all: 'n', 'mfa-unenrolled': 'mfa_unenrolled', 'breached-passwords': 'breached' };
 
 /**
- * The rows after or before a page mark (member-marks.ts), in the order they are read: the sort's
- * index from the mark's key (a row-value comparison, as a keyset cursor seeks), or from the start or
- * end of the email sort's part when the anchor has no key.
+ * The rows after or before a page mark (member-marks.ts), in the order they are read: from a mark's
+ * key, the keyset statement a cursor at that row would run (its first range lies in the mark's part
+ * of the email sort); from the start or end of a part, the list's order restricted to that part.
  */
 function fromAnchor(db: Db, tenantId: string, query: UsersListQuery, now: number, anchor: MarkAnchor) {
-  const columns = SORT_COLUMNS[query.sortBy];
-  let q = filtered(db, tenantId, query, now);
-  if (anchor.emails) q = q.where('email', anchor.emails === 'null' ? 'is' : 'is not', null);
-  if (anchor.key) {
-    const op = sql.raw(anchor.read === 'asc' ? '>' : '<');
-    // Among null emails only the user id orders (the email sort's columns are email, user_id).
-    const [cols, values] = anchor.emails === 'null' ? [['user_id'], [anchor.key[1] ?? '']] : [columns, anchor.key];
-    q = q.where(sql<boolean>`(${sql.join(cols.map((c) => sql.ref(c)))}) ${op} (${sql.join(values.map((v) => sql`${v}`))})`);
-  }
-  return columns.reduce((page, column) => page.orderBy(column, anchor.read), q);
+  if (anchor.key) return membersKeysetQueries(db, tenantId, query, now, { way: anchor.read === query.sortDirection ? 'next' : 'prev', key: anchor.key })[0]!;
+  const ordered = pageQuery(db, tenantId, query, now, anchor.read);
+  return anchor.emails ? ordered.where('email', anchor.emails === 'null' ? 'is' : 'is not', null) : ordered;
 }
 
 /**
