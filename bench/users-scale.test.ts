@@ -17,8 +17,8 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { AdminPaths, type UsersListQuery } from '@gatehouse/shared/wire';
-import { memberSortColumns, membersKeysetQueries, membersPageQueries, type MembersKeyset } from '../server/src/db/queries/admin-users';
-import { MemberListMarks } from '../server/src/db/queries/member-marks';
+import { membersKeysetQueries, membersPageQueries, type MembersKeyset } from '../server/src/db/queries/admin-users';
+import { MemberListMarks } from '../server/src/services/admin/member-marks';
 import { describeDialects } from '../server/src/test/harness';
 import { callAs, tenantWithAdmin } from '../server/src/test/admin-helpers';
 import { queryPlan, refreshStatistics } from '../server/src/test/query-plan';
@@ -81,7 +81,7 @@ describeDialects('users list at scale', (h) => {
     // ---- the calls ----
     // A cursor call takes the nextCursor of the page before it (`after`, read once, not timed).
     // A `change` call renames a member before each run: the list's version moves, so PostgreSQL's page
-    // marks (db/queries/member-marks.ts) are not used and the page is walked by offset, as the first
+    // marks (services/admin/member-marks.ts) are not used and the page is walked by offset, as the first
     // deep page after any change is. The other deep offset calls are read from the marks the first
     // of their runs built.
     const calls: { name: string; query: string; list: Partial<UsersListQuery>; sortsMatchesOnly?: boolean; after?: string; change?: boolean }[] = [
@@ -178,7 +178,7 @@ describeDialects('users list at scale', (h) => {
       // From page marks, a deep page seeks the covering index to the mark before it and skips fewer rows than lie between two marks.
       if (listed.keys && MemberListMarks.covers(list) && !c.change) {
         const marks = new MemberListMarks({ minTotal: 0 });
-        await marks.build(db, admin.tenantId, list.sortBy, memberSortColumns(list.sortBy), total);
+        await marks.build(db, admin.tenantId, list.sortBy, total);
         const marked = page(total, marks.anchors(admin.tenantId, list.sortBy, String(counted?.v), total));
         expect(marked, c.name).toMatchObject({ marked: true });
         expect(marked.skip, c.name).toBeLessThan(1000);

@@ -85,7 +85,7 @@ export interface MemberCountsTable {
   n: number | string;
   mfa_unenrolled: number | string;
   breached: number | string;
-  /** Migration 045: changes whenever the order of the tenant's users list may have changed (db/queries/member-marks.ts). */
+  /** Migration 045: changes whenever the order of the tenant's users list may have changed (services/admin/member-marks.ts). */
   list_version: number | string;
 }
 

@@ -5,9 +5,9 @@ import type { DialectName } from './index';
 /**
  * `member_counts.list_version` (issue 17): a number that changes whenever the order of a tenant's
  * users list may have changed, in any of its sorts: a membership came or went, or one of the columns
- * the sorts order by changed. The page marks of the users list (db/queries/member-marks.ts) hold the
- * version they were read at and are used only while it is still the tenant's, so a change made by any
- * process, or by SQL outside Gatehouse, retires them before the next page is read.
+ * the sorts order by changed. The page marks of the users list (services/admin/member-marks.ts)
+ * hold the version they were read at and are used only while it is still the tenant's, so a change
+ * made by any process, or by SQL outside Gatehouse, retires them before the next page is read.
  *
  * Kept by the triggers that keep the counts, in the same statement:
  * - PostgreSQL: the statement-level functions of migration 040 now also raise the version of every

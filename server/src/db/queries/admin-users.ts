@@ -10,7 +10,7 @@ import type { Db } from '../index';
 import { changesOf } from '../patch';
 import type { UserTenantsTable } from '../schema';
 import type { UserRow } from './users';
-import { MemberListMarks, type AnchorOf, type MarkAnchor } from './member-marks';
+import type { AnchorOf, MarkAnchor } from './member-marks';
 
 export type MembershipRow = Selectable<UserTenantsTable>;
 
@@ -121,7 +121,7 @@ export async function countMembers(db: Db, tenantId: string, query: UsersListQue
 const COUNTED: Partial<Record<NonNullable<UsersListQuery['preset']> | 'all', 'n' | 'mfa_unenrolled' | 'breached'>> = { all: 'n', 'mfa-unenrolled': 'mfa_unenrolled', 'breached-passwords': 'breached' };
 
 /**
- * The rows after or before a page mark (member-marks.ts), in the order they are read: from a mark's
+ * The rows after or before a page mark (services/admin/member-marks.ts), in the order they are read: from a mark's
  * key, the keyset statement a cursor at that row would run (its first range lies in the mark's part
  * of the email sort); from the start or end of a part, the list's order restricted to that part.
  */
@@ -135,7 +135,7 @@ function fromAnchor(db: Db, tenantId: string, query: UsersListQuery, now: number
  * The statements of a users page (exported for the scale bench's query plans): the count of every
  * match (the counter of migration 040 when it has it, with the list's version of migration 045), and
  * the page. `page(total)` reads the page from the nearer end of the list (the last page is the first
- * rows in reverse order) or, given `anchors` (page marks, member-marks.ts), from the nearest mark when
+ * rows in reverse order) or, given `anchors` (page marks, services/admin/member-marks.ts), from the nearest mark when
  * that skips fewer rows. Past the first rows it reads as a deferred join: `keys` walks the covering
  * index (tenant_id, sort columns, user_id) to the page's user ids without reading a row, then just
  * those rows are read (on PostgreSQL in the same statement, `rows`; on SQLite `rows` is null and
@@ -190,24 +190,27 @@ export function membersPageQueries(db: Db, tenantId: string, query: UsersListQue
 }
 
 /**
- * One page of a tenant's memberships in list order, and how many match. With `marks`, a list without
- * search or preset is read from its page marks when they are the list's version, and a deep page read
- * by offset starts a build of them (after the answer; `built` settles when it is done, for tests).
+ * One page of a tenant's memberships in list order, and how many match. With `anchorsFor` (page
+ * marks, services/admin/member-marks.ts), the list's version of migration 045 is asked for its
+ * anchors, and the page is read from the nearest one when that skips fewer rows: `version` is the
+ * list's (null without anchorsFor or a counter), `anchored` whether there were anchors, `marked`
+ * whether the page came from one, `skip` the rows walked over.
  */
 export async function listMembersPage(
   db: Db,
   tenantId: string,
   query: UsersListQuery,
   now: number,
-  marks?: MemberListMarks,
-): Promise<{ rows: MembershipRow[]; total: number; marked: boolean; built: Promise<void> | null }> {
+  anchorsFor?: (version: string, total: number) => AnchorOf | null,
+): Promise<{ rows: MembershipRow[]; total: number; version: string | null; anchored: boolean; marked: boolean; skip: number }> {
   const { count, page } = membersPageQueries(db, tenantId, query, now);
   const counted = await count.executeTakeFirst();
   const total = Number(counted?.n ?? 0);
-  const version = marks && counted?.v != null && MemberListMarks.covers(query) ? String(counted.v) : null;
-  const anchors = version !== null ? marks!.anchors(tenantId, query.sortBy, version, total) : null;
+  const version = anchorsFor && counted?.v != null ? String(counted.v) : null;
+  const anchors = version !== null ? anchorsFor!(version, total) : null;
   const { reversed, limit, keys, rows: statement, skip, marked } = page(total, anchors);
-  if (limit === 0) return { rows: [], total, marked, built: null };
+  const anchored = anchors !== null;
+  if (limit === 0) return { rows: [], total, version, anchored, marked, skip: 0 };
   let rows: MembershipRow[];
   if (statement) rows = await statement.execute();
   else {
@@ -215,9 +218,7 @@ export async function listMembersPage(
     const byId = new Map((await listMemberships(db, tenantId, ids)).map((m) => [m.user_id, m]));
     rows = ids.flatMap((id) => byId.get(id) ?? []);
   }
-  // Once the page is read: the walk it took is what the marks will spare the next deep page.
-  const built = version !== null && !anchors && marks!.wants(total, skip) ? marks!.build(db, tenantId, query.sortBy, SORT_COLUMNS[query.sortBy], total) : null;
-  return { rows: reversed ? rows.reverse() : rows, total, marked, built };
+  return { rows: reversed ? rows.reverse() : rows, total, version, anchored, marked, skip };
 }
 
 export function findMembership(db: Db, tenantId: string, userId: string): Promise<MembershipRow | undefined> {

@@ -1,5 +1,5 @@
 /**
- * Page marks of the users list (db/queries/member-marks.ts) with two server processes over one
+ * Page marks of the users list (services/admin/member-marks.ts) with two server processes over one
  * database: a deep page read by offset starts a build on the process that served it, its next deep
  * pages seek the sort's index from a mark, and a member removed through the other process retires
  * them at once (the list's version is the database's): the next deep page is walked by offset again

@@ -33,7 +33,6 @@ import {
   findUsersByIds,
   listGroupsOfUsers,
   listMembersByKeyset,
-  listMembersPage,
   listMemberships,
   listRolesOfUsers,
   memberSortColumns,
@@ -46,7 +45,6 @@ import {
   type MemberSortColumn,
   type MembershipRow,
 } from '../../db/queries/admin-users';
-import { MemberListMarks } from '../../db/queries/member-marks';
 import { isPostgres } from '../../db/dialect';
 import { findTenantRolesByIds } from '../../db/queries/admin-roles';
 import { defaultRoleIds } from '../../db/queries/invitations';
@@ -56,6 +54,7 @@ import { AppError, Errors, isAppError } from '../../errors';
 import { assertCovers, assertManageable, type AdminCaller } from './access';
 import { decodeCursor, encodeCursor, listFingerprint, type CursorColumn } from './list-cursor';
 import { AuditActions, recordAudit } from './audit-log';
+import { listMembersWithMarks, MemberListMarks } from './member-marks';
 import type { InvitationService } from '../users/invitations';
 import type { SignUpService } from '../users/signup';
 import type { EntitlementsService } from '../entitlements';
@@ -113,7 +112,7 @@ async function membersPage(db: Db, tenantId: string, query: UsersListQuery, now:
     hasNext = keyset.way === 'next' ? page.more : rows.length > 0;
     hasPrev = keyset.way === 'prev' ? page.more : rows.length > 0;
   } else {
-    ({ rows, total } = await listMembersPage(db, tenantId, query, now, marks));
+    ({ rows, total } = await listMembersWithMarks(db, tenantId, query, now, marks));
     hasPrev = query.page > 0 && rows.length > 0;
     hasNext = query.page * query.pageSize + rows.length < total;
   }
@@ -141,7 +140,7 @@ export function createAdminUserService(deps: {
 }): AdminUserService {
   const { db, clock, invitations, signUp, config } = deps;
   const pictureBase = `${config.publicUrl}${ApiPaths.profilePicture}/`;
-  // Page marks for deep offset pages: PostgreSQL only (db/queries/member-marks.ts says why).
+  // Page marks for deep offset pages: PostgreSQL only (member-marks.ts says why).
   const marks = isPostgres(db) ? new MemberListMarks() : undefined;
 
   /** The list rows of these memberships, in their order: user, roles, groups, pending invitation. */

@@ -1,11 +1,11 @@
 import type { UsersListQuery } from '@gatehouse/shared/wire';
 import { expect, it } from 'vitest';
 import type { GatehouseServer } from '../../app';
+import { membersPageQueries } from '../../db/queries/admin-users';
 import { tenantWithAdmin } from '../../test/admin-helpers';
 import { describeDialects } from '../../test/harness';
 import { seedMembers } from '../../test/member-seed';
-import { listMembersPage, memberSortColumns, membersPageQueries } from './admin-users';
-import { MemberListMarks } from './member-marks';
+import { listMembersWithMarks, MemberListMarks } from './member-marks';
 
 const STEP = 5;
 const list = (query: Partial<UsersListQuery>): UsersListQuery => ({ page: 0, pageSize: 7, sortBy: 'name', sortDirection: 'asc', ...query });
@@ -23,7 +23,7 @@ const version = async (server: GatehouseServer, tenantId: string) =>
 async function build(server: GatehouseServer, marks: MemberListMarks, tenantId: string, query: Partial<UsersListQuery>): Promise<void> {
   const sortBy = list(query).sortBy;
   const total = (await wholeList(server, tenantId, query)).length;
-  await marks.build(server.db, tenantId, sortBy, memberSortColumns(sortBy), total);
+  await marks.build(server.db, tenantId, sortBy, total);
 }
 
 describeDialects('users list page marks', (h) => {
@@ -55,7 +55,7 @@ describeDialects('users list page marks', (h) => {
       let walked = 0;
       for (let p = 0; p * 7 < whole.length; p++) {
         const query = list({ ...c, page: p });
-        const read = await listMembersPage(server.db, admin.tenantId, query, Date.now(), marks);
+        const read = await listMembersWithMarks(server.db, admin.tenantId, query, Date.now(), marks);
         expect(read.rows.map((r) => r.user_id), `${JSON.stringify(c)} page ${p}`).toEqual(whole.slice(p * 7, p * 7 + 7));
         expect(read.rows.every((r) => r.tenant_id === admin.tenantId)).toBe(true);
         // No page skips as many rows as lie between two marks, but the one spanning addresses and null emails (read by offset).
@@ -96,7 +96,7 @@ describeDialects('users list page marks', (h) => {
       expect(after !== before, what).toBe(moves);
       const whole = await wholeList(server, admin.tenantId, {});
       for (const marks of [one, two]) {
-        const read = await listMembersPage(db, admin.tenantId, deep, Date.now(), marks);
+        const read = await listMembersWithMarks(db, admin.tenantId, deep, Date.now(), marks);
         // Marks of the old version are not used: the page is read by offset, and is the new list's.
         expect(read.marked, what).toBe(!moves);
         expect(read.rows.map((r) => r.user_id), what).toEqual(whole.slice(21, 28));
@@ -127,34 +127,34 @@ describeDialects('users list page marks', (h) => {
     const marks = new MemberListMarks({ minTotal: 10, minStep: STEP, minInterval: 0 });
     const whole = await wholeList(server, admin.tenantId, { sortBy: 'email', sortDirection: 'desc' });
     // The first page skips nothing: no build.
-    expect((await listMembersPage(server.db, admin.tenantId, list({ sortBy: 'email', sortDirection: 'desc' }), Date.now(), marks)).built).toBeNull();
-    const first = await listMembersPage(server.db, admin.tenantId, list({ page: 2, sortBy: 'email', sortDirection: 'desc' }), Date.now(), marks);
+    expect((await listMembersWithMarks(server.db, admin.tenantId, list({ sortBy: 'email', sortDirection: 'desc' }), Date.now(), marks)).built).toBeNull();
+    const first = await listMembersWithMarks(server.db, admin.tenantId, list({ page: 2, sortBy: 'email', sortDirection: 'desc' }), Date.now(), marks);
     expect(first.marked).toBe(false);
     expect(first.built).not.toBeNull();
     await first.built;
     for (const page of [2, 3, 4]) {
-      const read = await listMembersPage(server.db, admin.tenantId, list({ page, sortBy: 'email', sortDirection: 'desc' }), Date.now(), marks);
+      const read = await listMembersWithMarks(server.db, admin.tenantId, list({ page, sortBy: 'email', sortDirection: 'desc' }), Date.now(), marks);
       expect(read.marked).toBe(true);
       expect(read.built).toBeNull();
       expect(read.rows.map((r) => r.user_id)).toEqual(whole.slice(page * 7, page * 7 + 7));
     }
     // Another sort has marks of its own; a search or preset list none.
-    const byName = await listMembersPage(server.db, admin.tenantId, list({ page: 3 }), Date.now(), marks);
+    const byName = await listMembersWithMarks(server.db, admin.tenantId, list({ page: 3 }), Date.now(), marks);
     expect(byName.marked).toBe(false);
     expect(byName.built).not.toBeNull();
     await byName.built;
-    expect((await listMembersPage(server.db, admin.tenantId, list({ page: 3 }), Date.now(), marks)).marked).toBe(true);
-    const preset = await listMembersPage(server.db, admin.tenantId, list({ page: 3, preset: 'breached-passwords', sortBy: 'email', sortDirection: 'desc' }), Date.now(), marks);
+    expect((await listMembersWithMarks(server.db, admin.tenantId, list({ page: 3 }), Date.now(), marks)).marked).toBe(true);
+    const preset = await listMembersWithMarks(server.db, admin.tenantId, list({ page: 3, preset: 'breached-passwords', sortBy: 'email', sortDirection: 'desc' }), Date.now(), marks);
     expect(preset).toMatchObject({ marked: false, built: null });
 
     // One build per list per minInterval: a list that changes between deep pages is walked, not rebuilt each time.
     const throttled = new MemberListMarks({ minTotal: 10, minStep: STEP, minInterval: 3_600_000 });
     const deep = list({ page: 4, sortDirection: 'desc' });
-    const built = await listMembersPage(server.db, admin.tenantId, deep, Date.now(), throttled);
+    const built = await listMembersWithMarks(server.db, admin.tenantId, deep, Date.now(), throttled);
     await built.built;
-    expect((await listMembersPage(server.db, admin.tenantId, deep, Date.now(), throttled)).marked).toBe(true);
+    expect((await listMembersWithMarks(server.db, admin.tenantId, deep, Date.now(), throttled)).marked).toBe(true);
     await server.db.updateTable('users').set({ name: 'Zz Moved' }).where('id', '=', 'auto-0003').execute();
-    const after = await listMembersPage(server.db, admin.tenantId, deep, Date.now(), throttled);
+    const after = await listMembersWithMarks(server.db, admin.tenantId, deep, Date.now(), throttled);
     expect(after).toMatchObject({ marked: false, built: null });
     const fresh = await wholeList(server, admin.tenantId, { sortDirection: 'desc' });
     expect(after.rows.map((r) => r.user_id)).toEqual(fresh.slice(28, 35));
