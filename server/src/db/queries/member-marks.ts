@@ -50,7 +50,7 @@ export interface MarkedList {
  * members: ~12 ms), where numbering every row (`row_number()`) took three times that.
  */
 export async function readMemberMarks(db: Db, tenantId: string, sortBy: UsersListQuery['sortBy'], step: number): Promise<MarkedList | null> {
-const columns = memberSortColumns(sortBy);
+  const columns = memberSortColumns(sortBy);
   const email = columns[0] === 'email';
   const refs = (alias: string, cols: readonly string[] = columns) => sql.join(cols.map((c) => sql.ref(`${alias}.${c}`)));
   const order = (alias: string) => sql.join(columns.map((c) => sql`${sql.ref(`${alias}.${c}`)} asc`));
@@ -108,4 +108,10 @@ const columns = memberSortColumns(sortBy);
     keys: marks.map((m) => m.key),
     parts: parts.filter((p) => p.end > p.start),
   };
+}
+
+/** The tenant's `list_version` (migration 045) and member count, as a list call reads them; null for a tenant without a count. */
+export async function readListVersion(db: Db, tenantId: string): Promise<{ version: string; total: number } | null> {
+  const row = await db.selectFrom('member_counts').select(['list_version', 'n']).where('tenant_id', '=', tenantId).executeTakeFirst();
+  return row ? { version: String(row.list_version), total: Number(row.n) } : null;
 }

@@ -159,4 +159,40 @@ describeDialects('users list page marks', (h) => {
     const fresh = await wholeList(server, admin.tenantId, { sortDirection: 'desc' });
     expect(after.rows.map((r) => r.user_id)).toEqual(fresh.slice(28, 35));
   });
+
+  it('builds the marks of the version a deep page walked only once it has settled: a list that changed again meanwhile gets no build', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    await seedMembers(server, admin.tenantId, 40, 'settle', { domain: 'settle.test', createdDaysAgo: () => 0, lastLoginDaysAgo: () => null });
+    const marks = new MemberListMarks({ minTotal: 10, minStep: STEP, minInterval: 0, settle: 50 });
+    const deep = list({ page: 3 });
+    const rename = (name: string) => server.db.updateTable('users').set({ name }).where('id', '=', 'settle-0005').execute();
+
+    // The list changes before the walked version settles: nothing is built, for that version or the next.
+    const walked = await listMembersWithMarks(server.db, admin.tenantId, deep, Date.now(), marks);
+    expect(walked).toMatchObject({ marked: false, built: expect.any(Promise) });
+    const walkedVersion = await version(server, admin.tenantId);
+    await rename('Zz Renamed');
+    await walked.built;
+    const changed = await version(server, admin.tenantId);
+    expect(changed).not.toBe(walkedVersion);
+    expect(marks.anchors(admin.tenantId, 'name', walkedVersion, 41)).toBeNull();
+    expect(marks.anchors(admin.tenantId, 'name', changed, 41)).toBeNull();
+    // A member who joins meanwhile moves the total as well as the version: no build either.
+    const joined = await listMembersWithMarks(server.db, admin.tenantId, deep, Date.now(), marks);
+    await seedMembers(server, admin.tenantId, 1, 'settle-new', { domain: 'settle.test', createdDaysAgo: () => 0, lastLoginDaysAgo: () => null });
+    await joined.built;
+    expect(marks.anchors(admin.tenantId, 'name', changed, 41)).toBeNull();
+    expect(marks.anchors(admin.tenantId, 'name', await version(server, admin.tenantId), 42)).toBeNull();
+
+    // The next walk of a list that stays as it is builds, and the deep pages after it are read from the marks.
+    const settled = await listMembersWithMarks(server.db, admin.tenantId, deep, Date.now(), marks);
+    expect(settled.marked).toBe(false);
+    await settled.built;
+    expect(marks.anchors(admin.tenantId, 'name', await version(server, admin.tenantId), 42)).not.toBeNull();
+    const whole = await wholeList(server, admin.tenantId, {});
+    const read = await listMembersWithMarks(server.db, admin.tenantId, deep, Date.now(), marks);
+    expect(read).toMatchObject({ marked: true, built: null });
+    expect(read.rows.map((r) => r.user_id)).toEqual(whole.slice(21, 28));
+  });
 });

@@ -11,9 +11,11 @@
  * - **Built once a deep page is asked for** (the offset path skipped at least `minStep` rows of a
  *   list of at least `minTotal`): one statement hops along the sort's index `step` rows at a time and
  *   keeps each key it lands on, together with the tenant's `list_version` (migration 045) read in
- *   the same snapshot (db/queries/member-marks.ts). It starts once that page is read, at most
- *   `builds` at once and one per list per `minInterval`; the page that started it was read by
- *   offset.
+ *   the same snapshot (db/queries/member-marks.ts). It starts `settle` ms after that page is read,
+ *   and only if the list's version is still the one that page walked: a list that changes all the
+ *   time (an import, a directory sync) would retire its marks before they were used, and the build,
+ *   as costly as a walk, would only slow the walks beside it. At most `builds` at once and one per
+ *   list per `minInterval`; the page that started it was read by offset.
  * - **Used only while they are the list's:** each list call reads `list_version` with the count, and
  *   marks of another version or total are not used. Any change that can move a row in any sort (a
  *   member joins or leaves, a name, email, creation date, verified, lock or provider changes) raises
@@ -28,10 +30,11 @@
  *   counts them, and a page is read from a mark in its own part of the list (or by offset, for the one
  *   page that spans both parts).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { UsersListQuery } from '@gatehouse/shared/wire';
 import type { Db } from '../../db';
 import { listMembersPage, type MembershipRow } from '../../db/queries/admin-users';
-import { readMemberMarks, type MarkAnchor, type MarkedList, type AnchorOf } from '../../db/queries/member-marks';
+import { readListVersion, readMemberMarks, type MarkAnchor, type MarkedList, type AnchorOf } from '../../db/queries/member-marks';
 import { log, reasonOf } from '../../log';
 
 export interface MemberListMarksOptions {
@@ -47,9 +50,11 @@ export interface MemberListMarksOptions {
   builds: number;
   /** The least time between two builds of one list, in ms: a list that changes between every deep page gains nothing from marks, and its builds would only double the walks. */
   minInterval: number;
+  /** How long, in ms, the version a deep page walked must stay the list's before its marks are built. */
+  settle: number;
 }
 
-const DEFAULTS: MemberListMarksOptions = { lists: 32, minTotal: 10_000, minStep: 1_000, maxMarks: 1_000, builds: 2, minInterval: 1_000 };
+const DEFAULTS: MemberListMarksOptions = { lists: 32, minTotal: 10_000, minStep: 1_000, maxMarks: 1_000, builds: 2, minInterval: 1_000, settle: 100 };
 
 /** The first index of `sorted` whose value is at least `value`. */
 function lowerBound(sorted: readonly number[], value: number): number {
@@ -117,25 +122,30 @@ export class MemberListMarks {
 
   /**
    * Reads the marks of the tenant's list in this sort (one statement, one snapshot), unless a build of
-   * it runs or started less than `minInterval` ago, or `builds` run. Never rejects: a failure is
-   * logged and the list keeps its offsets.
+   * it runs or settles, one ran less than `minInterval` ago, or `builds` run. Given `walked`, the
+   * version and total a deep page walked, it first waits `settle` ms and builds only if they are still
+   * the list's. Never rejects: a failure is logged and the list keeps its offsets.
    */
-  build(db: Db, tenantId: string, sortBy: UsersListQuery['sortBy'], total: number): Promise<void> | null {
+  build(db: Db, tenantId: string, sortBy: UsersListQuery['sortBy'], total: number, walked?: string): Promise<void> | null {
     const key = `${tenantId}\u0000${sortBy}`;
     if (this.building.has(key) || this.building.size >= this.options.builds) return null;
-    const now = Date.now();
-    if (now - (this.started.get(key) ?? -Infinity) < this.options.minInterval) return null;
-    this.started.delete(key);
-    this.started.set(key, now);
-    while (this.started.size > this.options.lists) this.started.delete(this.started.keys().next().value!);
-    const step = Math.max(this.options.minStep, Math.ceil(total / this.options.maxMarks));
-    const run = readMemberMarks(db, tenantId, sortBy, step)
-      .then((list) => {
-        if (!list) return;
-        this.lists.delete(key);
-        this.lists.set(key, list);
-        while (this.lists.size > this.options.lists) this.lists.delete(this.lists.keys().next().value!);
-      })
+    if (Date.now() - (this.started.get(key) ?? -Infinity) < this.options.minInterval) return null;
+    const run = (async () => {
+      if (walked !== undefined) {
+        await sleep(this.options.settle, undefined, { ref: false });
+        const now = await readListVersion(db, tenantId);
+        if (now?.version !== walked || now.total !== total) return;
+      }
+      this.started.delete(key);
+      this.started.set(key, Date.now());
+      while (this.started.size > this.options.lists) this.started.delete(this.started.keys().next().value!);
+      const step = Math.max(this.options.minStep, Math.ceil(total / this.options.maxMarks));
+      const list = await readMemberMarks(db, tenantId, sortBy, step);
+      if (!list) return;
+      this.lists.delete(key);
+      this.lists.set(key, list);
+      while (this.lists.size > this.options.lists) this.lists.delete(this.lists.keys().next().value!);
+    })()
       .catch((err) => log.warn('Users list: page marks not built:', reasonOf(err)))
       .finally(() => this.building.delete(key));
     this.building.set(key, run);
@@ -145,8 +155,8 @@ export class MemberListMarks {
 
 /**
  * One page of the users list by offset, read from the tenant's page marks when they are the list's
- * version; a deep page walked for want of them starts a build, once its rows are read (`built`
- * settles when it is done, for tests).
+ * version; a deep page walked for want of them starts a build of the version it walked, once its
+ * rows are read (`built` settles when the build is done or was not needed, for tests).
  */
 export async function listMembersWithMarks(
   db: Db,
@@ -157,6 +167,6 @@ export async function listMembersWithMarks(
 ): Promise<{ rows: MembershipRow[]; total: number; marked: boolean; built: Promise<void> | null }> {
   const kept = marks && MemberListMarks.covers(query) ? marks : undefined;
   const page = await listMembersPage(db, tenantId, query, now, kept ? (version, total) => kept.anchors(tenantId, query.sortBy, version, total) : undefined);
-  const built = kept && page.version !== null && !page.anchored && kept.wants(page.total, page.skip) ? kept.build(db, tenantId, query.sortBy, page.total) : null;
+  const built = kept && page.version !== null && !page.anchored && kept.wants(page.total, page.skip) ? kept.build(db, tenantId, query.sortBy, page.total, page.version) : null;
   return { rows: page.rows, total: page.total, marked: page.marked, built };
 }
