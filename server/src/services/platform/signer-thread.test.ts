@@ -33,12 +33,15 @@ describe('signer thread', () => {
     thread = null;
   });
 
-  it('signs the tokens asked for in one turn as one batch off the thread pool, each over its own payload', async () => {
+  it('signs the tokens asked for in one turn in batches of at most 8 off the thread pool, each over its own payload', async () => {
     const pool = poolSigner();
     thread = createSignerThread(pool.sign);
     const key = es256Key('k1');
-    const tokens = await Promise.all(Array.from({ length: 40 }, (_, i) => thread!.sign(key, JSON.stringify({ sub: `user-${i}`, n: i }))));
-    expect(thread.counts()).toEqual({ batches: 1, tokens: 40, onPool: 0 });
+    const asked = Array.from({ length: 20 }, (_, i) => thread!.sign(key, JSON.stringify({ sub: `user-${i}`, n: i })));
+    // Each full batch leaves at once, while the turn goes on; the rest leave at its end.
+    expect(thread.counts()).toEqual({ batches: 2, tokens: 16, onPool: 0 });
+    const tokens = await Promise.all(asked);
+    expect(thread.counts()).toEqual({ batches: 3, tokens: 20, onPool: 0 });
     expect(pool.calls).toEqual([]);
     tokens.forEach((token, i) => {
       expect(token.split('.')[0]).toBe(key.header);
@@ -46,7 +49,7 @@ describe('signer thread', () => {
     });
     // The next turn's tokens are the next batch.
     await thread.sign(key, '{"sub":"later"}');
-    expect(thread.counts()).toEqual({ batches: 2, tokens: 41, onPool: 0 });
+    expect(thread.counts()).toEqual({ batches: 4, tokens: 21, onPool: 0 });
   });
 
   it('signs with the key it is given when a key id comes back with other key material, and with more keys than it keeps', async () => {
@@ -72,14 +75,14 @@ describe('signer thread', () => {
     thread = createSignerThread(pool.sign);
     const key = es256Key('k1');
     const pending = Array.from({ length: 200 }, (_, i) => thread!.sign(key, JSON.stringify({ i })));
-    await turn(); // the batch has been posted
+    await turn(); // the batches have been posted
     await thread.close();
     const tokens = await Promise.all(pending);
     tokens.forEach((token, i) => expect(payloadIfValid(token, key.publicKey)).toEqual({ i }));
-    expect(thread.counts().batches).toBe(1);
+    expect(thread.counts()).toMatchObject({ batches: 25, tokens: 200 });
     // A later token starts a new thread.
     expect(payloadIfValid(await thread.sign(key, '{"after":"close"}'), key.publicKey)).toEqual({ after: 'close' });
-    expect(thread.counts().batches).toBe(2);
+    expect(thread.counts().batches).toBe(26);
   });
 
   it("answers a key that cannot sign with node's own error, and still signs the other tokens of its batch", async () => {

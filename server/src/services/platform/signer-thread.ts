@@ -11,7 +11,12 @@ import { Worker } from 'node:worker_threads';
  * per token. Here the main thread gathers the tokens asked for in one turn of its event loop (a
  * grant, a refresh or a sign-in each ask during their request's callbacks; the batch leaves in the
  * loop's check phase, after every request that arrived in that turn has run), posts them as one
- * message, and gets them back as one: one wake-up each way per batch. The thread builds the whole
+ * message, and gets them back as one: one wake-up each way per batch. A batch leaves as soon as it
+ * holds BATCH_MAX tokens: the thread then signs while the main thread runs the turn's other
+ * requests, and the first answers come back while it does. One message per turn had made the two
+ * threads take turns (the main thread read every request, then waited for the whole batch to be
+ * signed, then answered them all): at 15,600 grants/s its main thread was busy 0.78 of the time,
+ * and the machine's two cores about 55%. The thread builds the whole
  * compact JWS (base64url of the payload, the signature as JWS's raw r||s), so the main thread only
  * serializes the payload.
  *
@@ -40,6 +45,12 @@ interface Batch {
   jobs: Job[];
 }
 
+/**
+ * The most tokens in one message. In runs of client_credentials grants of the same hour (16 and 64
+ * connections, three runs each), caps of 2, 4, 6 and 8 gave 17,044 to 19,515 grants/s, one batch
+ * per turn 14,921 to 16,742.
+ */
+const BATCH_MAX = 8;
 /** Key ids the thread keeps; the oldest is dropped beyond this (rotations keep one active key). */
 const KEYS_KEPT = 8;
 /** After the thread fails, the thread pool signs for this long before a new thread is started. */
@@ -129,39 +140,43 @@ export function createSignerThread(poolSign: PoolSign, options: { now?: () => nu
     return thread;
   }
 
+  /** Posts one batch to the thread (started again when it may be), or hands it to the pool. */
+  function post(batch: Batch) {
+    if (!worker && now() - failedAt >= RETRY_AFTER_MS) worker = start();
+    const thread = worker;
+    if (!thread) {
+      viaPool(batch);
+      return;
+    }
+    try {
+      const { kid, key, header } = batch.key;
+      if (sent.get(kid) !== key) {
+        sent.delete(kid);
+        thread.postMessage({ type: 'key', kid, key, header });
+        sent.set(kid, key);
+        for (const old of sent.keys()) {
+          if (sent.size <= KEYS_KEPT) break;
+          sent.delete(old);
+          thread.postMessage({ type: 'drop', kid: old });
+        }
+      }
+      const id = nextId++;
+      thread.postMessage({ type: 'sign', id, kid, payloads: batch.jobs.map((j) => j.payload) });
+      posted.set(id, batch);
+      tally.batches++;
+      tally.tokens += batch.jobs.length;
+    } catch {
+      // A message the thread could not be given (it is ending): the pool signs.
+      sent.clear();
+      viaPool(batch);
+    }
+  }
+
+  /** The check phase: what the turn gathered and did not post yet. */
   function flush() {
     const batches = gathering!;
     gathering = null;
-    if (!worker && now() - failedAt >= RETRY_AFTER_MS) worker = start();
-    const thread = worker;
-    for (const batch of batches.values()) {
-      if (!thread) {
-        viaPool(batch);
-        continue;
-      }
-      try {
-        const { kid, key, header } = batch.key;
-        if (sent.get(kid) !== key) {
-          sent.delete(kid);
-          thread.postMessage({ type: 'key', kid, key, header });
-          sent.set(kid, key);
-          for (const old of sent.keys()) {
-            if (sent.size <= KEYS_KEPT) break;
-            sent.delete(old);
-            thread.postMessage({ type: 'drop', kid: old });
-          }
-        }
-        const id = nextId++;
-        thread.postMessage({ type: 'sign', id, kid, payloads: batch.jobs.map((j) => j.payload) });
-        posted.set(id, batch);
-        tally.batches++;
-        tally.tokens += batch.jobs.length;
-      } catch {
-        // A message the thread could not be given (it is ending): the pool signs.
-        sent.clear();
-        viaPool(batch);
-      }
-    }
+    for (const batch of batches.values()) post(batch);
   }
 
   return {
@@ -177,6 +192,10 @@ export function createSignerThread(poolSign: PoolSign, options: { now?: () => nu
           gathering.set(key.key, batch);
         }
         batch.jobs.push({ payload, resolve, reject });
+        if (batch.jobs.length >= BATCH_MAX) {
+          gathering.delete(key.key);
+          post(batch);
+        }
       });
     },
     async close() {
