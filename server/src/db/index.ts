@@ -10,6 +10,7 @@ import type pg from 'pg';
 import { withPreparedStatements } from './pg-prepared';
 import { checkpointOnThread } from './sqlite-checkpoints';
 import { withStatementCache } from './statement-cache';
+import { GatehouseSqliteDialect } from './sqlite-compiler';
 import { observedDialect } from './statement-observer';
 
 export type Db = Kysely<Database>;
@@ -92,7 +93,7 @@ export async function openDb(
   file.pragma('temp_store = MEMORY');
   // The write-ahead log is copied into the file by a thread of its own, not in a request (sqlite-checkpoints.ts).
   const checkpoints = checkpointOnThread(file, filePath);
-  const db = observableKysely(new SqliteDialect({ database: withStatementCache(file) }));
+  const db = observableKysely(new GatehouseSqliteDialect({ database: withStatementCache(file) }));
   return {
     db,
     dialect: 'sqlite',
