@@ -320,28 +320,31 @@ export async function revokeTenantSessions(db: Db, tenantId: string, userId: str
 
 /** Counts of the team page: the counters of migration 040, the others each one index range of the read model. */
 export async function memberStats(db: Db, tenantId: string, now: number) {
-  const count = async (where: (q: ReturnType<typeof base>) => ReturnType<typeof base>) => {
-    const row = await where(base()).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
-    return Number(row?.n ?? 0);
-  };
-  const base = () => db.selectFrom('user_tenants').where('tenant_id', '=', tenantId);
-  const pending = await db
-    .selectFrom('invitations')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('tenant_id', '=', tenantId)
-    .where('accepted_at', 'is', null)
-    .executeTakeFirst();
-  // The counts migration 040 keeps (no count of the tenant's memberships).
-  const counted = await db.selectFrom('member_counts').select(['n', 'mfa_unenrolled', 'breached']).where('tenant_id', '=', tenantId).executeTakeFirst();
+  const [pending, counted, states] = await Promise.all([
+    db.selectFrom('invitations').select((eb) => eb.fn.countAll<number | string>().as('n')).where('tenant_id', '=', tenantId).where('accepted_at', 'is', null).executeTakeFirst(),
+    // The counts migration 040 keeps (no count of the tenant's memberships).
+    db.selectFrom('member_counts').select(['n', 'mfa_unenrolled', 'breached']).where('tenant_id', '=', tenantId).executeTakeFirst(),
+    // The states no counter keeps, in one pass over the tenant's memberships (four counts had read them four times).
+    db
+      .selectFrom('user_tenants')
+      .where('tenant_id', '=', tenantId)
+      .select((eb) => [
+        eb.fn.countAll<number | string>().filterWhere('disabled_at', 'is not', null).as('disabled'),
+        eb.fn.countAll<number | string>().filterWhere('locked', '=', 1).as('locked'),
+        eb.fn.countAll<number | string>().filterWhere('expires_at', 'is not', null).as('temporary'),
+        eb.fn.countAll<number | string>().filterWhere('active_at', '<', now - INACTIVE_USER_SECONDS * 1000).as('inactive'),
+      ])
+      .executeTakeFirst(),
+  ]);
   return {
     totalUsers: Number(counted?.n ?? 0),
     pendingInvitations: Number(pending?.n ?? 0),
-    disabled: await count((q) => q.where('disabled_at', 'is not', null)),
-    locked: await count((q) => q.where('locked', '=', 1)),
-    temporary: await count((q) => q.where('expires_at', 'is not', null)),
+    disabled: Number(states?.disabled ?? 0),
+    locked: Number(states?.locked ?? 0),
+    temporary: Number(states?.temporary ?? 0),
     mfaUnenrolled: Number(counted?.mfa_unenrolled ?? 0),
     breachedPasswords: Number(counted?.breached ?? 0),
-    inactive: await count((q) => q.where('active_at', '<', now - INACTIVE_USER_SECONDS * 1000)),
+    inactive: Number(states?.inactive ?? 0),
   };
 }
 

@@ -6,6 +6,8 @@ import { call, describeDialects, movableClock, uniqueEmail } from '../../test/ha
 import { addUserToTenant } from '../../db/queries/tenants';
 import { assignRole } from '../../db/queries/roles';
 import { updateUser } from '../../db/queries/users';
+import { updateMembershipState } from '../../db/queries/admin-users';
+import { seedMembers } from '../../test/member-seed';
 
 const DAY = 86_400_000;
 
@@ -84,6 +86,24 @@ describeDialects('admin users', (harness) => {
     expect((await listUsers(server, admin, '?preset=mfa-unenrolled')).items.every((u) => !u.mfaEnrolled)).toBe(true);
     const stats = await callAs(server, admin, 'GET', AdminPaths.teamStats);
     expect(stats.body).toMatchObject({ totalUsers: 4, pendingInvitations: 3, mfaUnenrolled: 3, breachedPasswords: 1, inactive: 1, disabled: 0, locked: 0, temporary: 0 });
+  });
+
+  it('counts disabled, locked, temporary and inactive members apart in the team stats, and only the tenant\'s own', async () => {
+    const server = await h.start();
+    const admin = await tenantWithAdmin(server);
+    const other = await tenantWithAdmin(server, 'other');
+    const now = Date.now();
+    // 5 of 12 last signed in 100 days ago (inactive); the admin signed in just now.
+    await seedMembers(server, admin.tenantId, 12, 'stat', { domain: 'stats.test', createdDaysAgo: () => 200, lastLoginDaysAgo: (i) => (i < 5 ? 100 : 1) });
+    await seedMembers(server, other.tenantId, 6, 'stat-other', { domain: 'stats.test', createdDaysAgo: () => 200, lastLoginDaysAgo: () => 100 });
+    const member = (tenantId: string, prefix: string, i: number) => [tenantId, `${prefix}-${String(i).padStart(4, '0')}`] as const;
+    for (const i of [0, 6, 7]) await updateMembershipState(server.db, ...member(admin.tenantId, 'stat', i), { disabled_at: now });
+    for (const i of [1, 8]) await updateMembershipState(server.db, ...member(admin.tenantId, 'stat', i), { admin_locked_at: now });
+    for (const i of [2, 3, 9, 10]) await updateMembershipState(server.db, ...member(admin.tenantId, 'stat', i), { expires_at: now + DAY });
+    for (let i = 0; i < 6; i++) await updateMembershipState(server.db, ...member(other.tenantId, 'stat-other', i), { disabled_at: now, admin_locked_at: now, expires_at: now + DAY });
+    const stats = (await callAs(server, admin, 'GET', AdminPaths.teamStats)).body;
+    expect(stats).toMatchObject({ totalUsers: 13, disabled: 3, locked: 2, temporary: 4, inactive: 5 });
+    expect((await callAs(server, other, 'GET', AdminPaths.teamStats)).body).toMatchObject({ totalUsers: 7, disabled: 6, locked: 6, temporary: 6, inactive: 6 });
   });
 
   it('answers 400 to a bad list query', async () => {
