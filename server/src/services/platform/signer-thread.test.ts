@@ -96,4 +96,33 @@ describe('signer thread', () => {
     expect(String((bad as PromiseRejectedResult).reason)).toMatch(/key|private/i);
     expect(pool.calls).toEqual(['{"sub":"bad"}']);
   });
+
+  it('signs every token on the pool when no thread can be made, full batches posted mid-turn included, and tries a thread again only after the retry delay', async () => {
+    const pool = poolSigner();
+    const key = es256Key('k1');
+    let clock = 0;
+    // A machine where no worker thread can be made: its constructor throws, as on a process out of resources.
+    const attempts = { n: 0 };
+    const newWorker = (): never => {
+      attempts.n += 1;
+      throw new Error('ERR_WORKER_INIT_FAILED');
+    };
+    const signer = createSignerThread(pool.sign, { now: () => clock, newWorker });
+    // 20 tokens in one turn: two full batches leave from inside sign(), the rest at the turn's end.
+    const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => signer.sign(key, `{"n":${i}}`)));
+    expect(tokens).toHaveLength(20);
+    tokens.forEach((token, i) => expect(payloadIfValid(token, key.publicKey)).toEqual({ n: i }));
+    expect(pool.calls).toHaveLength(20);
+    expect(signer.counts()).toEqual({ batches: 0, tokens: 0, onPool: 20 });
+    // One attempt: the failure holds the pool in place for the retry delay.
+    expect(attempts.n).toBe(1);
+    clock += 9_999;
+    await signer.sign(key, '{"soon":true}');
+    expect(attempts.n).toBe(1);
+    clock += 1;
+    expect(payloadIfValid(await signer.sign(key, '{"later":true}'), key.publicKey)).toEqual({ later: true });
+    expect(attempts.n).toBe(2);
+    expect(signer.counts()).toEqual({ batches: 0, tokens: 0, onPool: 22 });
+    await signer.close();
+  });
 });

@@ -85,8 +85,10 @@ export interface SignerThread {
   counts(): { batches: number; tokens: number; onPool: number };
 }
 
-export function createSignerThread(poolSign: PoolSign, options: { now?: () => number } = {}): SignerThread {
+/** `now` and `newWorker` (how a thread is made from its source) are for tests. */
+export function createSignerThread(poolSign: PoolSign, options: { now?: () => number; newWorker?: (source: string) => Worker } = {}): SignerThread {
   const now = options.now ?? Date.now;
+  const newWorker = options.newWorker ?? ((source: string) => new Worker(source, { eval: true, name: 'gatehouse-signer' }));
   let worker: Worker | null = null;
   let failedAt = Number.NEGATIVE_INFINITY;
   let nextId = 0;
@@ -122,7 +124,7 @@ export function createSignerThread(poolSign: PoolSign, options: { now?: () => nu
   }
 
   function start(): Worker {
-    const thread = new Worker(THREAD_SOURCE, { eval: true, name: 'gatehouse-signer' });
+    const thread = newWorker(THREAD_SOURCE);
     thread.unref();
     thread.on('message', (m: { id: number; tokens: (string | null)[] }) => {
       const batch = posted.get(m.id);
@@ -142,7 +144,15 @@ export function createSignerThread(poolSign: PoolSign, options: { now?: () => nu
 
   /** Posts one batch to the thread (started again when it may be), or hands it to the pool. */
   function post(batch: Batch) {
-    if (!worker && now() - failedAt >= RETRY_AFTER_MS) worker = start();
+    if (!worker && now() - failedAt >= RETRY_AFTER_MS) {
+      // A thread that cannot even be made: the pool signs, this batch too (a full batch is posted
+      // from inside a caller's sign(), where a throw would strand the batch's other tokens).
+      try {
+        worker = start();
+      } catch {
+        failedAt = now();
+      }
+    }
     const thread = worker;
     if (!thread) {
       viaPool(batch);
