@@ -318,7 +318,7 @@ export async function revokeTenantSessions(db: Db, tenantId: string, userId: str
   await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('tenant_id', '=', tenantId).where('revoked_at', 'is', null).execute();
 }
 
-/** Counts of the team page: the counters of migration 040, the others each one index range of the read model. */
+/** Counts of the team page: the counters of migration 040, the others in one pass over the tenant's memberships. */
 export async function memberStats(db: Db, tenantId: string, now: number) {
   const [pending, counted, states] = await Promise.all([
     db.selectFrom('invitations').select((eb) => eb.fn.countAll<number | string>().as('n')).where('tenant_id', '=', tenantId).where('accepted_at', 'is', null).executeTakeFirst(),
