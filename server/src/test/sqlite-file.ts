@@ -6,19 +6,19 @@ import { afterEach } from 'vitest';
 import type { Config } from '../config';
 import { openDb, type OpenedDb } from '../db';
 
-/** Registers the clean-up (close, remove the directory) after each test; returns the opener. */
+/** Registers the clean-up (close, remove the directory of every database the test opened) after each test; returns the opener. */
 export function freshSqliteFiles(prefix: string): (settings?: Partial<Pick<Config, 'sqliteSynchronous'>>) => Promise<OpenedDb> {
-  let dir = '';
-  let opened: OpenedDb | undefined;
+  const opened: { dir: string; db?: OpenedDb }[] = [];
   afterEach(async () => {
-    await opened?.close();
-    opened = undefined;
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = '';
+    for (const { dir, db } of opened.splice(0)) {
+      await db?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   return async (settings = {}) => {
-    dir = mkdtempSync(path.join(tmpdir(), prefix));
-    opened = await openDb({ dataDir: dir, databaseUrl: null, databaseSchema: null, ...settings });
-    return opened;
+    const entry: { dir: string; db?: OpenedDb } = { dir: mkdtempSync(path.join(tmpdir(), prefix)) };
+    opened.push(entry);
+    entry.db = await openDb({ dataDir: entry.dir, databaseUrl: null, databaseSchema: null, ...settings });
+    return entry.db;
   };
 }

@@ -120,10 +120,19 @@ export async function countMembers(db: Db, tenantId: string, query: UsersListQue
 /** The preset whose count migration 040 keeps, when the list has no other filter. */
 const COUNTED: Partial<Record<NonNullable<UsersListQuery['preset']> | 'all', 'n' | 'mfa_unenrolled' | 'breached'>> = { all: 'n', 'mfa-unenrolled': 'mfa_unenrolled', 'breached-passwords': 'breached' };
 
+/** One of migration 040's counts of the tenant (`n`: all its members) with the list's version of migration 045 (`v`). */
+export function countedMembers(db: Db, tenantId: string, counter: 'n' | 'mfa_unenrolled' | 'breached' = 'n') {
+  return db
+    .selectFrom('member_counts')
+    .select([sql<number | string>`${sql.ref(counter)}`.as('n'), sql<number | string | null>`list_version`.as('v')])
+    .where('tenant_id', '=', tenantId);
+}
+
 /**
- * The rows after or before a page mark (services/admin/member-marks.ts), in the order they are read: from a mark's
- * key, the keyset statement a cursor at that row would run (its first range lies in the mark's part
- * of the email sort); from the start or end of a part, the list's order restricted to that part.
+ * The rows after or before a page mark (services/admin/member-marks.ts), in the order they are
+ * read: from a mark's key, the keyset statement a cursor at that row would run (its first range
+ * lies in the mark's part of the email sort); from the start or end of a part, the list's order
+ * restricted to that part.
  */
 function fromAnchor(db: Db, tenantId: string, query: UsersListQuery, now: number, anchor: MarkAnchor) {
   if (anchor.key) return membersKeysetQueries(db, tenantId, query, now, { way: anchor.read === query.sortDirection ? 'next' : 'prev', key: anchor.key })[0]!;
@@ -135,8 +144,8 @@ function fromAnchor(db: Db, tenantId: string, query: UsersListQuery, now: number
  * The statements of a users page (exported for the scale bench's query plans): the count of every
  * match (the counter of migration 040 when it has it, with the list's version of migration 045), and
  * the page. `page(total)` reads the page from the nearer end of the list (the last page is the first
- * rows in reverse order) or, given `anchors` (page marks, services/admin/member-marks.ts), from the nearest mark when
- * that skips fewer rows. Past the first rows it reads as a deferred join: `keys` walks the covering
+ * rows in reverse order) or, given `anchors` (page marks, services/admin/member-marks.ts), from the
+ * nearest mark when that skips fewer rows. Past the first rows it reads as a deferred join: `keys` walks the covering
  * index (tenant_id, sort columns, user_id) to the page's user ids without reading a row, then just
  * those rows are read (on PostgreSQL in the same statement, `rows`; on SQLite `rows` is null and
  * listMembersPage reads them by id); `reversed` when the rows come in reverse order; `skip`, the rows
@@ -146,10 +155,7 @@ export function membersPageQueries(db: Db, tenantId: string, query: UsersListQue
   const counter = query.search?.trim() ? undefined : COUNTED[query.preset ?? 'all'];
   return {
     count: counter
-      ? db
-          .selectFrom('member_counts')
-          .select([sql<number | string>`${sql.ref(counter)}`.as('n'), sql<number | string | null>`list_version`.as('v')])
-          .where('tenant_id', '=', tenantId)
+      ? countedMembers(db, tenantId, counter)
       : filtered(db, tenantId, query, now).select((eb) => [eb.fn.countAll<number | string>().as('n'), sql<number | string | null>`null`.as('v')]),
     page(total: number, anchors?: AnchorOf | null) {
       const offset = query.page * query.pageSize;

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { UsersListQuery } from '@gatehouse/shared/wire';
 import { isPostgres } from '../dialect';
 import type { Db } from '../index';
-import { memberSortColumns } from './admin-users';
+import { countedMembers, memberSortColumns } from './admin-users';
 
 export type MemberSortKey = readonly (string | number | null)[];
 
@@ -112,6 +112,6 @@ export async function readMemberMarks(db: Db, tenantId: string, sortBy: UsersLis
 
 /** The tenant's `list_version` (migration 045) and member count, as a list call reads them; null for a tenant without a count. */
 export async function readListVersion(db: Db, tenantId: string): Promise<{ version: string; total: number } | null> {
-  const row = await db.selectFrom('member_counts').select(['list_version', 'n']).where('tenant_id', '=', tenantId).executeTakeFirst();
-  return row ? { version: String(row.list_version), total: Number(row.n) } : null;
+  const row = await countedMembers(db, tenantId).executeTakeFirst();
+  return row ? { version: String(row.v), total: Number(row.n) } : null;
 }

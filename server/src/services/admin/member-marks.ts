@@ -56,6 +56,13 @@ export interface MemberListMarksOptions {
 
 const DEFAULTS: MemberListMarksOptions = { lists: 32, minTotal: 10_000, minStep: 1_000, maxMarks: 1_000, builds: 2, minInterval: 1_000, settle: 100 };
 
+/** Puts `key` last (most recently used) with `value`, and drops the oldest entries beyond `max`. */
+function keepRecent<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > max) map.delete(map.keys().next().value!);
+}
+
 /** The first index of `sorted` whose value is at least `value`. */
 function lowerBound(sorted: readonly number[], value: number): number {
   let lo = 0;
@@ -106,9 +113,7 @@ export class MemberListMarks {
     const key = `${tenantId}\u0000${sortBy}`;
     const list = this.lists.get(key);
     if (!list || list.version !== version || list.total !== total) return null;
-    // Most recently used last.
-    this.lists.delete(key);
-    this.lists.set(key, list);
+    keepRecent(this.lists, key, list, this.options.lists);
     return (lo, limit) => nearest(list, lo, limit);
   }
 
@@ -136,15 +141,10 @@ export class MemberListMarks {
         const now = await readListVersion(db, tenantId);
         if (now?.version !== walked || now.total !== total) return;
       }
-      this.started.delete(key);
-      this.started.set(key, Date.now());
-      while (this.started.size > this.options.lists) this.started.delete(this.started.keys().next().value!);
+      keepRecent(this.started, key, Date.now(), this.options.lists);
       const step = Math.max(this.options.minStep, Math.ceil(total / this.options.maxMarks));
       const list = await readMemberMarks(db, tenantId, sortBy, step);
-      if (!list) return;
-      this.lists.delete(key);
-      this.lists.set(key, list);
-      while (this.lists.size > this.options.lists) this.lists.delete(this.lists.keys().next().value!);
+      if (list) keepRecent(this.lists, key, list, this.options.lists);
     })()
       .catch((err) => log.warn('Users list: page marks not built:', reasonOf(err)))
       .finally(() => this.building.delete(key));
